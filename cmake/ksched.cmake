@@ -1,0 +1,33 @@
+include(GoogleTest)
+
+# Helpers shared by every component's CMakeLists.txt.
+
+# Warnings are errors on project code only (never on third-party headers).
+add_library(ksched_warnings INTERFACE)
+# Designated initializers that leave defaulted members out are intended.
+target_compile_options(ksched_warnings INTERFACE -Wall -Wextra -Werror
+  -Wno-missing-field-initializers)
+
+# ksched_library(NAME SOURCES a.cc b.cc DEPS other_lib ...)
+# Declares library ksched_<NAME>; headers are included as "pkg/<dir>/<file>.h".
+function(ksched_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
+  add_library(ksched_${name} STATIC ${ARG_SOURCES})
+  target_include_directories(ksched_${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(ksched_${name} PUBLIC ${ARG_DEPS} PRIVATE ksched_warnings ${ARG_PRIVATE_DEPS})
+endfunction()
+
+# ksched_test(NAME SOURCES a_test.cc DEPS ksched_x ...)
+# A GoogleTest executable registered with ctest, test by test.
+function(ksched_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
+  if(NOT BUILD_TESTING)
+    return()
+  endif()
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gmock GTest::gtest_main ksched_warnings)
+  target_compile_definitions(${name} PRIVATE
+    KSCHED_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
+    KSCHED_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "unit;${ARG_LABELS}")
+endfunction()

@@ -1,0 +1,98 @@
+#include "cmd/ksched/simulate_command.h"
+
+#include <iostream>
+
+#include "cmd/ksched/startup_report.h"
+#include "pkg/config/config.h"
+#include "pkg/plugins/registry.h"
+#include "pkg/simulator/cluster.h"
+#include "pkg/simulator/report.h"
+#include "pkg/simulator/simulator.h"
+#include "pkg/util/flags.h"
+
+namespace ksched::cmd {
+
+int RunSimulate(const std::vector<std::string>& args) {
+  std::string cluster_path;
+  std::string config_path;
+  std::string output = "table";
+  int64_t seed = 1;
+  bool all_pods = false;
+  bool quiet = false;
+  util::FlagSet flags("ksched simulate --cluster FILE [flags]");
+  flags.String("cluster", &cluster_path,
+               "Node and Pod manifests (multi-document YAML, JSON, or a List "
+               "as kubectl get -o yaml prints it)");
+  flags.String("config", &config_path,
+               "KubeSchedulerConfiguration file (default: ksched's built-in "
+               "profile)");
+  flags.String("output", &output, "Output format: table or json");
+  flags.Int("seed", &seed,
+            "Seed of the tie-break between equally scored nodes");
+  flags.Bool("all-pods", &all_pods,
+             "Schedule every pending pod with the first profile, whatever its "
+             "schedulerName");
+  flags.Bool("quiet", &quiet, "Do not print start-up notes");
+
+  auto positional = flags.Parse(args);
+  if (!positional.ok()) {
+    std::cerr << "Error: " << positional.error().message() << "\n\n"
+              << flags.Usage();
+    return 2;
+  }
+  if (flags.help_requested()) {
+    std::cout << "Schedule the pending pods of a cluster described by "
+                 "manifests, without an API server.\n\n"
+              << flags.Usage();
+    return 0;
+  }
+  if (!positional->empty()) {
+    std::cerr << "Error: unexpected argument " << positional->front() << "\n";
+    return 2;
+  }
+  if (cluster_path.empty()) {
+    std::cerr << "Error: --cluster is required\n\n" << flags.Usage();
+    return 2;
+  }
+  if (output != "table" && output != "json") {
+    std::cerr << "Error: --output must be table or json, not " << output
+              << "\n";
+    return 2;
+  }
+
+  framework::Registry registry = plugins::NewInTreeRegistry();
+  config::LoadOptions load_options;
+  load_options.known_plugins = registry.Names();
+  auto cfg = config_path.empty()
+                 ? util::Result<config::KubeSchedulerConfiguration>(
+                       config::DefaultConfig())
+                 : config::LoadConfigFile(config_path, load_options);
+  if (!cfg.ok()) {
+    std::cerr << "Error: " << cfg.error().message() << "\n";
+    return 1;
+  }
+  if (!quiet) {
+    for (const std::string& note : StartupNotes(*cfg)) {
+      std::cerr << "note: " << note << "\n";
+    }
+  }
+
+  auto cluster = simulator::LoadClusterFile(cluster_path);
+  if (!cluster.ok()) {
+    std::cerr << "Error: " << cluster.error().message() << "\n";
+    return 1;
+  }
+  simulator::SimulationOptions options;
+  options.seed = static_cast<uint64_t>(seed);
+  options.all_pods = all_pods;
+  auto result = simulator::Simulate(*cluster, *cfg, registry, options);
+  if (!result.ok()) {
+    std::cerr << "Error: " << result.error().message() << "\n";
+    return 1;
+  }
+  std::cout << (output == "json" ? simulator::RenderJson(*result)
+                                 : simulator::RenderTable(*result));
+  return 0;
+}
+
+}  // namespace ksched::cmd

@@ -1,0 +1,86 @@
+// JSON encoding and decoding of the API objects.
+//
+//   auto pod = api::DecodeJson<api::Pod>(text);      // Result<Pod>
+//   if (!pod.ok()) log(pod.error().message());
+//   // "spec.containers[1].resources.requests.cpu: expected quantity ..."
+//   std::string body = api::EncodeJson(binding);     // with apiVersion/kind
+//
+// Unknown fields are ignored (the API grows); a field of the wrong type is an
+// error naming its JSON path, never a crash.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "pkg/api/meta.h"
+#include "pkg/api/node.h"
+#include "pkg/api/objects.h"
+#include "pkg/api/pod.h"
+#include "pkg/util/json.h"
+#include "pkg/util/result.h"
+
+namespace ksched::api {
+
+// apiVersion and kind written in front of a top-level object.
+template <typename T>
+struct TypeInfo;
+#define KSCHED_API_TYPE(T, version, kind_name)              \
+  template <>                                               \
+  struct TypeInfo<T> {                                      \
+    static constexpr std::string_view kApiVersion = version; \
+    static constexpr std::string_view kKind = kind_name;    \
+  };
+KSCHED_API_TYPE(Pod, "v1", "Pod")
+KSCHED_API_TYPE(Node, "v1", "Node")
+KSCHED_API_TYPE(Binding, "v1", "Binding")
+KSCHED_API_TYPE(Event, "events.k8s.io/v1", "Event")
+KSCHED_API_TYPE(Lease, "coordination.k8s.io/v1", "Lease")
+KSCHED_API_TYPE(Status, "v1", "Status")
+KSCHED_API_TYPE(PodList, "v1", "PodList")
+KSCHED_API_TYPE(NodeList, "v1", "NodeList")
+KSCHED_API_TYPE(PriorityClass, "scheduling.k8s.io/v1", "PriorityClass")
+KSCHED_API_TYPE(Namespace, "v1", "Namespace")
+#undef KSCHED_API_TYPE
+
+struct JsonDecodeOptions {
+  bool lenient_scalars = false;  // see codec::DecodeOptions
+  // Prefixed to the JSON path in error messages ("items[3]").
+  std::string base_path;
+};
+
+// Decodes one object from a parsed JSON value.
+template <typename T>
+util::Result<T> DecodeJson(const rapidjson::Value& value,
+                           const JsonDecodeOptions& options = {});
+// Parses and decodes one object from text.
+template <typename T>
+util::Result<T> DecodeJson(std::string_view text,
+                           const JsonDecodeOptions& options = {});
+// Encodes a top-level object, apiVersion and kind first.
+template <typename T>
+std::string EncodeJson(const T& object);
+// Writes a top-level object into an existing writer.
+template <typename T>
+void WriteJson(const T& object, rapidjson::Writer<rapidjson::StringBuffer>& w);
+
+#define KSCHED_API_CODEC_EXTERN(T)                                       \
+  extern template util::Result<T> DecodeJson<T>(const rapidjson::Value&, \
+                                                const JsonDecodeOptions&); \
+  extern template util::Result<T> DecodeJson<T>(std::string_view,        \
+                                                const JsonDecodeOptions&); \
+  extern template std::string EncodeJson<T>(const T&);                   \
+  extern template void WriteJson<T>(                                     \
+      const T&, rapidjson::Writer<rapidjson::StringBuffer>&);
+KSCHED_API_CODEC_EXTERN(Pod)
+KSCHED_API_CODEC_EXTERN(Node)
+KSCHED_API_CODEC_EXTERN(Binding)
+KSCHED_API_CODEC_EXTERN(Event)
+KSCHED_API_CODEC_EXTERN(Lease)
+KSCHED_API_CODEC_EXTERN(Status)
+KSCHED_API_CODEC_EXTERN(PodList)
+KSCHED_API_CODEC_EXTERN(NodeList)
+KSCHED_API_CODEC_EXTERN(PriorityClass)
+KSCHED_API_CODEC_EXTERN(Namespace)
+#undef KSCHED_API_CODEC_EXTERN
+
+}  // namespace ksched::api

@@ -1,0 +1,455 @@
+// Field lists of the API types: JSON member name, C++ member, and whether it
+// is written when empty (Kubernetes' json tags without omitempty). One list
+// drives decoding and encoding, so the two cannot disagree.
+#pragma once
+
+#include "pkg/api/codec_internal.h"
+#include "pkg/api/meta.h"
+#include "pkg/api/node.h"
+#include "pkg/api/objects.h"
+#include "pkg/api/pod.h"
+#include "pkg/api/selector.h"
+
+namespace ksched::api {
+
+using codec::Emit;
+
+// ---- enums ----
+}  // namespace ksched::api
+
+namespace ksched::api::codec {
+
+template <>
+struct EnumTraits<LabelSelectorOperator> {
+  using E = LabelSelectorOperator;
+  static constexpr std::pair<E, std::string_view> kNames[] = {
+      {E::kIn, "In"},
+      {E::kNotIn, "NotIn"},
+      {E::kExists, "Exists"},
+      {E::kDoesNotExist, "DoesNotExist"}};
+};
+
+template <>
+struct EnumTraits<NodeSelectorOperator> {
+  using E = NodeSelectorOperator;
+  static constexpr std::pair<E, std::string_view> kNames[] = {
+      {E::kIn, "In"},         {E::kNotIn, "NotIn"}, {E::kExists, "Exists"},
+      {E::kDoesNotExist, "DoesNotExist"}, {E::kGt, "Gt"}, {E::kLt, "Lt"}};
+};
+
+template <>
+struct EnumTraits<TaintEffect> {
+  using E = TaintEffect;
+  static constexpr std::pair<E, std::string_view> kNames[] = {
+      {E::kNone, ""},
+      {E::kNoSchedule, "NoSchedule"},
+      {E::kPreferNoSchedule, "PreferNoSchedule"},
+      {E::kNoExecute, "NoExecute"}};
+};
+
+template <>
+struct EnumTraits<TolerationOperator> {
+  using E = TolerationOperator;
+  static constexpr std::pair<E, std::string_view> kNames[] = {
+      {E::kNone, ""}, {E::kEqual, "Equal"}, {E::kExists, "Exists"}};
+};
+
+template <>
+struct EnumTraits<UnsatisfiableConstraintAction> {
+  using E = UnsatisfiableConstraintAction;
+  static constexpr std::pair<E, std::string_view> kNames[] = {
+      {E::kDoNotSchedule, "DoNotSchedule"},
+      {E::kScheduleAnyway, "ScheduleAnyway"}};
+};
+
+template <>
+struct EnumTraits<NodeInclusionPolicy> {
+  using E = NodeInclusionPolicy;
+  static constexpr std::pair<E, std::string_view> kNames[] = {
+      {E::kHonor, "Honor"}, {E::kIgnore, "Ignore"}};
+};
+
+template <>
+struct EnumTraits<PreemptionPolicy> {
+  using E = PreemptionPolicy;
+  static constexpr std::pair<E, std::string_view> kNames[] = {
+      {E::kPreemptLowerPriority, "PreemptLowerPriority"}, {E::kNever, "Never"}};
+};
+
+}  // namespace ksched::api::codec
+
+namespace ksched::api {
+
+// ---- meta ----
+
+template <typename V>
+void Fields(V& v, OwnerReference& o) {
+  v("apiVersion", o.api_version, Emit::kAlways);
+  v("kind", o.kind, Emit::kAlways);
+  v("name", o.name, Emit::kAlways);
+  v("uid", o.uid, Emit::kAlways);
+  v("controller", o.controller);
+  v("blockOwnerDeletion", o.block_owner_deletion);
+}
+
+template <typename V>
+void Fields(V& v, ObjectMeta& m) {
+  v("name", m.name);
+  v("generateName", m.generate_name);
+  v("namespace", m.ns);
+  v("uid", m.uid);
+  v("resourceVersion", m.resource_version);
+  v("generation", m.generation);
+  v("creationTimestamp", m.creation_timestamp);
+  v("deletionTimestamp", m.deletion_timestamp);
+  v("deletionGracePeriodSeconds", m.deletion_grace_period_seconds);
+  v("labels", m.labels);
+  v("annotations", m.annotations);
+  v("ownerReferences", m.owner_references);
+}
+
+template <typename V>
+void Fields(V& v, ListMeta& m) {
+  v("resourceVersion", m.resource_version);
+  v("continue", m.continue_token);
+  v("remainingItemCount", m.remaining_item_count);
+}
+
+template <typename V>
+void Fields(V& v, ObjectReference& r) {
+  v("kind", r.kind);
+  v("namespace", r.ns);
+  v("name", r.name);
+  v("uid", r.uid);
+  v("apiVersion", r.api_version);
+  v("resourceVersion", r.resource_version);
+  v("fieldPath", r.field_path);
+}
+
+// ---- selectors, taints, tolerations ----
+
+template <typename V>
+void Fields(V& v, LabelSelectorRequirement& r) {
+  v("key", r.key, Emit::kAlways);
+  v("operator", r.op, Emit::kAlways);
+  v("values", r.values);
+}
+
+template <typename V>
+void Fields(V& v, LabelSelector& s) {
+  v("matchLabels", s.match_labels);
+  v("matchExpressions", s.match_expressions);
+}
+
+template <typename V>
+void Fields(V& v, NodeSelectorRequirement& r) {
+  v("key", r.key, Emit::kAlways);
+  v("operator", r.op, Emit::kAlways);
+  v("values", r.values);
+}
+
+template <typename V>
+void Fields(V& v, NodeSelectorTerm& t) {
+  v("matchExpressions", t.match_expressions);
+  v("matchFields", t.match_fields);
+}
+
+template <typename V>
+void Fields(V& v, NodeSelector& s) {
+  v("nodeSelectorTerms", s.node_selector_terms, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, PreferredSchedulingTerm& t) {
+  v("weight", t.weight, Emit::kAlways);
+  v("preference", t.preference, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, Taint& t) {
+  v("key", t.key, Emit::kAlways);
+  v("value", t.value);
+  v("effect", t.effect, Emit::kAlways);
+  v("timeAdded", t.time_added);
+}
+
+template <typename V>
+void Fields(V& v, Toleration& t) {
+  v("key", t.key);
+  v("operator", t.op);
+  v("value", t.value);
+  v("effect", t.effect);
+  v("tolerationSeconds", t.toleration_seconds);
+}
+
+// ---- pod ----
+
+template <typename V>
+void Fields(V& v, ResourceRequirements& r) {
+  v("limits", r.limits);
+  v("requests", r.requests);
+}
+
+template <typename V>
+void Fields(V& v, ContainerPort& p) {
+  v("name", p.name);
+  v("hostPort", p.host_port);
+  v("containerPort", p.container_port, Emit::kAlways);
+  v("protocol", p.protocol);
+  v("hostIP", p.host_ip);
+}
+
+template <typename V>
+void Fields(V& v, Container& c) {
+  v("name", c.name, Emit::kAlways);
+  v("image", c.image);
+  v("ports", c.ports);
+  v("resources", c.resources);
+  v("restartPolicy", c.restart_policy);
+}
+
+template <typename V>
+void Fields(V& v, PodAffinityTerm& t) {
+  v("labelSelector", t.label_selector);
+  v("namespaces", t.namespaces);
+  v("topologyKey", t.topology_key, Emit::kAlways);
+  v("namespaceSelector", t.namespace_selector);
+  v("matchLabelKeys", t.match_label_keys);
+  v("mismatchLabelKeys", t.mismatch_label_keys);
+}
+
+template <typename V>
+void Fields(V& v, WeightedPodAffinityTerm& t) {
+  v("weight", t.weight, Emit::kAlways);
+  v("podAffinityTerm", t.pod_affinity_term, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, NodeAffinity& a) {
+  v("requiredDuringSchedulingIgnoredDuringExecution", a.required);
+  v("preferredDuringSchedulingIgnoredDuringExecution", a.preferred);
+}
+
+template <typename V>
+void Fields(V& v, PodAffinity& a) {
+  v("requiredDuringSchedulingIgnoredDuringExecution", a.required);
+  v("preferredDuringSchedulingIgnoredDuringExecution", a.preferred);
+}
+
+template <typename V>
+void Fields(V& v, Affinity& a) {
+  v("nodeAffinity", a.node_affinity);
+  v("podAffinity", a.pod_affinity);
+  v("podAntiAffinity", a.pod_anti_affinity);
+}
+
+template <typename V>
+void Fields(V& v, TopologySpreadConstraint& c) {
+  v("maxSkew", c.max_skew, Emit::kAlways);
+  v("topologyKey", c.topology_key, Emit::kAlways);
+  v("whenUnsatisfiable", c.when_unsatisfiable, Emit::kAlways);
+  v("labelSelector", c.label_selector);
+  v("minDomains", c.min_domains);
+  v("nodeAffinityPolicy", c.node_affinity_policy);
+  v("nodeTaintsPolicy", c.node_taints_policy);
+  v("matchLabelKeys", c.match_label_keys);
+}
+
+template <typename V>
+void Fields(V& v, PersistentVolumeClaimVolumeSource& s) {
+  v("claimName", s.claim_name, Emit::kAlways);
+  v("readOnly", s.read_only);
+}
+
+template <typename V>
+void Fields(V&, EphemeralVolumeSource&) {}
+
+template <typename V>
+void Fields(V& v, Volume& vol) {
+  v("name", vol.name, Emit::kAlways);
+  v("persistentVolumeClaim", vol.persistent_volume_claim);
+  v("ephemeral", vol.ephemeral);
+}
+
+template <typename V>
+void Fields(V& v, PodSchedulingGate& g) {
+  v("name", g.name, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, PodSpec& s) {
+  v("volumes", s.volumes);
+  v("initContainers", s.init_containers);
+  v("containers", s.containers, Emit::kAlways);
+  v("nodeSelector", s.node_selector);
+  v("serviceAccountName", s.service_account_name);
+  v("nodeName", s.node_name);
+  v("hostNetwork", s.host_network);
+  v("affinity", s.affinity);
+  v("schedulerName", s.scheduler_name);
+  v("tolerations", s.tolerations);
+  v("priorityClassName", s.priority_class_name);
+  v("priority", s.priority);
+  v("preemptionPolicy", s.preemption_policy);
+  v("overhead", s.overhead);
+  v("topologySpreadConstraints", s.topology_spread_constraints);
+  v("schedulingGates", s.scheduling_gates);
+}
+
+template <typename V>
+void Fields(V& v, PodCondition& c) {
+  v("type", c.type, Emit::kAlways);
+  v("status", c.status, Emit::kAlways);
+  v("lastProbeTime", c.last_probe_time);
+  v("lastTransitionTime", c.last_transition_time);
+  v("reason", c.reason);
+  v("message", c.message);
+}
+
+template <typename V>
+void Fields(V& v, PodStatus& s) {
+  v("phase", s.phase);
+  v("conditions", s.conditions);
+  v("nominatedNodeName", s.nominated_node_name);
+}
+
+template <typename V>
+void Fields(V& v, Pod& p) {
+  v("metadata", p.metadata);
+  v("spec", p.spec);
+  v("status", p.status);
+}
+
+// ---- node ----
+
+template <typename V>
+void Fields(V& v, NodeSpec& s) {
+  v("podCIDR", s.pod_cidr);
+  v("providerID", s.provider_id);
+  v("unschedulable", s.unschedulable);
+  v("taints", s.taints);
+}
+
+template <typename V>
+void Fields(V& v, ContainerImage& i) {
+  v("names", i.names);
+  v("sizeBytes", i.size_bytes);
+}
+
+template <typename V>
+void Fields(V& v, NodeCondition& c) {
+  v("type", c.type, Emit::kAlways);
+  v("status", c.status, Emit::kAlways);
+  v("lastHeartbeatTime", c.last_heartbeat_time);
+  v("lastTransitionTime", c.last_transition_time);
+  v("reason", c.reason);
+  v("message", c.message);
+}
+
+template <typename V>
+void Fields(V& v, NodeStatus& s) {
+  v("capacity", s.capacity);
+  v("allocatable", s.allocatable);
+  v("conditions", s.conditions);
+  v("images", s.images);
+}
+
+template <typename V>
+void Fields(V& v, Node& n) {
+  v("metadata", n.metadata);
+  v("spec", n.spec);
+  v("status", n.status);
+}
+
+// ---- other objects ----
+
+template <typename V>
+void Fields(V& v, Binding& b) {
+  v("metadata", b.metadata);
+  v("target", b.target, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, EventSeries& s) {
+  v("count", s.count, Emit::kAlways);
+  v("lastObservedTime", s.last_observed_time, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, Event& e) {
+  v("metadata", e.metadata);
+  v("eventTime", e.event_time, Emit::kAlways);
+  v("series", e.series);
+  v("reportingController", e.reporting_controller);
+  v("reportingInstance", e.reporting_instance);
+  v("action", e.action);
+  v("reason", e.reason);
+  v("regarding", e.regarding);
+  v("related", e.related);
+  v("note", e.note);
+  v("type", e.type);
+}
+
+template <typename V>
+void Fields(V& v, LeaseSpec& s) {
+  v("holderIdentity", s.holder_identity);
+  v("leaseDurationSeconds", s.lease_duration_seconds);
+  v("acquireTime", s.acquire_time);
+  v("renewTime", s.renew_time);
+  v("leaseTransitions", s.lease_transitions);
+}
+
+template <typename V>
+void Fields(V& v, Lease& l) {
+  v("metadata", l.metadata);
+  v("spec", l.spec);
+}
+
+template <typename V>
+void Fields(V& v, StatusCause& c) {
+  v("reason", c.reason);
+  v("message", c.message);
+  v("field", c.field);
+}
+
+template <typename V>
+void Fields(V& v, StatusDetails& d) {
+  v("name", d.name);
+  v("group", d.group);
+  v("kind", d.kind);
+  v("uid", d.uid);
+  v("causes", d.causes);
+  v("retryAfterSeconds", d.retry_after_seconds);
+}
+
+template <typename V>
+void Fields(V& v, Status& s) {
+  v("metadata", s.metadata);
+  v("status", s.status);
+  v("message", s.message);
+  v("reason", s.reason);
+  v("details", s.details);
+  v("code", s.code);
+}
+
+template <typename V>
+void Fields(V& v, PriorityClass& c) {
+  v("metadata", c.metadata);
+  v("value", c.value, Emit::kAlways);
+  v("globalDefault", c.global_default);
+  v("preemptionPolicy", c.preemption_policy);
+  v("description", c.description);
+}
+
+template <typename V>
+void Fields(V& v, Namespace& n) {
+  v("metadata", n.metadata);
+}
+
+template <typename V, typename T>
+void Fields(V& v, List<T>& l) {
+  v("metadata", l.metadata);
+  v("items", l.items, Emit::kAlways);
+}
+
+}  // namespace ksched::api

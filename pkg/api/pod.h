@@ -1,0 +1,192 @@
+// core/v1 Pod: the fields a scheduler reads and writes.
+//
+// Fields a scheduler never looks at (env, probes, volume sources other than
+// claims, ...) are not decoded: they cost memory in a cache of every pod in
+// the cluster and time in every watch event.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pkg/api/box.h"
+#include "pkg/api/meta.h"
+#include "pkg/api/quantity.h"
+#include "pkg/api/selector.h"
+#include "pkg/api/string_map.h"
+
+namespace ksched::api {
+
+using ResourceList = FlatMap<Quantity>;
+
+struct ResourceRequirements {
+  ResourceList limits;
+  ResourceList requests;
+  friend bool operator==(const ResourceRequirements&,
+                         const ResourceRequirements&) = default;
+};
+
+struct ContainerPort {
+  std::string name;
+  int32_t host_port = 0;
+  int32_t container_port = 0;
+  std::string protocol;  // "" means TCP
+  std::string host_ip;
+  friend bool operator==(const ContainerPort&, const ContainerPort&) = default;
+};
+
+struct Container {
+  std::string name;
+  std::string image;
+  std::vector<ContainerPort> ports;
+  ResourceRequirements resources;
+  // "Always" on an init container makes it a sidecar that keeps running.
+  std::string restart_policy;
+  friend bool operator==(const Container&, const Container&) = default;
+};
+
+struct PodAffinityTerm {
+  std::optional<LabelSelector> label_selector;
+  std::vector<std::string> namespaces;
+  std::string topology_key;
+  std::optional<LabelSelector> namespace_selector;
+  std::vector<std::string> match_label_keys;
+  std::vector<std::string> mismatch_label_keys;
+  friend bool operator==(const PodAffinityTerm&, const PodAffinityTerm&) =
+      default;
+};
+
+struct WeightedPodAffinityTerm {
+  int32_t weight = 0;
+  PodAffinityTerm pod_affinity_term;
+  friend bool operator==(const WeightedPodAffinityTerm&,
+                         const WeightedPodAffinityTerm&) = default;
+};
+
+struct NodeAffinity {
+  std::optional<NodeSelector> required;  // requiredDuringScheduling...
+  std::vector<PreferredSchedulingTerm> preferred;  // preferredDuringSch...
+  friend bool operator==(const NodeAffinity&, const NodeAffinity&) = default;
+};
+
+struct PodAffinity {
+  std::vector<PodAffinityTerm> required;
+  std::vector<WeightedPodAffinityTerm> preferred;
+  friend bool operator==(const PodAffinity&, const PodAffinity&) = default;
+};
+
+struct Affinity {
+  std::optional<NodeAffinity> node_affinity;
+  std::optional<PodAffinity> pod_affinity;
+  std::optional<PodAffinity> pod_anti_affinity;
+  friend bool operator==(const Affinity&, const Affinity&) = default;
+};
+
+enum class UnsatisfiableConstraintAction : uint8_t {
+  kOther,
+  kDoNotSchedule,
+  kScheduleAnyway
+};
+
+enum class NodeInclusionPolicy : uint8_t { kOther, kHonor, kIgnore };
+
+struct TopologySpreadConstraint {
+  int32_t max_skew = 0;
+  std::string topology_key;
+  UnsatisfiableConstraintAction when_unsatisfiable =
+      UnsatisfiableConstraintAction::kOther;
+  std::optional<LabelSelector> label_selector;
+  std::optional<int32_t> min_domains;
+  std::optional<NodeInclusionPolicy> node_affinity_policy;
+  std::optional<NodeInclusionPolicy> node_taints_policy;
+  std::vector<std::string> match_label_keys;
+  friend bool operator==(const TopologySpreadConstraint&,
+                         const TopologySpreadConstraint&) = default;
+};
+
+struct PersistentVolumeClaimVolumeSource {
+  std::string claim_name;
+  bool read_only = false;
+  friend bool operator==(const PersistentVolumeClaimVolumeSource&,
+                         const PersistentVolumeClaimVolumeSource&) = default;
+};
+
+// Only whether a generic ephemeral volume is present matters: its claim is
+// named "<pod>-<volume>" by the ephemeral volume controller.
+struct EphemeralVolumeSource {
+  friend bool operator==(const EphemeralVolumeSource&,
+                         const EphemeralVolumeSource&) = default;
+};
+
+struct Volume {
+  std::string name;
+  std::optional<PersistentVolumeClaimVolumeSource> persistent_volume_claim;
+  std::optional<EphemeralVolumeSource> ephemeral;
+  friend bool operator==(const Volume&, const Volume&) = default;
+};
+
+enum class PreemptionPolicy : uint8_t {
+  kOther,
+  kPreemptLowerPriority,
+  kNever
+};
+
+struct PodSchedulingGate {
+  std::string name;
+  friend bool operator==(const PodSchedulingGate&, const PodSchedulingGate&) =
+      default;
+};
+
+struct PodSpec {
+  std::vector<Volume> volumes;
+  std::vector<Container> init_containers;
+  std::vector<Container> containers;
+  StringMap node_selector;
+  std::string service_account_name;
+  std::string node_name;
+  bool host_network = false;
+  Box<Affinity> affinity;
+  std::string scheduler_name;
+  std::vector<Toleration> tolerations;
+  std::string priority_class_name;
+  std::optional<int32_t> priority;
+  std::optional<PreemptionPolicy> preemption_policy;
+  ResourceList overhead;
+  std::vector<TopologySpreadConstraint> topology_spread_constraints;
+  std::vector<PodSchedulingGate> scheduling_gates;
+  friend bool operator==(const PodSpec&, const PodSpec&) = default;
+};
+
+struct PodCondition {
+  std::string type;
+  std::string status;  // "True", "False", "Unknown"
+  std::optional<Time> last_probe_time;
+  std::optional<Time> last_transition_time;
+  std::string reason;
+  std::string message;
+  friend bool operator==(const PodCondition&, const PodCondition&) = default;
+};
+
+struct PodStatus {
+  std::string phase;  // Pending, Running, Succeeded, Failed, Unknown
+  std::vector<PodCondition> conditions;
+  std::string nominated_node_name;
+  friend bool operator==(const PodStatus&, const PodStatus&) = default;
+};
+
+struct Pod {
+  ObjectMeta metadata;
+  PodSpec spec;
+  PodStatus status;
+  friend bool operator==(const Pod&, const Pod&) = default;
+};
+
+inline constexpr std::string_view kPodPhasePending = "Pending";
+inline constexpr std::string_view kPodPhaseRunning = "Running";
+inline constexpr std::string_view kPodPhaseSucceeded = "Succeeded";
+inline constexpr std::string_view kPodPhaseFailed = "Failed";
+inline constexpr std::string_view kPodScheduled = "PodScheduled";
+inline constexpr std::string_view kDefaultSchedulerName = "default-scheduler";
+
+}  // namespace ksched::api

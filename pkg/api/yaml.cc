@@ -1,0 +1,176 @@
+#include "pkg/api/yaml.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <regex>
+#include <string>
+
+namespace ksched::api {
+namespace {
+
+constexpr int kMaxDepth = 256;
+// Without aliases a document has fewer nodes than bytes; aliases may repeat
+// parts of it, but beyond this many times its size it is an attack.
+constexpr size_t kNodesPerInputByte = 16;
+constexpr size_t kMinNodeBudget = 100'000;
+
+bool IsNull(const std::string& s) {
+  return s.empty() || s == "~" || s == "null" || s == "Null" || s == "NULL";
+}
+
+bool IsTrue(const std::string& s) {
+  return s == "true" || s == "True" || s == "TRUE";
+}
+bool IsFalse(const std::string& s) {
+  return s == "false" || s == "False" || s == "FALSE";
+}
+
+bool IsDecimalInt(const std::string& s) {
+  size_t i = (!s.empty() && (s[0] == '+' || s[0] == '-')) ? 1 : 0;
+  if (i == s.size()) return false;
+  for (; i < s.size(); ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+  }
+  return true;
+}
+
+bool IsFloat(const std::string& s) {
+  static const std::regex kFloat(
+      R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
+  return std::regex_match(s, kFloat);
+}
+
+class Converter {
+ public:
+  Converter(rapidjson::Document::AllocatorType& alloc, size_t node_budget)
+      : alloc_(alloc), node_budget_(node_budget) {}
+
+  util::Result<void> Convert(const YAML::Node& node, rapidjson::Value* out,
+                             int depth) {
+    if (depth > kMaxDepth) {
+      return util::Error("YAML nested deeper than " +
+                         std::to_string(kMaxDepth) + " levels");
+    }
+    if (++nodes_ > node_budget_) {
+      return util::Error("YAML expands to more than " +
+                         std::to_string(node_budget_) +
+                         " nodes (alias expansion?)");
+    }
+    switch (node.Type()) {
+      case YAML::NodeType::Undefined:
+      case YAML::NodeType::Null:
+        out->SetNull();
+        return {};
+      case YAML::NodeType::Scalar:
+        ConvertScalar(node, out);
+        return {};
+      case YAML::NodeType::Sequence: {
+        out->SetArray();
+        out->Reserve(static_cast<rapidjson::SizeType>(node.size()), alloc_);
+        for (const auto& item : node) {
+          rapidjson::Value v;
+          if (auto r = Convert(item, &v, depth + 1); !r.ok()) return r;
+          out->PushBack(v, alloc_);
+        }
+        return {};
+      }
+      case YAML::NodeType::Map: {
+        out->SetObject();
+        for (const auto& entry : node) {
+          if (!entry.first.IsScalar()) {
+            return util::Error(Where(entry.first) +
+                               "mapping keys must be scalars");
+          }
+          const std::string& key = entry.first.Scalar();
+          rapidjson::Value v;
+          if (auto r = Convert(entry.second, &v, depth + 1); !r.ok()) return r;
+          // A repeated key: the last one wins, as in Go's decoder.
+          auto existing = out->FindMember(key);
+          if (existing != out->MemberEnd()) {
+            existing->value = v;
+          } else {
+            out->AddMember(rapidjson::Value(key, alloc_), v, alloc_);
+          }
+        }
+        return {};
+      }
+    }
+    return util::Error("unsupported YAML node");
+  }
+
+ private:
+  static std::string Where(const YAML::Node& node) {
+    const YAML::Mark m = node.Mark();
+    if (m.is_null()) return "";
+    return "line " + std::to_string(m.line + 1) + ", column " +
+           std::to_string(m.column + 1) + ": ";
+  }
+
+  void ConvertScalar(const YAML::Node& node, rapidjson::Value* out) {
+    const std::string& s = node.Scalar();
+    // yaml-cpp tags plain scalars "?"; quoted and explicitly tagged ones
+    // are strings (or what their tag says, which Kubernetes ignores too).
+    if (node.Tag() != "?") {
+      out->SetString(s, alloc_);
+      return;
+    }
+    if (IsNull(s)) {
+      out->SetNull();
+    } else if (IsTrue(s)) {
+      out->SetBool(true);
+    } else if (IsFalse(s)) {
+      out->SetBool(false);
+    } else if (IsDecimalInt(s)) {
+      errno = 0;
+      char* end = nullptr;
+      long long v = std::strtoll(s.c_str(), &end, 10);
+      if (errno == ERANGE) {
+        out->SetDouble(std::strtod(s.c_str(), nullptr));
+      } else {
+        out->SetInt64(v);
+      }
+    } else if (IsFloat(s)) {
+      out->SetDouble(std::strtod(s.c_str(), nullptr));
+    } else {
+      out->SetString(s, alloc_);
+    }
+  }
+
+  rapidjson::Document::AllocatorType& alloc_;
+  size_t node_budget_;
+  size_t nodes_ = 0;
+};
+
+}  // namespace
+
+util::Result<std::vector<rapidjson::Document>> YamlToJson(
+    std::string_view text) {
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(std::string(text));
+  } catch (const YAML::Exception& e) {
+    std::string where;
+    if (!e.mark.is_null()) {
+      where = "line " + std::to_string(e.mark.line + 1) + ", column " +
+              std::to_string(e.mark.column + 1) + ": ";
+    }
+    return util::Error("malformed YAML: " + where + e.msg);
+  }
+  std::vector<rapidjson::Document> out;
+  for (const auto& node : docs) {
+    if (node.IsNull() || !node.IsDefined()) continue;
+    rapidjson::Document doc;
+    Converter converter(doc.GetAllocator(),
+                        std::max(kMinNodeBudget, text.size() * kNodesPerInputByte));
+    if (auto r = converter.Convert(node, &doc, 0); !r.ok()) {
+      return r.error().Wrap("YAML document " + std::to_string(out.size() + 1));
+    }
+    out.push_back(std::move(doc));
+  }
+  return out;
+}
+
+}  // namespace ksched::api

@@ -1,0 +1,21 @@
+// YAML to JSON, as kubectl and kube-scheduler read YAML: each document is
+// turned into the JSON it denotes and then decoded like any JSON object.
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "pkg/util/json.h"
+#include "pkg/util/result.h"
+
+namespace ksched::api {
+
+// Converts every document of a YAML stream. Plain scalars are typed by the
+// YAML 1.2 core schema (null, true/false, integers, floats); quoted scalars
+// stay strings. Documents that are empty are dropped. Aliases are expanded,
+// up to a total node budget so that an "exponential entity" document cannot
+// exhaust memory; nesting is limited so recursion cannot exhaust the stack.
+util::Result<std::vector<rapidjson::Document>> YamlToJson(
+    std::string_view text);
+
+}  // namespace ksched::api

@@ -1,0 +1,27 @@
+// kube-scheduler v1.32's default plugin set and the way a profile's
+// `plugins` is merged into it (pkg/scheduler/apis/config/v1/
+// default_plugins.go).
+#pragma once
+
+#include <optional>
+
+#include "pkg/config/types.h"
+
+namespace ksched::config {
+
+// The default multiPoint list of v1.32, feature gates at their 1.32
+// defaults (DynamicResourceAllocation is off, so DynamicResources is not in
+// it): 18 plugins, Score weights where the plugin scores.
+Plugins DefaultPlugins();
+
+// mergePluginSet: the defaults minus the custom-disabled ones (all of them
+// for "*"), with a custom-enabled plugin of the same name replacing the
+// default in place (its weight wins), then the other custom-enabled plugins
+// in their order. Disabled lists of both sides are kept, weights dropped.
+PluginSet MergePluginSet(const PluginSet& defaults, const PluginSet& custom);
+
+// mergePlugins: MergePluginSet for every extension point; no custom plugins
+// leaves the defaults as they are.
+Plugins MergePlugins(Plugins defaults, const std::optional<Plugins>& custom);
+
+}  // namespace ksched::config

@@ -1,0 +1,75 @@
+// Cluster events and queueing hints: which changes in the cluster may make
+// a rejected pod schedulable, as each plugin declares them.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "pkg/api/node.h"
+#include "pkg/api/pod.h"
+
+namespace ksched::framework {
+
+enum class EventResource : uint8_t {
+  kPod,             // any pod
+  kAssignedPod,     // a pod bound to a node
+  kUnscheduledPod,  // a pod not bound yet
+  kNode,
+  kPersistentVolume,
+  kPersistentVolumeClaim,
+  kStorageClass,
+  kCsiNode,
+  kWildCard,
+};
+
+// A bit set: one event may carry several update kinds.
+enum ActionType : uint32_t {
+  kAdd = 1u << 0,
+  kDelete = 1u << 1,
+  kUpdateNodeAllocatable = 1u << 2,
+  kUpdateNodeLabel = 1u << 3,
+  kUpdateNodeTaint = 1u << 4,
+  kUpdateNodeCondition = 1u << 5,
+  kUpdateNodeAnnotation = 1u << 6,
+  kUpdatePodLabel = 1u << 7,
+  kUpdatePodScaleDown = 1u << 8,
+  kUpdatePodToleration = 1u << 9,
+  kUpdatePodSchedulingGatesEliminated = 1u << 10,
+  kUpdatePodGeneratedResourceClaim = 1u << 11,
+  // Any other update.
+  kUpdateOther = 1u << 12,
+  kUpdate = kUpdateNodeAllocatable | kUpdateNodeLabel | kUpdateNodeTaint |
+            kUpdateNodeCondition | kUpdateNodeAnnotation | kUpdatePodLabel |
+            kUpdatePodScaleDown | kUpdatePodToleration |
+            kUpdatePodSchedulingGatesEliminated |
+            kUpdatePodGeneratedResourceClaim | kUpdateOther,
+  kAll = kAdd | kDelete | kUpdate,
+};
+
+struct ClusterEvent {
+  EventResource resource = EventResource::kWildCard;
+  uint32_t action = kAll;
+  // "Node/Add", "Pod/UpdatePodLabel": the label of
+  // scheduler_queue_incoming_pods_total{event}.
+  std::string Label() const;
+};
+
+// Whether `incoming` is the same as or more specific than `registered`.
+bool MatchClusterEvents(const ClusterEvent& registered,
+                        const ClusterEvent& incoming);
+
+enum class QueueingHint : uint8_t { kQueueSkip, kQueue };
+
+// Decides, from the object before and after the event (either may be null),
+// whether the event may make `pod` schedulable. An absent function always
+// queues.
+using QueueingHintFn = std::function<QueueingHint(
+    const api::Pod& pod, const void* old_obj, const void* new_obj)>;
+
+struct ClusterEventWithHint {
+  ClusterEvent event;
+  QueueingHintFn hint;
+};
+
+}  // namespace ksched::framework

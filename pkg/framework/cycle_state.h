@@ -1,0 +1,100 @@
+// CycleState: data plugins share within one scheduling cycle of one pod.
+//
+// Plugins write in the sequential extension points (PreFilter, PreScore,
+// Reserve) and read in the parallel ones (Filter, Score), so reads need no
+// lock. Preemption clones the state to try removing victims without touching
+// the real cycle's data.
+#pragma once
+
+#include <algorithm>
+#include <memory>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace ksched::framework {
+
+class StateData {
+ public:
+  virtual ~StateData() = default;
+  // Deep copy, for preemption's what-if runs. Immutable data may return a
+  // shared copy of itself.
+  virtual std::shared_ptr<StateData> Clone() const = 0;
+};
+
+// A key is identified by its address: declare one per plugin as
+//   constexpr StateKey kMyKey{"PreFilterMyPlugin"};
+// at namespace scope. Lookup compares pointers, not strings.
+class StateKey {
+ public:
+  constexpr explicit StateKey(std::string_view name) : name_(name) {}
+  std::string_view name() const { return name_; }
+
+ private:
+  std::string_view name_;
+};
+
+class CycleState {
+ public:
+  CycleState() = default;
+
+  void Write(const StateKey& key, std::shared_ptr<StateData> data) {
+    for (auto& [k, d] : entries_) {
+      if (k == &key) {
+        d = std::move(data);
+        return;
+      }
+    }
+    entries_.emplace_back(&key, std::move(data));
+  }
+
+  // The data under `key` as T, or nullptr when absent or of another type.
+  template <typename T>
+  T* Read(const StateKey& key) const {
+    for (const auto& [k, d] : entries_) {
+      if (k == &key) return dynamic_cast<T*>(d.get());
+    }
+    return nullptr;
+  }
+
+  void Delete(const StateKey& key) {
+    std::erase_if(entries_, [&](const auto& e) { return e.first == &key; });
+  }
+
+  std::unique_ptr<CycleState> Clone() const {
+    auto copy = std::make_unique<CycleState>();
+    copy->entries_.reserve(entries_.size());
+    for (const auto& [k, d] : entries_) {
+      copy->entries_.emplace_back(k, d ? d->Clone() : nullptr);
+    }
+    copy->skip_filter_plugins_ = skip_filter_plugins_;
+    copy->skip_score_plugins_ = skip_score_plugins_;
+    return copy;
+  }
+
+  // Plugins whose PreFilter / PreScore returned Skip: the framework does not
+  // call their Filter / Score in this cycle.
+  void SkipFilter(std::string_view plugin) {
+    skip_filter_plugins_.push_back(plugin);
+  }
+  bool FilterSkipped(std::string_view plugin) const {
+    return std::find(skip_filter_plugins_.begin(), skip_filter_plugins_.end(),
+                     plugin) != skip_filter_plugins_.end();
+  }
+  void SkipScore(std::string_view plugin) {
+    skip_score_plugins_.push_back(plugin);
+  }
+  bool ScoreSkipped(std::string_view plugin) const {
+    return std::find(skip_score_plugins_.begin(), skip_score_plugins_.end(),
+                     plugin) != skip_score_plugins_.end();
+  }
+  void ClearSkipScore() { skip_score_plugins_.clear(); }
+
+ private:
+  std::vector<std::pair<const StateKey*, std::shared_ptr<StateData>>> entries_;
+  // Plugin names are owned by the plugins, which outlive every cycle.
+  std::vector<std::string_view> skip_filter_plugins_;
+  std::vector<std::string_view> skip_score_plugins_;
+};
+
+}  // namespace ksched::framework

@@ -1,0 +1,139 @@
+// The extension points of a scheduling profile (framework/interface.go).
+//
+// A plugin implements Plugin plus one interface per extension point it
+// serves. Filter and Score run on many nodes at once from worker threads, so
+// they are const and must only read the CycleState and the NodeInfo.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pkg/framework/cluster_event.h"
+#include "pkg/framework/cycle_state.h"
+#include "pkg/framework/node_info.h"
+#include "pkg/framework/status.h"
+#include "pkg/framework/types.h"
+
+namespace ksched::framework {
+
+class Plugin {
+ public:
+  virtual ~Plugin() = default;
+  virtual std::string_view Name() const = 0;
+};
+
+// Orders the active queue. Exactly one per profile.
+class QueueSortPlugin : public virtual Plugin {
+ public:
+  virtual bool Less(const QueuedPodInfo& a, const QueuedPodInfo& b) const = 0;
+};
+
+// Cluster events that may make a pod this plugin rejected schedulable.
+class EnqueueExtensions : public virtual Plugin {
+ public:
+  virtual std::vector<ClusterEventWithHint> EventsToRegister() const = 0;
+};
+
+// Runs before a pod enters the active queue; a non-success keeps it gated.
+class PreEnqueuePlugin : public virtual Plugin {
+ public:
+  virtual Status PreEnqueue(const api::Pod& pod) const = 0;
+};
+
+class PreFilterPlugin : public virtual Plugin {
+ public:
+  // May narrow the nodes to filter through *result (left "all nodes" when
+  // untouched). Returning Skip skips this plugin's Filter for the cycle.
+  virtual Status PreFilter(CycleState& state, const PodInfo& pod,
+                           const std::vector<NodeInfoPtr>& nodes,
+                           PreFilterResult* result) = 0;
+
+  // PreFilterExtensions: keep the precomputed state correct when preemption
+  // tries the cycle with a pod added to or removed from a node.
+  virtual bool HasExtensions() const { return false; }
+  virtual Status AddPod(CycleState& /*state*/, const PodInfo& /*pod*/,
+                        const PodInfoPtr& /*to_add*/,
+                        const NodeInfo& /*node*/) const {
+    return Status();
+  }
+  virtual Status RemovePod(CycleState& /*state*/, const PodInfo& /*pod*/,
+                           const PodInfoPtr& /*to_remove*/,
+                           const NodeInfo& /*node*/) const {
+    return Status();
+  }
+};
+
+class FilterPlugin : public virtual Plugin {
+ public:
+  virtual Status Filter(const CycleState& state, const PodInfo& pod,
+                        const NodeInfo& node) const = 0;
+};
+
+class PostFilterPlugin : public virtual Plugin {
+ public:
+  virtual Status PostFilter(CycleState& state, const PodInfo& pod,
+                            const NodeToStatus& filtered,
+                            PostFilterResult* result) = 0;
+};
+
+class PreScorePlugin : public virtual Plugin {
+ public:
+  // Returning Skip skips this plugin's Score for the cycle.
+  virtual Status PreScore(CycleState& state, const PodInfo& pod,
+                          const std::vector<NodeInfoPtr>& nodes) = 0;
+};
+
+class ScorePlugin : public virtual Plugin {
+ public:
+  virtual Status Score(const CycleState& state, const PodInfo& pod,
+                       const NodeInfo& node, int64_t* score) const = 0;
+  // ScoreExtensions: maps raw scores onto [0, kMaxNodeScore].
+  virtual bool HasNormalizeScore() const { return false; }
+  virtual Status NormalizeScore(const CycleState& /*state*/,
+                                const PodInfo& /*pod*/,
+                                NodeScoreList& /*scores*/) const {
+    return Status();
+  }
+};
+
+class ReservePlugin : public virtual Plugin {
+ public:
+  virtual Status Reserve(CycleState& state, const PodInfo& pod,
+                         const std::string& node) = 0;
+  // Must undo Reserve; also called when Reserve itself was not reached.
+  virtual void Unreserve(CycleState& state, const PodInfo& pod,
+                         const std::string& node) = 0;
+};
+
+class PermitPlugin : public virtual Plugin {
+ public:
+  // Success, Wait (for at most *timeout) or a rejection.
+  virtual Status Permit(CycleState& state, const PodInfo& pod,
+                        const std::string& node,
+                        std::chrono::milliseconds* timeout) = 0;
+};
+
+class PreBindPlugin : public virtual Plugin {
+ public:
+  virtual Status PreBind(CycleState& state, const PodInfo& pod,
+                         const std::string& node) = 0;
+};
+
+class BindPlugin : public virtual Plugin {
+ public:
+  // Skip hands the pod to the next Bind plugin.
+  virtual Status Bind(CycleState& state, const PodInfo& pod,
+                      const std::string& node) = 0;
+};
+
+class PostBindPlugin : public virtual Plugin {
+ public:
+  virtual void PostBind(CycleState& state, const PodInfo& pod,
+                        const std::string& node) = 0;
+};
+
+}  // namespace ksched::framework

@@ -1,0 +1,82 @@
+#include "pkg/framework/node_info.h"
+
+#include <algorithm>
+
+namespace ksched::framework {
+
+const std::string& NodeInfo::name() const {
+  static const std::string kNone;
+  return node_ ? node_->metadata.name : kNone;
+}
+
+void NodeInfo::SetNode(std::shared_ptr<const api::Node> node) {
+  node_ = std::move(node);
+  allocatable_ = Resource::FromList(node_->status.allocatable);
+}
+
+std::vector<const api::ContainerPort*> HostPortsOf(const api::Pod& pod) {
+  std::vector<const api::ContainerPort*> ports;
+  for (const api::Container& c : pod.spec.containers) {
+    for (const api::ContainerPort& p : c.ports) {
+      if (p.host_port > 0) ports.push_back(&p);
+    }
+  }
+  return ports;
+}
+
+void NodeInfo::Account(const PodInfo& info, int64_t sign) {
+  const PodResource& r = info.resource();
+  requested_.milli_cpu += sign * r.requests.milli_cpu;
+  requested_.memory += sign * r.requests.memory;
+  requested_.ephemeral_storage += sign * r.requests.ephemeral_storage;
+  for (const auto& [name, value] : r.requests.scalar_resources) {
+    requested_.AddScalar(name, sign * value);
+  }
+  non_zero_requested_.milli_cpu += sign * r.non_zero_milli_cpu;
+  non_zero_requested_.memory += sign * r.non_zero_memory;
+
+  const api::Pod& pod = info.pod();
+  for (const api::ContainerPort* p : HostPortsOf(pod)) {
+    if (sign > 0) {
+      used_ports_.Add(p->host_ip, p->protocol, p->host_port);
+    } else {
+      used_ports_.Remove(p->host_ip, p->protocol, p->host_port);
+    }
+  }
+  for (const api::Volume& v : pod.spec.volumes) {
+    if (!v.persistent_volume_claim) continue;
+    std::string key =
+        pod.metadata.ns + "/" + v.persistent_volume_claim->claim_name;
+    int* count = pvc_ref_counts_.Find(key);
+    int next = (count ? *count : 0) + static_cast<int>(sign);
+    if (next <= 0) {
+      pvc_ref_counts_.Erase(key);
+    } else {
+      pvc_ref_counts_.Set(key, next);
+    }
+  }
+}
+
+void NodeInfo::AddPod(PodInfoPtr pod) {
+  if (pod->WithAffinity()) pods_with_affinity_.push_back(pod);
+  if (pod->WithRequiredAntiAffinity()) {
+    pods_with_required_anti_affinity_.push_back(pod);
+  }
+  Account(*pod, +1);
+  pods_.push_back(std::move(pod));
+}
+
+bool NodeInfo::RemovePod(std::string_view uid) {
+  auto by_uid = [&](const PodInfoPtr& p) { return p->pod().metadata.uid == uid; };
+  std::erase_if(pods_with_affinity_, by_uid);
+  std::erase_if(pods_with_required_anti_affinity_, by_uid);
+  auto it = std::find_if(pods_.begin(), pods_.end(), by_uid);
+  if (it == pods_.end()) return false;
+  Account(**it, -1);
+  // Order does not matter to any reader; swap-and-pop keeps removal O(1).
+  std::iter_swap(it, pods_.end() - 1);
+  pods_.pop_back();
+  return true;
+}
+
+}  // namespace ksched::framework

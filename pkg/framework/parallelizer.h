@@ -1,0 +1,57 @@
+// Parallelizer: runs fn(0..n-1) over a fixed pool of worker threads, the
+// calling thread included (parallelize.Parallelizer.Until).
+//
+// Workers are started once and parked between jobs: a scheduling cycle is
+// tens of microseconds, so creating threads per cycle would cost more than
+// the work. The pool never has more workers than hardware threads; extra
+// threads would only add wake-ups on a small machine.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace ksched::framework {
+
+class Parallelizer {
+ public:
+  // `parallelism` is the configured degree (KubeSchedulerConfiguration
+  // .parallelism); the pool uses min(parallelism, hardware threads).
+  explicit Parallelizer(int parallelism);
+  ~Parallelizer();
+  Parallelizer(const Parallelizer&) = delete;
+  Parallelizer& operator=(const Parallelizer&) = delete;
+
+  // Calls fn(i) for every i in [0, n) and returns when all calls returned.
+  // fn may return false to stop early: indices not yet started are skipped.
+  // Calls are spread in chunks; order across threads is unspecified.
+  void Until(int n, const std::function<bool(int)>& fn);
+
+  int workers() const { return static_cast<int>(threads_.size()) + 1; }
+
+ private:
+  void WorkerLoop();
+  void RunChunks();
+
+  std::vector<std::jthread> threads_;
+  std::mutex mu_;
+  std::condition_variable work_cv_;
+  std::condition_variable done_cv_;
+  uint64_t job_id_ = 0;
+  bool stopping_ = false;
+  int active_ = 0;  // workers still inside the current job
+
+  // The current job; written under mu_ before job_id_ is bumped.
+  const std::function<bool(int)>* fn_ = nullptr;
+  int n_ = 0;
+  int chunk_ = 1;
+  std::atomic<int> next_{0};
+  std::atomic<bool> stop_{false};
+  std::mutex job_mu_;  // one job at a time
+};
+
+}  // namespace ksched::framework

@@ -1,0 +1,585 @@
+#include "pkg/framework/runtime/framework.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <mutex>
+
+namespace ksched::framework {
+namespace {
+
+constexpr std::chrono::minutes kMaxPermitWait{15};
+
+std::string Quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
+
+Status AsError(std::string_view context, std::string_view plugin,
+               const Status& s) {
+  std::string message = std::string(context) + " " + Quoted(plugin) + ": " +
+                        (s.Message().empty() ? std::string(CodeName(s.code()))
+                                             : s.Message());
+  Status out = Status::Error(std::move(message));
+  out.WithPlugin(plugin);
+  return out;
+}
+
+// Every event a plugin without EnqueueExtensions might care about.
+std::vector<ClusterEventWithHint> AllEvents() {
+  std::vector<ClusterEventWithHint> events;
+  for (EventResource r :
+       {EventResource::kAssignedPod, EventResource::kUnscheduledPod,
+        EventResource::kNode, EventResource::kPersistentVolume,
+        EventResource::kPersistentVolumeClaim, EventResource::kCsiNode,
+        EventResource::kStorageClass}) {
+    events.push_back({ClusterEvent{r, kAll}, nullptr});
+  }
+  return events;
+}
+
+// updatePluginList + expandMultiPointPlugins for one extension point: the
+// explicitly enabled plugins, then MultiPoint's, with an explicit entry for
+// a MultiPoint plugin overriding its MultiPoint position.
+template <typename P>
+util::Result<void> BuildExtensionPoint(
+    std::string_view type_name, const config::PluginSet& set,
+    const config::PluginSet& multi_point,
+    const std::map<std::string, Plugin*>& plugins, std::vector<P*>* out) {
+  std::vector<std::string> enabled;
+  for (const config::Plugin& e : set.enabled) {
+    auto it = plugins.find(e.name);
+    if (it == plugins.end()) {
+      return util::Error(std::string(type_name) + " " + Quoted(e.name) +
+                         " does not exist");
+    }
+    if (dynamic_cast<P*>(it->second) == nullptr) {
+      return util::Error("plugin " + Quoted(e.name) + " does not extend " +
+                         std::string(type_name) + " plugin");
+    }
+    if (std::find(enabled.begin(), enabled.end(), e.name) != enabled.end()) {
+      return util::Error("plugin " + Quoted(e.name) +
+                         " already registered as " + Quoted(type_name));
+    }
+    enabled.push_back(e.name);
+  }
+
+  std::vector<std::string> order = enabled;
+  bool all_disabled = std::any_of(set.disabled.begin(), set.disabled.end(),
+                                  [](const auto& d) { return d.name == "*"; });
+  if (!multi_point.enabled.empty() && !all_disabled) {
+    auto is_disabled = [&](const std::string& name) {
+      return std::any_of(set.disabled.begin(), set.disabled.end(),
+                         [&](const auto& d) { return d.name == name; });
+    };
+    std::vector<std::string> from_multi_point;
+    std::vector<std::string> overridden;
+    for (const config::Plugin& e : multi_point.enabled) {
+      auto it = plugins.find(e.name);
+      if (it == plugins.end()) {
+        return util::Error(std::string(type_name) + " " + Quoted(e.name) +
+                           " does not exist");
+      }
+      if (dynamic_cast<P*>(it->second) == nullptr) continue;
+      if (is_disabled(e.name)) continue;
+      if (std::find(enabled.begin(), enabled.end(), e.name) != enabled.end()) {
+        overridden.push_back(e.name);
+        continue;
+      }
+      if (std::find(from_multi_point.begin(), from_multi_point.end(),
+                    e.name) != from_multi_point.end()) {
+        return util::Error("plugin " + Quoted(e.name) +
+                           " already registered as " + Quoted(type_name));
+      }
+      from_multi_point.push_back(e.name);
+    }
+    auto is_overridden = [&](const std::string& name) {
+      return std::find(overridden.begin(), overridden.end(), name) !=
+             overridden.end();
+    };
+    order.clear();
+    for (const std::string& name : enabled) {
+      if (is_overridden(name)) order.push_back(name);
+    }
+    order.insert(order.end(), from_multi_point.begin(),
+                 from_multi_point.end());
+    for (const std::string& name : enabled) {
+      if (!is_overridden(name)) order.push_back(name);
+    }
+  }
+  out->clear();
+  for (const std::string& name : order) {
+    out->push_back(dynamic_cast<P*>(plugins.at(name)));
+  }
+  return {};
+}
+
+void CollectNames(const config::PluginSet& set,
+                  std::vector<std::string>* names) {
+  for (const config::Plugin& p : set.enabled) {
+    if (std::find(names->begin(), names->end(), p.name) == names->end()) {
+      names->push_back(p.name);
+    }
+  }
+}
+
+}  // namespace
+
+util::Result<std::unique_ptr<Framework>> Framework::Create(
+    const config::Profile& profile, const Registry& registry,
+    Options options) {
+  std::unique_ptr<Framework> f(new Framework());
+  f->profile_name_ = profile.scheduler_name;
+  f->percentage_of_nodes_to_score_ = profile.percentage_of_nodes_to_score;
+  f->options_ = std::move(options);
+  f->snapshot_ = &f->empty_snapshot_;
+  auto fail = [&](const std::string& message) {
+    return util::Error("profile " + Quoted(profile.scheduler_name) + ": " +
+                       message);
+  };
+
+  const config::Plugins& p = profile.plugins;
+  const config::PluginSet* sets[] = {
+      &p.pre_enqueue, &p.queue_sort, &p.pre_filter, &p.filter,
+      &p.post_filter, &p.pre_score,  &p.score,      &p.reserve,
+      &p.permit,      &p.pre_bind,   &p.bind,       &p.post_bind,
+      &p.multi_point};
+  std::vector<std::string> needed;
+  for (const config::PluginSet* s : sets) CollectNames(*s, &needed);
+
+  std::map<std::string, Plugin*> by_name;
+  for (const std::string& name : needed) {
+    const PluginFactory* factory = registry.Find(name);
+    if (factory == nullptr) {
+      return fail("plugin " + Quoted(name) + " does not exist");
+    }
+    auto plugin = (*factory)(profile.ArgsFor(name), *f);
+    if (!plugin.ok()) {
+      return fail("initializing plugin " + Quoted(name) + ": " +
+                  plugin.error().message());
+    }
+    by_name[name] = plugin->get();
+    f->owned_.push_back(std::move(*plugin));
+  }
+
+  const config::PluginSet& mp = p.multi_point;
+  util::Result<void> built[] = {
+      BuildExtensionPoint("PreFilterPlugin", p.pre_filter, mp, by_name,
+                          &f->pre_filter_),
+      BuildExtensionPoint("FilterPlugin", p.filter, mp, by_name, &f->filter_),
+      BuildExtensionPoint("PostFilterPlugin", p.post_filter, mp, by_name,
+                          &f->post_filter_),
+      BuildExtensionPoint("ReservePlugin", p.reserve, mp, by_name,
+                          &f->reserve_),
+      BuildExtensionPoint("PreScorePlugin", p.pre_score, mp, by_name,
+                          &f->pre_score_),
+      BuildExtensionPoint("ScorePlugin", p.score, mp, by_name, &f->score_),
+      BuildExtensionPoint("PreBindPlugin", p.pre_bind, mp, by_name,
+                          &f->pre_bind_),
+      BuildExtensionPoint("BindPlugin", p.bind, mp, by_name, &f->bind_),
+      BuildExtensionPoint("PostBindPlugin", p.post_bind, mp, by_name,
+                          &f->post_bind_),
+      BuildExtensionPoint("PermitPlugin", p.permit, mp, by_name, &f->permit_),
+      BuildExtensionPoint("PreEnqueuePlugin", p.pre_enqueue, mp, by_name,
+                          &f->pre_enqueue_),
+      BuildExtensionPoint("QueueSortPlugin", p.queue_sort, mp, by_name,
+                          &f->queue_sort_),
+  };
+  for (const auto& r : built) {
+    if (!r.ok()) return fail(r.error().message());
+  }
+  if (f->queue_sort_.size() != 1) {
+    return fail("only one queue sort plugin required, but got " +
+                std::to_string(f->queue_sort_.size()));
+  }
+  if (f->bind_.empty()) return fail("at least one bind plugin is needed");
+
+  // Score weights: an explicit Score entry wins over MultiPoint's; an unset
+  // or zero weight means 1.
+  std::map<std::string, int32_t> weights;
+  int64_t total = 0;
+  std::vector<config::Plugin> weighted = p.score.enabled;
+  weighted.insert(weighted.end(), mp.enabled.begin(), mp.enabled.end());
+  for (const config::Plugin& e : weighted) {
+    auto it = by_name.find(e.name);
+    if (it == by_name.end() || dynamic_cast<ScorePlugin*>(it->second) == nullptr) {
+      continue;
+    }
+    if (weights.count(e.name)) continue;
+    int32_t w = e.weight.value_or(0);
+    if (w < 0) {
+      return fail("score plugin " + Quoted(e.name) +
+                  " has a negative weight " + std::to_string(w));
+    }
+    if (w == 0) w = 1;
+    if (int64_t{w} * kMaxNodeScore >
+        std::numeric_limits<int64_t>::max() - total) {
+      return fail("total score of Score plugins could overflow");
+    }
+    total += int64_t{w} * kMaxNodeScore;
+    weights[e.name] = w;
+  }
+  for (ScorePlugin* s : f->score_) {
+    auto it = weights.find(std::string(s->Name()));
+    if (it == weights.end()) {
+      return fail("score plugin " + Quoted(s->Name()) +
+                  " is not configured with weight");
+    }
+    f->score_weights_.push_back(it->second);
+  }
+
+  for (const auto& owned : f->owned_) {
+    Plugin* plugin = owned.get();
+    bool can_reject = dynamic_cast<PreEnqueuePlugin*>(plugin) ||
+                      dynamic_cast<PreFilterPlugin*>(plugin) ||
+                      dynamic_cast<FilterPlugin*>(plugin) ||
+                      dynamic_cast<ReservePlugin*>(plugin) ||
+                      dynamic_cast<PermitPlugin*>(plugin);
+    if (!can_reject) continue;
+    if (auto* ext = dynamic_cast<EnqueueExtensions*>(plugin)) {
+      f->enqueue_extensions_.push_back(
+          {std::string(plugin->Name()), ext->EventsToRegister()});
+    } else {
+      f->enqueue_extensions_.push_back(
+          {std::string(plugin->Name()), AllEvents()});
+    }
+  }
+  return f;
+}
+
+const api::StringMap* Framework::NamespaceLabels(std::string_view ns) const {
+  return options_.namespace_labels ? options_.namespace_labels(ns) : nullptr;
+}
+
+bool Framework::QueueSortLess(const QueuedPodInfo& a,
+                              const QueuedPodInfo& b) const {
+  return queue_sort_.front()->Less(a, b);
+}
+
+Status Framework::RunPreEnqueuePlugins(const api::Pod& pod) const {
+  for (PreEnqueuePlugin* pl : pre_enqueue_) {
+    Status s = pl->PreEnqueue(pod);
+    if (!s.IsSuccess()) {
+      s.WithPlugin(pl->Name());
+      if (!s.IsRejected()) return AsError("running PreEnqueue plugin", pl->Name(), s);
+      return s;
+    }
+  }
+  return Status();
+}
+
+Status Framework::RunPreFilterPlugins(
+    CycleState& state, const PodInfo& pod,
+    const std::vector<NodeInfoPtr>& nodes, PreFilterResult* result,
+    std::set<std::string>* plugins_with_nodes) {
+  Status returned;
+  PreFilterResult merged;
+  for (PreFilterPlugin* pl : pre_filter_) {
+    PreFilterResult r;
+    Status s = pl->PreFilter(state, pod, nodes, &r);
+    if (s.IsSkip()) {
+      state.SkipFilter(pl->Name());
+      continue;
+    }
+    if (!s.IsSuccess()) {
+      s.WithPlugin(pl->Name());
+      if (s.code() == Code::kUnschedulableAndUnresolvable) return s;
+      if (s.code() == Code::kUnschedulable) {
+        // Preemption needs every PreFilter's state: keep going.
+        returned = std::move(s);
+        continue;
+      }
+      return AsError("running PreFilter plugin", pl->Name(), s);
+    }
+    if (!r.AllNodes()) plugins_with_nodes->insert(std::string(pl->Name()));
+    merged = merged.Merge(r);
+    if (!merged.AllNodes() && merged.node_names->empty()) {
+      std::string msg;
+      if (plugins_with_nodes->size() == 1) {
+        msg = "node(s) didn't satisfy plugin " + *plugins_with_nodes->begin();
+      } else {
+        msg = "node(s) didn't satisfy plugin(s) [";
+        bool first = true;
+        for (const std::string& n : *plugins_with_nodes) {
+          if (!first) msg += " ";
+          msg += n;
+          first = false;
+        }
+        msg += "] simultaneously";
+      }
+      *result = std::move(merged);
+      return Status::Unresolvable(std::move(msg));
+    }
+  }
+  *result = std::move(merged);
+  return returned;
+}
+
+Status Framework::RunFilterPlugins(const CycleState& state, const PodInfo& pod,
+                                   const NodeInfo& node) const {
+  for (FilterPlugin* pl : filter_) {
+    if (state.FilterSkipped(pl->Name())) continue;
+    Status s = pl->Filter(state, pod, node);
+    if (!s.IsSuccess()) {
+      if (!s.IsRejected()) return AsError("running filter plugin", pl->Name(), s);
+      s.WithPlugin(pl->Name());
+      return s;
+    }
+  }
+  return Status();
+}
+
+Status Framework::RunPreFilterExtensionAddPod(CycleState& state,
+                                              const PodInfo& pod,
+                                              const PodInfoPtr& to_add,
+                                              const NodeInfo& node) const {
+  for (PreFilterPlugin* pl : pre_filter_) {
+    if (!pl->HasExtensions() || state.FilterSkipped(pl->Name())) continue;
+    Status s = pl->AddPod(state, pod, to_add, node);
+    if (!s.IsSuccess()) return AsError("running AddPod on PreFilter plugin", pl->Name(), s);
+  }
+  return Status();
+}
+
+Status Framework::RunPreFilterExtensionRemovePod(CycleState& state,
+                                                 const PodInfo& pod,
+                                                 const PodInfoPtr& to_remove,
+                                                 const NodeInfo& node) const {
+  for (PreFilterPlugin* pl : pre_filter_) {
+    if (!pl->HasExtensions() || state.FilterSkipped(pl->Name())) continue;
+    Status s = pl->RemovePod(state, pod, to_remove, node);
+    if (!s.IsSuccess()) return AsError("running RemovePod on PreFilter plugin", pl->Name(), s);
+  }
+  return Status();
+}
+
+Status Framework::RunPostFilterPlugins(CycleState& state, const PodInfo& pod,
+                                       const NodeToStatus& filtered,
+                                       PostFilterResult* result) {
+  std::vector<std::string> reasons;
+  std::string rejector;
+  for (PostFilterPlugin* pl : post_filter_) {
+    PostFilterResult r;
+    Status s = pl->PostFilter(state, pod, filtered, &r);
+    if (s.IsSuccess()) {
+      *result = std::move(r);
+      return s;
+    }
+    if (s.code() == Code::kUnschedulableAndUnresolvable) {
+      *result = std::move(r);
+      s.WithPlugin(pl->Name());
+      return s;
+    }
+    if (!s.IsRejected()) return AsError("running PostFilter plugin", pl->Name(), s);
+    if (!r.nominated_node_name.empty() || r.clear_nomination) *result = r;
+    for (const std::string& reason : s.reasons()) reasons.push_back(reason);
+    if (rejector.empty()) rejector = std::string(pl->Name());
+  }
+  Status out(Code::kUnschedulable, std::move(reasons));
+  out.WithPlugin(rejector);
+  return out;
+}
+
+Status Framework::RunPreScorePlugins(CycleState& state, const PodInfo& pod,
+                                     const std::vector<NodeInfoPtr>& nodes) {
+  state.ClearSkipScore();
+  for (PreScorePlugin* pl : pre_score_) {
+    Status s = pl->PreScore(state, pod, nodes);
+    if (s.IsSkip()) {
+      state.SkipScore(pl->Name());
+      continue;
+    }
+    if (!s.IsSuccess()) return AsError("running PreScore plugin", pl->Name(), s);
+  }
+  return Status();
+}
+
+Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
+                                  const std::vector<NodeInfoPtr>& nodes,
+                                  std::vector<NodePluginScores>* out) {
+  out->assign(nodes.size(), NodePluginScores{});
+  for (size_t i = 0; i < nodes.size(); ++i) (*out)[i].node = nodes[i].get();
+
+  std::vector<size_t> active;
+  for (size_t p = 0; p < score_.size(); ++p) {
+    if (!state.ScoreSkipped(score_[p]->Name())) active.push_back(p);
+  }
+  if (active.empty() || nodes.empty()) return Status();
+
+  std::vector<NodeScoreList> lists(active.size());
+  for (auto& list : lists) {
+    list.resize(nodes.size());
+    for (size_t i = 0; i < nodes.size(); ++i) list[i].name = nodes[i]->name();
+  }
+
+  std::mutex error_mu;
+  Status first_error;
+  bool failed = false;
+  auto record = [&](Status s) {
+    std::lock_guard<std::mutex> lock(error_mu);
+    if (!failed) {
+      failed = true;
+      first_error = std::move(s);
+    }
+  };
+
+  // One pass over the nodes runs every plugin on a node: the node's data
+  // stays in cache between plugins.
+  parallelizer().Until(static_cast<int>(nodes.size()), [&](int i) {
+    for (size_t a = 0; a < active.size(); ++a) {
+      const ScorePlugin* pl = score_[active[a]];
+      int64_t score = 0;
+      Status s = pl->Score(state, pod, *nodes[i], &score);
+      if (!s.IsSuccess()) {
+        record(AsError("running Score plugin", pl->Name(), s));
+        return false;
+      }
+      lists[a][i].score = score;
+    }
+    return true;
+  });
+  if (failed) return first_error;
+
+  for (size_t a = 0; a < active.size(); ++a) {
+    const ScorePlugin* pl = score_[active[a]];
+    if (!pl->HasNormalizeScore()) continue;
+    Status s = pl->NormalizeScore(state, pod, lists[a]);
+    if (!s.IsSuccess()) return AsError("running Normalize on Score plugin", pl->Name(), s);
+  }
+
+  for (size_t a = 0; a < active.size(); ++a) {
+    const ScorePlugin* pl = score_[active[a]];
+    int64_t weight = score_weights_[active[a]];
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      int64_t s = lists[a][i].score;
+      if (s > kMaxNodeScore || s < kMinNodeScore) {
+        return Status::Error("plugin " + Quoted(pl->Name()) +
+                             " returns an invalid score " + std::to_string(s) +
+                             ", it should in the range of [0, 100] after "
+                             "normalizing");
+      }
+      (*out)[i].total_score += s * weight;
+    }
+  }
+  return Status();
+}
+
+Status Framework::RunReservePluginsReserve(CycleState& state,
+                                           const PodInfo& pod,
+                                           const std::string& node) {
+  for (ReservePlugin* pl : reserve_) {
+    Status s = pl->Reserve(state, pod, node);
+    if (!s.IsSuccess()) {
+      if (s.IsRejected()) {
+        s.WithPlugin(pl->Name());
+        return s;
+      }
+      return AsError("running Reserve plugin", pl->Name(), s);
+    }
+  }
+  return Status();
+}
+
+void Framework::RunReservePluginsUnreserve(CycleState& state,
+                                           const PodInfo& pod,
+                                           const std::string& node) {
+  for (auto it = reserve_.rbegin(); it != reserve_.rend(); ++it) {
+    (*it)->Unreserve(state, pod, node);
+  }
+}
+
+Status Framework::RunPermitPlugins(
+    CycleState& state, const PodInfo& pod, const std::string& node,
+    std::vector<std::pair<std::string, std::chrono::milliseconds>>* waits) {
+  waits->clear();
+  for (PermitPlugin* pl : permit_) {
+    std::chrono::milliseconds timeout{0};
+    Status s = pl->Permit(state, pod, node, &timeout);
+    if (s.IsSuccess()) continue;
+    if (s.IsRejected()) {
+      s.WithPlugin(pl->Name());
+      return s;
+    }
+    if (s.IsWait()) {
+      waits->emplace_back(std::string(pl->Name()),
+                          std::min<std::chrono::milliseconds>(timeout,
+                                                              kMaxPermitWait));
+      continue;
+    }
+    return AsError("running Permit plugin", pl->Name(), s);
+  }
+  if (!waits->empty()) {
+    return Status(Code::kWait,
+                  "one or more plugins asked to wait and no plugin rejected "
+                  "pod " +
+                      Quoted(pod.pod().metadata.name));
+  }
+  return Status();
+}
+
+Status Framework::RunPreBindPlugins(CycleState& state, const PodInfo& pod,
+                                    const std::string& node) {
+  for (PreBindPlugin* pl : pre_bind_) {
+    Status s = pl->PreBind(state, pod, node);
+    if (!s.IsSuccess()) {
+      if (s.IsRejected()) {
+        s.WithPlugin(pl->Name());
+        return s;
+      }
+      return AsError("running PreBind plugin", pl->Name(), s);
+    }
+  }
+  return Status();
+}
+
+Status Framework::RunBindPlugins(CycleState& state, const PodInfo& pod,
+                                 const std::string& node) {
+  Status last = Status::Skip();
+  for (BindPlugin* pl : bind_) {
+    last = pl->Bind(state, pod, node);
+    if (last.IsSkip()) continue;
+    if (!last.IsSuccess()) {
+      if (last.IsRejected()) {
+        last.WithPlugin(pl->Name());
+        return last;
+      }
+      return AsError("running Bind plugin", pl->Name(), last);
+    }
+    return last;
+  }
+  return last;
+}
+
+void Framework::RunPostBindPlugins(CycleState& state, const PodInfo& pod,
+                                   const std::string& node) {
+  for (PostBindPlugin* pl : post_bind_) pl->PostBind(state, pod, node);
+}
+
+std::vector<std::pair<std::string, std::vector<std::string>>>
+Framework::ListPlugins() const {
+  std::vector<std::pair<std::string, std::vector<std::string>>> out;
+  auto add = [&](const char* point, const auto& list) {
+    std::vector<std::string> names;
+    for (const auto* pl : list) names.emplace_back(pl->Name());
+    if (!names.empty()) out.emplace_back(point, std::move(names));
+  };
+  add("PreEnqueue", pre_enqueue_);
+  add("QueueSort", queue_sort_);
+  add("PreFilter", pre_filter_);
+  add("Filter", filter_);
+  add("PostFilter", post_filter_);
+  add("PreScore", pre_score_);
+  add("Score", score_);
+  add("Reserve", reserve_);
+  add("Permit", permit_);
+  add("PreBind", pre_bind_);
+  add("Bind", bind_);
+  add("PostBind", post_bind_);
+  return out;
+}
+
+int32_t Framework::ScoreWeight(std::string_view plugin) const {
+  for (size_t i = 0; i < score_.size(); ++i) {
+    if (score_[i]->Name() == plugin) return score_weights_[i];
+  }
+  return 0;
+}
+
+}  // namespace ksched::framework

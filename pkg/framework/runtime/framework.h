@@ -1,0 +1,159 @@
+// Framework: one scheduling profile's plugins, instantiated from its
+// configuration, and the code that runs them at each extension point
+// (framework/runtime/framework.go).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "pkg/config/types.h"
+#include "pkg/framework/handle.h"
+#include "pkg/framework/interface.h"
+#include "pkg/framework/registry.h"
+
+namespace ksched::framework {
+
+// Per-node result of the Score extension point.
+struct NodePluginScores {
+  const NodeInfo* node = nullptr;
+  int64_t total_score = 0;
+};
+
+class Framework final : public Handle {
+ public:
+  struct Options {
+    Parallelizer* parallelizer = nullptr;  // required
+    const util::Clock* clock = nullptr;    // required
+    // Namespace labels by name, for namespaceSelector; may be empty.
+    std::function<const api::StringMap*(std::string_view)> namespace_labels;
+    Binder* binder = nullptr;
+  };
+
+  // Instantiates every plugin the profile enables (once each, with its
+  // args), expands MultiPoint, and checks the profile is runnable: exactly
+  // one QueueSort plugin, at least one Bind plugin, sane score weights.
+  static util::Result<std::unique_ptr<Framework>> Create(
+      const config::Profile& profile, const Registry& registry,
+      Options options);
+
+  const std::string& profile_name() const { return profile_name_; }
+  std::optional<int32_t> percentage_of_nodes_to_score() const {
+    return percentage_of_nodes_to_score_;
+  }
+
+  // ---- Handle ----
+  const Snapshot& snapshot() const override { return *snapshot_; }
+  Parallelizer& parallelizer() override { return *options_.parallelizer; }
+  const util::Clock& clock() const override { return *options_.clock; }
+  const api::StringMap* NamespaceLabels(std::string_view ns) const override;
+  Binder* binder() override { return options_.binder; }
+  // Points the framework (and its plugins) at the snapshot of the next cycle.
+  void SetSnapshot(const Snapshot* snapshot) { snapshot_ = snapshot; }
+
+  // ---- extension points ----
+  bool QueueSortLess(const QueuedPodInfo& a, const QueuedPodInfo& b) const;
+
+  // First non-success of the PreEnqueue plugins, with its plugin set.
+  Status RunPreEnqueuePlugins(const api::Pod& pod) const;
+
+  // Runs every PreFilter plugin; merges their PreFilterResults into
+  // *result. An UnschedulableAndUnresolvable stops at once; an
+  // Unschedulable lets the others run (preemption needs their state).
+  // `plugins_with_nodes` receives the plugins that narrowed the node set.
+  Status RunPreFilterPlugins(CycleState& state, const PodInfo& pod,
+                             const std::vector<NodeInfoPtr>& nodes,
+                             PreFilterResult* result,
+                             std::set<std::string>* plugins_with_nodes);
+
+  // The first Filter plugin that rejects the node, or success. Thread-safe.
+  Status RunFilterPlugins(const CycleState& state, const PodInfo& pod,
+                          const NodeInfo& node) const;
+
+  // For preemption: PreFilter extensions with a pod added / removed.
+  Status RunPreFilterExtensionAddPod(CycleState& state, const PodInfo& pod,
+                                     const PodInfoPtr& to_add,
+                                     const NodeInfo& node) const;
+  Status RunPreFilterExtensionRemovePod(CycleState& state, const PodInfo& pod,
+                                        const PodInfoPtr& to_remove,
+                                        const NodeInfo& node) const;
+
+  Status RunPostFilterPlugins(CycleState& state, const PodInfo& pod,
+                              const NodeToStatus& filtered,
+                              PostFilterResult* result);
+
+  Status RunPreScorePlugins(CycleState& state, const PodInfo& pod,
+                            const std::vector<NodeInfoPtr>& nodes);
+  // Scores every node with every (not skipped) Score plugin in parallel,
+  // normalises, applies weights and sums.
+  Status RunScorePlugins(const CycleState& state, const PodInfo& pod,
+                         const std::vector<NodeInfoPtr>& nodes,
+                         std::vector<NodePluginScores>* scores);
+
+  Status RunReservePluginsReserve(CycleState& state, const PodInfo& pod,
+                                  const std::string& node);
+  // In reverse order, as kube-scheduler does.
+  void RunReservePluginsUnreserve(CycleState& state, const PodInfo& pod,
+                                  const std::string& node);
+  // Success; or Wait, with each waiting plugin's timeout (capped at 15
+  // minutes) in *waits; or the first rejection.
+  Status RunPermitPlugins(
+      CycleState& state, const PodInfo& pod, const std::string& node,
+      std::vector<std::pair<std::string, std::chrono::milliseconds>>* waits);
+  Status RunPreBindPlugins(CycleState& state, const PodInfo& pod,
+                           const std::string& node);
+  Status RunBindPlugins(CycleState& state, const PodInfo& pod,
+                        const std::string& node);
+  void RunPostBindPlugins(CycleState& state, const PodInfo& pod,
+                          const std::string& node);
+
+  bool HasFilterPlugins() const { return !filter_.empty(); }
+  bool HasPostFilterPlugins() const { return !post_filter_.empty(); }
+  bool HasScorePlugins() const { return !score_.empty(); }
+
+  // Per extension point, the plugin names in run order (for logs and tests).
+  std::vector<std::pair<std::string, std::vector<std::string>>> ListPlugins()
+      const;
+  int32_t ScoreWeight(std::string_view plugin) const;
+
+  // Events each plugin declared (plugins without EnqueueExtensions that
+  // can reject a pod get every event, as in kube-scheduler).
+  struct PluginEvents {
+    std::string plugin;
+    std::vector<ClusterEventWithHint> events;
+  };
+  const std::vector<PluginEvents>& enqueue_extensions() const {
+    return enqueue_extensions_;
+  }
+
+ private:
+  Framework() = default;
+
+  std::string profile_name_;
+  std::optional<int32_t> percentage_of_nodes_to_score_;
+  Options options_;
+  const Snapshot* snapshot_ = nullptr;
+  Snapshot empty_snapshot_;
+
+  std::vector<std::unique_ptr<Plugin>> owned_;
+  std::vector<QueueSortPlugin*> queue_sort_;
+  std::vector<PreEnqueuePlugin*> pre_enqueue_;
+  std::vector<PreFilterPlugin*> pre_filter_;
+  std::vector<FilterPlugin*> filter_;
+  std::vector<PostFilterPlugin*> post_filter_;
+  std::vector<PreScorePlugin*> pre_score_;
+  std::vector<ScorePlugin*> score_;
+  std::vector<int32_t> score_weights_;  // parallel to score_
+  std::vector<ReservePlugin*> reserve_;
+  std::vector<PermitPlugin*> permit_;
+  std::vector<PreBindPlugin*> pre_bind_;
+  std::vector<BindPlugin*> bind_;
+  std::vector<PostBindPlugin*> post_bind_;
+  std::vector<PluginEvents> enqueue_extensions_;
+};
+
+}  // namespace ksched::framework

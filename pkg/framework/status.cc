@@ -1,0 +1,84 @@
+#include "pkg/framework/status.h"
+
+namespace ksched::framework {
+
+std::string_view CodeName(Code code) {
+  switch (code) {
+    case Code::kSuccess:
+      return "Success";
+    case Code::kError:
+      return "Error";
+    case Code::kUnschedulable:
+      return "Unschedulable";
+    case Code::kUnschedulableAndUnresolvable:
+      return "UnschedulableAndUnresolvable";
+    case Code::kWait:
+      return "Wait";
+    case Code::kSkip:
+      return "Skip";
+    case Code::kPending:
+      return "Pending";
+  }
+  return "Unknown";
+}
+
+Status::Status(Code code, std::string reason) : code_(code) {
+  if (!reason.empty()) MutableDetails().reasons.push_back(std::move(reason));
+}
+
+Status::Status(Code code, std::vector<std::string> reasons) : code_(code) {
+  if (!reasons.empty()) MutableDetails().reasons = std::move(reasons);
+}
+
+Status::Status(const Status& other) : code_(other.code_) {
+  if (other.details_) details_ = std::make_unique<Details>(*other.details_);
+}
+
+Status& Status::operator=(const Status& other) {
+  if (this != &other) {
+    code_ = other.code_;
+    details_ =
+        other.details_ ? std::make_unique<Details>(*other.details_) : nullptr;
+  }
+  return *this;
+}
+
+Status::Details& Status::MutableDetails() {
+  if (!details_) details_ = std::make_unique<Details>();
+  return *details_;
+}
+
+const std::vector<std::string>& Status::reasons() const {
+  static const std::vector<std::string> kNone;
+  return details_ ? details_->reasons : kNone;
+}
+
+std::string Status::Message() const {
+  std::string out;
+  for (const std::string& r : reasons()) {
+    if (!out.empty()) out += ", ";
+    out += r;
+  }
+  return out;
+}
+
+const std::string& Status::plugin() const {
+  static const std::string kNone;
+  return details_ ? details_->plugin : kNone;
+}
+
+Status& Status::WithPlugin(std::string_view plugin) {
+  MutableDetails().plugin = std::string(plugin);
+  return *this;
+}
+
+void Status::AppendReason(std::string reason) {
+  MutableDetails().reasons.push_back(std::move(reason));
+}
+
+bool operator==(const Status& a, const Status& b) {
+  return a.code_ == b.code_ && a.reasons() == b.reasons() &&
+         a.plugin() == b.plugin();
+}
+
+}  // namespace ksched::framework

@@ -1,0 +1,56 @@
+// A Handle for plugin tests: a snapshot the test fills, a one-thread
+// parallelizer, a fake clock, namespace labels from a map, and a binder that
+// records what it was asked to bind.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "pkg/framework/handle.h"
+#include "pkg/util/fake_clock.h"
+
+namespace ksched::testing {
+
+class RecordingBinder final : public framework::Binder {
+ public:
+  framework::Status Bind(const api::Pod& pod, const std::string& node) override {
+    bound.emplace_back(pod.metadata.ns + "/" + pod.metadata.name, node);
+    return result;
+  }
+  std::vector<std::pair<std::string, std::string>> bound;
+  framework::Status result;  // what Bind returns
+};
+
+class FakeHandle final : public framework::Handle {
+ public:
+  FakeHandle() : parallelizer_(1) {}
+  explicit FakeHandle(std::vector<framework::NodeInfoPtr> nodes)
+      : parallelizer_(1) {
+    snapshot_.Reset(std::move(nodes));
+  }
+
+  const framework::Snapshot& snapshot() const override { return snapshot_; }
+  framework::Parallelizer& parallelizer() override { return parallelizer_; }
+  const util::Clock& clock() const override { return clock_; }
+  const api::StringMap* NamespaceLabels(std::string_view ns) const override {
+    auto it = namespace_labels.find(std::string(ns));
+    return it == namespace_labels.end() ? nullptr : &it->second;
+  }
+  framework::Binder* binder() override { return &recording_binder; }
+
+  void SetNodes(std::vector<framework::NodeInfoPtr> nodes) {
+    snapshot_.Reset(std::move(nodes));
+  }
+
+  std::map<std::string, api::StringMap> namespace_labels;
+  RecordingBinder recording_binder;
+  util::FakeClock clock_;
+
+ private:
+  framework::Snapshot snapshot_;
+  framework::Parallelizer parallelizer_;
+};
+
+}  // namespace ksched::testing

@@ -1,0 +1,112 @@
+#include "pkg/plugins/noderesources/balanced_allocation.h"
+
+#include <cmath>
+#include <utility>
+
+#include "pkg/config/field_errors.h"
+#include "pkg/framework/registry.h"
+#include "pkg/framework/types.h"
+#include "pkg/plugins/noderesources/args_validation.h"
+
+namespace ksched::plugins {
+namespace {
+
+constexpr framework::StateKey kPreScoreStateKey{
+    "PreScoreNodeResourcesBalancedAllocation"};
+
+class PreScoreState final : public framework::StateData {
+ public:
+  explicit PreScoreState(std::vector<int64_t> pod_requests)
+      : pod_requests_(std::move(pod_requests)) {}
+  std::shared_ptr<framework::StateData> Clone() const override {
+    return std::make_shared<PreScoreState>(*this);
+  }
+  const std::vector<int64_t>& pod_requests() const { return pod_requests_; }
+
+ private:
+  std::vector<int64_t> pod_requests_;
+};
+
+}  // namespace
+
+namespace noderesources {
+
+int64_t BalancedResourceScore(std::span<const int64_t> requested,
+                              std::span<const int64_t> allocatable) {
+  // Float arithmetic in kube's order of operations, so that results on the
+  // edge of an integer truncate the same way.
+  std::vector<double> fractions;
+  double total = 0;
+  for (size_t i = 0; i < requested.size(); ++i) {
+    if (allocatable[i] == 0) continue;
+    double fraction =
+        static_cast<double>(requested[i]) / static_cast<double>(allocatable[i]);
+    // An overcommitted resource counts as full, not beyond.
+    if (fraction > 1) fraction = 1;
+    total += fraction;
+    fractions.push_back(fraction);
+  }
+  double std_dev = 0;
+  if (fractions.size() == 2) {
+    // The common cpu+memory case: the deviation of two values is half their
+    // distance.
+    std_dev = std::abs((fractions[0] - fractions[1]) / 2);
+  } else if (fractions.size() > 2) {
+    double mean = total / static_cast<double>(fractions.size());
+    double sum = 0;
+    for (double f : fractions) sum = sum + (f - mean) * (f - mean);
+    std_dev = std::sqrt(sum / static_cast<double>(fractions.size()));
+  }
+  // Go's float64 -> int64 conversion truncates toward zero, as the cast.
+  return static_cast<int64_t>((1 - std_dev) *
+                              static_cast<double>(framework::kMaxNodeScore));
+}
+
+}  // namespace noderesources
+
+NodeResourcesBalancedAllocation::NodeResourcesBalancedAllocation(
+    std::vector<config::ResourceSpec> resources)
+    // Balance is judged on what pods really request, not on the non-zero
+    // defaults NodeResourcesFit's strategies use.
+    : scorer_(std::move(resources), /*use_requested=*/true,
+              [](std::span<const int64_t> requested,
+                 std::span<const int64_t> allocatable) {
+                return noderesources::BalancedResourceScore(requested,
+                                                            allocatable);
+              }) {}
+
+framework::Status NodeResourcesBalancedAllocation::PreScore(
+    framework::CycleState& state, const framework::PodInfo& pod,
+    const std::vector<framework::NodeInfoPtr>& /*nodes*/) {
+  // v1.32 scores every pod, best-effort ones included (the Skip for pods
+  // without requests arrived in v1.33).
+  state.Write(kPreScoreStateKey,
+              std::make_shared<PreScoreState>(scorer_.PodRequests(pod.pod())));
+  return framework::Status();
+}
+
+framework::Status NodeResourcesBalancedAllocation::Score(
+    const framework::CycleState& state, const framework::PodInfo& pod,
+    const framework::NodeInfo& node, int64_t* score) const {
+  if (const auto* s = state.Read<PreScoreState>(kPreScoreStateKey)) {
+    return scorer_.Score(node, s->pod_requests(), score);
+  }
+  return scorer_.Score(node, scorer_.PodRequests(pod.pod()), score);
+}
+
+util::Result<std::unique_ptr<framework::Plugin>>
+NewNodeResourcesBalancedAllocation(const config::PluginArgs* args,
+                                   framework::Handle& /*handle*/) {
+  auto typed = framework::ArgsAs<config::NodeResourcesBalancedAllocationArgs>(
+      args, names::kNodeResourcesBalancedAllocation);
+  if (!typed.ok()) return typed.error();
+  config::NodeResourcesBalancedAllocationArgs a = std::move(*typed);
+  if (args == nullptr) a.resources = noderesources::DefaultResourceSpecs();
+  config::FieldErrors errs = noderesources::ValidateBalancedAllocationArgs(a);
+  if (!errs.empty()) return util::Error(config::AggregateMessage(errs));
+  return std::unique_ptr<framework::Plugin>(
+      std::make_unique<NodeResourcesBalancedAllocation>(
+          std::move(a.resources)));
+}
+
+}  // namespace ksched::plugins

@@ -1,0 +1,56 @@
+// NodeResourcesBalancedAllocation: favors nodes whose resource utilizations
+// (with the pod placed) are close to each other, scoring
+// (1 - standard deviation of the fractions) * 100 (kube-scheduler v1.32,
+// noderesources/balanced_allocation.go).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "pkg/config/types.h"
+#include "pkg/framework/handle.h"
+#include "pkg/framework/interface.h"
+#include "pkg/plugins/names.h"
+#include "pkg/plugins/noderesources/resource_allocation.h"
+#include "pkg/util/result.h"
+
+namespace ksched::plugins {
+
+class NodeResourcesBalancedAllocation final : public framework::PreScorePlugin,
+                                              public framework::ScorePlugin {
+ public:
+  explicit NodeResourcesBalancedAllocation(
+      std::vector<config::ResourceSpec> resources);
+
+  std::string_view Name() const override {
+    return names::kNodeResourcesBalancedAllocation;
+  }
+  framework::Status PreScore(
+      framework::CycleState& state, const framework::PodInfo& pod,
+      const std::vector<framework::NodeInfoPtr>& nodes) override;
+  framework::Status Score(const framework::CycleState& state,
+                          const framework::PodInfo& pod,
+                          const framework::NodeInfo& node,
+                          int64_t* score) const override;
+
+ private:
+  noderesources::ResourceAllocationScorer scorer_;
+};
+
+namespace noderesources {
+// balancedResourceScorer: the score for per-resource requested/allocatable
+// pairs (an allocatable of 0 leaves the resource out).
+int64_t BalancedResourceScore(std::span<const int64_t> requested,
+                              std::span<const int64_t> allocatable);
+}  // namespace noderesources
+
+// Fails, with kube's field errors, on args that do not validate. Without
+// args it scores cpu and memory, as kube's defaulted args do.
+util::Result<std::unique_ptr<framework::Plugin>>
+NewNodeResourcesBalancedAllocation(const config::PluginArgs* args,
+                                   framework::Handle& handle);
+
+}  // namespace ksched::plugins

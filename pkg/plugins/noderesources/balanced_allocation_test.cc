@@ -1,0 +1,235 @@
+#include "pkg/plugins/noderesources/balanced_allocation.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "pkg/framework/testing/fake_handle.h"
+#include "pkg/plugins/noderesources/test_util.h"
+
+namespace ksched::plugins {
+namespace {
+
+using noderesources_test::MakeNode;
+using noderesources_test::ReqPod;
+
+std::unique_ptr<framework::Plugin> MakeBalanced(
+    std::vector<config::ResourceSpec> resources) {
+  config::NodeResourcesBalancedAllocationArgs args;
+  args.resources = std::move(resources);
+  testing::FakeHandle handle;
+  auto p = NewNodeResourcesBalancedAllocation(&args, handle);
+  EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message());
+  return p.ok() ? std::move(*p) : nullptr;
+}
+
+// TestNodeResourcesBalancedAllocation (balanced_allocation_test.go, v1.32:
+// before best-effort pods were skipped in PreScore).
+TEST(BalancedAllocationTest, Score) {
+  // The pod specs of the Go test, by their names there.
+  const testing::ResourcePairs c1 = {{"cpu", "1000m"}, {"memory", "2000"}};
+  const testing::ResourcePairs c2 = {{"cpu", "2000m"}, {"memory", "3000"}};
+  const testing::ResourcePairs c2_gpu = {
+      {"cpu", "2000m"}, {"memory", "3000"}, {"nvidia.com/gpu", "3"}};
+  const testing::ResourcePairs cpu1 = {{"cpu", "1000m"}, {"memory", "0"}};
+  const testing::ResourcePairs cpu2 = {{"cpu", "2000m"}, {"memory", "0"}};
+  auto cpu_only = [&](const std::string& node) {
+    return ReqPod({cpu1, cpu2}, node);
+  };
+  auto cpu_and_memory = [&](const std::string& node) {
+    return ReqPod({c1, c2}, node);
+  };
+  const api::Pod cpu_and_memory_and_gpu = ReqPod({c1, c2_gpu}, "node1");
+  const std::map<std::string, int64_t> gpu8 = {{"nvidia.com/gpu", 8}};
+  const auto& defaults = noderesources_test::DefaultResources();
+  const std::vector<config::ResourceSpec> with_gpu = {
+      {"cpu", 1}, {"memory", 1}, {"nvidia.com/gpu", 1}};
+
+  struct Case {
+    std::string name;
+    api::Pod pod;
+    std::vector<api::Node> nodes;
+    std::vector<api::Pod> existing;
+    std::vector<config::ResourceSpec> resources;
+    std::vector<int64_t> want;
+    bool run_pre_score = true;
+  };
+  const Case cases[] = {
+      // Fractions 0 and 0: no deviation.
+      {"nothing scheduled, nothing requested",
+       api::Pod{},
+       {MakeNode("node1", 4000, 10000), MakeNode("node2", 4000, 10000)},
+       {},
+       defaults,
+       {100, 100}},
+      // node1: cpu 3000/4000, memory 5000/10000: std 0.125 -> 87;
+      // node2: 0.5 and 0.5 -> 100.
+      {"nothing scheduled, resources requested, differently sized nodes",
+       cpu_and_memory(""),
+       {MakeNode("node1", 4000, 10000), MakeNode("node2", 6000, 10000)},
+       {},
+       defaults,
+       {87, 100}},
+      {"no resources requested, pods without container scheduled",
+       api::Pod{},
+       {MakeNode("node1", 4000, 10000), MakeNode("node2", 4000, 10000)},
+       {ReqPod({}, "node1"), ReqPod({}, "node1"), ReqPod({}, "node2"),
+        ReqPod({}, "node2")},
+       defaults,
+       {100, 100}},
+      {"no resources requested, pods with container scheduled",
+       api::Pod{},
+       {MakeNode("node1", 250, 1000LL * 1024 * 1024),
+        MakeNode("node2", 250, 1000LL * 1024 * 1024)},
+       {ReqPod({}, "node1"), ReqPod({}, "node1")},
+       defaults,
+       {100, 100}},
+      // node1: cpu 0.6, memory 0 -> std 0.3 -> 70; node2: 0.6, 0.25 -> 82.
+      {"no resources requested, pods scheduled with resources",
+       api::Pod{},
+       {MakeNode("node1", 10000, 20000), MakeNode("node2", 10000, 20000)},
+       {cpu_only("node1"), cpu_only("node1"), cpu_only("node2"),
+        cpu_and_memory("node2")},
+       defaults,
+       {70, 82}},
+      // node1: 0.6, 0.25 -> 82; node2: 0.6, 0.5 -> 95.
+      {"resources requested, pods scheduled with resources",
+       cpu_and_memory(""),
+       {MakeNode("node1", 10000, 20000), MakeNode("node2", 10000, 20000)},
+       {cpu_only("node1"), cpu_and_memory("node2")},
+       defaults,
+       {82, 95}},
+      // node2: 0.6, 0.2 -> 80.
+      {"resources requested, pods scheduled with resources, differently "
+       "sized nodes",
+       cpu_and_memory(""),
+       {MakeNode("node1", 10000, 20000), MakeNode("node2", 10000, 50000)},
+       {cpu_only("node1"), cpu_and_memory("node2")},
+       defaults,
+       {82, 80}},
+      // node1: cpu 1, memory 0 -> 50; node2: 1, 0.5 -> 75.
+      {"requested resources at node capacity",
+       cpu_only(""),
+       {MakeNode("node1", 6000, 10000), MakeNode("node2", 6000, 10000)},
+       {cpu_only("node1"), cpu_and_memory("node2")},
+       defaults,
+       {50, 75}},
+      // No allocatable at all: nothing to compare, no deviation.
+      {"zero node resources, pods scheduled with resources",
+       api::Pod{},
+       {MakeNode("node1", 0, 0), MakeNode("node2", 0, 0)},
+       {cpu_only("node1"), cpu_and_memory("node2")},
+       defaults,
+       {100, 100}},
+      // Three fractions: node1 cpu 3000/3500, memory 5000/40000, gpu 4/8 ->
+      // std 0.3002 -> 70; node2 gpu 1/8 -> 65.
+      {"include scalar resource on a node for balanced resource allocation",
+       ReqPod({{{"memory", "0"}, {"nvidia.com/gpu", "1"}}}),
+       {MakeNode("node1", 3500, 40000, gpu8),
+        MakeNode("node2", 3500, 40000, gpu8)},
+       {cpu_and_memory("node2"), cpu_and_memory_and_gpu},
+       with_gpu,
+       {70, 65}},
+      // The pod does not request the GPU: only cpu is left, no deviation.
+      {"node without the scalar resource results to a higher score",
+       api::Pod{},
+       {MakeNode("node1", 3500, 40000, gpu8), MakeNode("node2", 3500, 40000)},
+       {cpu_only("node1"), cpu_only("node2")},
+       {{"cpu", 1}, {"nvidia.com/gpu", 1}},
+       {100, 100}},
+      {"resources requested, pods scheduled with resources if PreScore not "
+       "called",
+       cpu_and_memory(""),
+       {MakeNode("node1", 10000, 20000), MakeNode("node2", 10000, 20000)},
+       {cpu_only("node1"), cpu_and_memory("node2")},
+       defaults,
+       {82, 95},
+       /*run_pre_score=*/false},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    auto plugin = MakeBalanced(c.resources);
+    ASSERT_NE(plugin, nullptr);
+    EXPECT_EQ(noderesources_test::ScoreAll(
+                  *plugin, c.pod,
+                  noderesources_test::BuildNodeInfos(c.nodes, c.existing),
+                  c.run_pre_score),
+              c.want);
+  }
+}
+
+// The scorer alone, on the edges of its formula.
+TEST(BalancedAllocationTest, BalancedResourceScore) {
+  using noderesources::BalancedResourceScore;
+  struct Case {
+    std::string name;
+    std::vector<int64_t> requested;
+    std::vector<int64_t> allocatable;
+    int64_t want;
+  };
+  const Case cases[] = {
+      {"one resource has no deviation", {3}, {4}, 100},
+      {"overcommit counts as full", {8, 2}, {4, 4}, 75},
+      {"resources the node lacks are left out", {8, 2, 1}, {4, 4, 0}, 75},
+      // (1 - 0.125) * 100 = 87.5 truncates to 87.
+      {"truncates toward zero", {3000, 5000}, {4000, 10000}, 87},
+      {"nothing at all", {}, {}, 100},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    EXPECT_EQ(BalancedResourceScore(c.requested, c.allocatable), c.want);
+  }
+}
+
+TEST(BalancedAllocationTest, NameAndNoArgs) {
+  testing::FakeHandle handle;
+  auto p = NewNodeResourcesBalancedAllocation(nullptr, handle);
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ((*p)->Name(), "NodeResourcesBalancedAllocation");
+  // Without args cpu and memory are balanced, as with kube's defaults.
+  EXPECT_EQ(
+      noderesources_test::ScoreAll(
+          **p,
+          ReqPod({{{"cpu", "1000m"}, {"memory", "2000"}},
+                  {{"cpu", "2000m"}, {"memory", "3000"}}}),
+          noderesources_test::BuildNodeInfos(
+              {MakeNode("node1", 4000, 10000), MakeNode("node2", 6000, 10000)},
+              {}),
+          true),
+      (std::vector<int64_t>{87, 100}));
+}
+
+// ValidateNodeResourcesBalancedAllocationArgs, surfaced by the factory.
+TEST(BalancedAllocationTest, InvalidArgs) {
+  struct Case {
+    std::string name;
+    std::vector<config::ResourceSpec> resources;
+    std::string want;
+  };
+  const Case cases[] = {
+      {"weight must be 1",
+       {{"cpu", 2}},
+       "resources[0].weight: Invalid value: 2: must be 1"},
+      {"duplicate resources",
+       {{"cpu", 1}, {"cpu", 1}},
+       "resources[1].name: Duplicate value: \"cpu\""},
+      {"both",
+       {{"memory", 1}, {"memory", 0}},
+       "[resources[1].name: Duplicate value: \"memory\", resources[1].weight: "
+       "Invalid value: 0: must be 1]"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    config::NodeResourcesBalancedAllocationArgs args;
+    args.resources = c.resources;
+    testing::FakeHandle handle;
+    auto p = NewNodeResourcesBalancedAllocation(&args, handle);
+    ASSERT_FALSE(p.ok());
+    EXPECT_EQ(p.error().message(), c.want);
+  }
+}
+
+}  // namespace
+}  // namespace ksched::plugins

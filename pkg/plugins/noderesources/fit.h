@@ -1,0 +1,94 @@
+// NodeResourcesFit: a pod fits a node only if the node can allocate what
+// the pod requests on top of what its pods already request, and the node
+// accepts one more pod; scoring ranks nodes by allocation with one of three
+// strategies (kube-scheduler v1.32, noderesources/fit.go).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pkg/config/types.h"
+#include "pkg/framework/handle.h"
+#include "pkg/framework/interface.h"
+#include "pkg/framework/resource.h"
+#include "pkg/plugins/names.h"
+#include "pkg/plugins/noderesources/resource_allocation.h"
+#include "pkg/util/result.h"
+
+namespace ksched::plugins {
+
+// One resource a node lacks for a pod (InsufficientResource). Also what
+// preemption and autoscaling-style callers want to know.
+struct InsufficientResource {
+  std::string resource_name;
+  // The Filter reason: "Insufficient cpu", "Too many pods", ...
+  std::string reason;
+  int64_t requested = 0;
+  int64_t used = 0;
+  int64_t capacity = 0;
+  friend bool operator==(const InsufficientResource&,
+                         const InsufficientResource&) = default;
+};
+
+// Extended resources the fit check skips: by full name or by the part of
+// the name before '/'.
+struct IgnoredResources {
+  std::set<std::string, std::less<>> names;
+  std::set<std::string, std::less<>> groups;
+};
+
+// fitsRequest: every shortfall of `node` for a pod requesting
+// `pod_request`, in kube's order (pods, cpu, memory, ephemeral-storage, then
+// scalar resources, here sorted by name where kube's map order is random).
+std::vector<InsufficientResource> FitsRequest(
+    const framework::Resource& pod_request, const framework::NodeInfo& node,
+    const IgnoredResources& ignored);
+
+class NodeResourcesFit final : public framework::PreFilterPlugin,
+                               public framework::FilterPlugin,
+                               public framework::PreScorePlugin,
+                               public framework::ScorePlugin,
+                               public framework::EnqueueExtensions {
+ public:
+  NodeResourcesFit(IgnoredResources ignored,
+                   noderesources::ResourceAllocationScorer scorer)
+      : ignored_(std::move(ignored)), scorer_(std::move(scorer)) {}
+
+  std::string_view Name() const override { return names::kNodeResourcesFit; }
+  std::vector<framework::ClusterEventWithHint> EventsToRegister()
+      const override;
+
+  framework::Status PreFilter(framework::CycleState& state,
+                              const framework::PodInfo& pod,
+                              const std::vector<framework::NodeInfoPtr>& nodes,
+                              framework::PreFilterResult* result) override;
+  framework::Status Filter(const framework::CycleState& state,
+                           const framework::PodInfo& pod,
+                           const framework::NodeInfo& node) const override;
+
+  framework::Status PreScore(
+      framework::CycleState& state, const framework::PodInfo& pod,
+      const std::vector<framework::NodeInfoPtr>& nodes) override;
+  framework::Status Score(const framework::CycleState& state,
+                          const framework::PodInfo& pod,
+                          const framework::NodeInfo& node,
+                          int64_t* score) const override;
+
+  const IgnoredResources& ignored() const { return ignored_; }
+
+ private:
+  IgnoredResources ignored_;
+  noderesources::ResourceAllocationScorer scorer_;
+};
+
+// Fails, with kube's field errors, on args that do not validate. Without
+// args it behaves as kube with its defaulted args (LeastAllocated on cpu:1,
+// memory:1).
+util::Result<std::unique_ptr<framework::Plugin>> NewNodeResourcesFit(
+    const config::PluginArgs* args, framework::Handle& handle);
+
+}  // namespace ksched::plugins

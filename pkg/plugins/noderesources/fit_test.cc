@@ -1,0 +1,724 @@
+#include "pkg/plugins/noderesources/fit.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pkg/framework/testing/fake_handle.h"
+#include "pkg/framework/testing/wrappers.h"
+#include "pkg/plugins/noderesources/test_util.h"
+
+namespace ksched::plugins {
+namespace {
+
+using framework::Code;
+using noderesources_test::CapacityNode;
+using noderesources_test::ResourcePod;
+using noderesources_test::Usage;
+using noderesources_test::WithInit;
+
+constexpr const char* kExtA = "example.com/aaa";
+constexpr const char* kExtB = "example.com/bbb";
+constexpr const char* kK8sA = "kubernetes.io/something";
+constexpr const char* kK8sB = "subdomain.kubernetes.io/something";
+constexpr const char* kHugePageA = "hugepages-2Mi";
+
+std::string Insufficient(const std::string& name) {
+  return "Insufficient " + name;
+}
+
+// makeResources / makeAllocatableResources of fit_test.go.
+api::ResourceList MakeResources(int64_t milli_cpu, int64_t memory, int64_t pods,
+                                int64_t ext_a, int64_t storage,
+                                int64_t huge_page_a) {
+  api::ResourceList l;
+  l.Set("cpu", api::Quantity::FromMilli(milli_cpu));
+  l.Set("memory", api::Quantity::FromValue(memory));
+  l.Set("pods", api::Quantity::FromValue(pods));
+  l.Set(kExtA, api::Quantity::FromValue(ext_a));
+  l.Set("ephemeral-storage", api::Quantity::FromValue(storage));
+  l.Set(kHugePageA, api::Quantity::FromValue(huge_page_a));
+  return l;
+}
+
+api::Node FitNode(api::ResourceList capacity, api::ResourceList allocatable) {
+  api::Node n;
+  n.metadata.name = "node";
+  n.status.capacity = std::move(capacity);
+  n.status.allocatable = std::move(allocatable);
+  return n;
+}
+
+std::unique_ptr<framework::Plugin> MakeFit(
+    const config::NodeResourcesFitArgs& args) {
+  testing::FakeHandle handle;
+  auto p = NewNodeResourcesFit(&args, handle);
+  EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message());
+  return p.ok() ? std::move(*p) : nullptr;
+}
+
+config::NodeResourcesFitArgs DefaultFitArgs() {
+  config::NodeResourcesFitArgs a;
+  a.scoring_strategy.type = config::ScoringStrategyType::kLeastAllocated;
+  a.scoring_strategy.resources = noderesources_test::DefaultResources();
+  return a;
+}
+
+// PreFilter then Filter, as kube's fit tests drive the plugin.
+framework::Status RunFilter(framework::Plugin& plugin, const api::Pod& pod,
+                            const framework::NodeInfo& node) {
+  auto* pre = dynamic_cast<framework::PreFilterPlugin*>(&plugin);
+  auto* filter = dynamic_cast<framework::FilterPlugin*>(&plugin);
+  EXPECT_NE(pre, nullptr);
+  EXPECT_NE(filter, nullptr);
+  auto info = framework::PodInfo::Create(std::make_shared<const api::Pod>(pod));
+  framework::CycleState state;
+  framework::PreFilterResult result;
+  framework::Status pre_status = pre->PreFilter(state, *info, {}, &result);
+  EXPECT_TRUE(pre_status.IsSuccess()) << pre_status.Message();
+  EXPECT_TRUE(result.AllNodes());
+  return filter->Filter(state, *info, node);
+}
+
+// TestEnoughRequests.
+TEST(NodeResourcesFitTest, EnoughRequests) {
+  struct Case {
+    std::string name;
+    api::Pod pod;
+    std::vector<Usage> node_pods;
+    config::NodeResourcesFitArgs args;
+    Code code;
+    std::vector<std::string> reasons;
+    std::vector<InsufficientResource> insufficient;
+  };
+  auto pod1 = [](std::vector<Usage> u) { return ResourcePod(u); };
+  const config::NodeResourcesFitArgs defaults = DefaultFitArgs();
+  config::NodeResourcesFitArgs ignore_b = defaults;
+  ignore_b.ignored_resources = {"example.com/bbb"};
+  config::NodeResourcesFitArgs ignore_group = defaults;
+  ignore_group.ignored_resource_groups = {"example.com"};
+  api::Pod overhead_fits = pod1({{1, 1}});
+  overhead_fits.spec.overhead =
+      testing::MakeResourceList({{"cpu", "3m"}, {"memory", "13"}});
+  api::Pod overhead_too_much = pod1({{1, 1}});
+  overhead_too_much.spec.overhead =
+      testing::MakeResourceList({{"cpu", "1m"}, {"memory", "15"}});
+
+  const Case cases[] = {
+      {"no resources requested always fits",
+       api::Pod{},
+       {{10, 20}},
+       defaults,
+       Code::kSuccess,
+       {},
+       {}},
+      {"too many resources fails",
+       pod1({{1, 1}}),
+       {{10, 20}},
+       defaults,
+       Code::kUnschedulable,
+       {"Insufficient cpu", "Insufficient memory"},
+       {{"cpu", "Insufficient cpu", 1, 10, 10},
+        {"memory", "Insufficient memory", 1, 20, 20}}},
+      {"too many resources fails due to init container cpu",
+       WithInit(pod1({{1, 1}}), {{3, 1}}),
+       {{8, 19}},
+       defaults,
+       Code::kUnschedulable,
+       {"Insufficient cpu"},
+       {{"cpu", "Insufficient cpu", 3, 8, 10}}},
+      {"too many resources fails due to highest init container cpu",
+       WithInit(pod1({{1, 1}}), {{3, 1}, {2, 1}}),
+       {{8, 19}},
+       defaults,
+       Code::kUnschedulable,
+       {"Insufficient cpu"},
+       {{"cpu", "Insufficient cpu", 3, 8, 10}}},
+      {"too many resources fails due to init container memory",
+       WithInit(pod1({{1, 1}}), {{1, 3}}),
+       {{9, 19}},
+       defaults,
+       Code::kUnschedulable,
+       {"Insufficient memory"},
+       {{"memory", "Insufficient memory", 3, 19, 20}}},
+      {"too many resources fails due to highest init container memory",
+       WithInit(pod1({{1, 1}}), {{1, 3}, {1, 2}}),
+       {{9, 19}},
+       defaults,
+       Code::kUnschedulable,
+       {"Insufficient memory"},
+       {{"memory", "Insufficient memory", 3, 19, 20}}},
+      {"init container fits because it's the max, not sum, of containers and "
+       "init containers",
+       WithInit(pod1({{1, 1}}), {{1, 1}}),
+       {{9, 19}},
+       defaults,
+       Code::kSuccess,
+       {},
+       {}},
+      {"multiple init containers fit because it's the max, not sum, of "
+       "containers and init containers",
+       WithInit(pod1({{1, 1}}), {{1, 1}, {1, 1}}),
+       {{9, 19}},
+       defaults,
+       Code::kSuccess,
+       {},
+       {}},
+      {"both resources fit",
+       pod1({{1, 1}}),
+       {{5, 5}},
+       defaults,
+       Code::kSuccess,
+       {},
+       {}},
+      {"one resource memory fits",
+       pod1({{2, 1}}),
+       {{9, 5}},
+       defaults,
+       Code::kUnschedulable,
+       {"Insufficient cpu"},
+       {{"cpu", "Insufficient cpu", 2, 9, 10}}},
+      {"one resource cpu fits",
+       pod1({{1, 2}}),
+       {{5, 19}},
+       defaults,
+       Code::kUnschedulable,
+       {"Insufficient memory"},
+       {{"memory", "Insufficient memory", 2, 19, 20}}},
+      {"equal edge case",
+       pod1({{5, 1}}),
+       {{5, 19}},
+       defaults,
+       Code::kSuccess,
+       {},
+       {}},
+      {"equal edge case for init container",
+       WithInit(pod1({{4, 1}}), {{5, 1}}),
+       {{5, 19}},
+       defaults,
+       Code::kSuccess,
+       {},
+       {}},
+      {"extended resource fits",
+       pod1({{0, 0, 0, {{kExtA, 1}}}}),
+       {{}},
+       defaults,
+       Code::kSuccess,
+       {},
+       {}},
+      {"extended resource fits for init container",
+       WithInit(pod1({{}}), {{0, 0, 0, {{kExtA, 1}}}}),
+       {{}},
+       defaults,
+       Code::kSuccess,
+       {},
+       {}},
+      {"extended resource capacity enforced",
+       pod1({{1, 1, 0, {{kExtA, 10}}}}),
+       {{0, 0, 0, {{kExtA, 0}}}},
+       defaults,
+       Code::kUnschedulable,
+       {Insufficient(kExtA)},
+       {{kExtA, Insufficient(kExtA), 10, 0, 5}}},
+      {"extended resource capacity enforced for init container",
+       WithInit(pod1({{}}), {{1, 1, 0, {{kExtA, 10}}}}),
+       {{0, 0, 0, {{kExtA, 0}}}},
+       defaults,
+       Code::kUnschedulable,
+       {Insufficient(kExtA)},
+       {{kExtA, Insufficient(kExtA), 10, 0, 5}}},
+      {"extended resource allocatable enforced",
+       pod1({{1, 1, 0, {{kExtA, 1}}}}),
+       {{0, 0, 0, {{kExtA, 5}}}},
+       defaults,
+       Code::kUnschedulable,
+       {Insufficient(kExtA)},
+       {{kExtA, Insufficient(kExtA), 1, 5, 5}}},
+      {"extended resource allocatable enforced for init container",
+       WithInit(pod1({{}}), {{1, 1, 0, {{kExtA, 1}}}}),
+       {{0, 0, 0, {{kExtA, 5}}}},
+       defaults,
+       Code::kUnschedulable,
+       {Insufficient(kExtA)},
+       {{kExtA, Insufficient(kExtA), 1, 5, 5}}},
+      {"extended resource allocatable enforced for multiple containers",
+       pod1({{1, 1, 0, {{kExtA, 3}}}, {1, 1, 0, {{kExtA, 3}}}}),
+       {{0, 0, 0, {{kExtA, 2}}}},
+       defaults,
+       Code::kUnschedulable,
+       {Insufficient(kExtA)},
+       {{kExtA, Insufficient(kExtA), 6, 2, 5}}},
+      {"extended resource allocatable admits multiple init containers",
+       WithInit(pod1({{}}), {{1, 1, 0, {{kExtA, 3}}}, {1, 1, 0, {{kExtA, 3}}}}),
+       {{0, 0, 0, {{kExtA, 2}}}},
+       defaults,
+       Code::kSuccess,
+       {},
+       {}},
+      {"extended resource allocatable enforced for multiple init containers",
+       WithInit(pod1({{}}), {{1, 1, 0, {{kExtA, 6}}}, {1, 1, 0, {{kExtA, 3}}}}),
+       {{0, 0, 0, {{kExtA, 2}}}},
+       defaults,
+       Code::kUnschedulable,
+       {Insufficient(kExtA)},
+       {{kExtA, Insufficient(kExtA), 6, 2, 5}}},
+      {"extended resource allocatable enforced for unknown resource",
+       pod1({{1, 1, 0, {{kExtB, 1}}}}),
+       {{0, 0}},
+       defaults,
+       Code::kUnschedulable,
+       {Insufficient(kExtB)},
+       {{kExtB, Insufficient(kExtB), 1, 0, 0}}},
+      {"extended resource allocatable enforced for unknown resource for init "
+       "container",
+       WithInit(pod1({{}}), {{1, 1, 0, {{kExtB, 1}}}}),
+       {{0, 0}},
+       defaults,
+       Code::kUnschedulable,
+       {Insufficient(kExtB)},
+       {{kExtB, Insufficient(kExtB), 1, 0, 0}}},
+      {"kubernetes.io resource capacity enforced",
+       pod1({{1, 1, 0, {{kK8sA, 10}}}}),
+       {{0, 0}},
+       defaults,
+       Code::kUnschedulable,
+       {Insufficient(kK8sA)},
+       {{kK8sA, Insufficient(kK8sA), 10, 0, 0}}},
+      {"kubernetes.io resource capacity enforced for init container",
+       WithInit(pod1({{}}), {{1, 1, 0, {{kK8sB, 10}}}}),
+       {{0, 0}},
+       defaults,
+       Code::kUnschedulable,
+       {Insufficient(kK8sB)},
+       {{kK8sB, Insufficient(kK8sB), 10, 0, 0}}},
+      {"hugepages resource capacity enforced",
+       pod1({{1, 1, 0, {{kHugePageA, 10}}}}),
+       {{0, 0, 0, {{kHugePageA, 0}}}},
+       defaults,
+       Code::kUnschedulable,
+       {Insufficient(kHugePageA)},
+       {{kHugePageA, Insufficient(kHugePageA), 10, 0, 5}}},
+      {"hugepages resource capacity enforced for init container",
+       WithInit(pod1({{}}), {{1, 1, 0, {{kHugePageA, 10}}}}),
+       {{0, 0, 0, {{kHugePageA, 0}}}},
+       defaults,
+       Code::kUnschedulable,
+       {Insufficient(kHugePageA)},
+       {{kHugePageA, Insufficient(kHugePageA), 10, 0, 5}}},
+      {"hugepages resource allocatable enforced for multiple containers",
+       pod1({{1, 1, 0, {{kHugePageA, 3}}}, {1, 1, 0, {{kHugePageA, 3}}}}),
+       {{0, 0, 0, {{kHugePageA, 2}}}},
+       defaults,
+       Code::kUnschedulable,
+       {Insufficient(kHugePageA)},
+       {{kHugePageA, Insufficient(kHugePageA), 6, 2, 5}}},
+      {"skip checking ignored extended resource",
+       pod1({{1, 1, 0, {{kExtB, 1}}}}),
+       {{0, 0}},
+       ignore_b,
+       Code::kSuccess,
+       {},
+       {}},
+      {"resources + pod overhead fits",
+       overhead_fits,
+       {{5, 5}},
+       defaults,
+       Code::kSuccess,
+       {},
+       {}},
+      {"requests + overhead does not fit for memory",
+       overhead_too_much,
+       {{5, 5}},
+       defaults,
+       Code::kUnschedulable,
+       {"Insufficient memory"},
+       {{"memory", "Insufficient memory", 16, 5, 20}}},
+      {"skip checking ignored extended resource via resource groups",
+       pod1({{1, 1, 0, {{kExtB, 1}, {kK8sA, 1}}}}),
+       {{0, 0}},
+       ignore_group,
+       Code::kUnschedulable,
+       {Insufficient(kK8sA)},
+       {{kK8sA, Insufficient(kK8sA), 1, 0, 0}}},
+      {"skip checking extended resource request with quantity zero via "
+       "resource groups",
+       pod1({{1, 1, 0, {{kExtA, 0}}}}),
+       {{0, 0, 0, {{kExtA, 6}}}},
+       defaults,
+       Code::kSuccess,
+       {},
+       {}},
+      {"skip checking resource request with quantity zero",
+       pod1({{0, 0, 0, {{kExtA, 1}}}}),
+       {{20, 30, 0, {{kExtA, 1}}}},
+       defaults,
+       Code::kSuccess,
+       {},
+       {}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    api::Node node = FitNode(MakeResources(10, 20, 32, 5, 20, 5),
+                             MakeResources(10, 20, 32, 5, 20, 5));
+    std::vector<api::Pod> existing;
+    for (const Usage& u : c.node_pods) existing.push_back(ResourcePod({u}));
+    auto node_info = testing::MakeNodeInfo(node, existing);
+    auto plugin = MakeFit(c.args);
+    ASSERT_NE(plugin, nullptr);
+
+    framework::Status s = RunFilter(*plugin, c.pod, *node_info);
+    EXPECT_EQ(framework::CodeName(s.code()), framework::CodeName(c.code));
+    EXPECT_EQ(s.reasons(), c.reasons);
+
+    auto* fit = dynamic_cast<NodeResourcesFit*>(plugin.get());
+    ASSERT_NE(fit, nullptr);
+    auto info =
+        framework::PodInfo::Create(std::make_shared<const api::Pod>(c.pod));
+    EXPECT_EQ(
+        FitsRequest(info->resource().requests, *node_info, fit->ignored()),
+        c.insufficient);
+  }
+}
+
+// TestPreFilterDisabled: Filter without PreFilter's state is an error.
+TEST(NodeResourcesFitTest, PreFilterDisabled) {
+  auto plugin = MakeFit(DefaultFitArgs());
+  ASSERT_NE(plugin, nullptr);
+  auto* filter = dynamic_cast<framework::FilterPlugin*>(plugin.get());
+  ASSERT_NE(filter, nullptr);
+  auto node = testing::MakeNodeInfo(api::Node{});
+  framework::CycleState state;
+  framework::Status s =
+      filter->Filter(state, *testing::PodBuilder("p").Info(), *node);
+  EXPECT_EQ(s.code(), Code::kError);
+  EXPECT_EQ(s.Message(),
+            "error reading \"PreFilterNodeResourcesFit\" from cycleState: not "
+            "found");
+}
+
+// TestNotEnoughRequests: a node with room for one pod only.
+TEST(NodeResourcesFitTest, NotEnoughRequests) {
+  struct Case {
+    std::string name;
+    api::Pod pod;
+    Usage node_pod;
+  };
+  const Case cases[] = {
+      {"even without specified resources, predicate fails when there's no "
+       "space for additional pod",
+       api::Pod{},
+       {10, 20}},
+      {"even if both resources fit, predicate fails when there's no space for "
+       "additional pod",
+       ResourcePod({{1, 1}}),
+       {5, 5}},
+      {"even for equal edge case, predicate fails when there's no space for "
+       "additional pod",
+       ResourcePod({{5, 1}}),
+       {5, 19}},
+      {"even for equal edge case, predicate fails when there's no space for "
+       "additional pod due to init container",
+       WithInit(ResourcePod({{5, 1}}), {{5, 1}}),
+       {5, 19}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    api::Node node =
+        FitNode(api::ResourceList{}, MakeResources(10, 20, 1, 0, 0, 0));
+    auto node_info = testing::MakeNodeInfo(node, {ResourcePod({c.node_pod})});
+    auto plugin = MakeFit(DefaultFitArgs());
+    ASSERT_NE(plugin, nullptr);
+    framework::Status s = RunFilter(*plugin, c.pod, *node_info);
+    EXPECT_EQ(s.code(), Code::kUnschedulable);
+    EXPECT_EQ(s.reasons(), std::vector<std::string>{"Too many pods"});
+  }
+}
+
+// TestStorageRequests.
+TEST(NodeResourcesFitTest, StorageRequests) {
+  struct Case {
+    std::string name;
+    api::Pod pod;
+    Usage node_pod;
+    Code code;
+    std::vector<std::string> reasons;
+  };
+  const Case cases[] = {
+      {"empty storage requested, and pod fits",
+       ResourcePod({{1, 1}}),
+       {2, 10},
+       Code::kSuccess,
+       {}},
+      {"storage ephemeral local storage request exceeds allocatable",
+       ResourcePod({{0, 0, 25}}),
+       {2, 2},
+       Code::kUnschedulable,
+       {"Insufficient ephemeral-storage"}},
+      {"ephemeral local storage is sufficient",
+       WithInit(ResourcePod({{0, 0, 5}}), {}),
+       {2, 2, 10},
+       Code::kSuccess,
+       {}},
+      {"pod fits", ResourcePod({{0, 0, 10}}), {2, 2}, Code::kSuccess, {}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    api::Node node = FitNode(MakeResources(10, 20, 32, 5, 20, 5),
+                             MakeResources(10, 20, 32, 5, 20, 5));
+    auto node_info = testing::MakeNodeInfo(node, {ResourcePod({c.node_pod})});
+    auto plugin = MakeFit(DefaultFitArgs());
+    ASSERT_NE(plugin, nullptr);
+    framework::Status s = RunFilter(*plugin, c.pod, *node_info);
+    EXPECT_EQ(framework::CodeName(s.code()), framework::CodeName(c.code));
+    EXPECT_EQ(s.reasons(), c.reasons);
+  }
+}
+
+// TestRestartableInitContainers, SidecarContainers on (its v1.32 default;
+// the gate-off cases have no counterpart in ksched).
+TEST(NodeResourcesFitTest, RestartableInitContainers) {
+  api::Pod plain;
+  api::Container regular;
+  regular.name = "regular";
+  plain.spec.containers.push_back(regular);
+  api::Pod with_sidecar = plain;
+  api::Container sidecar;
+  sidecar.name = "restartable-init";
+  sidecar.restart_policy = "Always";
+  with_sidecar.spec.init_containers.push_back(sidecar);
+  for (const api::Pod& pod : {plain, with_sidecar}) {
+    SCOPED_TRACE(pod.spec.init_containers.size());
+    api::Node node =
+        FitNode(api::ResourceList{}, MakeResources(0, 0, 1, 0, 0, 0));
+    auto node_info = testing::MakeNodeInfo(node);
+    auto plugin = MakeFit(DefaultFitArgs());
+    ASSERT_NE(plugin, nullptr);
+    framework::Status s = RunFilter(*plugin, pod, *node_info);
+    EXPECT_EQ(s.code(), Code::kSuccess) << s.Message();
+  }
+}
+
+// Sidecars run next to the app containers, so their requests add up where
+// plain init containers only raise the peak (what v1.32's PodRequests does).
+TEST(NodeResourcesFitTest, SidecarRequestsAddUp) {
+  api::Pod pod = ResourcePod({{4, 1}});
+  api::Container sidecar = noderesources_test::UsageContainer({3, 1}, "side");
+  sidecar.restart_policy = "Always";
+  pod.spec.init_containers.push_back(sidecar);
+  api::Node node = FitNode(MakeResources(10, 20, 32, 5, 20, 5),
+                           MakeResources(10, 20, 32, 5, 20, 5));
+  auto node_info = testing::MakeNodeInfo(node, {ResourcePod({{4, 0}})});
+  auto plugin = MakeFit(DefaultFitArgs());
+  ASSERT_NE(plugin, nullptr);
+  framework::Status s = RunFilter(*plugin, pod, *node_info);
+  EXPECT_EQ(s.code(), Code::kUnschedulable);
+  EXPECT_EQ(s.reasons(), std::vector<std::string>{"Insufficient cpu"});
+}
+
+// TestFitScore: the three strategies through Score, with and without
+// PreScore.
+TEST(NodeResourcesFitTest, FitScore) {
+  struct Case {
+    std::string name;
+    testing::ResourcePairs request;
+    config::ScoringStrategy strategy;
+    std::vector<int64_t> want;
+  };
+  const auto& res = noderesources_test::DefaultResources();
+  using T = config::ScoringStrategyType;
+  const Case cases[] = {
+      {"test case for ScoringStrategy RequestedToCapacityRatio case1",
+       {{"cpu", "3000"}, {"memory", "5000"}},
+       {T::kRequestedToCapacityRatio, res, {{0, 10}, {100, 0}}},
+       {10, 32}},
+      {"test case for ScoringStrategy RequestedToCapacityRatio case2",
+       {{"cpu", "3000"}, {"memory", "5000"}},
+       {T::kRequestedToCapacityRatio, res, {{0, 0}, {100, 10}}},
+       {95, 68}},
+      {"test case for ScoringStrategy MostAllocated",
+       {{"cpu", "1000"}, {"memory", "2000"}},
+       {T::kMostAllocated, res, {}},
+       {67, 36}},
+      {"test case for ScoringStrategy LeastAllocated",
+       {{"cpu", "1000"}, {"memory", "2000"}},
+       {T::kLeastAllocated, res, {}},
+       {32, 63}},
+  };
+  const std::vector<api::Node> nodes = {
+      CapacityNode("node1", {{"cpu", "4000"}, {"memory", "10000"}}),
+      CapacityNode("node2", {{"cpu", "6000"}, {"memory", "10000"}}),
+  };
+  const std::vector<api::Pod> existing = {
+      noderesources_test::ReqPod({{{"cpu", "2000"}, {"memory", "4000"}}},
+                                 "node1"),
+      noderesources_test::ReqPod({{{"cpu", "1000"}, {"memory", "2000"}}},
+                                 "node2"),
+  };
+  for (const Case& c : cases) {
+    for (bool run_pre_score : {true, false}) {
+      SCOPED_TRACE(c.name +
+                   (run_pre_score ? "" : " if PreScore is not called"));
+      config::NodeResourcesFitArgs args;
+      args.scoring_strategy = c.strategy;
+      auto plugin = MakeFit(args);
+      ASSERT_NE(plugin, nullptr);
+      EXPECT_EQ(noderesources_test::ScoreAll(
+                    *plugin, noderesources_test::ReqPod({c.request}),
+                    noderesources_test::BuildNodeInfos(nodes, existing),
+                    run_pre_score),
+                c.want);
+    }
+  }
+}
+
+// TestEventsToRegister, at v1.32's gate defaults (InPlacePodVerticalScaling
+// off, SchedulerQueueingHints on).
+TEST(NodeResourcesFitTest, EventsToRegister) {
+  auto plugin = MakeFit(DefaultFitArgs());
+  ASSERT_NE(plugin, nullptr);
+  auto* ext = dynamic_cast<framework::EnqueueExtensions*>(plugin.get());
+  ASSERT_NE(ext, nullptr);
+  auto events = ext->EventsToRegister();
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0].event.Label(), "Pod/Delete");
+  EXPECT_EQ(events[1].event.Label(), "Node/Add|UpdateNodeAllocatable");
+  EXPECT_FALSE(events[0].hint);
+  EXPECT_FALSE(events[1].hint);
+}
+
+TEST(NodeResourcesFitTest, NameAndNoArgs) {
+  testing::FakeHandle handle;
+  auto p = NewNodeResourcesFit(nullptr, handle);
+  ASSERT_TRUE(p.ok());
+  EXPECT_EQ((*p)->Name(), "NodeResourcesFit");
+  // No args behaves as kube's defaults: LeastAllocated on cpu and memory.
+  const std::vector<api::Node> nodes = {
+      CapacityNode("node1", {{"cpu", "4000"}, {"memory", "10000"}}),
+      CapacityNode("node2", {{"cpu", "6000"}, {"memory", "10000"}})};
+  EXPECT_EQ(
+      noderesources_test::ScoreAll(
+          **p,
+          noderesources_test::ReqPod({{{"cpu", "1000"}, {"memory", "2000"}},
+                                      {{"cpu", "2000"}, {"memory", "3000"}}}),
+          noderesources_test::BuildNodeInfos(nodes, {}), true),
+      (std::vector<int64_t>{37, 50}));
+}
+
+// Bad args surface as factory errors with kube's field errors.
+TEST(NodeResourcesFitTest, InvalidArgs) {
+  struct Case {
+    std::string name;
+    config::NodeResourcesFitArgs args;
+    std::string want;
+  };
+  auto with = [](auto mutate) {
+    config::NodeResourcesFitArgs a = DefaultFitArgs();
+    mutate(a);
+    return a;
+  };
+  using A = config::NodeResourcesFitArgs;
+  const Case cases[] = {
+      {"resource with negative weight", with([](A& a) {
+         a.scoring_strategy.resources = {{"memory", -1}, {"cpu", 1}};
+       }),
+       "scoringStrategy.resources[0].weight: Invalid value: -1: resource "
+       "weight of memory not in valid range (0, 100]"},
+      {"resource with zero weight", with([](A& a) {
+         a.scoring_strategy.resources = {{"memory", 1}, {"cpu", 0}};
+       }),
+       "scoringStrategy.resources[1].weight: Invalid value: 0: resource "
+       "weight of cpu not in valid range (0, 100]"},
+      {"resource weight larger than MaxNodeScore", with([](A& a) {
+         a.scoring_strategy.resources = {{"memory", 1}, {"cpu", 101}};
+       }),
+       "scoringStrategy.resources[1].weight: Invalid value: 101: resource "
+       "weight of cpu not in valid range (0, 100]"},
+      {"ignored resource group with a slash",
+       with([](A& a) { a.ignored_resource_groups = {"example.com/aaa"}; }),
+       "ignoredResourceGroups[0]: Invalid value: \"example.com/aaa\": "
+       "resource group name can't contain '/'"},
+      {"requested to capacity ratio without shape", with([](A& a) {
+         a.scoring_strategy.type =
+             config::ScoringStrategyType::kRequestedToCapacityRatio;
+       }),
+       "scoringStrategy.shape: Required value: at least one point must be "
+       "specified"},
+      {"shape out of order and out of range", with([](A& a) {
+         a.scoring_strategy.type =
+             config::ScoringStrategyType::kRequestedToCapacityRatio;
+         a.scoring_strategy.shape = {{50, 5}, {10, 11}};
+       }),
+       "[scoringStrategy.shape[1].utilization: Invalid value: 10: values "
+       "must be sorted in increasing order, scoringStrategy.shape[1].score: "
+       "Invalid value: 11: not in valid range [0, 10]]"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    testing::FakeHandle handle;
+    auto p = NewNodeResourcesFit(&c.args, handle);
+    ASSERT_FALSE(p.ok());
+    EXPECT_EQ(p.error().message(), c.want);
+  }
+  // Args of another plugin are refused too.
+  testing::FakeHandle handle;
+  config::NodeResourcesBalancedAllocationArgs other;
+  auto p = NewNodeResourcesFit(&other, handle);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.error().message(),
+            "plugin NodeResourcesFit: pluginConfig args are of the wrong type");
+}
+
+// Filter runs on worker threads against one CycleState: every thread must
+// see the same verdicts as a sequential run.
+TEST(NodeResourcesFitTest, ConcurrentFilter) {
+  std::vector<framework::NodeInfoPtr> nodes;
+  for (int i = 0; i < 64; ++i) {
+    api::Node node = FitNode(MakeResources(10, 20, 2 + i % 3, 5, 20, 5),
+                             MakeResources(10, 20, 2 + i % 3, 5, 20, 5));
+    node.metadata.name = "node" + std::to_string(i);
+    std::vector<api::Pod> pods = {
+        ResourcePod({{i % 11, i % 21, i % 7, {{kExtA, i % 6}}}}),
+        ResourcePod({{i % 3, 0}})};
+    nodes.push_back(testing::MakeNodeInfo(node, pods));
+  }
+  auto plugin = MakeFit(DefaultFitArgs());
+  ASSERT_NE(plugin, nullptr);
+  auto* pre = dynamic_cast<framework::PreFilterPlugin*>(plugin.get());
+  const auto* filter =
+      dynamic_cast<const framework::FilterPlugin*>(plugin.get());
+  auto pod = framework::PodInfo::Create(
+      std::make_shared<const api::Pod>(ResourcePod({{4, 8, 3, {{kExtA, 2}}}})));
+  framework::CycleState state;
+  framework::PreFilterResult result;
+  ASSERT_TRUE(pre->PreFilter(state, *pod, nodes, &result).IsSuccess());
+
+  std::vector<framework::Status> want;
+  for (const auto& n : nodes) want.push_back(filter->Filter(state, *pod, *n));
+  int rejected = 0;
+  for (const auto& s : want) rejected += s.IsSuccess() ? 0 : 1;
+  ASSERT_GT(rejected, 0);
+  ASSERT_LT(rejected, static_cast<int>(nodes.size()));
+
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&, t] {
+      for (int round = 0; round < 50; ++round) {
+        for (size_t i = 0; i < nodes.size(); ++i) {
+          size_t k = (i + static_cast<size_t>(t) * 7) % nodes.size();
+          if (!(filter->Filter(state, *pod, *nodes[k]) == want[k])) {
+            ++mismatches;
+          }
+        }
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  EXPECT_EQ(mismatches.load(), 0);
+}
+
+}  // namespace
+}  // namespace ksched::plugins

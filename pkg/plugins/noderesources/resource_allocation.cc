@@ -1,0 +1,90 @@
+#include "pkg/plugins/noderesources/resource_allocation.h"
+
+#include <utility>
+
+#include "pkg/api/pod_resources.h"
+#include "pkg/api/resource_names.h"
+
+namespace ksched::plugins::noderesources {
+
+ResourceAllocationScorer::ResourceAllocationScorer(
+    std::vector<config::ResourceSpec> resources, bool use_requested,
+    ResourceScorerFn scorer)
+    : resources_(std::move(resources)),
+      use_requested_(use_requested),
+      scorer_(std::move(scorer)) {}
+
+std::vector<int64_t> ResourceAllocationScorer::PodRequests(
+    const api::Pod& pod) const {
+  // One pass over the containers serves every resource; kube recomputes per
+  // resource with the same options, which yields the same numbers.
+  // In-place resize (status resources) and pod-level resources are behind
+  // gates that are off in v1.32, so spec requests are what count.
+  api::ResourceList requests = api::PodRequests(
+      pod, {.exclude_overhead = false, .non_zero_defaults = !use_requested_});
+  std::vector<int64_t> out(resources_.size(), 0);
+  for (size_t i = 0; i < resources_.size(); ++i) {
+    const api::Quantity* q = requests.Find(resources_[i].name);
+    if (q == nullptr) continue;
+    out[i] =
+        resources_[i].name == api::kResourceCpu ? q->MilliValue() : q->Value();
+  }
+  return out;
+}
+
+ResourceAllocationScorer::AllocatableRequested
+ResourceAllocationScorer::AllocatableAndRequested(
+    const framework::NodeInfo& node, std::string_view resource,
+    int64_t pod_request) const {
+  const framework::Resource& allocatable = node.allocatable();
+  const framework::Resource& requested =
+      use_requested_ ? node.requested() : node.non_zero_requested();
+  // An extended resource the pod does not ask for is left out of the score,
+  // so that nodes are not ranked by resources irrelevant to the pod.
+  if (pod_request == 0 && api::IsScalarResourceName(resource)) return {};
+  if (resource == api::kResourceCpu) {
+    return {allocatable.milli_cpu, WrapAdd(requested.milli_cpu, pod_request)};
+  }
+  if (resource == api::kResourceMemory) {
+    return {allocatable.memory, WrapAdd(requested.memory, pod_request)};
+  }
+  if (resource == api::kResourceEphemeralStorage) {
+    // Never defaulted: always the real requests.
+    return {allocatable.ephemeral_storage,
+            WrapAdd(node.requested().ephemeral_storage, pod_request)};
+  }
+  // Any other name (scalar or not, e.g. "pods") is looked up among the
+  // node's scalar resources; absent means left out. Present with 0 is left
+  // out by Score as well, so absence needs no separate test.
+  return {allocatable.Scalar(resource),
+          WrapAdd(node.requested().Scalar(resource), pod_request)};
+}
+
+framework::Status ResourceAllocationScorer::Score(
+    const framework::NodeInfo& node, std::span<const int64_t> pod_requests,
+    int64_t* score) const {
+  *score = 0;
+  if (resources_.empty()) {
+    return framework::Status::Error("resources not found");
+  }
+  std::vector<int64_t> requested(resources_.size(), 0);
+  std::vector<int64_t> allocatable(resources_.size(), 0);
+  for (size_t i = 0; i < resources_.size(); ++i) {
+    int64_t pod_request = i < pod_requests.size() ? pod_requests[i] : 0;
+    AllocatableRequested ar =
+        AllocatableAndRequested(node, resources_[i].name, pod_request);
+    // Both stay 0 for a resource the node does not offer.
+    if (ar.allocatable == 0) continue;
+    allocatable[i] = ar.allocatable;
+    requested[i] = ar.requested;
+  }
+  *score = scorer_(requested, allocatable);
+  return framework::Status();
+}
+
+std::vector<config::ResourceSpec> DefaultResourceSpecs() {
+  return {{std::string(api::kResourceCpu), 1},
+          {std::string(api::kResourceMemory), 1}};
+}
+
+}  // namespace ksched::plugins::noderesources

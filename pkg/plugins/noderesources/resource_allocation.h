@@ -1,0 +1,84 @@
+// The scoring machinery NodeResourcesFit and NodeResourcesBalancedAllocation
+// share (kube-scheduler's resourceAllocationScorer, resource_allocation.go,
+// v1.32): per configured resource, what the node would have requested with
+// the pod on it against what it can allocate, folded into one score by a
+// strategy function.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "pkg/api/pod.h"
+#include "pkg/config/types.h"
+#include "pkg/framework/node_info.h"
+#include "pkg/framework/status.h"
+
+namespace ksched::plugins::noderesources {
+
+// Go's int64 arithmetic wraps on overflow where C++'s is undefined; the
+// scores must equal kube's even for absurd quantities, so products and sums
+// of resource amounts go through these.
+inline int64_t WrapAdd(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) +
+                              static_cast<uint64_t>(b));
+}
+inline int64_t WrapSub(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) -
+                              static_cast<uint64_t>(b));
+}
+inline int64_t WrapMul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) *
+                              static_cast<uint64_t>(b));
+}
+
+// Folds the per-resource (requested, allocatable) pairs, in the order of the
+// configured resources, into a node score. An allocatable of 0 marks a
+// resource left out of this node's score.
+using ResourceScorerFn = std::function<int64_t(
+    std::span<const int64_t> requested, std::span<const int64_t> allocatable)>;
+
+class ResourceAllocationScorer {
+ public:
+  // `use_requested`: score cpu and memory by what pods really request
+  // (BalancedAllocation); otherwise by the requests with the non-zero
+  // defaults (the NodeResourcesFit strategies), so that pods that declare
+  // nothing still spread.
+  ResourceAllocationScorer(std::vector<config::ResourceSpec> resources,
+                           bool use_requested, ResourceScorerFn scorer);
+
+  const std::vector<config::ResourceSpec>& resources() const {
+    return resources_;
+  }
+
+  // The pod's request of every configured resource, in their order
+  // (calculatePodResourceRequestList): cpu in milli-units, the rest in
+  // units, overhead included.
+  std::vector<int64_t> PodRequests(const api::Pod& pod) const;
+
+  // Scores `node` for a pod requesting `pod_requests` (from PodRequests).
+  framework::Status Score(const framework::NodeInfo& node,
+                          std::span<const int64_t> pod_requests,
+                          int64_t* score) const;
+
+ private:
+  struct AllocatableRequested {
+    int64_t allocatable = 0;
+    int64_t requested = 0;
+  };
+  AllocatableRequested AllocatableAndRequested(const framework::NodeInfo& node,
+                                               std::string_view resource,
+                                               int64_t pod_request) const;
+
+  std::vector<config::ResourceSpec> resources_;
+  bool use_requested_;
+  ResourceScorerFn scorer_;
+};
+
+// The resources both plugins score when no args are given at all, as
+// kube-scheduler's v1 defaulting fills them in (cpu:1, memory:1).
+std::vector<config::ResourceSpec> DefaultResourceSpecs();
+
+}  // namespace ksched::plugins::noderesources

@@ -1,0 +1,64 @@
+#include "pkg/plugins/registry.h"
+
+#include <cstdlib>
+#include <iostream>
+
+#include "pkg/plugins/defaultbinder/default_binder.h"
+#include "pkg/plugins/imagelocality/image_locality.h"
+#include "pkg/plugins/names.h"
+#include "pkg/plugins/nodeaffinity/node_affinity.h"
+#include "pkg/plugins/nodename/node_name.h"
+#include "pkg/plugins/nodeports/node_ports.h"
+#include "pkg/plugins/noderesources/balanced_allocation.h"
+#include "pkg/plugins/noderesources/fit.h"
+#include "pkg/plugins/nodeunschedulable/node_unschedulable.h"
+#include "pkg/plugins/queuesort/priority_sort.h"
+#include "pkg/plugins/schedulinggates/scheduling_gates.h"
+#include "pkg/plugins/tainttoleration/taint_toleration.h"
+#include "pkg/plugins/unimplemented/unimplemented.h"
+
+namespace ksched::plugins {
+
+const std::vector<std::string>& UnimplementedPluginNames() {
+  static const std::vector<std::string> kNames = {
+      std::string(names::kDefaultPreemption),
+      std::string(names::kDynamicResources),
+      std::string(names::kInterPodAffinity),
+      std::string(names::kNodeVolumeLimits),
+      std::string(names::kPodTopologySpread),
+      std::string(names::kVolumeBinding),
+      std::string(names::kVolumeRestrictions),
+      std::string(names::kVolumeZone),
+  };
+  return kNames;
+}
+
+framework::Registry NewInTreeRegistry() {
+  framework::Registry r;
+  auto add = [&r](std::string_view name, framework::PluginFactory factory) {
+    auto added = r.Register(std::string(name), std::move(factory));
+    if (!added.ok()) {
+      // Two plugins with one name is a programming error caught by tests.
+      std::cerr << "ksched: " << added.error().message() << "\n";
+      std::abort();
+    }
+  };
+  add(names::kPrioritySort, NewPrioritySort);
+  add(names::kSchedulingGates, NewSchedulingGates);
+  add(names::kNodeUnschedulable, NewNodeUnschedulable);
+  add(names::kNodeName, NewNodeName);
+  add(names::kTaintToleration, NewTaintToleration);
+  add(names::kNodeAffinity, NewNodeAffinity);
+  add(names::kNodePorts, NewNodePorts);
+  add(names::kNodeResourcesFit, NewNodeResourcesFit);
+  add(names::kNodeResourcesBalancedAllocation,
+      NewNodeResourcesBalancedAllocation);
+  add(names::kImageLocality, NewImageLocality);
+  add(names::kDefaultBinder, NewDefaultBinder);
+  for (const std::string& name : UnimplementedPluginNames()) {
+    add(name, UnimplementedFactory(name));
+  }
+  return r;
+}
+
+}  // namespace ksched::plugins

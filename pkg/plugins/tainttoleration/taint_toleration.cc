@@ -1,0 +1,136 @@
+#include "pkg/plugins/tainttoleration/taint_toleration.h"
+
+#include <algorithm>
+#include <string>
+
+#include "pkg/api/taints.h"
+
+namespace ksched::plugins {
+namespace {
+
+constexpr framework::StateKey kPreScoreKey{"PreScoreTaintToleration"};
+
+// The pod's tolerations that can tolerate a PreferNoSchedule taint, picked
+// once per cycle instead of once per node.
+class PreScoreState final : public framework::StateData {
+ public:
+  explicit PreScoreState(std::vector<api::Toleration> tolerations)
+      : tolerations_(std::make_shared<const std::vector<api::Toleration>>(
+            std::move(tolerations))) {}
+  // Nothing here changes after PreScore, so copies share the list.
+  std::shared_ptr<framework::StateData> Clone() const override {
+    return std::make_shared<PreScoreState>(*this);
+  }
+  const std::vector<api::Toleration>& tolerations() const {
+    return *tolerations_;
+  }
+
+ private:
+  std::shared_ptr<const std::vector<api::Toleration>> tolerations_;
+};
+
+bool IsDoNotSchedule(const api::Taint& taint) {
+  return taint.effect == api::TaintEffect::kNoSchedule ||
+         taint.effect == api::TaintEffect::kNoExecute;
+}
+
+// helper.DefaultNormalizeScore: scales [0, max] onto [0, kMaxNodeScore],
+// reversed so that the fewest untolerated taints score highest.
+// TODO: move to a shared pkg/plugins/helper once one exists (NodeAffinity
+// carries the same ten lines).
+void NormalizeReversed(framework::NodeScoreList& scores) {
+  int64_t max_count = 0;
+  for (const framework::NodeScore& s : scores) {
+    max_count = std::max(max_count, s.score);
+  }
+  for (framework::NodeScore& s : scores) {
+    int64_t scaled =
+        max_count == 0 ? 0 : framework::kMaxNodeScore * s.score / max_count;
+    s.score = framework::kMaxNodeScore - scaled;
+  }
+}
+
+}  // namespace
+
+std::vector<framework::ClusterEventWithHint> TaintToleration::EventsToRegister()
+    const {
+  // kube-scheduler v1.32 with queueing hints on (its default): a node added
+  // or its taints changed, and a pod's tolerations changed. kube's hints
+  // narrow these to "was untolerated, now tolerated" and "the rejected pod
+  // itself"; without hint functions every such event requeues.
+  return {
+      {{framework::EventResource::kNode,
+        framework::kAdd | framework::kUpdateNodeTaint},
+       nullptr},
+      {{framework::EventResource::kPod, framework::kUpdatePodToleration},
+       nullptr},
+  };
+}
+
+framework::Status TaintToleration::Filter(
+    const framework::CycleState& /*state*/, const framework::PodInfo& pod,
+    const framework::NodeInfo& node_info) const {
+  const api::Node* node = node_info.node();
+  if (node == nullptr) return framework::Status::Error("node not found");
+  const api::Taint* taint = api::FindMatchingUntoleratedTaint(
+      node->spec.taints, pod.pod().spec.tolerations, IsDoNotSchedule);
+  if (taint == nullptr) return framework::Status();
+  // The taint cannot go away by preempting pods: unresolvable.
+  return framework::Status::Unresolvable("node(s) had untolerated taint {" +
+                                         taint->key + ": " + taint->value +
+                                         "}");
+}
+
+framework::Status TaintToleration::PreScore(
+    framework::CycleState& state, const framework::PodInfo& pod,
+    const std::vector<framework::NodeInfoPtr>& /*nodes*/) {
+  std::vector<api::Toleration> prefer_no_schedule;
+  for (const api::Toleration& t : pod.pod().spec.tolerations) {
+    // An empty effect tolerates every effect, PreferNoSchedule included.
+    if (t.effect == api::TaintEffect::kNone ||
+        t.effect == api::TaintEffect::kPreferNoSchedule) {
+      prefer_no_schedule.push_back(t);
+    }
+  }
+  state.Write(kPreScoreKey,
+              std::make_shared<PreScoreState>(std::move(prefer_no_schedule)));
+  return framework::Status();
+}
+
+framework::Status TaintToleration::Score(const framework::CycleState& state,
+                                         const framework::PodInfo& /*pod*/,
+                                         const framework::NodeInfo& node_info,
+                                         int64_t* score) const {
+  const api::Node* node = node_info.node();
+  if (node == nullptr) return framework::Status::Error("node not found");
+  const auto* s = state.Read<PreScoreState>(kPreScoreKey);
+  if (s == nullptr) {
+    return framework::Status::Error(
+        "failed to read \"PreScoreTaintToleration\" from cycleState: not "
+        "found");
+  }
+  int64_t untolerated = 0;
+  for (const api::Taint& taint : node->spec.taints) {
+    if (taint.effect != api::TaintEffect::kPreferNoSchedule) continue;
+    if (!api::TolerationsTolerateTaint(s->tolerations(), taint)) {
+      ++untolerated;
+    }
+  }
+  *score = untolerated;
+  return framework::Status();
+}
+
+framework::Status TaintToleration::NormalizeScore(
+    const framework::CycleState& /*state*/, const framework::PodInfo& /*pod*/,
+    framework::NodeScoreList& scores) const {
+  NormalizeReversed(scores);
+  return framework::Status();
+}
+
+util::Result<std::unique_ptr<framework::Plugin>> NewTaintToleration(
+    const config::PluginArgs* /*args*/, framework::Handle& /*handle*/) {
+  return std::unique_ptr<framework::Plugin>(
+      std::make_unique<TaintToleration>());
+}
+
+}  // namespace ksched::plugins

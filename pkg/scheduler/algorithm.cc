@@ -1,0 +1,246 @@
+#include "pkg/scheduler/algorithm.h"
+
+#include <atomic>
+#include <mutex>
+
+namespace ksched::scheduler {
+
+using framework::Code;
+using framework::NodeInfoPtr;
+using framework::Status;
+
+int32_t NumFeasibleNodesToFind(int32_t percentage, int32_t num_all_nodes) {
+  if (num_all_nodes < kMinFeasibleNodesToFind) return num_all_nodes;
+  if (percentage == 0) {
+    percentage = 50 - num_all_nodes / 125;
+    if (percentage < kMinFeasibleNodesPercentageToFind) {
+      percentage = kMinFeasibleNodesPercentageToFind;
+    }
+  }
+  int32_t n = static_cast<int32_t>(int64_t{num_all_nodes} * percentage / 100);
+  return n < kMinFeasibleNodesToFind ? kMinFeasibleNodesToFind : n;
+}
+
+std::string ScheduleResult::FailureMessage() const {
+  switch (kind) {
+    case Kind::kScheduled:
+      return "";
+    case Kind::kNoFit:
+      return framework::FitErrorMessage(num_all_nodes, diagnosis);
+    case Kind::kError:
+      return error_message;
+  }
+  return error_message;
+}
+
+namespace {
+
+void AddPluginStatus(const Status& s, framework::Diagnosis* d) {
+  if (s.plugin().empty()) return;
+  if (s.IsRejected()) d->unschedulable_plugins.insert(s.plugin());
+  if (s.code() == Code::kPending) d->pending_plugins.insert(s.plugin());
+}
+
+}  // namespace
+
+bool SchedulingAlgorithm::FindNodesThatPassFilters(
+    framework::Framework& fwk, const framework::CycleState& state,
+    const framework::PodInfo& pod, const std::vector<NodeInfoPtr>& nodes,
+    framework::Diagnosis* diagnosis, std::vector<NodeInfoPtr>* feasible,
+    std::string* error) {
+  const int num_nodes = static_cast<int>(nodes.size());
+  feasible->clear();
+  if (num_nodes == 0) return true;
+  int32_t to_find = NumFeasibleNodesToFind(
+      fwk.percentage_of_nodes_to_score().value_or(percentage_), num_nodes);
+  // Without scoring any feasible node will do.
+  if (!fwk.HasScorePlugins()) to_find = 1;
+  const size_t start = next_start_node_index_ % nodes.size();
+
+  if (!fwk.HasFilterPlugins()) {
+    for (int i = 0; i < to_find; ++i) {
+      feasible->push_back(nodes[(start + i) % nodes.size()]);
+    }
+    return true;
+  }
+
+  // Slots written by index from the workers: no lock on the hot path.
+  std::vector<NodeInfoPtr> found(to_find);
+  std::vector<Status> rejected(num_nodes);
+  std::vector<char> has_status(num_nodes, 0);
+  std::atomic<int32_t> found_count{0};
+  std::mutex error_mu;
+  std::string first_error;
+
+  fwk.parallelizer().Until(num_nodes, [&](int i) {
+    const NodeInfoPtr& node = nodes[(start + i) % nodes.size()];
+    Status s = fwk.RunFilterPlugins(state, pod, *node);
+    if (s.code() == Code::kError) {
+      std::lock_guard<std::mutex> lock(error_mu);
+      if (first_error.empty()) first_error = s.Message();
+      return false;
+    }
+    if (s.IsSuccess()) {
+      int32_t n = found_count.fetch_add(1) + 1;
+      if (n > to_find) {
+        found_count.fetch_sub(1);
+        return false;  // enough found: stop handing out nodes
+      }
+      found[n - 1] = node;
+      return n < to_find;
+    }
+    rejected[i] = std::move(s);
+    has_status[i] = 1;
+    return true;
+  });
+
+  int32_t n = std::min(found_count.load(), to_find);
+  feasible->assign(found.begin(), found.begin() + n);
+  for (int i = 0; i < num_nodes; ++i) {
+    if (!has_status[i]) continue;
+    AddPluginStatus(rejected[i], diagnosis);
+    diagnosis->node_to_status.Set(nodes[(start + i) % nodes.size()]->name(),
+                                  std::move(rejected[i]));
+  }
+  if (!first_error.empty()) {
+    *error = first_error;
+    return false;
+  }
+  return true;
+}
+
+std::string SchedulingAlgorithm::SelectHost(
+    const std::vector<framework::NodePluginScores>& scores) {
+  if (scores.empty()) return "";
+  size_t selected = 0;
+  uint64_t ties = 1;
+  for (size_t i = 1; i < scores.size(); ++i) {
+    if (scores[i].total_score > scores[selected].total_score) {
+      selected = i;
+      ties = 1;
+    } else if (scores[i].total_score == scores[selected].total_score) {
+      // Reservoir sampling: each of the k tied nodes ends up chosen with
+      // probability 1/k.
+      ++ties;
+      if (random_.Intn(ties) == 0) selected = i;
+    }
+  }
+  return scores[selected].node->name();
+}
+
+ScheduleResult SchedulingAlgorithm::Schedule(
+    framework::Framework& fwk, framework::CycleState& state,
+    const framework::PodInfo& pod, const framework::Snapshot& snapshot) {
+  ScheduleResult result;
+  const std::vector<NodeInfoPtr>& all_nodes = snapshot.nodes();
+  result.num_all_nodes = static_cast<int>(all_nodes.size());
+  if (all_nodes.empty()) {
+    result.kind = ScheduleResult::Kind::kError;
+    result.error_message = std::string(framework::kNoNodesAvailableMsg);
+    return result;
+  }
+  framework::Diagnosis& diagnosis = result.diagnosis;
+
+  framework::PreFilterResult pre_result;
+  std::set<std::string> narrowing_plugins;
+  Status s = fwk.RunPreFilterPlugins(state, pod, all_nodes, &pre_result,
+                                     &narrowing_plugins);
+  if (!s.IsSuccess()) {
+    if (!s.IsRejected()) {
+      result.kind = ScheduleResult::Kind::kError;
+      result.error_message = s.Message();
+      return result;
+    }
+    // Every node shares the PreFilter status, so preemption sees it.
+    diagnosis.pre_filter_msg = s.Message();
+    AddPluginStatus(s, &diagnosis);
+    diagnosis.node_to_status.SetAbsent(std::move(s));
+    result.kind = ScheduleResult::Kind::kNoFit;
+    return result;
+  }
+
+  std::vector<NodeInfoPtr> feasible;
+  std::string error;
+  // A node nominated by an earlier preemption is likely the only one that
+  // fits: try it alone first.
+  const std::string& nominated = pod.pod().status.nominated_node_name;
+  if (!nominated.empty()) {
+    if (NodeInfoPtr node = snapshot.GetPtr(nominated)) {
+      framework::Diagnosis scratch;
+      size_t saved = next_start_node_index_;
+      next_start_node_index_ = 0;
+      bool ok = FindNodesThatPassFilters(fwk, state, pod, {node}, &scratch,
+                                         &feasible, &error);
+      next_start_node_index_ = saved;
+      if (ok && !feasible.empty()) {
+        result.kind = ScheduleResult::Kind::kScheduled;
+        result.suggested_host = node->name();
+        result.evaluated_nodes = 1;
+        result.feasible_nodes = 1;
+        return result;
+      }
+      feasible.clear();
+    }
+  }
+
+  std::vector<NodeInfoPtr> narrowed;
+  const std::vector<NodeInfoPtr>* nodes = &all_nodes;
+  if (!pre_result.AllNodes()) {
+    for (const std::string& name : *pre_result.node_names) {
+      // A PreFilter may name nodes that no longer exist.
+      if (NodeInfoPtr n = snapshot.GetPtr(name)) narrowed.push_back(n);
+    }
+    nodes = &narrowed;
+    std::string plugins;
+    for (const std::string& p : narrowing_plugins) {
+      if (!plugins.empty()) plugins += " ";
+      plugins += p;
+    }
+    diagnosis.node_to_status.SetAbsent(Status::Unresolvable(
+        "node(s) didn't satisfy plugin(s) [" + plugins + "]"));
+  }
+
+  bool ok = FindNodesThatPassFilters(fwk, state, pod, *nodes, &diagnosis,
+                                     &feasible, &error);
+  size_t processed = feasible.size() + diagnosis.node_to_status.size();
+  next_start_node_index_ = (next_start_node_index_ + processed) % all_nodes.size();
+  if (!ok) {
+    result.kind = ScheduleResult::Kind::kError;
+    result.error_message = error;
+    return result;
+  }
+  result.evaluated_nodes =
+      static_cast<int>(feasible.size() + diagnosis.node_to_status.size());
+  result.feasible_nodes = static_cast<int>(feasible.size());
+  if (feasible.empty()) {
+    result.kind = ScheduleResult::Kind::kNoFit;
+    return result;
+  }
+  if (feasible.size() == 1) {
+    result.kind = ScheduleResult::Kind::kScheduled;
+    result.suggested_host = feasible.front()->name();
+    return result;
+  }
+
+  std::vector<framework::NodePluginScores> scores;
+  if (!fwk.HasScorePlugins()) {
+    // Every node scores 1: the choice is uniformly random.
+    scores.resize(feasible.size());
+    for (size_t i = 0; i < feasible.size(); ++i) {
+      scores[i] = {feasible[i].get(), 1};
+    }
+  } else {
+    s = fwk.RunPreScorePlugins(state, pod, feasible);
+    if (s.IsSuccess()) s = fwk.RunScorePlugins(state, pod, feasible, &scores);
+    if (!s.IsSuccess()) {
+      result.kind = ScheduleResult::Kind::kError;
+      result.error_message = s.Message();
+      return result;
+    }
+  }
+  result.kind = ScheduleResult::Kind::kScheduled;
+  result.suggested_host = SelectHost(scores);
+  return result;
+}
+
+}  // namespace ksched::scheduler

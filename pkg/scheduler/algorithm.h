@@ -1,0 +1,86 @@
+// The scheduling algorithm of one cycle: PreFilter, Filter over the nodes in
+// parallel (stopping once enough feasible nodes are found), PreScore, Score,
+// and host selection (schedule_one.go's schedulePod and its helpers).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pkg/framework/cycle_state.h"
+#include "pkg/framework/pod_info.h"
+#include "pkg/framework/runtime/framework.h"
+#include "pkg/framework/snapshot.h"
+#include "pkg/framework/types.h"
+#include "pkg/util/random.h"
+
+namespace ksched::scheduler {
+
+// Below this many nodes every node is evaluated.
+inline constexpr int32_t kMinFeasibleNodesToFind = 100;
+// The adaptive percentage never goes below this.
+inline constexpr int32_t kMinFeasibleNodesPercentageToFind = 5;
+
+// How many feasible nodes to look for among `num_all_nodes`
+// (numFeasibleNodesToFind). `percentage` 0 is adaptive: 50 - nodes/125.
+int32_t NumFeasibleNodesToFind(int32_t percentage, int32_t num_all_nodes);
+
+struct ScheduleResult {
+  enum class Kind {
+    kScheduled,  // suggested_host is set
+    kNoFit,      // diagnosis explains; FitErrorMessage() formats it
+    kError,      // error_message explains (also "no nodes available")
+  };
+  Kind kind = Kind::kError;
+  std::string suggested_host;
+  int evaluated_nodes = 0;
+  int feasible_nodes = 0;
+  int num_all_nodes = 0;
+  framework::Diagnosis diagnosis;
+  std::string error_message;
+
+  // The message users see for a failure (the FailedScheduling event text).
+  std::string FailureMessage() const;
+};
+
+class SchedulingAlgorithm {
+ public:
+  // `percentage_of_nodes_to_score` is the configuration's global value (0:
+  // adaptive); a profile's own value takes precedence.
+  SchedulingAlgorithm(int32_t percentage_of_nodes_to_score,
+                      util::Random& random)
+      : percentage_(percentage_of_nodes_to_score), random_(random) {}
+
+  // Runs the algorithm for `pod` against `snapshot` (which the framework
+  // must already point at). Safe to call from one thread at a time.
+  ScheduleResult Schedule(framework::Framework& fwk,
+                          framework::CycleState& state,
+                          const framework::PodInfo& pod,
+                          const framework::Snapshot& snapshot);
+
+  // Filters `nodes` (starting at the rotating start index), stopping once
+  // `NumFeasibleNodesToFind` are feasible; rejected nodes go to diagnosis.
+  // Returns false on an internal error (message in *error).
+  bool FindNodesThatPassFilters(framework::Framework& fwk,
+                                const framework::CycleState& state,
+                                const framework::PodInfo& pod,
+                                const std::vector<framework::NodeInfoPtr>& nodes,
+                                framework::Diagnosis* diagnosis,
+                                std::vector<framework::NodeInfoPtr>* feasible,
+                                std::string* error);
+
+  // Picks the highest total score, ties broken uniformly at random.
+  std::string SelectHost(
+      const std::vector<framework::NodePluginScores>& scores);
+
+  size_t next_start_node_index() const { return next_start_node_index_; }
+
+ private:
+  int32_t percentage_;
+  util::Random& random_;
+  // Where the next cycle starts filtering, so every node gets its turn.
+  size_t next_start_node_index_ = 0;
+};
+
+}  // namespace ksched::scheduler

@@ -1,0 +1,194 @@
+#include "pkg/simulator/cluster.h"
+
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "pkg/api/codec.h"
+#include "pkg/api/yaml.h"
+
+namespace ksched::simulator {
+namespace {
+
+constexpr size_t kMaxClusterFileBytes = 256u << 20;
+
+// Built-in classes every API server has.
+constexpr int32_t kSystemClusterCritical = 2000000000;
+constexpr int32_t kSystemNodeCritical = 2000001000;
+
+class Loader {
+ public:
+  util::Result<void> Add(const rapidjson::Value& obj, const std::string& where) {
+    if (!obj.IsObject()) return util::Error(where + ": expected an object");
+    auto kind_it = obj.FindMember("kind");
+    if (kind_it == obj.MemberEnd() || !kind_it->value.IsString()) {
+      return util::Error(where + ": object has no kind");
+    }
+    std::string kind = kind_it->value.GetString();
+    if (kind == "List" || kind.ends_with("List")) {
+      auto items = obj.FindMember("items");
+      if (items == obj.MemberEnd() || items->value.IsNull()) return {};
+      if (!items->value.IsArray()) {
+        return util::Error(where + ": items: expected array");
+      }
+      for (rapidjson::SizeType i = 0; i < items->value.Size(); ++i) {
+        const rapidjson::Value& item = items->value[i];
+        std::string item_where = where + ": items[" + std::to_string(i) + "]";
+        // Typed lists (PodList) may leave the items' kind out.
+        if (item.IsObject() && !item.HasMember("kind") && kind != "List") {
+          auto r = AddKind(kind.substr(0, kind.size() - 4), item, item_where);
+          if (!r.ok()) return r;
+          continue;
+        }
+        if (auto r = Add(item, item_where); !r.ok()) return r;
+      }
+      return {};
+    }
+    return AddKind(kind, obj, where);
+  }
+
+  util::Result<Cluster> Finish() {
+    if (auto r = ResolvePriorities(); !r.ok()) return r.error();
+    for (const auto& [kind, count] : ignored_) {
+      cluster_.ignored.push_back(std::to_string(count) + " " + kind);
+    }
+    return std::move(cluster_);
+  }
+
+ private:
+  template <typename T>
+  util::Result<T> Decode(const rapidjson::Value& obj, const std::string& where) {
+    api::JsonDecodeOptions options;
+    options.lenient_scalars = true;  // YAML typing, as kubectl reads it
+    auto decoded = api::DecodeJson<T>(obj, options);
+    if (!decoded.ok()) return decoded.error().Wrap(where);
+    return decoded;
+  }
+
+  util::Result<void> AddKind(const std::string& kind,
+                             const rapidjson::Value& obj,
+                             const std::string& where) {
+    if (kind == "Node") {
+      auto node = Decode<api::Node>(obj, where);
+      if (!node.ok()) return node.error();
+      if (node->metadata.name.empty()) {
+        return util::Error(where + ": metadata.name: Required value");
+      }
+      if (!node_names_.insert(node->metadata.name).second) {
+        return util::Error(where + ": node " + node->metadata.name +
+                           " is defined twice");
+      }
+      if (node->metadata.uid.empty()) {
+        node->metadata.uid = "node-" + node->metadata.name;
+      }
+      cluster_.nodes.push_back(std::move(*node));
+    } else if (kind == "Pod") {
+      auto pod = Decode<api::Pod>(obj, where);
+      if (!pod.ok()) return pod.error();
+      api::ObjectMeta& m = pod->metadata;
+      if (m.name.empty()) {
+        return util::Error(where + ": metadata.name: Required value");
+      }
+      if (m.ns.empty()) m.ns = "default";
+      if (!pod_names_.insert(m.ns + "/" + m.name).second) {
+        return util::Error(where + ": pod " + m.ns + "/" + m.name +
+                           " is defined twice");
+      }
+      if (m.uid.empty()) m.uid = "pod-" + m.ns + "-" + m.name;
+      if (pod->spec.scheduler_name.empty()) {
+        pod->spec.scheduler_name = std::string(api::kDefaultSchedulerName);
+      }
+      cluster_.pods.push_back(std::move(*pod));
+    } else if (kind == "PriorityClass") {
+      auto pc = Decode<api::PriorityClass>(obj, where);
+      if (!pc.ok()) return pc.error();
+      cluster_.priority_classes.push_back(std::move(*pc));
+    } else if (kind == "Namespace") {
+      auto ns = Decode<api::Namespace>(obj, where);
+      if (!ns.ok()) return ns.error();
+      cluster_.namespaces.push_back(std::move(*ns));
+    } else {
+      ++ignored_[kind];
+    }
+    return {};
+  }
+
+  // What the Priority admission plugin does at pod creation.
+  util::Result<void> ResolvePriorities() {
+    std::map<std::string, const api::PriorityClass*> classes;
+    const api::PriorityClass* global_default = nullptr;
+    for (const auto& pc : cluster_.priority_classes) {
+      classes[pc.metadata.name] = &pc;
+      if (pc.global_default) global_default = &pc;
+    }
+    for (api::Pod& pod : cluster_.pods) {
+      if (pod.spec.priority.has_value()) continue;
+      const std::string& name = pod.spec.priority_class_name;
+      if (name.empty()) {
+        pod.spec.priority = global_default ? global_default->value : 0;
+        if (global_default && !pod.spec.preemption_policy) {
+          pod.spec.preemption_policy = global_default->preemption_policy;
+        }
+        continue;
+      }
+      if (name == "system-node-critical") {
+        pod.spec.priority = kSystemNodeCritical;
+        continue;
+      }
+      if (name == "system-cluster-critical") {
+        pod.spec.priority = kSystemClusterCritical;
+        continue;
+      }
+      auto it = classes.find(name);
+      if (it == classes.end()) {
+        return util::Error("pod " + pod.metadata.ns + "/" + pod.metadata.name +
+                           ": no PriorityClass with name " + name +
+                           " was found");
+      }
+      pod.spec.priority = it->second->value;
+      if (!pod.spec.preemption_policy) {
+        pod.spec.preemption_policy = it->second->preemption_policy;
+      }
+    }
+    return {};
+  }
+
+  Cluster cluster_;
+  std::set<std::string> node_names_;
+  std::set<std::string> pod_names_;
+  std::map<std::string, int> ignored_;
+};
+
+}  // namespace
+
+util::Result<Cluster> ParseCluster(std::string_view text) {
+  auto docs = api::YamlToJson(text);
+  if (!docs.ok()) return docs.error();
+  Loader loader;
+  for (size_t i = 0; i < docs->size(); ++i) {
+    std::string where = "document " + std::to_string(i + 1);
+    if (auto r = loader.Add((*docs)[i], where); !r.ok()) return r.error();
+  }
+  return loader.Finish();
+}
+
+util::Result<Cluster> LoadClusterFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return util::Error("cannot open cluster file " + path);
+  in.seekg(0, std::ios::end);
+  std::streamoff size = in.tellg();
+  if (size < 0) return util::Error("cannot read cluster file " + path);
+  if (static_cast<size_t>(size) > kMaxClusterFileBytes) {
+    return util::Error("cluster file " + path + " is larger than 256 MiB");
+  }
+  in.seekg(0);
+  std::string text(static_cast<size_t>(size), '\0');
+  in.read(text.data(), size);
+  if (!in) return util::Error("cannot read cluster file " + path);
+  auto cluster = ParseCluster(text);
+  if (!cluster.ok()) return cluster.error().Wrap(path);
+  return cluster;
+}
+
+}  // namespace ksched::simulator

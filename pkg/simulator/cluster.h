@@ -1,0 +1,32 @@
+// A cluster described by manifests: what `ksched simulate` schedules.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pkg/api/node.h"
+#include "pkg/api/objects.h"
+#include "pkg/api/pod.h"
+#include "pkg/util/result.h"
+
+namespace ksched::simulator {
+
+struct Cluster {
+  std::vector<api::Node> nodes;
+  std::vector<api::Pod> pods;
+  std::vector<api::PriorityClass> priority_classes;
+  std::vector<api::Namespace> namespaces;
+  // "3 ConfigMap" for kinds the simulator does not use.
+  std::vector<std::string> ignored;
+};
+
+// Reads Node, Pod, PriorityClass and Namespace objects from multi-document
+// YAML or JSON, bare or inside List kinds (as `kubectl get -o yaml` prints
+// them). Then applies what admission would have: a pod's priority and
+// preemption policy from its PriorityClass, the default scheduler name, and a
+// UID where a hand-written manifest has none.
+util::Result<Cluster> ParseCluster(std::string_view text);
+util::Result<Cluster> LoadClusterFile(const std::string& path);
+
+}  // namespace ksched::simulator

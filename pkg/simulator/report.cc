@@ -1,0 +1,184 @@
+#include "pkg/simulator/report.h"
+
+#include <algorithm>
+#include <sstream>
+
+#include "pkg/api/resource_names.h"
+#include "pkg/util/json.h"
+
+namespace ksched::simulator {
+namespace {
+
+std::string Pad(const std::string& s, size_t width) {
+  return s.size() >= width ? s + " " : s + std::string(width - s.size(), ' ');
+}
+
+// Cores with up to three decimals ("7.91"), so requested and allocatable
+// read in one unit even when one of them is in milli-cores.
+std::string Cores(const api::Quantity& q) {
+  int64_t milli = q.MilliValue();
+  std::string out = std::to_string(milli / 1000);
+  int64_t frac = milli % 1000;
+  if (frac != 0) {
+    std::string digits = std::to_string(1000 + (frac < 0 ? -frac : frac)).substr(1);
+    while (digits.back() == '0') digits.pop_back();
+    out += "." + digits;
+  }
+  return out;
+}
+
+// "1.5/3.92 38%" for requested/allocatable of one resource.
+std::string Usage(const NodeSummary& n, std::string_view resource) {
+  const api::Quantity* req = n.requested.Find(resource);
+  const api::Quantity* alloc = n.allocatable.Find(resource);
+  auto text = [&](const api::Quantity& q) {
+    return resource == api::kResourceCpu ? Cores(q) : q.ToString();
+  };
+  std::string used = req ? text(*req) : "0";
+  if (alloc == nullptr) return used + "/-";
+  std::string out = used + "/" + text(*alloc);
+  __int128 total = alloc->NanoValue();
+  if (total > 0) {
+    __int128 part = req ? req->NanoValue() : 0;
+    out += " " + std::to_string(static_cast<int64_t>(part * 100 / total)) + "%";
+  }
+  return out;
+}
+
+bool IsBasic(std::string_view name) {
+  return name == api::kResourceCpu || name == api::kResourceMemory ||
+         name == api::kResourcePods ||
+         name == api::kResourceEphemeralStorage;
+}
+
+void WriteString(rapidjson::Writer<rapidjson::StringBuffer>& w,
+                 const std::string& s) {
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
+
+void WriteResources(rapidjson::Writer<rapidjson::StringBuffer>& w,
+                    const api::ResourceList& list) {
+  w.StartObject();
+  for (const auto& [name, q] : list) {
+    w.Key(name.data(), static_cast<rapidjson::SizeType>(name.size()));
+    WriteString(w, q.ToString());
+  }
+  w.EndObject();
+}
+
+}  // namespace
+
+std::string RenderTable(const SimulationResult& r) {
+  std::ostringstream out;
+  size_t scheduled = std::count_if(r.pods.begin(), r.pods.end(),
+                                   [](const auto& p) { return p.node; });
+  out << "PODS: " << r.pods.size() << " pending, " << scheduled
+      << " scheduled, " << r.pods.size() - scheduled << " not scheduled\n";
+  size_t pod_width = 24, node_width = 12;
+  for (const PodOutcome& p : r.pods) {
+    pod_width = std::max(pod_width, p.ns.size() + p.name.size() + 2);
+    if (p.node) node_width = std::max(node_width, p.node->size() + 1);
+  }
+  out << Pad("NAMESPACE/POD", pod_width) << Pad("NODE", node_width)
+      << "RESULT\n";
+  for (const PodOutcome& p : r.pods) {
+    std::string result = p.node ? "Scheduled" : p.message;
+    if (!p.nominated_node.empty()) {
+      result += " (nominated node " + p.nominated_node + ")";
+    }
+    out << Pad(p.ns + "/" + p.name, pod_width)
+        << Pad(p.node ? *p.node : "-", node_width) << result << "\n";
+  }
+  if (!r.other_scheduler_pods.empty()) {
+    out << "\nLeft to other schedulers (" << r.other_scheduler_pods.size()
+        << "):";
+    for (const std::string& p : r.other_scheduler_pods) out << " " << p;
+    out << "\n";
+  }
+
+  out << "\nNODES\n";
+  size_t name_width = 12;
+  for (const NodeSummary& n : r.nodes) {
+    name_width = std::max(name_width, n.name.size() + 1);
+  }
+  out << Pad("NODE", name_width) << Pad("CPU", 20) << Pad("MEMORY", 24)
+      << Pad("PODS", 10) << "NOTES\n";
+  for (const NodeSummary& n : r.nodes) {
+    std::string notes;
+    auto add = [&notes](const std::string& s) {
+      if (!notes.empty()) notes += "; ";
+      notes += s;
+    };
+    for (const auto& [name, q] : n.allocatable) {
+      if (IsBasic(name)) continue;
+      add(name + " " + Usage(n, name));
+    }
+    if (n.unschedulable) add("cordoned");
+    for (const std::string& t : n.taints) add("taint " + t);
+    out << Pad(n.name, name_width) << Pad(Usage(n, api::kResourceCpu), 20)
+        << Pad(Usage(n, api::kResourceMemory), 24)
+        << Pad(std::to_string(n.pods) + "/" + std::to_string(n.allowed_pods),
+               10)
+        << notes << "\n";
+  }
+  for (const std::string& w : r.warnings) out << "warning: " << w << "\n";
+  return out.str();
+}
+
+std::string RenderJson(const SimulationResult& r) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  w.StartObject();
+  w.Key("pods");
+  w.StartArray();
+  for (const PodOutcome& p : r.pods) {
+    w.StartObject();
+    w.Key("namespace");
+    WriteString(w, p.ns);
+    w.Key("name");
+    WriteString(w, p.name);
+    w.Key("node");
+    if (p.node) {
+      WriteString(w, *p.node);
+    } else {
+      w.Null();
+    }
+    w.Key("message");
+    WriteString(w, p.message);
+    if (!p.nominated_node.empty()) {
+      w.Key("nominatedNode");
+      WriteString(w, p.nominated_node);
+    }
+    w.Key("profile");
+    WriteString(w, p.profile);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("nodes");
+  w.StartArray();
+  for (const NodeSummary& n : r.nodes) {
+    w.StartObject();
+    w.Key("name");
+    WriteString(w, n.name);
+    w.Key("requested");
+    WriteResources(w, n.requested);
+    w.Key("allocatable");
+    WriteResources(w, n.allocatable);
+    w.Key("pods");
+    w.Int(n.pods);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("otherSchedulerPods");
+  w.StartArray();
+  for (const std::string& p : r.other_scheduler_pods) WriteString(w, p);
+  w.EndArray();
+  w.Key("warnings");
+  w.StartArray();
+  for (const std::string& s : r.warnings) WriteString(w, s);
+  w.EndArray();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+}  // namespace ksched::simulator

@@ -1,0 +1,59 @@
+// `ksched simulate`: schedules a cluster's pending pods in-process, with the
+// same profiles and plugins as a live ksched, and reports where each landed.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pkg/api/pod.h"
+#include "pkg/config/types.h"
+#include "pkg/framework/registry.h"
+#include "pkg/simulator/cluster.h"
+#include "pkg/util/result.h"
+
+namespace ksched::simulator {
+
+struct PodOutcome {
+  std::string ns;
+  std::string name;
+  std::string profile;
+  std::optional<std::string> node;  // nullopt: not scheduled
+  // Why not ("0/6 nodes are available: ..."); empty when scheduled.
+  std::string message;
+  std::string nominated_node;  // set when preemption nominated one
+};
+
+struct NodeSummary {
+  std::string name;
+  api::ResourceList requested;    // sum of the requests of its pods
+  api::ResourceList allocatable;  // status.allocatable
+  int pods = 0;
+  int64_t allowed_pods = 0;
+  bool unschedulable = false;
+  std::vector<std::string> taints;  // "key=value:Effect"
+};
+
+struct SimulationResult {
+  std::vector<PodOutcome> pods;  // in scheduling order
+  std::vector<NodeSummary> nodes;
+  // Pending pods left alone because their schedulerName is not a profile.
+  std::vector<std::string> other_scheduler_pods;
+  std::vector<std::string> warnings;
+};
+
+struct SimulationOptions {
+  // Seeds the tie-break between equally scored nodes: a fixed seed gives a
+  // reproducible placement.
+  uint64_t seed = 1;
+  // Schedule every pending pod with the first profile, whatever its
+  // schedulerName.
+  bool all_pods = false;
+};
+
+util::Result<SimulationResult> Simulate(
+    const Cluster& cluster, const config::KubeSchedulerConfiguration& cfg,
+    const framework::Registry& registry, const SimulationOptions& options);
+
+}  // namespace ksched::simulator

@@ -1,0 +1,203 @@
+#include "pkg/simulator/simulator.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "pkg/config/config.h"
+#include "pkg/plugins/registry.h"
+#include "pkg/simulator/report.h"
+
+namespace ksched::simulator {
+namespace {
+
+class SimulatorTest : public ::testing::Test {
+ protected:
+  SimulationResult Run(const std::string& yaml, SimulationOptions options = {}) {
+    auto cluster = ParseCluster(yaml);
+    EXPECT_TRUE(cluster.ok()) << cluster.error().message();
+    auto result = Simulate(*cluster, config::DefaultConfig(), registry_, options);
+    EXPECT_TRUE(result.ok()) << result.error().message();
+    return *result;
+  }
+  static const PodOutcome& Pod(const SimulationResult& r, const std::string& name) {
+    for (const PodOutcome& p : r.pods) {
+      if (p.name == name) return p;
+    }
+    ADD_FAILURE() << "no outcome for " << name;
+    static PodOutcome none;
+    return none;
+  }
+  framework::Registry registry_ = plugins::NewInTreeRegistry();
+};
+
+constexpr const char* kTwoNodes = R"(
+kind: Node
+metadata: {name: small, labels: {zone: a}}
+status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
+---
+kind: Node
+metadata: {name: big, labels: {zone: b}}
+status: {allocatable: {cpu: "8", memory: 16Gi, pods: "10"}}
+)";
+
+TEST_F(SimulatorTest, LeastAllocatedSpreadsPodsOverTheEmptierNode) {
+  auto r = Run(std::string(kTwoNodes) + R"(
+---
+kind: Pod
+metadata: {name: p1}
+spec: {schedulerName: ksched, containers: [{name: c, resources: {requests: {cpu: "1", memory: 1Gi}}}]}
+)");
+  ASSERT_EQ(r.pods.size(), 1u);
+  EXPECT_EQ(Pod(r, "p1").node, "big");
+  EXPECT_EQ(Pod(r, "p1").message, "");
+}
+
+TEST_F(SimulatorTest, PodsAccumulateAndTheLastOneDoesNotFit) {
+  std::string yaml = kTwoNodes;
+  for (int i = 0; i < 4; ++i) {
+    yaml += "---\nkind: Pod\nmetadata: {name: p" + std::to_string(i) +
+            "}\nspec: {schedulerName: ksched, containers: [{name: c, resources: "
+            "{requests: {cpu: \"3\"}}}]}\n";
+  }
+  auto r = Run(yaml);
+  ASSERT_EQ(r.pods.size(), 4u);
+  int on_big = 0;
+  for (const auto& p : r.pods) on_big += p.node == std::optional<std::string>("big");
+  // big takes two 3-CPU pods, small none; the rest cannot fit.
+  EXPECT_EQ(on_big, 2);
+  EXPECT_FALSE(r.pods[2].node.has_value());
+  EXPECT_EQ(r.pods[2].message, "0/2 nodes are available: 2 Insufficient cpu.");
+  EXPECT_EQ(r.nodes[1].pods, 2);
+  EXPECT_EQ(r.nodes[1].requested.Find("cpu")->ToString(), "6");
+}
+
+TEST_F(SimulatorTest, HigherPriorityPodsGoFirst) {
+  auto r = Run(std::string(kTwoNodes) + R"(
+---
+kind: Pod
+metadata: {name: low}
+spec: {schedulerName: ksched, priority: 1, containers: [{name: c, resources: {requests: {cpu: "6"}}}]}
+---
+kind: Pod
+metadata: {name: high}
+spec: {schedulerName: ksched, priority: 100, containers: [{name: c, resources: {requests: {cpu: "6"}}}]}
+)");
+  ASSERT_EQ(r.pods.size(), 2u);
+  EXPECT_EQ(r.pods[0].name, "high");
+  EXPECT_EQ(r.pods[0].node, "big");
+  EXPECT_FALSE(r.pods[1].node.has_value());
+}
+
+TEST_F(SimulatorTest, OtherSchedulersPodsAreLeftAloneUnlessAllPods) {
+  std::string yaml = std::string(kTwoNodes) + R"(
+---
+kind: Pod
+metadata: {name: theirs}
+spec: {containers: [{name: c}]}
+)";
+  auto r = Run(yaml);
+  EXPECT_TRUE(r.pods.empty());
+  EXPECT_EQ(r.other_scheduler_pods,
+            std::vector<std::string>{"default/theirs (default-scheduler)"});
+  auto all = Run(yaml, {.seed = 1, .all_pods = true});
+  ASSERT_EQ(all.pods.size(), 1u);
+  EXPECT_TRUE(all.pods[0].node.has_value());
+}
+
+TEST_F(SimulatorTest, NoNodesIsReportedAsKubeSchedulerSaysIt) {
+  auto r = Run(R"(
+kind: Pod
+metadata: {name: p}
+spec: {schedulerName: ksched, containers: [{name: c}]}
+)");
+  ASSERT_EQ(r.pods.size(), 1u);
+  EXPECT_EQ(r.pods[0].message, "no nodes available to schedule pods");
+}
+
+TEST_F(SimulatorTest, SameSeedSamePlacement) {
+  std::string yaml;
+  for (int i = 0; i < 6; ++i) {
+    yaml += "kind: Node\nmetadata: {name: n" + std::to_string(i) +
+            "}\nstatus: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n---\n";
+  }
+  for (int i = 0; i < 6; ++i) {
+    yaml += "kind: Pod\nmetadata: {name: p" + std::to_string(i) +
+            "}\nspec: {schedulerName: ksched, containers: [{name: c}]}\n---\n";
+  }
+  auto a = Run(yaml, {.seed = 7});
+  auto b = Run(yaml, {.seed = 7});
+  ASSERT_EQ(a.pods.size(), 6u);
+  for (size_t i = 0; i < a.pods.size(); ++i) EXPECT_EQ(a.pods[i].node, b.pods[i].node);
+  // Ties are broken at random: six identical pods on six identical nodes
+  // do not all land on the first node.
+  std::map<std::string, int> per_node;
+  for (const auto& p : a.pods) ++per_node[*p.node];
+  EXPECT_GT(per_node.size(), 1u);
+}
+
+// The bundled example: every rule it exercises lands where it must.
+TEST_F(SimulatorTest, ExampleClusterSchedulesAsDocumented) {
+  auto cluster = LoadClusterFile(std::string(KSCHED_SOURCE_DIR) +
+                                 "/examples/cluster.yaml");
+  ASSERT_TRUE(cluster.ok()) << cluster.error().message();
+  auto result = Simulate(*cluster, config::DefaultConfig(), registry_, {});
+  ASSERT_TRUE(result.ok()) << result.error().message();
+  const SimulationResult& r = *result;
+
+  // High priority first: the three web pods lead the queue.
+  ASSERT_GE(r.pods.size(), 3u);
+  for (int i = 0; i < 3; ++i) EXPECT_TRUE(r.pods[i].name.starts_with("web-"));
+  for (const char* web : {"web-0", "web-1", "web-2"}) {
+    const PodOutcome& p = Pod(r, web);
+    ASSERT_TRUE(p.node.has_value()) << web << ": " << p.message;
+    EXPECT_TRUE(p.node->starts_with("cpu-")) << *p.node;
+    EXPECT_NE(*p.node, "cpu-b-3");  // cordoned
+  }
+  const PodOutcome& cache = Pod(r, "cache-0");
+  ASSERT_TRUE(cache.node.has_value()) << cache.message;
+  EXPECT_TRUE(*cache.node == "cpu-b-1" || *cache.node == "cpu-b-2") << *cache.node;
+
+  // gpu-a-1 has 2 of 4 GPUs left; three are asked for.
+  EXPECT_EQ(Pod(r, "finetune-0").node, "gpu-b-1");
+  EXPECT_EQ(Pod(r, "notebook-0").message,
+            "0/7 nodes are available: 1 node(s) were unschedulable, 2 node(s) "
+            "had untolerated taint {dedicated: gpu}, 4 Insufficient "
+            "nvidia.com/gpu.");
+  EXPECT_EQ(Pod(r, "analytics-0").message,
+            "0/7 nodes are available: 1 node(s) were unschedulable, 2 node(s) "
+            "had untolerated taint {dedicated: gpu}, 4 Insufficient cpu, 4 "
+            "Insufficient memory.");
+  // cpu-b-1 already serves host port 443.
+  EXPECT_EQ(Pod(r, "ingress-canary").node, "cpu-b-2");
+  EXPECT_EQ(Pod(r, "node-exporter-cpu-b-2").node, "cpu-b-2");
+  EXPECT_FALSE(Pod(r, "etl-0").node.has_value());
+  EXPECT_EQ(Pod(r, "etl-0").message,
+            "waiting for scheduling gates: [example.com/quota-check]");
+  EXPECT_EQ(r.other_scheduler_pods,
+            std::vector<std::string>{"default/legacy-0 (default-scheduler)"});
+
+  // Node summaries count running and newly placed pods, not finished ones.
+  for (const NodeSummary& n : r.nodes) {
+    if (n.name == "cpu-b-3") {
+      EXPECT_EQ(n.pods, 0);
+      EXPECT_TRUE(n.unschedulable);
+    }
+    if (n.name == "gpu-b-1") {
+      EXPECT_EQ(n.requested.Find("nvidia.com/gpu")->Value(), 3);
+    }
+    if (n.name == "cpu-b-2") {
+      EXPECT_EQ(n.requested.Find("cpu")->MilliValue() >= 550, true);
+    }
+  }
+
+  std::string json = RenderJson(r);
+  EXPECT_NE(json.find(R"("name":"notebook-0","node":null,)"), std::string::npos)
+      << json;
+  std::string table = RenderTable(r);
+  EXPECT_NE(table.find("ml/finetune-0"), std::string::npos) << table;
+  EXPECT_NE(table.find("cordoned"), std::string::npos) << table;
+}
+
+}  // namespace
+}  // namespace ksched::simulator

@@ -1,0 +1,68 @@
+#include "pkg/util/flags.h"
+
+#include <gtest/gtest.h>
+
+namespace ksched::util {
+namespace {
+
+struct Flags {
+  std::string config;
+  bool leader_elect = true;
+  int64_t v = 0;
+  FlagSet set{"ksched [flags]"};
+  Flags() {
+    set.String("config", &config, "config file");
+    set.Bool("leader-elect", &leader_elect, "elect a leader");
+    set.Int("v", &v, "verbosity");
+  }
+};
+
+TEST(FlagSetTest, ParsesEveryPflagForm) {
+  Flags f;
+  auto rest = f.set.Parse({"--config=a.yaml", "--leader-elect=false", "-v", "4",
+                           "pos", "--", "--not-a-flag"});
+  ASSERT_TRUE(rest.ok()) << rest.error().message();
+  EXPECT_EQ(f.config, "a.yaml");
+  EXPECT_FALSE(f.leader_elect);
+  EXPECT_EQ(f.v, 4);
+  EXPECT_EQ(*rest, (std::vector<std::string>{"pos", "--not-a-flag"}));
+
+  Flags g;
+  ASSERT_TRUE(g.set.Parse({"--config", "b.yaml", "--leader-elect"}).ok());
+  EXPECT_EQ(g.config, "b.yaml");
+  EXPECT_TRUE(g.leader_elect);
+}
+
+TEST(FlagSetTest, ErrorsAreClear) {
+  struct Case {
+    std::vector<std::string> args;
+    const char* error;
+  } cases[] = {
+      {{"--nope"}, "unknown flag: --nope"},
+      {{"--config"}, "flag needs an argument: --config"},
+      {{"--v=high"},
+       "invalid argument \"high\" for \"--v\" flag: expected an integer"},
+      {{"--leader-elect=maybe"},
+       "invalid argument \"maybe\" for \"--leader-elect\" flag: expected a "
+       "boolean"},
+  };
+  for (const Case& c : cases) {
+    Flags f;
+    auto r = f.set.Parse(c.args);
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().message(), c.error);
+  }
+}
+
+TEST(FlagSetTest, HelpIsRecognisedAndUsageListsFlags) {
+  Flags f;
+  ASSERT_TRUE(f.set.Parse({"-h"}).ok());
+  EXPECT_TRUE(f.set.help_requested());
+  std::string usage = f.set.Usage();
+  EXPECT_NE(usage.find("--config value"), std::string::npos) << usage;
+  EXPECT_NE(usage.find("--leader-elect"), std::string::npos);
+  EXPECT_NE(usage.find("(default true)"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ksched::util

@@ -1,0 +1,25 @@
+// The one way project code includes RapidJSON.
+//
+// RapidJSON's default assertion aborts, and with NDEBUG it is compiled out,
+// leaving undefined behaviour on misuse (e.g. GetString() on a number). Code
+// here checks types before reading, and this makes any slip an exception that
+// the caller's error handling turns into a clear message instead of a crash.
+#pragma once
+
+#include <stdexcept>
+
+#ifndef RAPIDJSON_HAS_STDSTRING
+#define RAPIDJSON_HAS_STDSTRING 1
+#endif
+#ifndef RAPIDJSON_ASSERT
+#define RAPIDJSON_ASSERT(x) \
+  ((x) ? static_cast<void>(0) : throw std::logic_error("rapidjson: " #x))
+#endif
+#ifndef RAPIDJSON_SSE2
+#define RAPIDJSON_SSE2
+#endif
+
+#include <rapidjson/document.h>
+#include <rapidjson/error/en.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>

@@ -1,0 +1,42 @@
+// Runs a shell command and captures its stdout, stderr and exit code.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <unistd.h>
+
+namespace ksched::testing {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+inline CommandResult RunCommand(const std::string& command) {
+  char err_path[] = "/tmp/ksched-cli-stderr-XXXXXX";
+  int fd = mkstemp(err_path);
+  if (fd >= 0) close(fd);
+  CommandResult r;
+  std::string full = command + " 2>" + err_path;
+  FILE* pipe = popen(full.c_str(), "r");
+  if (pipe == nullptr) return r;
+  std::array<char, 4096> buf;
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0) r.out.append(buf.data(), n);
+  int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream err(err_path);
+  std::stringstream ss;
+  ss << err.rdbuf();
+  r.err = ss.str();
+  unlink(err_path);
+  return r;
+}
+
+}  // namespace ksched::testing

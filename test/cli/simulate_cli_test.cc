@@ -1,0 +1,166 @@
+// Drives the built ksched binary the way a user does.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "pkg/util/json.h"
+#include "test/cli/run_command.h"
+
+namespace ksched {
+namespace {
+
+using testing::RunCommand;
+
+const std::string kKsched = KSCHED_BINARY;
+const std::string kExample = std::string(KSCHED_SOURCE_DIR) + "/examples/cluster.yaml";
+
+std::string WriteTemp(const std::string& name, const std::string& content) {
+  std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << content;
+  return path;
+}
+
+TEST(SimulateCliTest, TableOnTheExample) {
+  auto r = RunCommand(kKsched + " simulate --cluster " + kExample);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("NAMESPACE/POD"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ml/finetune-0"), std::string::npos);
+  EXPECT_NE(r.out.find("gpu-b-1"), std::string::npos);
+  EXPECT_NE(r.out.find("0/7 nodes are available: 1 node(s) were unschedulable"),
+            std::string::npos);
+  EXPECT_NE(r.out.find("NODES"), std::string::npos);
+}
+
+TEST(SimulateCliTest, JsonOnTheExampleHasTheStableFields) {
+  auto r = RunCommand(kKsched + " simulate --quiet --output json --cluster " +
+                      kExample);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");  // --quiet: no start-up notes
+  rapidjson::Document doc;
+  doc.Parse(r.out.c_str());
+  ASSERT_FALSE(doc.HasParseError()) << r.out;
+  ASSERT_TRUE(doc["pods"].IsArray());
+  ASSERT_TRUE(doc["nodes"].IsArray());
+  EXPECT_EQ(doc["nodes"].Size(), 7u);
+  bool saw_unschedulable = false, saw_scheduled = false;
+  for (const auto& pod : doc["pods"].GetArray()) {
+    ASSERT_TRUE(pod["namespace"].IsString());
+    ASSERT_TRUE(pod["name"].IsString());
+    ASSERT_TRUE(pod["message"].IsString());
+    if (pod["node"].IsNull()) {
+      saw_unschedulable = true;
+      EXPECT_GT(pod["message"].GetStringLength(), 0u);
+    } else {
+      saw_scheduled = true;
+      EXPECT_TRUE(pod["node"].IsString());
+    }
+  }
+  EXPECT_TRUE(saw_unschedulable && saw_scheduled);
+  for (const auto& node : doc["nodes"].GetArray()) {
+    EXPECT_TRUE(node["name"].IsString());
+    EXPECT_TRUE(node["requested"].IsObject());
+    EXPECT_TRUE(node["allocatable"].IsObject());
+    EXPECT_TRUE(node["pods"].IsInt());
+  }
+}
+
+TEST(SimulateCliTest, StartupNotesNameUnimplementedPlugins) {
+  auto r = RunCommand(kKsched + " simulate --cluster " + kExample);
+  ASSERT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.err.find("plugins accepted but not implemented yet"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(SimulateCliTest, BadInvocationsExplainThemselves) {
+  struct Case {
+    std::string args;
+    int exit_code;
+    std::string err;
+  } cases[] = {
+      {"simulate", 2, "--cluster is required"},
+      {"simulate --cluster", 2, "flag needs an argument: --cluster"},
+      {"simulate --cluster x --output yaml", 2, "--output must be table or json"},
+      {"simulate --bogus", 2, "unknown flag: --bogus"},
+      {"simulate --cluster /nonexistent.yaml", 1,
+       "cannot open cluster file /nonexistent.yaml"},
+      {"frobnicate", 2, "unknown command \"frobnicate\""},
+  };
+  for (const Case& c : cases) {
+    auto r = RunCommand(kKsched + " " + c.args);
+    EXPECT_EQ(r.exit_code, c.exit_code) << c.args << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.err), std::string::npos) << c.args << "\n" << r.err;
+  }
+}
+
+TEST(SimulateCliTest, MalformedClusterAndConfigFilesAreClearErrors) {
+  std::string bad_yaml = WriteTemp("bad.yaml", "kind: Pod\nmetadata: {name: [\n");
+  auto r = RunCommand(kKsched + " simulate --cluster " + bad_yaml);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("malformed YAML: line"), std::string::npos) << r.err;
+
+  std::string unknown_plugin = WriteTemp("unknown-plugin.yaml", R"(
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: ksched
+  plugins:
+    filter:
+      enabled: [{name: NodeFrobnicator}]
+)");
+  r = RunCommand(kKsched + " simulate --cluster " + kExample + " --config " +
+                 unknown_plugin);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("unknown plugin \"NodeFrobnicator\""), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("NodeResourcesFit"), std::string::npos) << r.err;
+}
+
+TEST(SimulateCliTest, ConfigProfilesAndWeightsTakeEffect) {
+  // MostAllocated packs: the pod goes to the fuller node.
+  std::string cluster = WriteTemp("pack.yaml", R"(
+kind: Node
+metadata: {name: empty}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "10"}}
+---
+kind: Node
+metadata: {name: busy}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "10"}}
+---
+kind: Pod
+metadata: {name: running}
+spec: {nodeName: busy, containers: [{name: c, resources: {requests: {cpu: "2", memory: 4Gi}}}]}
+---
+kind: Pod
+metadata: {name: new}
+spec: {schedulerName: packer, containers: [{name: c, resources: {requests: {cpu: "1", memory: 1Gi}}}]}
+)");
+  std::string config = WriteTemp("packer.yaml", R"(
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: packer
+  plugins:
+    score:
+      disabled: [{name: NodeResourcesBalancedAllocation}, {name: ImageLocality}]
+  pluginConfig:
+  - name: NodeResourcesFit
+    args:
+      scoringStrategy:
+        type: MostAllocated
+        resources: [{name: cpu, weight: 1}, {name: memory, weight: 1}]
+)");
+  auto r = RunCommand(kKsched + " simulate --quiet --output json --cluster " +
+                      cluster + " --config " + config);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find(R"("name":"new","node":"busy")"), std::string::npos) << r.out;
+}
+
+TEST(VersionCliTest, PrintsTheVersion) {
+  auto r = RunCommand(kKsched + " version");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_TRUE(r.out.starts_with("ksched ")) << r.out;
+}
+
+}  // namespace
+}  // namespace ksched
