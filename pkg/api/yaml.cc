@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
-#include <regex>
 #include <string>
 
 namespace ksched::api {
@@ -37,10 +36,30 @@ bool IsDecimalInt(const std::string& s) {
   return true;
 }
 
+// The YAML 1.2 core schema's float:
+// [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? ) ( [eE] [-+]? [0-9]+ )?
 bool IsFloat(const std::string& s) {
-  static const std::regex kFloat(
-      R"([-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?)");
-  return std::regex_match(s, kFloat);
+  size_t i = 0;
+  auto digits = [&] {
+    size_t start = i;
+    while (i < s.size() && s[i] >= '0' && s[i] <= '9') ++i;
+    return i - start;
+  };
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+  size_t int_digits = digits();
+  if (i < s.size() && s[i] == '.') {
+    ++i;
+    size_t frac_digits = digits();
+    if (int_digits == 0 && frac_digits == 0) return false;
+  } else if (int_digits == 0) {
+    return false;
+  }
+  if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+    ++i;
+    if (i < s.size() && (s[i] == '+' || s[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == s.size();
 }
 
 class Converter {

@@ -81,3 +81,26 @@ TEST(YamlTest, RepeatedKeysKeepTheLastValue) {
 
 }  // namespace
 }  // namespace ksched::api
+
+namespace ksched::api {
+namespace {
+
+TEST(YamlTest, FloatsFollowTheCoreSchemaExactly) {
+  struct Case {
+    const char* scalar;
+    const char* json;
+  } cases[] = {
+      {"1.5", "1.5"},   {".5", "0.5"},      {"5.", "5.0"},   {"-2.5e3", "-2500.0"},
+      {"1E-2", "0.01"}, {"+.5e+1", "5.0"},  {".", "\".\""},  {"1e", "\"1e\""},
+      {"e3", "\"e3\""}, {"1.2.3", "\"1.2.3\""}, {"+", "\"+\""}, {"1e3x", "\"1e3x\""},
+  };
+  for (const Case& c : cases) {
+    auto docs = YamlToJson(std::string("v: ") + c.scalar + "\n");
+    ASSERT_TRUE(docs.ok()) << c.scalar;
+    EXPECT_EQ(ToText((*docs)[0]), std::string(R"({"v":)") + c.json + "}")
+        << c.scalar;
+  }
+}
+
+}  // namespace
+}  // namespace ksched::api

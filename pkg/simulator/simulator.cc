@@ -7,6 +7,7 @@
 #include "pkg/api/resource_names.h"
 #include "pkg/api/taints.h"
 #include "pkg/framework/binder.h"
+#include "pkg/framework/image_states.h"
 #include "pkg/framework/parallelizer.h"
 #include "pkg/framework/snapshot.h"
 #include "pkg/scheduler/algorithm.h"
@@ -99,6 +100,7 @@ util::Result<SimulationResult> Simulate(
     by_name[node.metadata.name] = info;
     infos.push_back(info);
   }
+  framework::SetImageStates(infos);
   std::vector<framework::QueuedPodInfo> pending;
   for (const api::Pod& pod : cluster.pods) {
     if (IsTerminal(pod)) continue;
