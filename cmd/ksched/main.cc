@@ -10,7 +10,6 @@
 
 #include "cmd/ksched/simulate_command.h"
 #include "cmd/ksched/startup_report.h"
-#include "pkg/config/config.h"
 #include "pkg/plugins/registry.h"
 #include "pkg/util/flags.h"
 
@@ -58,12 +57,7 @@ int RunScheduler(const std::vector<std::string>& args) {
   }
 
   framework::Registry registry = plugins::NewInTreeRegistry();
-  config::LoadOptions load_options;
-  load_options.known_plugins = registry.Names();
-  auto cfg = config_path.empty()
-                 ? util::Result<config::KubeSchedulerConfiguration>(
-                       config::DefaultConfig())
-                 : config::LoadConfigFile(config_path, load_options);
+  auto cfg = LoadConfiguration(config_path, registry);
   if (!cfg.ok()) {
     std::cerr << "Error: " << cfg.error().message() << "\n";
     return 1;

@@ -3,7 +3,6 @@
 #include <iostream>
 
 #include "cmd/ksched/startup_report.h"
-#include "pkg/config/config.h"
 #include "pkg/plugins/registry.h"
 #include "pkg/simulator/cluster.h"
 #include "pkg/simulator/report.h"
@@ -61,12 +60,7 @@ int RunSimulate(const std::vector<std::string>& args) {
   }
 
   framework::Registry registry = plugins::NewInTreeRegistry();
-  config::LoadOptions load_options;
-  load_options.known_plugins = registry.Names();
-  auto cfg = config_path.empty()
-                 ? util::Result<config::KubeSchedulerConfiguration>(
-                       config::DefaultConfig())
-                 : config::LoadConfigFile(config_path, load_options);
+  auto cfg = LoadConfiguration(config_path, registry);
   if (!cfg.ok()) {
     std::cerr << "Error: " << cfg.error().message() << "\n";
     return 1;

@@ -3,9 +3,18 @@
 #include <algorithm>
 #include <set>
 
+#include "pkg/config/config.h"
 #include "pkg/plugins/registry.h"
 
 namespace ksched::cmd {
+
+util::Result<config::KubeSchedulerConfiguration> LoadConfiguration(
+    const std::string& path, const framework::Registry& registry) {
+  if (path.empty()) return config::DefaultConfig();
+  config::LoadOptions options;
+  options.known_plugins = registry.Names();
+  return config::LoadConfigFile(path, options);
+}
 
 std::vector<std::string> StartupNotes(
     const config::KubeSchedulerConfiguration& cfg) {

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "pkg/api/codec_internal.h"
 #include "pkg/config/config.h"
 #include "pkg/config/convert.h"
 #include "pkg/config/document.h"
@@ -45,7 +46,7 @@ util::Status CheckTypeMeta(const rapidjson::Value& doc) {
     if (it == doc.MemberEnd() || it->value.IsNull()) continue;
     if (!it->value.IsString()) {
       return util::Error(std::string(key) + ": expected string, got " +
-                         (it->value.IsNumber() ? "number" : "non-string"));
+                         std::string(api::codec::TypeName(it->value)));
     }
     into->assign(it->value.GetString(), it->value.GetStringLength());
   }

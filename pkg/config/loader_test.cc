@@ -280,6 +280,26 @@ profiles:
             "<accepted>");
 }
 
+TEST(LoaderTest, ArgsOfPluginsWithoutAnArgsTypeAreKeptRaw) {
+  // kube-scheduler keeps them undecoded (runtime.Unknown) and accepts them,
+  // in-tree plugin or not.
+  KubeSchedulerConfiguration c = MustParse(R"(
+profiles:
+- pluginConfig:
+  - name: NodePorts
+    args:
+      anything: [1, "two"]
+  - name: MyOutOfTreePlugin
+    args:
+      threshold: 0.5
+)");
+  const Profile& p = c.profiles[0];
+  EXPECT_EQ(p.ArgsFor("NodePorts"), nullptr);
+  EXPECT_EQ(p.plugin_config[0].raw_args, R"({"anything":[1,"two"]})");
+  EXPECT_EQ(p.ArgsFor("MyOutOfTreePlugin"), nullptr);
+  EXPECT_EQ(p.plugin_config[1].raw_args, R"({"threshold":0.5})");
+}
+
 TEST(LoaderTest, WrongTypesNameThePath) {
   EXPECT_EQ(ErrorFor("parallelism: \"16\"\n"),
             "parallelism: expected integer, got string");

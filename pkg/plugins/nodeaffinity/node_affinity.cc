@@ -1,5 +1,7 @@
 #include "pkg/plugins/nodeaffinity/node_affinity.h"
 
+#include "pkg/plugins/helper/normalize_score.h"
+
 #include <algorithm>
 #include <iterator>
 #include <set>
@@ -97,20 +99,6 @@ std::optional<std::set<std::string>> PinnedNames(
     names = std::move(both);
   }
   return names;
-}
-
-// helper.DefaultNormalizeScore, not reversed: scales [0, max] onto
-// [0, kMaxNodeScore]. TODO: move to a shared pkg/plugins/helper once one
-// exists (TaintToleration carries the reversed variant).
-void Normalize(framework::NodeScoreList& scores) {
-  int64_t max_count = 0;
-  for (const framework::NodeScore& s : scores) {
-    max_count = std::max(max_count, s.score);
-  }
-  if (max_count == 0) return;
-  for (framework::NodeScore& s : scores) {
-    s.score = framework::kMaxNodeScore * s.score / max_count;
-  }
 }
 
 }  // namespace
@@ -228,7 +216,8 @@ framework::Status NodeAffinity::Score(const framework::CycleState& state,
 framework::Status NodeAffinity::NormalizeScore(
     const framework::CycleState& /*state*/, const framework::PodInfo& /*pod*/,
     framework::NodeScoreList& scores) const {
-  Normalize(scores);
+  helper::DefaultNormalizeScore(framework::kMaxNodeScore, /*reverse=*/false,
+                                scores);
   return framework::Status();
 }
 

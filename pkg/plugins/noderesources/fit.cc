@@ -44,6 +44,7 @@ class PreScoreState final : public framework::StateData {
 };
 
 bool IsIgnored(std::string_view name, const IgnoredResources& ignored) {
+  if (ignored.names.empty() && ignored.groups.empty()) return false;
   // Only extended resources can be ignored; kubernetes.io/ and hugepages
   // resources are always enforced.
   if (!api::IsExtendedResourceName(name)) return false;
@@ -75,25 +76,26 @@ std::vector<InsufficientResource> FitsRequest(
   }
 
   // As kube: the request against the free amount (allocatable - requested),
-  // and only for resources the pod actually asks for.
-  auto check = [&](std::string_view name, std::string reason, int64_t want,
-                   int64_t used, int64_t capacity) {
+  // and only for resources the pod actually asks for. Reasons are built
+  // only for shortfalls: Filter runs for every node.
+  auto check = [&](std::string_view name, int64_t want, int64_t used,
+                   int64_t capacity) {
     if (want > 0 && want > noderesources::WrapSub(capacity, used)) {
+      std::string reason = "Insufficient ";
+      reason += name;
       out.push_back(
           {std::string(name), std::move(reason), want, used, capacity});
     }
   };
-  check(api::kResourceCpu, "Insufficient cpu", pod_request.milli_cpu,
-        requested.milli_cpu, allocatable.milli_cpu);
-  check(api::kResourceMemory, "Insufficient memory", pod_request.memory,
-        requested.memory, allocatable.memory);
-  check(api::kResourceEphemeralStorage, "Insufficient ephemeral-storage",
-        pod_request.ephemeral_storage, requested.ephemeral_storage,
-        allocatable.ephemeral_storage);
+  check(api::kResourceCpu, pod_request.milli_cpu, requested.milli_cpu,
+        allocatable.milli_cpu);
+  check(api::kResourceMemory, pod_request.memory, requested.memory,
+        allocatable.memory);
+  check(api::kResourceEphemeralStorage, pod_request.ephemeral_storage,
+        requested.ephemeral_storage, allocatable.ephemeral_storage);
   for (const auto& [name, quantity] : pod_request.scalar_resources) {
     if (quantity == 0 || IsIgnored(name, ignored)) continue;
-    check(name, "Insufficient " + name, quantity, requested.Scalar(name),
-          allocatable.Scalar(name));
+    check(name, quantity, requested.Scalar(name), allocatable.Scalar(name));
   }
   return out;
 }

@@ -18,24 +18,7 @@ int64_t LeastRequestedScore(int64_t requested, int64_t capacity) {
 
 ResourceScorerFn LeastResourceScorer(
     std::vector<config::ResourceSpec> resources) {
-  return [resources = std::move(resources)](
-             std::span<const int64_t> requested,
-             std::span<const int64_t> allocatable) -> int64_t {
-    int64_t node_score = 0;
-    int64_t weight_sum = 0;
-    for (size_t i = 0; i < requested.size(); ++i) {
-      // Resources the node does not offer (or the pod does not want, for
-      // extended ones) carry no weight at all.
-      if (allocatable[i] == 0) continue;
-      int64_t weight = resources[i].weight;
-      node_score = WrapAdd(
-          node_score,
-          WrapMul(LeastRequestedScore(requested[i], allocatable[i]), weight));
-      weight_sum += weight;
-    }
-    if (weight_sum == 0) return 0;
-    return node_score / weight_sum;
-  };
+  return WeightedMeanScorer(std::move(resources), LeastRequestedScore);
 }
 
 }  // namespace ksched::plugins::noderesources

@@ -81,4 +81,11 @@ class ResourceAllocationScorer {
 // kube-scheduler's v1 defaulting fills them in (cpu:1, memory:1).
 std::vector<config::ResourceSpec> DefaultResourceSpecs();
 
+// sum(weight * per_resource(requested, allocatable)) / sum(weight) over the
+// resources the node offers; the shape both LeastAllocated and
+// MostAllocated share.
+ResourceScorerFn WeightedMeanScorer(std::vector<config::ResourceSpec> resources,
+                                    int64_t (*per_resource)(int64_t requested,
+                                                            int64_t capacity));
+
 }  // namespace ksched::plugins::noderesources

@@ -1,5 +1,7 @@
 #include "pkg/plugins/tainttoleration/taint_toleration.h"
 
+#include "pkg/plugins/helper/normalize_score.h"
+
 #include <algorithm>
 #include <string>
 
@@ -32,22 +34,6 @@ class PreScoreState final : public framework::StateData {
 bool IsDoNotSchedule(const api::Taint& taint) {
   return taint.effect == api::TaintEffect::kNoSchedule ||
          taint.effect == api::TaintEffect::kNoExecute;
-}
-
-// helper.DefaultNormalizeScore: scales [0, max] onto [0, kMaxNodeScore],
-// reversed so that the fewest untolerated taints score highest.
-// TODO: move to a shared pkg/plugins/helper once one exists (NodeAffinity
-// carries the same ten lines).
-void NormalizeReversed(framework::NodeScoreList& scores) {
-  int64_t max_count = 0;
-  for (const framework::NodeScore& s : scores) {
-    max_count = std::max(max_count, s.score);
-  }
-  for (framework::NodeScore& s : scores) {
-    int64_t scaled =
-        max_count == 0 ? 0 : framework::kMaxNodeScore * s.score / max_count;
-    s.score = framework::kMaxNodeScore - scaled;
-  }
 }
 
 }  // namespace
@@ -123,7 +109,9 @@ framework::Status TaintToleration::Score(const framework::CycleState& state,
 framework::Status TaintToleration::NormalizeScore(
     const framework::CycleState& /*state*/, const framework::PodInfo& /*pod*/,
     framework::NodeScoreList& scores) const {
-  NormalizeReversed(scores);
+  // Fewest untolerated PreferNoSchedule taints score highest.
+  helper::DefaultNormalizeScore(framework::kMaxNodeScore, /*reverse=*/true,
+                                scores);
   return framework::Status();
 }
 
