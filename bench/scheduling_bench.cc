@@ -32,15 +32,17 @@ std::vector<framework::NodeInfoPtr> MakeCluster(int nodes, int pods_per_node) {
     auto info = testing::MakeNodeInfo(
         NodeBuilder(name)
             .Label("kubernetes.io/hostname", name)
-            .Label("topology.kubernetes.io/zone", "zone-" + std::to_string(i % 10))
+            .Label("topology.kubernetes.io/zone",
+                   "zone-" + std::to_string(i % 10))
             .Capacity({{"cpu", "32"}, {"memory", "128Gi"}, {"pods", "110"}})
             .Obj());
     for (int j = 0; j < pods_per_node; ++j) {
-      info->AddPod(PodBuilder("p-" + std::to_string(i) + "-" + std::to_string(j))
-                       .Label("app", "app-" + std::to_string(j))
-                       .Node(name)
-                       .Req({{"cpu", "500m"}, {"memory", "1Gi"}})
-                       .Info());
+      info->AddPod(
+          PodBuilder("p-" + std::to_string(i) + "-" + std::to_string(j))
+              .Label("app", "app-" + std::to_string(j))
+              .Node(name)
+              .Req({{"cpu", "500m"}, {"memory", "1Gi"}})
+              .Info());
     }
     infos.push_back(std::move(info));
   }
@@ -67,16 +69,22 @@ void BM_ScheduleBasicPod(benchmark::State& state) {
   fwk.SetSnapshot(&snapshot);
   scheduler::SchedulingAlgorithm algorithm(cfg.percentage_of_nodes_to_score,
                                            random);
-  auto pod = PodBuilder("new").Req({{"cpu", "250m"}, {"memory", "512Mi"}}).Info();
+  auto pod =
+      PodBuilder("new").Req({{"cpu", "250m"}, {"memory", "512Mi"}}).Info();
   for (auto _ : state) {
     framework::CycleState cycle;
-    scheduler::ScheduleResult r = algorithm.Schedule(fwk, cycle, *pod, snapshot);
+    scheduler::ScheduleResult r =
+        algorithm.Schedule(fwk, cycle, *pod, snapshot);
     benchmark::DoNotOptimize(r.suggested_host);
   }
   state.counters["nodes"] = nodes;
 }
-BENCHMARK(BM_ScheduleBasicPod)->Arg(500)->Arg(5000)->Arg(15000)
-    ->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(BM_ScheduleBasicPod)
+    ->Arg(500)
+    ->Arg(5000)
+    ->Arg(15000)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace ksched

@@ -50,8 +50,7 @@ int RunScheduler(const std::vector<std::string>& args) {
     return 0;
   }
   if (!positional->empty()) {
-    std::cerr << "Error: unknown command \"" << positional->front()
-              << "\"\n\n"
+    std::cerr << "Error: unknown command \"" << positional->front() << "\"\n\n"
               << kDescription;
     return 2;
   }

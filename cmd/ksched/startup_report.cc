@@ -27,7 +27,7 @@ std::vector<std::string> StartupNotes(
   std::set<std::string> enabled;
   for (const config::Profile& p : cfg.profiles) {
     const config::PluginSet* sets[] = {
-        &p.plugins.pre_enqueue, &p.plugins.queue_sort, &p.plugins.pre_filter,
+        &p.plugins.pre_enqueue, &p.plugins.queue_sort,  &p.plugins.pre_filter,
         &p.plugins.filter,      &p.plugins.post_filter, &p.plugins.pre_score,
         &p.plugins.score,       &p.plugins.reserve,     &p.plugins.permit,
         &p.plugins.pre_bind,    &p.plugins.bind,        &p.plugins.post_bind,
@@ -47,8 +47,10 @@ std::vector<std::string> StartupNotes(
       if (!list.empty()) list += ", ";
       list += name;
     }
-    notes.push_back("plugins accepted but not implemented yet (they have no "
-                    "effect): " + list);
+    notes.push_back(
+        "plugins accepted but not implemented yet (they have no "
+        "effect): " +
+        list);
   }
   return notes;
 }

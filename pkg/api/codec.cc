@@ -42,13 +42,13 @@ std::string EncodeJson(const T& object) {
   return std::string(buffer.GetString(), buffer.GetSize());
 }
 
-#define KSCHED_API_CODEC_INSTANTIATE(T)                                   \
-  template util::Result<T> DecodeJson<T>(const rapidjson::Value&,         \
-                                         const JsonDecodeOptions&);       \
-  template util::Result<T> DecodeJson<T>(std::string_view,                \
-                                         const JsonDecodeOptions&);       \
-  template std::string EncodeJson<T>(const T&);                           \
-  template void WriteJson<T>(const T&,                                    \
+#define KSCHED_API_CODEC_INSTANTIATE(T)                             \
+  template util::Result<T> DecodeJson<T>(const rapidjson::Value&,   \
+                                         const JsonDecodeOptions&); \
+  template util::Result<T> DecodeJson<T>(std::string_view,          \
+                                         const JsonDecodeOptions&); \
+  template std::string EncodeJson<T>(const T&);                     \
+  template void WriteJson<T>(const T&,                              \
                              rapidjson::Writer<rapidjson::StringBuffer>&);
 KSCHED_API_CODEC_INSTANTIATE(Pod)
 KSCHED_API_CODEC_INSTANTIATE(Node)

@@ -24,11 +24,11 @@ namespace ksched::api {
 // apiVersion and kind written in front of a top-level object.
 template <typename T>
 struct TypeInfo;
-#define KSCHED_API_TYPE(T, version, kind_name)              \
-  template <>                                               \
-  struct TypeInfo<T> {                                      \
+#define KSCHED_API_TYPE(T, version, kind_name)               \
+  template <>                                                \
+  struct TypeInfo<T> {                                       \
     static constexpr std::string_view kApiVersion = version; \
-    static constexpr std::string_view kKind = kind_name;    \
+    static constexpr std::string_view kKind = kind_name;     \
   };
 KSCHED_API_TYPE(Pod, "v1", "Pod")
 KSCHED_API_TYPE(Node, "v1", "Node")
@@ -63,13 +63,13 @@ std::string EncodeJson(const T& object);
 template <typename T>
 void WriteJson(const T& object, rapidjson::Writer<rapidjson::StringBuffer>& w);
 
-#define KSCHED_API_CODEC_EXTERN(T)                                       \
-  extern template util::Result<T> DecodeJson<T>(const rapidjson::Value&, \
+#define KSCHED_API_CODEC_EXTERN(T)                                         \
+  extern template util::Result<T> DecodeJson<T>(const rapidjson::Value&,   \
                                                 const JsonDecodeOptions&); \
-  extern template util::Result<T> DecodeJson<T>(std::string_view,        \
+  extern template util::Result<T> DecodeJson<T>(std::string_view,          \
                                                 const JsonDecodeOptions&); \
-  extern template std::string EncodeJson<T>(const T&);                   \
-  extern template void WriteJson<T>(                                     \
+  extern template std::string EncodeJson<T>(const T&);                     \
+  extern template void WriteJson<T>(                                       \
       const T&, rapidjson::Writer<rapidjson::StringBuffer>&);
 KSCHED_API_CODEC_EXTERN(Pod)
 KSCHED_API_CODEC_EXTERN(Node)

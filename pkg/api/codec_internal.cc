@@ -206,10 +206,9 @@ util::Result<rapidjson::Document> ParseDocument(std::string_view text) {
   rapidjson::Document doc;
   doc.Parse<rapidjson::kParseIterativeFlag>(text.data(), text.size());
   if (doc.HasParseError()) {
-    return util::Error(
-        std::string("malformed JSON at offset ") +
-        std::to_string(doc.GetErrorOffset()) + ": " +
-        rapidjson::GetParseError_En(doc.GetParseError()));
+    return util::Error(std::string("malformed JSON at offset ") +
+                       std::to_string(doc.GetErrorOffset()) + ": " +
+                       rapidjson::GetParseError_En(doc.GetParseError()));
   }
   return doc;
 }

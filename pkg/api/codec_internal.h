@@ -103,12 +103,16 @@ template <typename E>
 struct EnumTraits;
 
 template <typename E>
-concept KnownEnum = std::is_enum_v<E> && requires { EnumTraits<E>::kNames; };
+concept KnownEnum = std::is_enum_v<E> && requires {
+  EnumTraits<E>::kNames;
+};
 
 // A type whose members are listed by an ADL-visible Fields(visitor, obj).
 class ObjectReader;
 template <typename T>
-concept HasFields = requires(ObjectReader& v, T& t) { Fields(v, t); };
+concept HasFields = requires(ObjectReader& v, T& t) {
+  Fields(v, t);
+};
 
 // ---- Read: JSON value -> C++ value. Leaves *out unchanged on error. ----
 

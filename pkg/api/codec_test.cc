@@ -96,7 +96,8 @@ TEST(CodecTest, DecodesAFullPodAsKubectlPrintsIt) {
   const TopologySpreadConstraint& c = s.topology_spread_constraints[0];
   EXPECT_EQ(c.max_skew, 1);
   EXPECT_EQ(c.min_domains, 3);
-  EXPECT_EQ(c.when_unsatisfiable, UnsatisfiableConstraintAction::kDoNotSchedule);
+  EXPECT_EQ(c.when_unsatisfiable,
+            UnsatisfiableConstraintAction::kDoNotSchedule);
   EXPECT_EQ(c.node_affinity_policy, NodeInclusionPolicy::kHonor);
   EXPECT_EQ(c.node_taints_policy, NodeInclusionPolicy::kIgnore);
   EXPECT_EQ(c.match_label_keys, std::vector<std::string>{"pod-template-hash"});
@@ -166,7 +167,8 @@ TEST(CodecTest, EncodesKnownFieldsAsKubernetesWritesThem) {
   std::string json = EncodeJson(*node);
   // apiVersion and kind first; quantities canonical; empty taint value left
   // out (omitempty) but effect always written.
-  EXPECT_TRUE(json.starts_with(R"({"apiVersion":"v1","kind":"Node","metadata":)"))
+  EXPECT_TRUE(
+      json.starts_with(R"({"apiVersion":"v1","kind":"Node","metadata":)"))
       << json;
   EXPECT_NE(json.find(R"("cpu":"7910m")"), std::string::npos);
   EXPECT_NE(json.find(R"("memory":"31863772Ki")"), std::string::npos);
@@ -181,8 +183,9 @@ TEST(CodecTest, DecodesRecordedApiServerObjects) {
   EXPECT_EQ(bound->metadata.name, "default-sched-pod");
   EXPECT_FALSE(bound->spec.node_name.empty());
   EXPECT_EQ(bound->spec.scheduler_name, "default-scheduler");
-  EXPECT_EQ(bound->spec.containers[0].resources.requests.Find("cpu")->MilliValue(),
-            100);
+  EXPECT_EQ(
+      bound->spec.containers[0].resources.requests.Find("cpu")->MilliValue(),
+      100);
   // The API server adds the not-ready/unreachable tolerations.
   ASSERT_EQ(bound->spec.tolerations.size(), 2u);
   EXPECT_EQ(bound->spec.tolerations[0].toleration_seconds, 300);
@@ -287,7 +290,8 @@ TEST(CodecTest, WrongTypeNamesTheJsonPath) {
       {R"({"spec":{"containers":[{"name":"a"},{"name":"b","resources":{"requests":{"cpu":true}}}]}})",
        "spec.containers[1].resources.requests.cpu: expected quantity (string "
        "or number), got bool"},
-      {R"({"metadata":{"name":5}})", "metadata.name: expected string, got number"},
+      {R"({"metadata":{"name":5}})",
+       "metadata.name: expected string, got number"},
       {R"({"metadata":{"labels":{"a":1}}})",
        "metadata.labels.a: expected string, got number"},
       {R"({"spec":{"priority":"high"}})",
@@ -331,8 +335,8 @@ TEST(CodecTest, UnknownEnumValuesDecodeAsOther) {
 }
 
 TEST(CodecTest, MalformedJsonIsAnErrorWithTheOffset) {
-  for (const char* text : {"", "{", R"({"metadata":)", "{\"a\":1,}", "nul",
-                           "{\"a\":\"\\x\"}"}) {
+  for (const char* text :
+       {"", "{", R"({"metadata":)", "{\"a\":1,}", "nul", "{\"a\":\"\\x\"}"}) {
     auto pod = DecodeJson<Pod>(text);
     ASSERT_FALSE(pod.ok()) << text;
     EXPECT_TRUE(pod.error().message().starts_with("malformed JSON at offset"))
@@ -360,7 +364,8 @@ TEST(CodecTest, QuantitiesAcceptJsonNumbersAsKubernetesDoes) {
 }
 
 TEST(CodecTest, LenientScalarsTurnYamlTypedValuesIntoStrings) {
-  const char* json = R"({"metadata":{"labels":{"version":2,"canary":true,"ratio":1.5}}})";
+  const char* json =
+      R"({"metadata":{"labels":{"version":2,"canary":true,"ratio":1.5}}})";
   EXPECT_FALSE(DecodeJson<Pod>(json).ok());
   JsonDecodeOptions lenient;
   lenient.lenient_scalars = true;

@@ -33,8 +33,9 @@ template <>
 struct EnumTraits<NodeSelectorOperator> {
   using E = NodeSelectorOperator;
   static constexpr std::pair<E, std::string_view> kNames[] = {
-      {E::kIn, "In"},         {E::kNotIn, "NotIn"}, {E::kExists, "Exists"},
-      {E::kDoesNotExist, "DoesNotExist"}, {E::kGt, "Gt"}, {E::kLt, "Lt"}};
+      {E::kIn, "In"},         {E::kNotIn, "NotIn"},
+      {E::kExists, "Exists"}, {E::kDoesNotExist, "DoesNotExist"},
+      {E::kGt, "Gt"},         {E::kLt, "Lt"}};
 };
 
 template <>

@@ -31,9 +31,7 @@ bool ParseInt64(std::string_view text, int64_t* out) {
   return true;
 }
 
-std::string Quote(std::string_view s) {
-  return "\"" + std::string(s) + "\"";
-}
+std::string Quote(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 }  // namespace
 

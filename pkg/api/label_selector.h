@@ -51,9 +51,7 @@ class Selector {
   bool Matches(const StringMap& labels) const;
   bool IsEverything() const { return !nothing_ && requirements_.empty(); }
   bool IsNothing() const { return nothing_; }
-  const std::vector<Requirement>& requirements() const {
-    return requirements_;
-  }
+  const std::vector<Requirement>& requirements() const { return requirements_; }
 
  private:
   std::vector<Requirement> requirements_;

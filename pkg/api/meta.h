@@ -18,8 +18,8 @@ struct OwnerReference {
   std::string uid;
   std::optional<bool> controller;
   std::optional<bool> block_owner_deletion;
-  friend bool operator==(const OwnerReference&, const OwnerReference&) =
-      default;
+  friend bool operator==(const OwnerReference&,
+                         const OwnerReference&) = default;
 };
 
 struct ObjectMeta {
@@ -53,8 +53,8 @@ struct ObjectReference {
   std::string api_version;
   std::string resource_version;
   std::string field_path;
-  friend bool operator==(const ObjectReference&, const ObjectReference&) =
-      default;
+  friend bool operator==(const ObjectReference&,
+                         const ObjectReference&) = default;
 };
 
 }  // namespace ksched::api

@@ -23,8 +23,8 @@ struct NodeSpec {
 struct ContainerImage {
   std::vector<std::string> names;
   int64_t size_bytes = 0;
-  friend bool operator==(const ContainerImage&, const ContainerImage&) =
-      default;
+  friend bool operator==(const ContainerImage&,
+                         const ContainerImage&) = default;
 };
 
 struct NodeCondition {

@@ -28,10 +28,12 @@ TEST(NodeSelectorTest, TermsAreOredRequirementsAnded) {
   } cases[] = {
       {"no terms", {}, false},
       {"empty term selects nothing", {{Term({})}}, false},
-      {"In matches", {{Term({{"zone", NodeSelectorOperator::kIn, {"a", "b"}}})}},
+      {"In matches",
+       {{Term({{"zone", NodeSelectorOperator::kIn, {"a", "b"}}})}},
        true},
       {"NotIn excludes",
-       {{Term({{"zone", NodeSelectorOperator::kNotIn, {"a"}}})}}, false},
+       {{Term({{"zone", NodeSelectorOperator::kNotIn, {"a"}}})}},
+       false},
       {"AND within a term",
        {{Term({{"zone", NodeSelectorOperator::kIn, {"a"}},
                {"gen", NodeSelectorOperator::kGt, {"6"}}})}},
@@ -50,19 +52,23 @@ TEST(NodeSelectorTest, TermsAreOredRequirementsAnded) {
        {{Term({}, {{"metadata.name", NodeSelectorOperator::kNotIn, {"n2"}}})}},
        true},
       {"matchFields with two values is invalid",
-       {{Term({}, {{"metadata.name", NodeSelectorOperator::kIn, {"n1", "n2"}}})}},
+       {{Term({},
+              {{"metadata.name", NodeSelectorOperator::kIn, {"n1", "n2"}}})}},
        false},
       {"invalid term does not poison a valid one",
        {{Term({{"zone", NodeSelectorOperator::kIn, {}}}),
          Term({{"zone", NodeSelectorOperator::kExists, {}}})}},
        true},
       {"Gt with a non-integer value is invalid",
-       {{Term({{"gen", NodeSelectorOperator::kGt, {"x"}}})}}, false},
-      {"DoesNotExist", {{Term({{"gpu", NodeSelectorOperator::kDoesNotExist, {}}})}},
+       {{Term({{"gen", NodeSelectorOperator::kGt, {"x"}}})}},
+       false},
+      {"DoesNotExist",
+       {{Term({{"gpu", NodeSelectorOperator::kDoesNotExist, {}}})}},
        true},
   };
   for (const Case& c : cases) {
-    EXPECT_EQ(CompiledNodeSelector(c.selector).Matches(node), c.match) << c.name;
+    EXPECT_EQ(CompiledNodeSelector(c.selector).Matches(node), c.match)
+        << c.name;
   }
 }
 
@@ -93,7 +99,8 @@ TEST(NodeSelectorTest, PreferredTermsSumMatchingWeights) {
       {7, Term({})},
   };
   CompiledPreferredTerms compiled(terms);
-  EXPECT_EQ(compiled.Score(MakeNode("x", {{"zone", "a"}, {"disk", "ssd"}})), 15);
+  EXPECT_EQ(compiled.Score(MakeNode("x", {{"zone", "a"}, {"disk", "ssd"}})),
+            15);
   EXPECT_EQ(compiled.Score(MakeNode("y", {{"zone", "b"}, {"disk", "ssd"}})), 5);
   EXPECT_EQ(compiled.Score(MakeNode("z", {})), 0);
 }

@@ -53,8 +53,8 @@ struct PodAffinityTerm {
   std::optional<LabelSelector> namespace_selector;
   std::vector<std::string> match_label_keys;
   std::vector<std::string> mismatch_label_keys;
-  friend bool operator==(const PodAffinityTerm&, const PodAffinityTerm&) =
-      default;
+  friend bool operator==(const PodAffinityTerm&,
+                         const PodAffinityTerm&) = default;
 };
 
 struct WeightedPodAffinityTerm {
@@ -126,16 +126,12 @@ struct Volume {
   friend bool operator==(const Volume&, const Volume&) = default;
 };
 
-enum class PreemptionPolicy : uint8_t {
-  kOther,
-  kPreemptLowerPriority,
-  kNever
-};
+enum class PreemptionPolicy : uint8_t { kOther, kPreemptLowerPriority, kNever };
 
 struct PodSchedulingGate {
   std::string name;
-  friend bool operator==(const PodSchedulingGate&, const PodSchedulingGate&) =
-      default;
+  friend bool operator==(const PodSchedulingGate&,
+                         const PodSchedulingGate&) = default;
 };
 
 struct PodSpec {

@@ -8,7 +8,8 @@ namespace {
 Container C(std::initializer_list<std::pair<std::string, std::string>> req,
             bool sidecar = false) {
   Container c;
-  for (const auto& [k, v] : req) c.resources.requests.Set(k, *Quantity::Parse(v));
+  for (const auto& [k, v] : req)
+    c.resources.requests.Set(k, *Quantity::Parse(v));
   if (sidecar) c.restart_policy = "Always";
   return c;
 }
@@ -34,22 +35,40 @@ TEST(PodRequestsTest, MaxOfContainersAndInitContainersPlusOverhead) {
   } cases[] = {
       {"containers sum", {}, {C({{"cpu", "1"}}), C({{"cpu", "2"}})}, {}, 3000},
       {"init larger than the sum",
-       {C({{"cpu", "4"}})}, {C({{"cpu", "1"}}), C({{"cpu", "2"}})}, {}, 4000},
+       {C({{"cpu", "4"}})},
+       {C({{"cpu", "1"}}), C({{"cpu", "2"}})},
+       {},
+       4000},
       {"init smaller than the sum",
-       {C({{"cpu", "2"}})}, {C({{"cpu", "1"}}), C({{"cpu", "2"}})}, {}, 3000},
+       {C({{"cpu", "2"}})},
+       {C({{"cpu", "1"}}), C({{"cpu", "2"}})},
+       {},
+       3000},
       {"sidecar adds to the app containers",
-       {C({{"cpu", "1"}}, true)}, {C({{"cpu", "1"}})}, {}, 2000},
+       {C({{"cpu", "1"}}, true)},
+       {C({{"cpu", "1"}})},
+       {},
+       2000},
       {"two sidecars",
-       {C({{"cpu", "1"}}, true), C({{"cpu", "2"}}, true)}, {C({{"cpu", "1"}})},
-       {}, 4000},
+       {C({{"cpu", "1"}}, true), C({{"cpu", "2"}}, true)},
+       {C({{"cpu", "1"}})},
+       {},
+       4000},
       {"init runs beside the sidecars started before it",
        {C({{"cpu", "1"}}, true), C({{"cpu", "5"}}), C({{"cpu", "2"}}, true)},
-       {C({{"cpu", "1"}})}, {}, 6000},
+       {C({{"cpu", "1"}})},
+       {},
+       6000},
       {"init before any sidecar runs alone",
-       {C({{"cpu", "5"}}), C({{"cpu", "1"}}, true)}, {C({{"cpu", "1"}})}, {},
+       {C({{"cpu", "5"}}), C({{"cpu", "1"}}, true)},
+       {C({{"cpu", "1"}})},
+       {},
        5000},
-      {"overhead on top", {}, {C({{"cpu", "1"}})},
-       ResourceList{{"cpu", *Quantity::Parse("250m")}}, 1250},
+      {"overhead on top",
+       {},
+       {C({{"cpu", "1"}})},
+       ResourceList{{"cpu", *Quantity::Parse("250m")}},
+       1250},
       {"no requests", {}, {C({})}, {}, 0},
   };
   for (const Case& c : cases) {
@@ -85,7 +104,8 @@ TEST(PodRequestsTest, NonZeroDefaultsApplyOnlyWhereARequestIsMissing) {
 
 TEST(PodRequestsTest, ExtendedResourcesAreSummedToo) {
   Pod pod;
-  pod.spec.containers = {C({{"nvidia.com/gpu", "1"}}), C({{"nvidia.com/gpu", "2"}})};
+  pod.spec.containers = {C({{"nvidia.com/gpu", "1"}}),
+                         C({{"nvidia.com/gpu", "2"}})};
   pod.spec.init_containers = {C({{"nvidia.com/gpu", "4"}})};
   ResourceList r = PodRequests(pod, {});
   EXPECT_EQ(r.Find("nvidia.com/gpu")->Value(), 4);

@@ -61,8 +61,8 @@ struct NodeSelectorRequirement {
 struct NodeSelectorTerm {
   std::vector<NodeSelectorRequirement> match_expressions;
   std::vector<NodeSelectorRequirement> match_fields;
-  friend bool operator==(const NodeSelectorTerm&, const NodeSelectorTerm&) =
-      default;
+  friend bool operator==(const NodeSelectorTerm&,
+                         const NodeSelectorTerm&) = default;
 };
 
 // Terms are ORed; requirements within a term are ANDed.

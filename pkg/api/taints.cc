@@ -27,7 +27,8 @@ bool TolerationsTolerateTaint(const std::vector<Toleration>& tolerations,
 }
 
 const Taint* FindMatchingUntoleratedTaint(
-    const std::vector<Taint>& taints, const std::vector<Toleration>& tolerations,
+    const std::vector<Taint>& taints,
+    const std::vector<Toleration>& tolerations,
     const std::function<bool(const Taint&)>& filter) {
   for (const Taint& taint : taints) {
     if (filter && !filter(taint)) continue;

@@ -17,7 +17,8 @@ bool TolerationsTolerateTaint(const std::vector<Toleration>& tolerations,
 // The first taint accepted by `filter` that no toleration tolerates, or
 // nullptr (v1helper.FindMatchingUntoleratedTaint).
 const Taint* FindMatchingUntoleratedTaint(
-    const std::vector<Taint>& taints, const std::vector<Toleration>& tolerations,
+    const std::vector<Taint>& taints,
+    const std::vector<Toleration>& tolerations,
     const std::function<bool(const Taint&)>& filter);
 
 std::string_view TaintEffectName(TaintEffect effect);

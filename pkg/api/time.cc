@@ -102,15 +102,15 @@ std::string Format(Timestamp t, bool with_micros) {
     std::snprintf(buf, sizeof(buf), "%04d-%02u-%02uT%02d:%02d:%02d.%06dZ",
                   static_cast<int>(date.year()),
                   static_cast<unsigned>(date.month()),
-                  static_cast<unsigned>(date.day()), static_cast<int>(h.count()),
-                  static_cast<int>(mi.count()), static_cast<int>(s.count()),
-                  static_cast<int>(us.count()));
+                  static_cast<unsigned>(date.day()),
+                  static_cast<int>(h.count()), static_cast<int>(mi.count()),
+                  static_cast<int>(s.count()), static_cast<int>(us.count()));
   } else {
-    std::snprintf(buf, sizeof(buf), "%04d-%02u-%02uT%02d:%02d:%02dZ",
-                  static_cast<int>(date.year()),
-                  static_cast<unsigned>(date.month()),
-                  static_cast<unsigned>(date.day()), static_cast<int>(h.count()),
-                  static_cast<int>(mi.count()), static_cast<int>(s.count()));
+    std::snprintf(
+        buf, sizeof(buf), "%04d-%02u-%02uT%02d:%02d:%02dZ",
+        static_cast<int>(date.year()), static_cast<unsigned>(date.month()),
+        static_cast<unsigned>(date.day()), static_cast<int>(h.count()),
+        static_cast<int>(mi.count()), static_cast<int>(s.count()));
   }
   return buf;
 }

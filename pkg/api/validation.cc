@@ -25,10 +25,9 @@ bool IsDns1123Subdomain(std::string_view value) {
   size_t start = 0;
   while (true) {
     size_t dot = value.find('.', start);
-    std::string_view label =
-        value.substr(start, dot == std::string_view::npos
-                                ? std::string_view::npos
-                                : dot - start);
+    std::string_view label = value.substr(start, dot == std::string_view::npos
+                                                     ? std::string_view::npos
+                                                     : dot - start);
     if (label.empty()) return false;
     for (char c : label) {
       bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-';

@@ -182,8 +182,9 @@ util::Result<std::vector<rapidjson::Document>> YamlToJson(
   for (const auto& node : docs) {
     if (node.IsNull() || !node.IsDefined()) continue;
     rapidjson::Document doc;
-    Converter converter(doc.GetAllocator(),
-                        std::max(kMinNodeBudget, text.size() * kNodesPerInputByte));
+    Converter converter(
+        doc.GetAllocator(),
+        std::max(kMinNodeBudget, text.size() * kNodesPerInputByte));
     if (auto r = converter.Convert(node, &doc, 0); !r.ok()) {
       return r.error().Wrap("YAML document " + std::to_string(out.size() + 1));
     }

@@ -26,10 +26,11 @@ TEST(YamlTest, TypesPlainScalarsByTheCoreSchema) {
       "nul: ~\nempty:\nquoted: \"42\"\nsingle: 'true'\nstr: 100m\n"
       "word: yes\nbig: 123456789012345678901234567890\n");
   ASSERT_TRUE(docs.ok()) << docs.error().message();
-  EXPECT_EQ(ToText((*docs)[0]),
-            R"({"int":42,"neg":-7,"float":0.5,"exp":1000.0,"yes_bool":true,)"
-            R"("no":false,"nul":null,"empty":null,"quoted":"42","single":"true",)"
-            R"("str":"100m","word":"yes","big":1.2345678901234568e29})");
+  EXPECT_EQ(
+      ToText((*docs)[0]),
+      R"({"int":42,"neg":-7,"float":0.5,"exp":1000.0,"yes_bool":true,)"
+      R"("no":false,"nul":null,"empty":null,"quoted":"42","single":"true",)"
+      R"("str":"100m","word":"yes","big":1.2345678901234568e29})");
 }
 
 TEST(YamlTest, MalformedYamlNamesLineAndColumn) {
@@ -90,9 +91,10 @@ TEST(YamlTest, FloatsFollowTheCoreSchemaExactly) {
     const char* scalar;
     const char* json;
   } cases[] = {
-      {"1.5", "1.5"},   {".5", "0.5"},      {"5.", "5.0"},   {"-2.5e3", "-2500.0"},
-      {"1E-2", "0.01"}, {"+.5e+1", "5.0"},  {".", "\".\""},  {"1e", "\"1e\""},
-      {"e3", "\"e3\""}, {"1.2.3", "\"1.2.3\""}, {"+", "\"+\""}, {"1e3x", "\"1e3x\""},
+      {"1.5", "1.5"},         {".5", "0.5"},    {"5.", "5.0"},
+      {"-2.5e3", "-2500.0"},  {"1E-2", "0.01"}, {"+.5e+1", "5.0"},
+      {".", "\".\""},         {"1e", "\"1e\""}, {"e3", "\"e3\""},
+      {"1.2.3", "\"1.2.3\""}, {"+", "\"+\""},   {"1e3x", "\"1e3x\""},
   };
   for (const Case& c : cases) {
     auto docs = YamlToJson(std::string("v: ") + c.scalar + "\n");

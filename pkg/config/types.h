@@ -1,6 +1,8 @@
 // KubeSchedulerConfiguration (kubescheduler.config.k8s.io/v1) as ksched
-// reads it. Field names follow the v1 API; optional fields are std::optional
-// until defaults.h fills them, after which every value is set.
+// works with it. Field names follow the v1 API. config.h produces it decoded,
+// defaulted (defaults.h) and validated, so every value is set; the few that
+// stay std::optional are those where "unset" means something (a profile's
+// percentageOfNodesToScore, a plugin's weight).
 #pragma once
 
 #include <chrono>

@@ -36,8 +36,7 @@ void HostPortInfo::Remove(std::string_view ip, std::string_view protocol,
   });
 }
 
-bool HostPortInfo::CheckConflict(std::string_view ip,
-                                 std::string_view protocol,
+bool HostPortInfo::CheckConflict(std::string_view ip, std::string_view protocol,
                                  int32_t port) const {
   if (port <= 0) return false;
   ip = Ip(ip);

@@ -67,7 +67,9 @@ void NodeInfo::AddPod(PodInfoPtr pod) {
 }
 
 bool NodeInfo::RemovePod(std::string_view uid) {
-  auto by_uid = [&](const PodInfoPtr& p) { return p->pod().metadata.uid == uid; };
+  auto by_uid = [&](const PodInfoPtr& p) {
+    return p->pod().metadata.uid == uid;
+  };
   std::erase_if(pods_with_affinity_, by_uid);
   std::erase_if(pods_with_required_anti_affinity_, by_uid);
   auto it = std::find_if(pods_.begin(), pods_.end(), by_uid);

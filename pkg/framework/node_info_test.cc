@@ -11,18 +11,24 @@ using testing::NodeBuilder;
 using testing::PodBuilder;
 
 TEST(NodeInfoTest, AddAndRemovePodKeepTheSums) {
-  auto info = testing::MakeNodeInfo(
-      NodeBuilder("n").Capacity({{"cpu", "4"}, {"memory", "8Gi"}, {"pods", "110"},
-                                 {"nvidia.com/gpu", "2"}})
-          .Obj());
+  auto info = testing::MakeNodeInfo(NodeBuilder("n")
+                                        .Capacity({{"cpu", "4"},
+                                                   {"memory", "8Gi"},
+                                                   {"pods", "110"},
+                                                   {"nvidia.com/gpu", "2"}})
+                                        .Obj());
   EXPECT_EQ(info->allocatable().milli_cpu, 4000);
   EXPECT_EQ(info->allocatable().allowed_pod_number, 110);
   EXPECT_EQ(info->allocatable().Scalar("nvidia.com/gpu"), 2);
 
-  auto a = PodBuilder("a").Req({{"cpu", "500m"}, {"memory", "1Gi"}})
-               .ContainerPort(8080).Info();
-  auto b = PodBuilder("b").Req({{"nvidia.com/gpu", "1"}})
-               .PodAffinity("zone", "app", "x", /*anti=*/true).PvcVolume("v", "data")
+  auto a = PodBuilder("a")
+               .Req({{"cpu", "500m"}, {"memory", "1Gi"}})
+               .ContainerPort(8080)
+               .Info();
+  auto b = PodBuilder("b")
+               .Req({{"nvidia.com/gpu", "1"}})
+               .PodAffinity("zone", "app", "x", /*anti=*/true)
+               .PvcVolume("v", "data")
                .Info();
   info->AddPod(a);
   info->AddPod(b);
@@ -50,7 +56,8 @@ TEST(NodeInfoTest, AddAndRemovePodKeepTheSums) {
 }
 
 TEST(NodeInfoTest, PodInfoParsesAffinityTermsOnce) {
-  auto info = PodBuilder("p").Namespace("shop")
+  auto info = PodBuilder("p")
+                  .Namespace("shop")
                   .PodAffinity("zone", "app", "db")
                   .PreferredPodAffinity(5, "host", "app", "web", /*anti=*/true)
                   .Info();
@@ -77,20 +84,25 @@ TEST(NodeInfoTest, PodInfoParsesAffinityTermsOnce) {
 
 TEST(NodeInfoTest, BadAffinitySelectorIsRecordedNotThrown) {
   api::Pod pod = PodBuilder("p").PodAffinity("zone", "app", "x").Obj();
-  pod.spec.affinity->pod_affinity->required[0].label_selector->match_expressions
-      .push_back({"k", api::LabelSelectorOperator::kIn, {}});
+  pod.spec.affinity->pod_affinity->required[0]
+      .label_selector->match_expressions.push_back(
+          {"k", api::LabelSelectorOperator::kIn, {}});
   auto info = PodInfo::Create(std::make_shared<const api::Pod>(pod));
-  EXPECT_NE(info->parse_error().find("requiredAffinityTerms"), std::string::npos);
+  EXPECT_NE(info->parse_error().find("requiredAffinityTerms"),
+            std::string::npos);
   EXPECT_TRUE(info->affinity().required_affinity.empty());
 }
 
 TEST(NodeInfoTest, MatchLabelKeysAreMergedIntoTheSelector) {
-  api::Pod pod = PodBuilder("p").Label("rev", "7").PodAffinity("zone", "app", "x").Obj();
+  api::Pod pod =
+      PodBuilder("p").Label("rev", "7").PodAffinity("zone", "app", "x").Obj();
   pod.spec.affinity->pod_affinity->required[0].match_label_keys = {"rev"};
   auto info = PodInfo::Create(std::make_shared<const api::Pod>(pod));
   const AffinityTerm& t = info->affinity().required_affinity[0];
-  EXPECT_TRUE(t.Matches(PodBuilder("a").Label("app", "x").Label("rev", "7").Obj(), {}));
-  EXPECT_FALSE(t.Matches(PodBuilder("b").Label("app", "x").Label("rev", "6").Obj(), {}));
+  EXPECT_TRUE(
+      t.Matches(PodBuilder("a").Label("app", "x").Label("rev", "7").Obj(), {}));
+  EXPECT_FALSE(
+      t.Matches(PodBuilder("b").Label("app", "x").Label("rev", "6").Obj(), {}));
 }
 
 }  // namespace

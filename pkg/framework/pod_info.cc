@@ -60,18 +60,17 @@ util::Result<AffinityTerm> ParseTerm(const api::Pod& pod,
 
 bool AffinityTerm::Matches(const api::Pod& pod,
                            const api::StringMap& namespace_labels) const {
-  bool in_namespace =
-      std::find(namespaces.begin(), namespaces.end(), pod.metadata.ns) !=
-          namespaces.end() ||
-      namespace_selector.Matches(namespace_labels);
+  bool in_namespace = std::find(namespaces.begin(), namespaces.end(),
+                                pod.metadata.ns) != namespaces.end() ||
+                      namespace_selector.Matches(namespace_labels);
   return in_namespace && selector.Matches(pod.metadata.labels);
 }
 
 PodResource ComputePodResource(const api::Pod& pod) {
   PodResource r;
   r.requests = Resource::FromList(api::PodRequests(pod, {}));
-  api::ResourceList non_zero =
-      api::PodRequests(pod, {.exclude_overhead = false, .non_zero_defaults = true});
+  api::ResourceList non_zero = api::PodRequests(
+      pod, {.exclude_overhead = false, .non_zero_defaults = true});
   if (const api::Quantity* cpu = non_zero.Find(api::kResourceCpu)) {
     r.non_zero_milli_cpu = cpu->MilliValue();
   }
@@ -98,7 +97,8 @@ PodInfoPtr PodInfo::Create(std::shared_ptr<const api::Pod> pod) {
       for (const auto& t : in) {
         auto parsed = ParseTerm(p, t);
         if (!parsed.ok()) {
-          if (error.empty()) error = std::string(what) + ": " + parsed.error().message();
+          if (error.empty())
+            error = std::string(what) + ": " + parsed.error().message();
           out.clear();
           return;
         }
@@ -111,7 +111,8 @@ PodInfoPtr PodInfo::Create(std::shared_ptr<const api::Pod> pod) {
           for (const auto& t : in) {
             auto parsed = ParseTerm(p, t.pod_affinity_term);
             if (!parsed.ok()) {
-              if (error.empty()) error = std::string(what) + ": " + parsed.error().message();
+              if (error.empty())
+                error = std::string(what) + ": " + parsed.error().message();
               out.clear();
               return;
             }

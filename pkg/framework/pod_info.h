@@ -22,7 +22,8 @@ struct AffinityTerm {
   api::Selector namespace_selector;
 
   // Whether `pod` (whose namespace carries `namespace_labels`) is selected.
-  bool Matches(const api::Pod& pod, const api::StringMap& namespace_labels) const;
+  bool Matches(const api::Pod& pod,
+               const api::StringMap& namespace_labels) const;
 };
 
 struct WeightedAffinityTerm {
@@ -70,7 +71,8 @@ class PodInfo {
  private:
   std::shared_ptr<const api::Pod> pod_;
   PodResource resource_;
-  std::unique_ptr<const AffinityTerms> affinity_;  // null: no pod (anti-)affinity
+  std::unique_ptr<const AffinityTerms>
+      affinity_;  // null: no pod (anti-)affinity
   std::string parse_error_;
 };
 

@@ -23,8 +23,8 @@ TEST(StatusTest, RejectedCodes) {
 }
 
 TEST(StatusTest, ReasonsJoinAndCopiesAreIndependent) {
-  Status s(Code::kUnschedulable, std::vector<std::string>{"Insufficient cpu",
-                                                          "Too many pods"});
+  Status s(Code::kUnschedulable,
+           std::vector<std::string>{"Insufficient cpu", "Too many pods"});
   s.WithPlugin("NodeResourcesFit");
   EXPECT_EQ(s.Message(), "Insufficient cpu, Too many pods");
   Status copy = s;

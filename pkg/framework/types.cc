@@ -27,8 +27,8 @@ const Status* NodeToStatus::Find(const std::string& node) const {
 }
 
 std::string FitErrorMessage(int num_all_nodes, const Diagnosis& d) {
-  std::string msg = "0/" + std::to_string(num_all_nodes) +
-                    " nodes are available:";
+  std::string msg =
+      "0/" + std::to_string(num_all_nodes) + " nodes are available:";
   if (!d.pre_filter_msg.empty()) {
     // PreFilter failures are reported once, not once per node.
     msg += " " + d.pre_filter_msg + ".";

@@ -1,8 +1,8 @@
 #include "pkg/framework/types.h"
 
-#include "pkg/framework/cluster_event.h"
-
 #include <gtest/gtest.h>
+
+#include "pkg/framework/cluster_event.h"
 
 namespace ksched::framework {
 namespace {
@@ -14,11 +14,14 @@ TEST(FitErrorMessageTest, CountsAndSortsReasonsAsKubeScheduler) {
                          Status::Unschedulable("Insufficient cpu"));
   }
   d.node_to_status.Set(
-      "gpu-0", Status::Unresolvable("node(s) had untolerated taint {dedicated: gpu}"));
+      "gpu-0",
+      Status::Unresolvable("node(s) had untolerated taint {dedicated: gpu}"));
   d.node_to_status.Set(
-      "gpu-1", Status::Unresolvable("node(s) had untolerated taint {dedicated: gpu}"));
+      "gpu-1",
+      Status::Unresolvable("node(s) had untolerated taint {dedicated: gpu}"));
   d.node_to_status.Set(
-      "x", Status::Unresolvable("node(s) didn't match Pod's node affinity/selector"));
+      "x", Status::Unresolvable(
+               "node(s) didn't match Pod's node affinity/selector"));
   EXPECT_EQ(FitErrorMessage(6, d),
             "0/6 nodes are available: 1 node(s) didn't match Pod's node "
             "affinity/selector, 2 node(s) had untolerated taint {dedicated: "

@@ -203,7 +203,8 @@ ScheduleResult SchedulingAlgorithm::Schedule(
   bool ok = FindNodesThatPassFilters(fwk, state, pod, *nodes, &diagnosis,
                                      &feasible, &error);
   size_t processed = feasible.size() + diagnosis.node_to_status.size();
-  next_start_node_index_ = (next_start_node_index_ + processed) % all_nodes.size();
+  next_start_node_index_ =
+      (next_start_node_index_ + processed) % all_nodes.size();
   if (!ok) {
     result.kind = ScheduleResult::Kind::kError;
     result.error_message = error;

@@ -62,13 +62,12 @@ class SchedulingAlgorithm {
   // Filters `nodes` (starting at the rotating start index), stopping once
   // `NumFeasibleNodesToFind` are feasible; rejected nodes go to diagnosis.
   // Returns false on an internal error (message in *error).
-  bool FindNodesThatPassFilters(framework::Framework& fwk,
-                                const framework::CycleState& state,
-                                const framework::PodInfo& pod,
-                                const std::vector<framework::NodeInfoPtr>& nodes,
-                                framework::Diagnosis* diagnosis,
-                                std::vector<framework::NodeInfoPtr>* feasible,
-                                std::string* error);
+  bool FindNodesThatPassFilters(
+      framework::Framework& fwk, const framework::CycleState& state,
+      const framework::PodInfo& pod,
+      const std::vector<framework::NodeInfoPtr>& nodes,
+      framework::Diagnosis* diagnosis,
+      std::vector<framework::NodeInfoPtr>* feasible, std::string* error);
 
   // Picks the highest total score, ties broken uniformly at random.
   std::string SelectHost(

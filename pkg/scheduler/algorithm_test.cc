@@ -52,9 +52,10 @@ TEST(SelectHostTest, PicksAmongTheBestOnly) {
   for (const char* n : {"a", "b", "c", "d"}) {
     nodes.push_back(testing::MakeNodeInfo(NodeBuilder(n).Obj()));
   }
-  std::vector<framework::NodePluginScores> scores = {
-      {nodes[0].get(), 1}, {nodes[1].get(), 2}, {nodes[2].get(), 2},
-      {nodes[3].get(), 0}};
+  std::vector<framework::NodePluginScores> scores = {{nodes[0].get(), 1},
+                                                     {nodes[1].get(), 2},
+                                                     {nodes[2].get(), 2},
+                                                     {nodes[3].get(), 0}};
   std::map<std::string, int> picked;
   for (int i = 0; i < 2000; ++i) ++picked[algorithm.SelectHost(scores)];
   EXPECT_EQ(picked.size(), 2u);
@@ -84,7 +85,8 @@ class AlgorithmTest : public ::testing::Test {
     return algorithm_.Schedule(*fwk_, state, pod, snapshot_);
   }
 
-  static std::vector<framework::NodeInfoPtr> Nodes(int n, const char* cpu = "4") {
+  static std::vector<framework::NodeInfoPtr> Nodes(int n,
+                                                   const char* cpu = "4") {
     std::vector<framework::NodeInfoPtr> nodes;
     for (int i = 0; i < n; ++i) {
       nodes.push_back(testing::MakeNodeInfo(
@@ -114,8 +116,10 @@ TEST_F(AlgorithmTest, NoNodes) {
 TEST_F(AlgorithmTest, NothingFitsExplainsEveryNode) {
   auto nodes = Nodes(3, "1");
   nodes.push_back(testing::MakeNodeInfo(
-      NodeBuilder("tainted").Capacity({{"cpu", "8"}, {"pods", "110"}})
-          .Taint("dedicated", "gpu", api::TaintEffect::kNoSchedule).Obj()));
+      NodeBuilder("tainted")
+          .Capacity({{"cpu", "8"}, {"pods", "110"}})
+          .Taint("dedicated", "gpu", api::TaintEffect::kNoSchedule)
+          .Obj()));
   ScheduleResult r = Schedule(*PodBuilder().Req({{"cpu", "2"}}).Info(), nodes);
   ASSERT_EQ(r.kind, ScheduleResult::Kind::kNoFit);
   EXPECT_EQ(r.FailureMessage(),
@@ -164,21 +168,20 @@ TEST_F(AlgorithmTest, NominatedNodeIsTriedFirst) {
 
 TEST_F(AlgorithmTest, PreFilterResultNarrowsTheNodes) {
   auto nodes = Nodes(4);
-  ScheduleResult r = Schedule(
-      *PodBuilder()
-           .NodeAffinityFieldTerm("metadata.name", api::NodeSelectorOperator::kIn,
-                                  {"n2"})
-           .Info(),
-      nodes);
+  ScheduleResult r =
+      Schedule(*PodBuilder()
+                    .NodeAffinityFieldTerm(
+                        "metadata.name", api::NodeSelectorOperator::kIn, {"n2"})
+                    .Info(),
+               nodes);
   ASSERT_EQ(r.kind, ScheduleResult::Kind::kScheduled);
   EXPECT_EQ(r.suggested_host, "n2");
-  r = Schedule(
-      *PodBuilder()
-           .Req({{"cpu", "100"}})
-           .NodeAffinityFieldTerm("metadata.name", api::NodeSelectorOperator::kIn,
-                                  {"n2"})
-           .Info(),
-      nodes);
+  r = Schedule(*PodBuilder()
+                    .Req({{"cpu", "100"}})
+                    .NodeAffinityFieldTerm(
+                        "metadata.name", api::NodeSelectorOperator::kIn, {"n2"})
+                    .Info(),
+               nodes);
   ASSERT_EQ(r.kind, ScheduleResult::Kind::kNoFit);
   EXPECT_EQ(r.FailureMessage(),
             "0/4 nodes are available: 1 Insufficient cpu, 3 node(s) didn't "
@@ -187,10 +190,12 @@ TEST_F(AlgorithmTest, PreFilterResultNarrowsTheNodes) {
 
 TEST_F(AlgorithmTest, ScoringPrefersTheLeastAllocatedNode) {
   auto nodes = Nodes(3);
-  nodes[0]->AddPod(PodBuilder("a").Req({{"cpu", "3"}, {"memory", "6Gi"}}).Info());
-  nodes[2]->AddPod(PodBuilder("b").Req({{"cpu", "2"}, {"memory", "4Gi"}}).Info());
-  ScheduleResult r = Schedule(*PodBuilder().Req({{"cpu", "1"}, {"memory", "1Gi"}}).Info(),
-                              nodes);
+  nodes[0]->AddPod(
+      PodBuilder("a").Req({{"cpu", "3"}, {"memory", "6Gi"}}).Info());
+  nodes[2]->AddPod(
+      PodBuilder("b").Req({{"cpu", "2"}, {"memory", "4Gi"}}).Info());
+  ScheduleResult r = Schedule(
+      *PodBuilder().Req({{"cpu", "1"}, {"memory", "1Gi"}}).Info(), nodes);
   ASSERT_EQ(r.kind, ScheduleResult::Kind::kScheduled);
   EXPECT_EQ(r.suggested_host, "n1");
   EXPECT_EQ(r.feasible_nodes, 3);

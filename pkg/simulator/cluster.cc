@@ -19,7 +19,8 @@ constexpr int32_t kSystemNodeCritical = 2000001000;
 
 class Loader {
  public:
-  util::Result<void> Add(const rapidjson::Value& obj, const std::string& where) {
+  util::Result<void> Add(const rapidjson::Value& obj,
+                         const std::string& where) {
     if (!obj.IsObject()) return util::Error(where + ": expected an object");
     auto kind_it = obj.FindMember("kind");
     if (kind_it == obj.MemberEnd() || !kind_it->value.IsString()) {
@@ -58,7 +59,8 @@ class Loader {
 
  private:
   template <typename T>
-  util::Result<T> Decode(const rapidjson::Value& obj, const std::string& where) {
+  util::Result<T> Decode(const rapidjson::Value& obj,
+                         const std::string& where) {
     api::JsonDecodeOptions options;
     options.lenient_scalars = true;  // YAML typing, as kubectl reads it
     auto decoded = api::DecodeJson<T>(obj, options);

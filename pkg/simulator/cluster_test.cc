@@ -74,14 +74,17 @@ TEST(ClusterTest, ErrorsNameTheDocumentAndField) {
     const char* yaml;
     const char* error;
   } cases[] = {
-      {"kind: Pod\nmetadata: {name: a}\nspec: {containers: [{resources: {requests: {cpu: lots}}}]}\n",
+      {"kind: Pod\nmetadata: {name: a}\nspec: {containers: [{resources: "
+       "{requests: {cpu: lots}}}]}\n",
        "document 1: spec.containers[0].resources.requests.cpu: invalid "
        "quantity \"lots\""},
       {"kind: Pod\nmetadata: {name: a}\n---\nkind: Pod\nmetadata: {name: a}\n",
        "document 2: pod default/a is defined twice"},
-      {"kind: Node\nmetadata: {}\n", "document 1: metadata.name: Required value"},
+      {"kind: Node\nmetadata: {}\n",
+       "document 1: metadata.name: Required value"},
       {"metadata: {name: a}\n", "document 1: object has no kind"},
-      {"kind: List\nitems: [{kind: Node, metadata: {name: 5}, spec: {taints: 3}}]\n",
+      {"kind: List\nitems: [{kind: Node, metadata: {name: 5}, spec: {taints: "
+       "3}}]\n",
        "document 1: items[0]: spec.taints: expected array, got number"},
       {"kind: Pod\nmetadata: {name: a}\nspec: {priorityClassName: gold}\n",
        "pod default/a: no PriorityClass with name gold was found"},

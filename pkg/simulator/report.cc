@@ -20,7 +20,8 @@ std::string Cores(const api::Quantity& q) {
   std::string out = std::to_string(milli / 1000);
   int64_t frac = milli % 1000;
   if (frac != 0) {
-    std::string digits = std::to_string(1000 + (frac < 0 ? -frac : frac)).substr(1);
+    std::string digits =
+        std::to_string(1000 + (frac < 0 ? -frac : frac)).substr(1);
     while (digits.back() == '0') digits.pop_back();
     out += "." + digits;
   }
@@ -47,8 +48,7 @@ std::string Usage(const NodeSummary& n, std::string_view resource) {
 
 bool IsBasic(std::string_view name) {
   return name == api::kResourceCpu || name == api::kResourceMemory ||
-         name == api::kResourcePods ||
-         name == api::kResourceEphemeralStorage;
+         name == api::kResourcePods || name == api::kResourceEphemeralStorage;
 }
 
 void WriteString(rapidjson::Writer<rapidjson::StringBuffer>& w,

@@ -48,8 +48,9 @@ NodeSummary Summarize(const NodeInfo& info) {
   }
   const framework::Resource& r = info.requested();
   s.requested.Set(api::kResourceCpu, api::Quantity::FromMilli(r.milli_cpu));
-  s.requested.Set(api::kResourceMemory,
-                  api::Quantity::FromValue(r.memory, api::Quantity::Format::kBinarySI));
+  s.requested.Set(
+      api::kResourceMemory,
+      api::Quantity::FromValue(r.memory, api::Quantity::Format::kBinarySI));
   if (r.ephemeral_storage != 0) {
     s.requested.Set(api::kResourceEphemeralStorage,
                     api::Quantity::FromValue(r.ephemeral_storage,
@@ -137,10 +138,9 @@ util::Result<SimulationResult> Simulate(
     return it == profiles->end() ? first : *it->second;
   };
   // Every profile shares one queue sort (validation requires it).
-  std::stable_sort(pending.begin(), pending.end(),
-                   [&](const auto& a, const auto& b) {
-                     return first.QueueSortLess(a, b);
-                   });
+  std::stable_sort(
+      pending.begin(), pending.end(),
+      [&](const auto& a, const auto& b) { return first.QueueSortLess(a, b); });
 
   framework::Snapshot snapshot(infos);
   scheduler::SchedulingAlgorithm algorithm(cfg.percentage_of_nodes_to_score,
@@ -148,8 +148,12 @@ util::Result<SimulationResult> Simulate(
   for (const framework::QueuedPodInfo& q : pending) {
     const api::Pod& pod = q.pod();
     framework::Framework& fwk = profile_for(pod);
-    PodOutcome outcome{pod.metadata.ns, pod.metadata.name,
-                       fwk.profile_name(), std::nullopt, "", ""};
+    PodOutcome outcome{pod.metadata.ns,
+                       pod.metadata.name,
+                       fwk.profile_name(),
+                       std::nullopt,
+                       "",
+                       ""};
 
     Status gate = fwk.RunPreEnqueuePlugins(pod);
     if (!gate.IsSuccess()) {
@@ -184,7 +188,9 @@ util::Result<SimulationResult> Simulate(
       std::vector<std::pair<std::string, std::chrono::milliseconds>> waits;
       s = fwk.RunPermitPlugins(state, *q.pod_info, host, &waits);
       // Nothing in a simulation can allow a waiting pod.
-      if (s.IsWait()) s = Status::Unschedulable("rejected due to timeout after waiting at permit");
+      if (s.IsWait())
+        s = Status::Unschedulable(
+            "rejected due to timeout after waiting at permit");
     }
     if (s.IsSuccess()) s = fwk.RunPreBindPlugins(state, *q.pod_info, host);
     if (s.IsSuccess()) s = fwk.RunBindPlugins(state, *q.pod_info, host);

@@ -13,14 +13,17 @@ namespace {
 
 class SimulatorTest : public ::testing::Test {
  protected:
-  SimulationResult Run(const std::string& yaml, SimulationOptions options = {}) {
+  SimulationResult Run(const std::string& yaml,
+                       SimulationOptions options = {}) {
     auto cluster = ParseCluster(yaml);
     EXPECT_TRUE(cluster.ok()) << cluster.error().message();
-    auto result = Simulate(*cluster, config::DefaultConfig(), registry_, options);
+    auto result =
+        Simulate(*cluster, config::DefaultConfig(), registry_, options);
     EXPECT_TRUE(result.ok()) << result.error().message();
     return *result;
   }
-  static const PodOutcome& Pod(const SimulationResult& r, const std::string& name) {
+  static const PodOutcome& Pod(const SimulationResult& r,
+                               const std::string& name) {
     for (const PodOutcome& p : r.pods) {
       if (p.name == name) return p;
     }
@@ -56,14 +59,16 @@ spec: {schedulerName: ksched, containers: [{name: c, resources: {requests: {cpu:
 TEST_F(SimulatorTest, PodsAccumulateAndTheLastOneDoesNotFit) {
   std::string yaml = kTwoNodes;
   for (int i = 0; i < 4; ++i) {
-    yaml += "---\nkind: Pod\nmetadata: {name: p" + std::to_string(i) +
-            "}\nspec: {schedulerName: ksched, containers: [{name: c, resources: "
-            "{requests: {cpu: \"3\"}}}]}\n";
+    yaml +=
+        "---\nkind: Pod\nmetadata: {name: p" + std::to_string(i) +
+        "}\nspec: {schedulerName: ksched, containers: [{name: c, resources: "
+        "{requests: {cpu: \"3\"}}}]}\n";
   }
   auto r = Run(yaml);
   ASSERT_EQ(r.pods.size(), 4u);
   int on_big = 0;
-  for (const auto& p : r.pods) on_big += p.node == std::optional<std::string>("big");
+  for (const auto& p : r.pods)
+    on_big += p.node == std::optional<std::string>("big");
   // big takes two 3-CPU pods, small none; the rest cannot fit.
   EXPECT_EQ(on_big, 2);
   EXPECT_FALSE(r.pods[2].node.has_value());
@@ -119,7 +124,8 @@ TEST_F(SimulatorTest, SameSeedSamePlacement) {
   std::string yaml;
   for (int i = 0; i < 6; ++i) {
     yaml += "kind: Node\nmetadata: {name: n" + std::to_string(i) +
-            "}\nstatus: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"10\"}}\n---\n";
+            "}\nstatus: {allocatable: {cpu: \"4\", memory: 8Gi, pods: "
+            "\"10\"}}\n---\n";
   }
   for (int i = 0; i < 6; ++i) {
     yaml += "kind: Pod\nmetadata: {name: p" + std::to_string(i) +
@@ -128,7 +134,8 @@ TEST_F(SimulatorTest, SameSeedSamePlacement) {
   auto a = Run(yaml, {.seed = 7});
   auto b = Run(yaml, {.seed = 7});
   ASSERT_EQ(a.pods.size(), 6u);
-  for (size_t i = 0; i < a.pods.size(); ++i) EXPECT_EQ(a.pods[i].node, b.pods[i].node);
+  for (size_t i = 0; i < a.pods.size(); ++i)
+    EXPECT_EQ(a.pods[i].node, b.pods[i].node);
   // Ties are broken at random: six identical pods on six identical nodes
   // do not all land on the first node.
   std::map<std::string, int> per_node;
@@ -156,7 +163,8 @@ TEST_F(SimulatorTest, ExampleClusterSchedulesAsDocumented) {
   }
   const PodOutcome& cache = Pod(r, "cache-0");
   ASSERT_TRUE(cache.node.has_value()) << cache.message;
-  EXPECT_TRUE(*cache.node == "cpu-b-1" || *cache.node == "cpu-b-2") << *cache.node;
+  EXPECT_TRUE(*cache.node == "cpu-b-1" || *cache.node == "cpu-b-2")
+      << *cache.node;
 
   // gpu-a-1 has 2 of 4 GPUs left; three are asked for.
   EXPECT_EQ(Pod(r, "finetune-0").node, "gpu-b-1");

@@ -9,7 +9,8 @@ namespace ksched::util {
 class Clock {
  public:
   using Duration = std::chrono::nanoseconds;
-  using TimePoint = std::chrono::time_point<std::chrono::steady_clock, Duration>;
+  using TimePoint =
+      std::chrono::time_point<std::chrono::steady_clock, Duration>;
   using WallTime = std::chrono::time_point<std::chrono::system_clock, Duration>;
 
   virtual ~Clock() = default;

@@ -43,10 +43,12 @@ Result<void> FlagSet::Set(const Flag& flag, std::string_view value) {
       return {};
     case Kind::kInt: {
       int64_t n = 0;
-      auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+      auto [ptr, ec] =
+          std::from_chars(value.data(), value.data() + value.size(), n);
       if (ec != std::errc() || ptr != value.data() + value.size()) {
         return Error("invalid argument \"" + std::string(value) +
-                     "\" for \"--" + flag.name + "\" flag: expected an integer");
+                     "\" for \"--" + flag.name +
+                     "\" flag: expected an integer");
       }
       *static_cast<int64_t*>(flag.target) = n;
       return {};

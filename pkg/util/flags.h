@@ -3,8 +3,8 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -14,7 +14,8 @@ namespace ksched::util {
 
 class FlagSet {
  public:
-  explicit FlagSet(std::string usage_line) : usage_line_(std::move(usage_line)) {}
+  explicit FlagSet(std::string usage_line)
+      : usage_line_(std::move(usage_line)) {}
 
   // The pointers must outlive Parse(); their current values are the defaults.
   void String(std::string name, std::string* value, std::string help);

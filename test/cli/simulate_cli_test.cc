@@ -12,7 +12,8 @@ namespace {
 using testing::RunCommand;
 
 const std::string kKsched = KSCHED_BINARY;
-const std::string kExample = std::string(KSCHED_SOURCE_DIR) + "/examples/cluster.yaml";
+const std::string kExample =
+    std::string(KSCHED_SOURCE_DIR) + "/examples/cluster.yaml";
 
 std::string WriteTemp(const std::string& name, const std::string& content) {
   std::string path = ::testing::TempDir() + "/" + name;
@@ -80,7 +81,8 @@ TEST(SimulateCliTest, BadInvocationsExplainThemselves) {
   } cases[] = {
       {"simulate", 2, "--cluster is required"},
       {"simulate --cluster", 2, "flag needs an argument: --cluster"},
-      {"simulate --cluster x --output yaml", 2, "--output must be table or json"},
+      {"simulate --cluster x --output yaml", 2,
+       "--output must be table or json"},
       {"simulate --bogus", 2, "unknown flag: --bogus"},
       {"simulate --cluster /nonexistent.yaml", 1,
        "cannot open cluster file /nonexistent.yaml"},
@@ -94,7 +96,8 @@ TEST(SimulateCliTest, BadInvocationsExplainThemselves) {
 }
 
 TEST(SimulateCliTest, MalformedClusterAndConfigFilesAreClearErrors) {
-  std::string bad_yaml = WriteTemp("bad.yaml", "kind: Pod\nmetadata: {name: [\n");
+  std::string bad_yaml =
+      WriteTemp("bad.yaml", "kind: Pod\nmetadata: {name: [\n");
   auto r = RunCommand(kKsched + " simulate --cluster " + bad_yaml);
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("malformed YAML: line"), std::string::npos) << r.err;
@@ -153,7 +156,8 @@ profiles:
   auto r = RunCommand(kKsched + " simulate --quiet --output json --cluster " +
                       cluster + " --config " + config);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find(R"("name":"new","node":"busy")"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(R"("name":"new","node":"busy")"), std::string::npos)
+      << r.out;
 }
 
 TEST(VersionCliTest, PrintsTheVersion) {

@@ -14,9 +14,9 @@ std::string Quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
 Status AsError(std::string_view context, std::string_view plugin,
                const Status& s) {
-  std::string message = std::string(context) + " " + Quoted(plugin) + ": " +
-                        (s.Message().empty() ? std::string(CodeName(s.code()))
-                                             : s.Message());
+  std::string message =
+      std::string(context) + " " + Quoted(plugin) + ": " +
+      (s.Message().empty() ? std::string(CodeName(s.code())) : s.Message());
   Status out = Status::Error(std::move(message));
   out.WithPlugin(plugin);
   return out;
@@ -83,8 +83,8 @@ util::Result<void> BuildExtensionPoint(
         overridden.push_back(e.name);
         continue;
       }
-      if (std::find(from_multi_point.begin(), from_multi_point.end(),
-                    e.name) != from_multi_point.end()) {
+      if (std::find(from_multi_point.begin(), from_multi_point.end(), e.name) !=
+          from_multi_point.end()) {
         return util::Error("plugin " + Quoted(e.name) +
                            " already registered as " + Quoted(type_name));
       }
@@ -98,8 +98,7 @@ util::Result<void> BuildExtensionPoint(
     for (const std::string& name : enabled) {
       if (is_overridden(name)) order.push_back(name);
     }
-    order.insert(order.end(), from_multi_point.begin(),
-                 from_multi_point.end());
+    order.insert(order.end(), from_multi_point.begin(), from_multi_point.end());
     for (const std::string& name : enabled) {
       if (!is_overridden(name)) order.push_back(name);
     }
@@ -123,8 +122,7 @@ void CollectNames(const config::PluginSet& set,
 }  // namespace
 
 util::Result<std::unique_ptr<Framework>> Framework::Create(
-    const config::Profile& profile, const Registry& registry,
-    Options options) {
+    const config::Profile& profile, const Registry& registry, Options options) {
   std::unique_ptr<Framework> f(new Framework());
   f->profile_name_ = profile.scheduler_name;
   f->percentage_of_nodes_to_score_ = profile.percentage_of_nodes_to_score;
@@ -137,10 +135,9 @@ util::Result<std::unique_ptr<Framework>> Framework::Create(
 
   const config::Plugins& p = profile.plugins;
   const config::PluginSet* sets[] = {
-      &p.pre_enqueue, &p.queue_sort, &p.pre_filter, &p.filter,
-      &p.post_filter, &p.pre_score,  &p.score,      &p.reserve,
-      &p.permit,      &p.pre_bind,   &p.bind,       &p.post_bind,
-      &p.multi_point};
+      &p.pre_enqueue, &p.queue_sort, &p.pre_filter, &p.filter, &p.post_filter,
+      &p.pre_score,   &p.score,      &p.reserve,    &p.permit, &p.pre_bind,
+      &p.bind,        &p.post_bind,  &p.multi_point};
   std::vector<std::string> needed;
   for (const config::PluginSet* s : sets) CollectNames(*s, &needed);
 
@@ -199,14 +196,15 @@ util::Result<std::unique_ptr<Framework>> Framework::Create(
   weighted.insert(weighted.end(), mp.enabled.begin(), mp.enabled.end());
   for (const config::Plugin& e : weighted) {
     auto it = by_name.find(e.name);
-    if (it == by_name.end() || dynamic_cast<ScorePlugin*>(it->second) == nullptr) {
+    if (it == by_name.end() ||
+        dynamic_cast<ScorePlugin*>(it->second) == nullptr) {
       continue;
     }
     if (weights.count(e.name)) continue;
     int32_t w = e.weight.value_or(0);
     if (w < 0) {
-      return fail("score plugin " + Quoted(e.name) +
-                  " has a negative weight " + std::to_string(w));
+      return fail("score plugin " + Quoted(e.name) + " has a negative weight " +
+                  std::to_string(w));
     }
     if (w == 0) w = 1;
     if (int64_t{w} * kMaxNodeScore >
@@ -258,7 +256,8 @@ Status Framework::RunPreEnqueuePlugins(const api::Pod& pod) const {
     Status s = pl->PreEnqueue(pod);
     if (!s.IsSuccess()) {
       s.WithPlugin(pl->Name());
-      if (!s.IsRejected()) return AsError("running PreEnqueue plugin", pl->Name(), s);
+      if (!s.IsRejected())
+        return AsError("running PreEnqueue plugin", pl->Name(), s);
       return s;
     }
   }
@@ -318,7 +317,8 @@ Status Framework::RunFilterPlugins(const CycleState& state, const PodInfo& pod,
     if (state.FilterSkipped(pl->Name())) continue;
     Status s = pl->Filter(state, pod, node);
     if (!s.IsSuccess()) {
-      if (!s.IsRejected()) return AsError("running filter plugin", pl->Name(), s);
+      if (!s.IsRejected())
+        return AsError("running filter plugin", pl->Name(), s);
       s.WithPlugin(pl->Name());
       return s;
     }
@@ -333,7 +333,8 @@ Status Framework::RunPreFilterExtensionAddPod(CycleState& state,
   for (PreFilterPlugin* pl : pre_filter_) {
     if (!pl->HasExtensions() || state.FilterSkipped(pl->Name())) continue;
     Status s = pl->AddPod(state, pod, to_add, node);
-    if (!s.IsSuccess()) return AsError("running AddPod on PreFilter plugin", pl->Name(), s);
+    if (!s.IsSuccess())
+      return AsError("running AddPod on PreFilter plugin", pl->Name(), s);
   }
   return Status();
 }
@@ -345,7 +346,8 @@ Status Framework::RunPreFilterExtensionRemovePod(CycleState& state,
   for (PreFilterPlugin* pl : pre_filter_) {
     if (!pl->HasExtensions() || state.FilterSkipped(pl->Name())) continue;
     Status s = pl->RemovePod(state, pod, to_remove, node);
-    if (!s.IsSuccess()) return AsError("running RemovePod on PreFilter plugin", pl->Name(), s);
+    if (!s.IsSuccess())
+      return AsError("running RemovePod on PreFilter plugin", pl->Name(), s);
   }
   return Status();
 }
@@ -367,7 +369,8 @@ Status Framework::RunPostFilterPlugins(CycleState& state, const PodInfo& pod,
       s.WithPlugin(pl->Name());
       return s;
     }
-    if (!s.IsRejected()) return AsError("running PostFilter plugin", pl->Name(), s);
+    if (!s.IsRejected())
+      return AsError("running PostFilter plugin", pl->Name(), s);
     if (!r.nominated_node_name.empty() || r.clear_nomination) *result = r;
     for (const std::string& reason : s.reasons()) reasons.push_back(reason);
     if (rejector.empty()) rejector = std::string(pl->Name());
@@ -386,7 +389,8 @@ Status Framework::RunPreScorePlugins(CycleState& state, const PodInfo& pod,
       state.SkipScore(pl->Name());
       continue;
     }
-    if (!s.IsSuccess()) return AsError("running PreScore plugin", pl->Name(), s);
+    if (!s.IsSuccess())
+      return AsError("running PreScore plugin", pl->Name(), s);
   }
   return Status();
 }
@@ -441,7 +445,8 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
     const ScorePlugin* pl = score_[active[a]];
     if (!pl->HasNormalizeScore()) continue;
     Status s = pl->NormalizeScore(state, pod, lists[a]);
-    if (!s.IsSuccess()) return AsError("running Normalize on Score plugin", pl->Name(), s);
+    if (!s.IsSuccess())
+      return AsError("running Normalize on Score plugin", pl->Name(), s);
   }
 
   for (size_t a = 0; a < active.size(); ++a) {
@@ -498,9 +503,9 @@ Status Framework::RunPermitPlugins(
       return s;
     }
     if (s.IsWait()) {
-      waits->emplace_back(std::string(pl->Name()),
-                          std::min<std::chrono::milliseconds>(timeout,
-                                                              kMaxPermitWait));
+      waits->emplace_back(
+          std::string(pl->Name()),
+          std::min<std::chrono::milliseconds>(timeout, kMaxPermitWait));
       continue;
     }
     return AsError("running Permit plugin", pl->Name(), s);

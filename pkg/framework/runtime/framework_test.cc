@@ -56,7 +56,8 @@ class FakePlugin : public QueueSortPlugin,
   }
   Status Filter(const CycleState&, const PodInfo&,
                 const NodeInfo& node) const override {
-    if (!b_.reject_node.empty() && node.name() != b_.reject_node) return Status();
+    if (!b_.reject_node.empty() && node.name() != b_.reject_node)
+      return Status();
     return b_.filter;
   }
   Status PostFilter(CycleState&, const PodInfo&, const NodeToStatus&,
@@ -121,15 +122,14 @@ class FilterOnly final : public FilterPlugin {
 class FrameworkTest : public ::testing::Test {
  protected:
   void Add(const std::string& name, FakePlugin::Behaviour b = {}) {
-    ASSERT_TRUE(registry_
-                    .Register(name,
-                              [this, name, b](const config::PluginArgs*,
-                                              Handle&) {
-                                return util::Result<std::unique_ptr<Plugin>>(
-                                    std::make_unique<FakePlugin>(name, b,
-                                                                 &log_));
-                              })
-                    .ok());
+    ASSERT_TRUE(
+        registry_
+            .Register(name,
+                      [this, name, b](const config::PluginArgs*, Handle&) {
+                        return util::Result<std::unique_ptr<Plugin>>(
+                            std::make_unique<FakePlugin>(name, b, &log_));
+                      })
+            .ok());
   }
 
   // Every fake plugin is also a QueueSort plugin; unless told otherwise the
@@ -175,9 +175,13 @@ std::vector<std::string> PointOf(const Framework& f, const std::string& point) {
 TEST_F(FrameworkTest, MultiPointExpandsToEveryExtensionPointAPluginServes) {
   Add("A");
   Add("B");
-  registry_.Register("FilterOnly", [](const config::PluginArgs*, Handle&) {
-    return util::Result<std::unique_ptr<Plugin>>(std::make_unique<FilterOnly>());
-  }).ok();
+  registry_
+      .Register("FilterOnly",
+                [](const config::PluginArgs*, Handle&) {
+                  return util::Result<std::unique_ptr<Plugin>>(
+                      std::make_unique<FilterOnly>());
+                })
+      .ok();
   config::Plugins p;
   p.multi_point = Enabled({{"A", 0}, {"FilterOnly", 0}, {"B", 3}});
   auto f = Build(p);
@@ -211,16 +215,21 @@ TEST_F(FrameworkTest, ExplicitEntryOverridesMultiPointOrderAndWeight) {
 
 TEST_F(FrameworkTest, ProfileErrorsAreExplained) {
   Add("A");
-  registry_.Register("FilterOnly", [](const config::PluginArgs*, Handle&) {
-    return util::Result<std::unique_ptr<Plugin>>(std::make_unique<FilterOnly>());
-  }).ok();
+  registry_
+      .Register("FilterOnly",
+                [](const config::PluginArgs*, Handle&) {
+                  return util::Result<std::unique_ptr<Plugin>>(
+                      std::make_unique<FilterOnly>());
+                })
+      .ok();
   {
     config::Plugins p;
     p.multi_point = Enabled({{"FilterOnly", 0}});
     auto f = Build(p, false);
     ASSERT_FALSE(f.ok());
-    EXPECT_EQ(f.error().message(),
-              "profile \"test\": only one queue sort plugin required, but got 0");
+    EXPECT_EQ(
+        f.error().message(),
+        "profile \"test\": only one queue sort plugin required, but got 0");
   }
   {
     config::Plugins p;
@@ -321,10 +330,12 @@ TEST_F(FrameworkTest, PreFilterMergesResultsAndExplainsAnEmptyIntersection) {
   narrowing.clear();
   s = (*f2)->RunPreFilterPlugins(state2, *pod, {}, &r, &narrowing);
   EXPECT_EQ(s.code(), Code::kUnschedulableAndUnresolvable);
-  EXPECT_EQ(s.Message(), "node(s) didn't satisfy plugin(s) [A C] simultaneously");
+  EXPECT_EQ(s.Message(),
+            "node(s) didn't satisfy plugin(s) [A C] simultaneously");
 }
 
-TEST_F(FrameworkTest, PreFilterUnschedulableLetsTheOthersRunButUnresolvableStops) {
+TEST_F(FrameworkTest,
+       PreFilterUnschedulableLetsTheOthersRunButUnresolvableStops) {
   Add("A", {.pre_filter = Status::Unschedulable("not now")});
   Add("B");
   Add("C", {.pre_filter = Status::Unresolvable("never")});
@@ -341,7 +352,8 @@ TEST_F(FrameworkTest, PreFilterUnschedulableLetsTheOthersRunButUnresolvableStops
     Status s = (*f)->RunPreFilterPlugins(state, *pod, {}, &r, &n);
     EXPECT_EQ(s.code(), Code::kUnschedulable);
     EXPECT_EQ(s.plugin(), "A");
-    EXPECT_EQ(log_.calls, (std::vector<std::string>{"PreFilter/A", "PreFilter/B"}));
+    EXPECT_EQ(log_.calls,
+              (std::vector<std::string>{"PreFilter/A", "PreFilter/B"}));
   }
   {
     config::Plugins p;
@@ -430,12 +442,14 @@ TEST_F(FrameworkTest, ReserveFailureRejectsAndUnreserveRunsInReverse) {
   EXPECT_EQ(s.code(), Code::kUnschedulable);
   EXPECT_EQ(s.plugin(), "B");
   (*f)->RunReservePluginsUnreserve(state, *pod, "n1");
-  EXPECT_EQ(log_.calls, (std::vector<std::string>{"Reserve/A", "Reserve/B",
-                                                   "Unreserve/B", "Unreserve/A"}));
+  EXPECT_EQ(log_.calls,
+            (std::vector<std::string>{"Reserve/A", "Reserve/B", "Unreserve/B",
+                                      "Unreserve/A"}));
 }
 
 TEST_F(FrameworkTest, PermitCollectsWaitsCappedAtFifteenMinutes) {
-  Add("A", {.permit = Status(Code::kWait), .permit_timeout = std::chrono::hours(1)});
+  Add("A",
+      {.permit = Status(Code::kWait), .permit_timeout = std::chrono::hours(1)});
   Add("B", {.permit = Status(Code::kWait),
             .permit_timeout = std::chrono::milliseconds(500)});
   Add("C", {.permit = Status::Unschedulable("denied")});

@@ -15,7 +15,8 @@ namespace ksched::testing {
 
 class RecordingBinder final : public framework::Binder {
  public:
-  framework::Status Bind(const api::Pod& pod, const std::string& node) override {
+  framework::Status Bind(const api::Pod& pod,
+                         const std::string& node) override {
     bound.emplace_back(pod.metadata.ns + "/" + pod.metadata.name, node);
     return result;
   }

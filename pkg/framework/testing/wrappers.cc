@@ -63,7 +63,8 @@ PodBuilder& PodBuilder::CreationSeconds(int64_t seconds) {
   return *this;
 }
 PodBuilder& PodBuilder::Terminating() {
-  pod_.metadata.deletion_timestamp = api::Time{api::Timestamp(std::chrono::seconds(1))};
+  pod_.metadata.deletion_timestamp =
+      api::Time{api::Timestamp(std::chrono::seconds(1))};
   return *this;
 }
 
@@ -201,9 +202,8 @@ PodBuilder& PodBuilder::PodAffinity(std::string topology_key,
   api::Affinity& a = MutableAffinity();
   auto& target = anti ? a.pod_anti_affinity : a.pod_affinity;
   if (!target) target.emplace();
-  target->required.push_back(MakeTerm(std::move(topology_key),
-                                      std::move(label_key),
-                                      std::move(label_value)));
+  target->required.push_back(MakeTerm(
+      std::move(topology_key), std::move(label_key), std::move(label_value)));
   return *this;
 }
 

@@ -2,7 +2,8 @@
 // testing.MakePod() / MakeNode(), so a test case reads like the situation it
 // describes:
 //   PodBuilder("p").Req({{"cpu", "1"}}).Toleration("k", "v", "NoSchedule")
-//   NodeBuilder("n").Capacity({{"cpu", "4"}, {"pods", "110"}}).Label("zone", "a")
+//   NodeBuilder("n").Capacity({{"cpu", "4"}, {"pods", "110"}}).Label("zone",
+//   "a")
 #pragma once
 
 #include <cstdint>
@@ -42,7 +43,8 @@ class PodBuilder {
   // Adds an app container with these requests (and no limits).
   PodBuilder& Req(const ResourcePairs& requests);
   // Adds an app container with requests and limits.
-  PodBuilder& ReqLim(const ResourcePairs& requests, const ResourcePairs& limits);
+  PodBuilder& ReqLim(const ResourcePairs& requests,
+                     const ResourcePairs& limits);
   PodBuilder& InitReq(const ResourcePairs& requests);
   // An init container with restartPolicy Always.
   PodBuilder& SidecarReq(const ResourcePairs& requests);
@@ -54,9 +56,9 @@ class PodBuilder {
                             std::string host_ip = "",
                             int32_t container_port = 80);
 
-  PodBuilder& Toleration(std::string key, std::string value,
-                         api::TaintEffect effect,
-                         api::TolerationOperator op = api::TolerationOperator::kEqual);
+  PodBuilder& Toleration(
+      std::string key, std::string value, api::TaintEffect effect,
+      api::TolerationOperator op = api::TolerationOperator::kEqual);
   PodBuilder& NodeSelector(std::string key, std::string value);
   // Appends a required term (terms are ORed) with one expression.
   PodBuilder& NodeAffinityTerm(std::string key, api::NodeSelectorOperator op,
@@ -82,7 +84,9 @@ class PodBuilder {
   std::shared_ptr<const api::Pod> Ptr() const {
     return std::make_shared<const api::Pod>(pod_);
   }
-  framework::PodInfoPtr Info() const { return framework::PodInfo::Create(Ptr()); }
+  framework::PodInfoPtr Info() const {
+    return framework::PodInfo::Create(Ptr());
+  }
 
  private:
   api::Container& LastContainer();

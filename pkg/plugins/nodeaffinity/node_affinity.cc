@@ -1,13 +1,12 @@
 #include "pkg/plugins/nodeaffinity/node_affinity.h"
 
-#include "pkg/plugins/helper/normalize_score.h"
-
 #include <algorithm>
 #include <iterator>
 #include <set>
 #include <string>
 
 #include "pkg/framework/registry.h"
+#include "pkg/plugins/helper/normalize_score.h"
 #include "pkg/plugins/nodeaffinity/parse_errors.h"
 
 namespace ksched::plugins {

@@ -100,8 +100,9 @@ ResourceScorerFn WeightedMeanScorer(std::vector<config::ResourceSpec> resources,
       // extended ones) carry no weight at all.
       if (allocatable[i] == 0) continue;
       int64_t weight = resources[i].weight;
-      node_score = WrapAdd(
-          node_score, WrapMul(per_resource(requested[i], allocatable[i]), weight));
+      node_score =
+          WrapAdd(node_score,
+                  WrapMul(per_resource(requested[i], allocatable[i]), weight));
       weight_sum += weight;
     }
     if (weight_sum == 0) return 0;

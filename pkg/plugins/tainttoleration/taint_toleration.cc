@@ -1,11 +1,10 @@
 #include "pkg/plugins/tainttoleration/taint_toleration.h"
 
-#include "pkg/plugins/helper/normalize_score.h"
-
 #include <algorithm>
 #include <string>
 
 #include "pkg/api/taints.h"
+#include "pkg/plugins/helper/normalize_score.h"
 
 namespace ksched::plugins {
 namespace {
