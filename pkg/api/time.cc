@@ -34,7 +34,7 @@ util::Error BadTime(std::string_view text) {
 util::Result<Timestamp> ParseRfc3339(std::string_view text) {
   using namespace std::chrono;
   size_t pos = 0;
-  int y, mo, d, h, mi, s;
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
   if (!ReadDigits(text, &pos, 4, &y) || !Expect(text, &pos, '-') ||
       !ReadDigits(text, &pos, 2, &mo) || !Expect(text, &pos, '-') ||
       !ReadDigits(text, &pos, 2, &d)) {
@@ -67,7 +67,7 @@ util::Result<Timestamp> ParseRfc3339(std::string_view text) {
   } else if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
     int sign = text[pos] == '-' ? -1 : 1;
     ++pos;
-    int oh, om;
+    int oh = 0, om = 0;
     if (!ReadDigits(text, &pos, 2, &oh) || !Expect(text, &pos, ':') ||
         !ReadDigits(text, &pos, 2, &om) || oh > 23 || om > 59) {
       return BadTime(text);
