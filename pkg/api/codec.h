@@ -16,6 +16,8 @@
 #include "pkg/api/node.h"
 #include "pkg/api/objects.h"
 #include "pkg/api/pod.h"
+#include "pkg/api/policy.h"
+#include "pkg/api/storage.h"
 #include "pkg/util/json.h"
 #include "pkg/util/result.h"
 
@@ -40,6 +42,10 @@ KSCHED_API_TYPE(PodList, "v1", "PodList")
 KSCHED_API_TYPE(NodeList, "v1", "NodeList")
 KSCHED_API_TYPE(PriorityClass, "scheduling.k8s.io/v1", "PriorityClass")
 KSCHED_API_TYPE(Namespace, "v1", "Namespace")
+KSCHED_API_TYPE(PersistentVolumeClaim, "v1", "PersistentVolumeClaim")
+KSCHED_API_TYPE(PersistentVolume, "v1", "PersistentVolume")
+KSCHED_API_TYPE(StorageClass, "storage.k8s.io/v1", "StorageClass")
+KSCHED_API_TYPE(PodDisruptionBudget, "policy/v1", "PodDisruptionBudget")
 #undef KSCHED_API_TYPE
 
 struct JsonDecodeOptions {
@@ -81,6 +87,10 @@ KSCHED_API_CODEC_EXTERN(PodList)
 KSCHED_API_CODEC_EXTERN(NodeList)
 KSCHED_API_CODEC_EXTERN(PriorityClass)
 KSCHED_API_CODEC_EXTERN(Namespace)
+KSCHED_API_CODEC_EXTERN(PersistentVolumeClaim)
+KSCHED_API_CODEC_EXTERN(PersistentVolume)
+KSCHED_API_CODEC_EXTERN(StorageClass)
+KSCHED_API_CODEC_EXTERN(PodDisruptionBudget)
 #undef KSCHED_API_CODEC_EXTERN
 
 }  // namespace ksched::api

@@ -8,7 +8,9 @@
 #include "pkg/api/node.h"
 #include "pkg/api/objects.h"
 #include "pkg/api/pod.h"
+#include "pkg/api/policy.h"
 #include "pkg/api/selector.h"
+#include "pkg/api/storage.h"
 
 namespace ksched::api {
 
@@ -77,9 +79,33 @@ struct EnumTraits<PreemptionPolicy> {
       {E::kPreemptLowerPriority, "PreemptLowerPriority"}, {E::kNever, "Never"}};
 };
 
+
 }  // namespace ksched::api::codec
 
 namespace ksched::api {
+
+// IntOrString is a JSON number or string, not an object; its overloads
+// live beside the type so the codec's templates find them by ADL.
+inline void Read(codec::Decoder& d, const codec::JsonValue& v,
+                 IntOrString* out) {
+  if (v.IsString()) {
+    out->is_string = true;
+    out->string_value.assign(v.GetString(), v.GetStringLength());
+  } else if (v.IsInt()) {
+    out->is_string = false;
+    out->int_value = v.GetInt();
+  } else {
+    d.Fail("expected integer or string, got " + std::string(codec::TypeName(v)));
+  }
+}
+inline void Write(codec::JsonWriter& w, const IntOrString& v) {
+  if (v.is_string) {
+    codec::Write(w, v.string_value);
+  } else {
+    w.Int(v.int_value);
+  }
+}
+inline bool IsEmpty(const IntOrString&) { return false; }
 
 // ---- meta ----
 
@@ -445,6 +471,112 @@ void Fields(V& v, PriorityClass& c) {
 template <typename V>
 void Fields(V& v, Namespace& n) {
   v("metadata", n.metadata);
+}
+
+// ---- storage ----
+
+template <typename V>
+void Fields(V& v, PersistentVolumeClaimSpec& s) {
+  v("accessModes", s.access_modes);
+  v("selector", s.selector);
+  v("resources", s.resources);
+  v("volumeName", s.volume_name);
+  v("storageClassName", s.storage_class_name);
+  v("volumeMode", s.volume_mode);
+}
+
+template <typename V>
+void Fields(V& v, PersistentVolumeClaimStatus& s) {
+  v("phase", s.phase);
+  v("accessModes", s.access_modes);
+  v("capacity", s.capacity);
+}
+
+template <typename V>
+void Fields(V& v, PersistentVolumeClaim& c) {
+  v("metadata", c.metadata);
+  v("spec", c.spec);
+  v("status", c.status);
+}
+
+template <typename V>
+void Fields(V& v, VolumeNodeAffinity& a) {
+  v("required", a.required);
+}
+
+template <typename V>
+void Fields(V& v, CsiVolumeSource& s) {
+  v("driver", s.driver, Emit::kAlways);
+  v("volumeHandle", s.volume_handle, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, PersistentVolumeSpec& s) {
+  v("capacity", s.capacity);
+  v("csi", s.csi);
+  v("accessModes", s.access_modes);
+  v("claimRef", s.claim_ref);
+  v("persistentVolumeReclaimPolicy", s.persistent_volume_reclaim_policy);
+  v("storageClassName", s.storage_class_name);
+  v("volumeMode", s.volume_mode);
+  v("nodeAffinity", s.node_affinity);
+}
+
+template <typename V>
+void Fields(V& v, PersistentVolumeStatus& s) {
+  v("phase", s.phase);
+}
+
+template <typename V>
+void Fields(V& v, PersistentVolume& p) {
+  v("metadata", p.metadata);
+  v("spec", p.spec);
+  v("status", p.status);
+}
+
+template <typename V>
+void Fields(V& v, TopologySelectorLabelRequirement& r) {
+  v("key", r.key, Emit::kAlways);
+  v("values", r.values, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, TopologySelectorTerm& t) {
+  v("matchLabelExpressions", t.match_label_expressions);
+}
+
+template <typename V>
+void Fields(V& v, StorageClass& c) {
+  v("metadata", c.metadata);
+  v("provisioner", c.provisioner, Emit::kAlways);
+  v("volumeBindingMode", c.volume_binding_mode);
+  v("allowedTopologies", c.allowed_topologies);
+}
+
+// ---- policy ----
+
+template <typename V>
+void Fields(V& v, PodDisruptionBudgetSpec& s) {
+  v("minAvailable", s.min_available);
+  v("selector", s.selector);
+  v("maxUnavailable", s.max_unavailable);
+}
+
+template <typename V>
+void Fields(V& v, PodDisruptionBudgetStatus& s) {
+  v("observedGeneration", s.observed_generation);
+  v("disruptedPods", s.disrupted_pods);
+  v("disruptionsAllowed", s.disruptions_allowed, Emit::kAlways);
+  v("currentHealthy", s.current_healthy, Emit::kAlways);
+  v("desiredHealthy", s.desired_healthy, Emit::kAlways);
+  v("expectedPods", s.expected_pods, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, PodDisruptionBudget& b) {
+  v("metadata", b.metadata);
+  v("spec", b.spec);
+  v("status", b.status);
 }
 
 template <typename V, typename T>

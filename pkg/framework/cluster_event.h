@@ -61,11 +61,20 @@ bool MatchClusterEvents(const ClusterEvent& registered,
 
 enum class QueueingHint : uint8_t { kQueueSkip, kQueue };
 
-// Decides, from the object before and after the event (either may be null),
-// whether the event may make `pod` schedulable. An absent function always
-// queues.
-using QueueingHintFn = std::function<QueueingHint(
-    const api::Pod& pod, const void* old_obj, const void* new_obj)>;
+// The objects of a cluster event: the one before and the one after (either
+// is null for an add or a delete). Which pair is set follows the event's
+// resource.
+struct EventObjects {
+  const api::Pod* old_pod = nullptr;
+  const api::Pod* new_pod = nullptr;
+  const api::Node* old_node = nullptr;
+  const api::Node* new_node = nullptr;
+};
+
+// Decides whether the event may make `pod` (which this plugin rejected)
+// schedulable. An absent function always queues.
+using QueueingHintFn =
+    std::function<QueueingHint(const api::Pod& pod, const EventObjects& objs)>;
 
 struct ClusterEventWithHint {
   ClusterEvent event;

@@ -6,6 +6,11 @@
 
 #include "pkg/api/string_map.h"
 #include "pkg/framework/binder.h"
+#include "pkg/framework/cluster_objects.h"
+#include "pkg/framework/cluster_writer.h"
+#include "pkg/framework/cycle_state.h"
+#include "pkg/framework/pod_nominator.h"
+#include "pkg/framework/waiting_pods.h"
 #include "pkg/framework/parallelizer.h"
 #include "pkg/framework/snapshot.h"
 #include "pkg/util/clock.h"
@@ -21,7 +26,31 @@ class Handle {
   virtual Parallelizer& parallelizer() = 0;
   virtual const util::Clock& clock() const = 0;
   // The labels of a namespace, for namespaceSelector; nullptr if unknown.
+  // The pointer stays valid until the next scheduling cycle starts.
   virtual const api::StringMap* NamespaceLabels(std::string_view ns) const = 0;
+  // Objects beyond nodes and pods; never null (possibly empty).
+  virtual const ClusterObjects& objects() const = 0;
+  // Where writes to the cluster go; nullptr when nothing may be written.
+  virtual ClusterWriter* writer() = 0;
+  // Pods nominated to nodes by preemption; nullptr when not tracked.
+  virtual PodNominator* nominator() = 0;
+  // Pods held at Permit, which plugins may allow or reject.
+  virtual WaitingPods& waiting_pods() = 0;
+  // Filter with the pod's betters that are nominated to the node counted as
+  // if they ran there (and again without them when they were counted), as
+  // RunFilterPluginsWithNominatedPods does.
+  virtual Status RunFilterPluginsWithNominatedPods(const CycleState& state,
+                                                   const PodInfo& pod,
+                                                   const NodeInfo& node) = 0;
+  // Runs the PreFilter extensions (for preemption's what-if).
+  virtual Status RunPreFilterExtensionAddPod(CycleState& state,
+                                             const PodInfo& pod,
+                                             const PodInfoPtr& to_add,
+                                             const NodeInfo& node) const = 0;
+  virtual Status RunPreFilterExtensionRemovePod(CycleState& state,
+                                                const PodInfo& pod,
+                                                const PodInfoPtr& to_remove,
+                                                const NodeInfo& node) const = 0;
   // Makes a placement real (DefaultBinder); nullptr when binding is not
   // possible in this process.
   virtual Binder* binder() = 0;

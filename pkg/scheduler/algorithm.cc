@@ -74,7 +74,7 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
 
   fwk.parallelizer().Until(num_nodes, [&](int i) {
     const NodeInfoPtr& node = nodes[(start + i) % nodes.size()];
-    Status s = fwk.RunFilterPlugins(state, pod, *node);
+    Status s = fwk.RunFilterPluginsWithNominatedPods(state, pod, *node);
     if (s.code() == Code::kError) {
       std::lock_guard<std::mutex> lock(error_mu);
       if (first_error.empty()) first_error = s.Message();

@@ -7,6 +7,7 @@
 #include "pkg/api/resource_names.h"
 #include "pkg/api/taints.h"
 #include "pkg/framework/binder.h"
+#include "pkg/framework/cluster_objects.h"
 #include "pkg/framework/image_states.h"
 #include "pkg/framework/parallelizer.h"
 #include "pkg/framework/snapshot.h"
@@ -70,10 +71,8 @@ util::Result<SimulationResult> Simulate(
   SimulationResult out;
   if (cfg.profiles.empty()) return util::Error("no profiles configured");
 
-  std::map<std::string, api::StringMap, std::less<>> namespace_labels;
-  for (const api::Namespace& ns : cluster.namespaces) {
-    namespace_labels[ns.metadata.name] = ns.metadata.labels;
-  }
+  framework::InMemoryClusterObjects objects;
+  for (const api::Namespace& ns : cluster.namespaces) objects.Upsert(ns);
   util::RealClock clock;
   util::DefaultRandom random(options.seed);
   framework::Parallelizer parallelizer(cfg.parallelism);
@@ -82,11 +81,7 @@ util::Result<SimulationResult> Simulate(
   fwk_options.parallelizer = &parallelizer;
   fwk_options.clock = &clock;
   fwk_options.binder = &binder;
-  fwk_options.namespace_labels =
-      [&namespace_labels](std::string_view ns) -> const api::StringMap* {
-    auto it = namespace_labels.find(ns);
-    return it == namespace_labels.end() ? nullptr : &it->second;
-  };
+  fwk_options.objects = &objects;
   auto profiles = scheduler::BuildProfiles(cfg, registry, fwk_options);
   if (!profiles.ok()) return profiles.error();
 

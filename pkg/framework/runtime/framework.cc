@@ -127,6 +127,10 @@ util::Result<std::unique_ptr<Framework>> Framework::Create(
   f->profile_name_ = profile.scheduler_name;
   f->percentage_of_nodes_to_score_ = profile.percentage_of_nodes_to_score;
   f->options_ = std::move(options);
+  if (f->options_.objects == nullptr) f->options_.objects = &f->empty_objects_;
+  if (f->options_.waiting_pods == nullptr) {
+    f->options_.waiting_pods = &f->own_waiting_pods_;
+  }
   f->snapshot_ = &f->empty_snapshot_;
   auto fail = [&](const std::string& message) {
     return util::Error("profile " + Quoted(profile.scheduler_name) + ": " +
@@ -243,7 +247,57 @@ util::Result<std::unique_ptr<Framework>> Framework::Create(
 }
 
 const api::StringMap* Framework::NamespaceLabels(std::string_view ns) const {
-  return options_.namespace_labels ? options_.namespace_labels(ns) : nullptr;
+  std::shared_ptr<const api::Namespace> found = options_.objects->GetNamespace(ns);
+  if (found == nullptr) return nullptr;
+  const api::StringMap* labels = &found->metadata.labels;
+  std::lock_guard<std::mutex> lock(pinned_mu_);
+  pinned_.push_back(std::move(found));
+  return labels;
+}
+
+void Framework::SetSnapshot(const Snapshot* snapshot) {
+  snapshot_ = snapshot;
+  std::lock_guard<std::mutex> lock(pinned_mu_);
+  pinned_.clear();
+}
+
+namespace {
+
+int32_t PriorityOf(const api::Pod& pod) { return pod.spec.priority.value_or(0); }
+
+}  // namespace
+
+Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state,
+                                                    const PodInfo& pod,
+                                                    const NodeInfo& node) {
+  std::vector<PodInfoPtr> nominated;
+  if (options_.nominator != nullptr &&
+      options_.nominator->NumNominatedPods() > 0) {
+    nominated = options_.nominator->NominatedPodsForNode(node.name());
+  }
+  // Pods of equal or higher priority nominated here are counted as running:
+  // this pod must not take the room preemption freed for them.
+  std::unique_ptr<CycleState> state_with;
+  std::shared_ptr<NodeInfo> node_with;
+  for (const PodInfoPtr& p : nominated) {
+    if (PriorityOf(p->pod()) < PriorityOf(pod.pod()) ||
+        p->pod().metadata.uid == pod.pod().metadata.uid) {
+      continue;
+    }
+    if (!node_with) {
+      node_with = std::make_shared<NodeInfo>(node);
+      state_with = state.Clone();
+    }
+    node_with->AddPod(p);
+    Status s = RunPreFilterExtensionAddPod(*state_with, pod, p, *node_with);
+    if (!s.IsSuccess()) return s;
+  }
+  if (!node_with) return RunFilterPlugins(state, pod, node);
+  Status with = RunFilterPlugins(*state_with, pod, *node_with);
+  if (!with.IsSuccess()) return with;
+  // Then without them: affinity-like filters may need them absent to pass
+  // just as resource filters need them present.
+  return RunFilterPlugins(state, pod, node);
 }
 
 bool Framework::QueueSortLess(const QueuedPodInfo& a,

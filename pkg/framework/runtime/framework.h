@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <functional>
+#include <mutex>
 #include <memory>
 #include <optional>
 #include <set>
@@ -29,9 +30,13 @@ class Framework final : public Handle {
   struct Options {
     Parallelizer* parallelizer = nullptr;  // required
     const util::Clock* clock = nullptr;    // required
-    // Namespace labels by name, for namespaceSelector; may be empty.
-    std::function<const api::StringMap*(std::string_view)> namespace_labels;
     Binder* binder = nullptr;
+    // Namespaces, PDBs, volumes; an empty store when null.
+    const ClusterObjects* objects = nullptr;
+    ClusterWriter* writer = nullptr;
+    PodNominator* nominator = nullptr;
+    // Shared by the profiles of one scheduler; the framework's own if null.
+    WaitingPods* waiting_pods = nullptr;
   };
 
   // Instantiates every plugin the profile enables (once each, with its
@@ -52,8 +57,16 @@ class Framework final : public Handle {
   const util::Clock& clock() const override { return *options_.clock; }
   const api::StringMap* NamespaceLabels(std::string_view ns) const override;
   Binder* binder() override { return options_.binder; }
-  // Points the framework (and its plugins) at the snapshot of the next cycle.
-  void SetSnapshot(const Snapshot* snapshot) { snapshot_ = snapshot; }
+  const ClusterObjects& objects() const override { return *options_.objects; }
+  ClusterWriter* writer() override { return options_.writer; }
+  PodNominator* nominator() override { return options_.nominator; }
+  WaitingPods& waiting_pods() override { return *options_.waiting_pods; }
+  Status RunFilterPluginsWithNominatedPods(const CycleState& state,
+                                           const PodInfo& pod,
+                                           const NodeInfo& node) override;
+  // Points the framework (and its plugins) at the snapshot of the next
+  // cycle, and lets go of what the previous cycle looked up.
+  void SetSnapshot(const Snapshot* snapshot);
 
   // ---- extension points ----
   bool QueueSortLess(const QueuedPodInfo& a, const QueuedPodInfo& b) const;
@@ -77,10 +90,10 @@ class Framework final : public Handle {
   // For preemption: PreFilter extensions with a pod added / removed.
   Status RunPreFilterExtensionAddPod(CycleState& state, const PodInfo& pod,
                                      const PodInfoPtr& to_add,
-                                     const NodeInfo& node) const;
+                                     const NodeInfo& node) const override;
   Status RunPreFilterExtensionRemovePod(CycleState& state, const PodInfo& pod,
                                         const PodInfoPtr& to_remove,
-                                        const NodeInfo& node) const;
+                                        const NodeInfo& node) const override;
 
   Status RunPostFilterPlugins(CycleState& state, const PodInfo& pod,
                               const NodeToStatus& filtered,
@@ -138,6 +151,12 @@ class Framework final : public Handle {
   Options options_;
   const Snapshot* snapshot_ = nullptr;
   Snapshot empty_snapshot_;
+  InMemoryClusterObjects empty_objects_;
+  WaitingPods own_waiting_pods_;
+  // Namespaces looked up this cycle, kept alive so NamespaceLabels can hand
+  // out plain pointers.
+  mutable std::mutex pinned_mu_;
+  mutable std::vector<std::shared_ptr<const api::Namespace>> pinned_;
 
   std::vector<std::unique_ptr<Plugin>> owned_;
   std::vector<QueueSortPlugin*> queue_sort_;

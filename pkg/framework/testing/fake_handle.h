@@ -40,6 +40,26 @@ class FakeHandle final : public framework::Handle {
     return it == namespace_labels.end() ? nullptr : &it->second;
   }
   framework::Binder* binder() override { return &recording_binder; }
+  const framework::ClusterObjects& objects() const override { return objects_; }
+  framework::ClusterWriter* writer() override { return writer_; }
+  framework::PodNominator* nominator() override { return nominator_; }
+  framework::WaitingPods& waiting_pods() override { return waiting_pods_; }
+  // Plugins under test that need these run inside a real Framework.
+  framework::Status RunFilterPluginsWithNominatedPods(
+      const framework::CycleState&, const framework::PodInfo&,
+      const framework::NodeInfo&) override {
+    return framework::Status::Error("FakeHandle runs no filter plugins");
+  }
+  framework::Status RunPreFilterExtensionAddPod(
+      framework::CycleState&, const framework::PodInfo&,
+      const framework::PodInfoPtr&, const framework::NodeInfo&) const override {
+    return framework::Status::Error("FakeHandle runs no PreFilter extensions");
+  }
+  framework::Status RunPreFilterExtensionRemovePod(
+      framework::CycleState&, const framework::PodInfo&,
+      const framework::PodInfoPtr&, const framework::NodeInfo&) const override {
+    return framework::Status::Error("FakeHandle runs no PreFilter extensions");
+  }
 
   void SetNodes(std::vector<framework::NodeInfoPtr> nodes) {
     snapshot_.Reset(std::move(nodes));
@@ -48,6 +68,10 @@ class FakeHandle final : public framework::Handle {
   std::map<std::string, api::StringMap> namespace_labels;
   RecordingBinder recording_binder;
   util::FakeClock clock_;
+  framework::InMemoryClusterObjects objects_;
+  framework::ClusterWriter* writer_ = nullptr;
+  framework::PodNominator* nominator_ = nullptr;
+  framework::WaitingPods waiting_pods_;
 
  private:
   framework::Snapshot snapshot_;

@@ -1,0 +1,80 @@
+// ClusterObjects: read-only views of the objects plugins consult besides
+// nodes and pods (namespaces, PodDisruptionBudgets, volumes), kept current by
+// informers in a cluster and filled from manifests by the simulator.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pkg/api/objects.h"
+#include "pkg/api/policy.h"
+#include "pkg/api/storage.h"
+
+namespace ksched::framework {
+
+class ClusterObjects {
+ public:
+  virtual ~ClusterObjects() = default;
+  virtual std::shared_ptr<const api::Namespace> GetNamespace(
+      std::string_view name) const = 0;
+  virtual std::vector<std::shared_ptr<const api::PodDisruptionBudget>>
+  ListPodDisruptionBudgets() const = 0;
+  virtual std::shared_ptr<const api::PersistentVolumeClaim>
+  GetPersistentVolumeClaim(std::string_view ns, std::string_view name) const = 0;
+  virtual std::shared_ptr<const api::PersistentVolume> GetPersistentVolume(
+      std::string_view name) const = 0;
+  virtual std::vector<std::shared_ptr<const api::PersistentVolume>>
+  ListPersistentVolumes() const = 0;
+  virtual std::shared_ptr<const api::StorageClass> GetStorageClass(
+      std::string_view name) const = 0;
+};
+
+// A thread-safe store of those objects; objects are replaced whole, so a
+// reader's shared_ptr stays valid and unchanged.
+class InMemoryClusterObjects final : public ClusterObjects {
+ public:
+  void Upsert(api::Namespace ns);
+  void Upsert(api::PodDisruptionBudget pdb);
+  void Upsert(api::PersistentVolumeClaim pvc);
+  void Upsert(api::PersistentVolume pv);
+  void Upsert(api::StorageClass sc);
+  void DeleteNamespace(const std::string& name);
+  void DeletePodDisruptionBudget(const std::string& ns, const std::string& name);
+  void DeletePersistentVolumeClaim(const std::string& ns,
+                                   const std::string& name);
+  void DeletePersistentVolume(const std::string& name);
+  void DeleteStorageClass(const std::string& name);
+
+  std::shared_ptr<const api::Namespace> GetNamespace(
+      std::string_view name) const override;
+  std::vector<std::shared_ptr<const api::PodDisruptionBudget>>
+  ListPodDisruptionBudgets() const override;
+  std::shared_ptr<const api::PersistentVolumeClaim> GetPersistentVolumeClaim(
+      std::string_view ns, std::string_view name) const override;
+  std::shared_ptr<const api::PersistentVolume> GetPersistentVolume(
+      std::string_view name) const override;
+  std::vector<std::shared_ptr<const api::PersistentVolume>>
+  ListPersistentVolumes() const override;
+  std::shared_ptr<const api::StorageClass> GetStorageClass(
+      std::string_view name) const override;
+
+ private:
+  template <typename T>
+  using Store = std::map<std::string, std::shared_ptr<const T>, std::less<>>;
+  static std::string Key(std::string_view ns, std::string_view name) {
+    return std::string(ns) + "/" + std::string(name);
+  }
+
+  mutable std::mutex mu_;
+  Store<api::Namespace> namespaces_;
+  Store<api::PodDisruptionBudget> pdbs_;  // by namespace/name
+  Store<api::PersistentVolumeClaim> pvcs_;  // by namespace/name
+  Store<api::PersistentVolume> pvs_;
+  Store<api::StorageClass> storage_classes_;
+};
+
+}  // namespace ksched::framework

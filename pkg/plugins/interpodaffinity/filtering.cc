@@ -1,0 +1,294 @@
+// PreFilter, its AddPod/RemovePod extensions, and Filter
+// (interpodaffinity/filtering.go).
+#include <algorithm>
+#include <atomic>
+#include <string>
+#include <string_view>
+
+#include "pkg/plugins/interpodaffinity/plugin.h"
+#include "pkg/plugins/interpodaffinity/state.h"
+
+namespace ksched::plugins {
+namespace {
+
+using framework::AffinityTerm;
+using framework::NodeInfoPtr;
+using framework::Status;
+using interpodaffinity::PreFilterState;
+
+// One node's contribution to a count: its topology value for a key.
+struct Hit {
+  std::string_view key;
+  std::string_view value;
+  int64_t count;
+};
+
+void AddExistingAntiAffinity(PreFilterState& state, std::string_view key,
+                             std::string_view value, int64_t delta) {
+  uint32_t k = state.keys.Intern(key);
+  state.existing_anti_affinity.Add(k, value, delta);
+  auto& keys = state.existing_anti_affinity_keys;
+  if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+}
+
+// Existing pods whose required anti-affinity selects the incoming pod, over
+// the nodes that hold such pods (usually few).
+void CountExistingAntiAffinity(framework::Handle& handle, const api::Pod& pod,
+                               PreFilterState& state) {
+  const std::vector<NodeInfoPtr>& nodes =
+      handle.snapshot().nodes_with_required_anti_affinity_pods();
+  if (nodes.empty()) return;
+  // Slots are filled in any order; only the nodes with hits take one.
+  std::vector<std::vector<Hit>> slots(nodes.size());
+  std::atomic<int> used{0};
+  handle.parallelizer().Until(static_cast<int>(nodes.size()), [&](int i) {
+    const framework::NodeInfo& info = *nodes[i];
+    const api::Node* node = info.node();
+    if (node == nullptr) return true;
+    std::vector<Hit> hits;
+    for (const framework::PodInfoPtr& existing :
+         info.pods_with_required_anti_affinity()) {
+      for (const AffinityTerm& term :
+           existing->affinity().required_anti_affinity) {
+        if (!term.Matches(pod, state.namespace_labels)) continue;
+        const std::string* value = node->metadata.labels.Find(term.topology_key);
+        if (value == nullptr) continue;
+        // One node has one value per key: aggregate by key.
+        auto it = std::find_if(hits.begin(), hits.end(), [&](const Hit& h) {
+          return h.key == term.topology_key;
+        });
+        if (it != hits.end()) {
+          ++it->count;
+        } else {
+          hits.push_back({term.topology_key, *value, 1});
+        }
+      }
+    }
+    if (!hits.empty()) slots[used.fetch_add(1)] = std::move(hits);
+    return true;
+  });
+  for (int i = 0, n = used.load(); i < n; ++i) {
+    for (const Hit& hit : slots[i]) {
+      AddExistingAntiAffinity(state, hit.key, hit.value, hit.count);
+    }
+  }
+}
+
+// Existing pods matching the incoming pod's required terms, over all nodes.
+// Each node counts into a row of a flat table (no allocation per node): how
+// many of its pods match all affinity terms, and each anti-affinity term.
+void CountIncomingAffinity(framework::Handle& handle,
+                           const framework::PodInfo& pod_info,
+                           const std::vector<NodeInfoPtr>& nodes,
+                           PreFilterState& state) {
+  const auto& affinity = pod_info.affinity().required_affinity;
+  const auto& anti = pod_info.affinity().required_anti_affinity;
+  if ((affinity.empty() && anti.empty()) || nodes.empty()) return;
+  const interpodaffinity::NamespaceMatcher& ns = *state.namespaces;
+  const size_t stride = 1 + anti.size();
+  std::vector<int32_t> rows(nodes.size() * stride, 0);
+  handle.parallelizer().Until(static_cast<int>(nodes.size()), [&](int i) {
+    if (nodes[i]->node() == nullptr) return true;
+    int32_t* row = &rows[i * stride];
+    for (const framework::PodInfoPtr& existing : nodes[i]->pods()) {
+      const api::Pod& p = existing->pod();
+      if (interpodaffinity::IncomingMatchesAll(affinity, p, ns)) ++row[0];
+      for (size_t j = 0; j < anti.size(); ++j) {
+        if (interpodaffinity::IncomingTermMatches(anti[j], p, ns)) ++row[1 + j];
+      }
+    }
+    return true;
+  });
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    const int32_t* row = &rows[i * stride];
+    if (std::all_of(row, row + stride, [](int32_t c) { return c == 0; })) {
+      continue;
+    }
+    const api::StringMap& labels = nodes[i]->node()->metadata.labels;
+    if (row[0] > 0) {
+      for (size_t t = 0; t < affinity.size(); ++t) {
+        const std::string* value = labels.Find(affinity[t].topology_key);
+        if (value != nullptr) {
+          state.affinity.Add(state.affinity_keys[t], *value, row[0]);
+        }
+      }
+    }
+    for (size_t j = 0; j < anti.size(); ++j) {
+      if (row[1 + j] == 0) continue;
+      const std::string* value = labels.Find(anti[j].topology_key);
+      if (value != nullptr) {
+        state.anti_affinity.Add(state.anti_affinity_keys[j], *value,
+                                row[1 + j]);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+Status InterPodAffinity::PreFilter(framework::CycleState& cycle,
+                                   const framework::PodInfo& pod_info,
+                                   const std::vector<NodeInfoPtr>& nodes,
+                                   framework::PreFilterResult* /*result*/) {
+  // kube parses the pod here (framework.NewPodInfo) and refuses it.
+  if (!pod_info.parse_error().empty()) {
+    return Status::Unresolvable("parsing pod: " + pod_info.parse_error());
+  }
+  const auto& terms = pod_info.affinity();
+  const bool has_required = !terms.required_affinity.empty() ||
+                            !terms.required_anti_affinity.empty();
+  // The common case, decided without building anything: kube would find
+  // every count empty and skip too.
+  if (!has_required &&
+      handle_.snapshot().nodes_with_required_anti_affinity_pods().empty()) {
+    return Status::Skip();
+  }
+
+  const api::Pod& pod = pod_info.pod();
+  auto state = std::make_shared<PreFilterState>();
+  if (const api::StringMap* labels = handle_.NamespaceLabels(pod.metadata.ns)) {
+    state->namespace_labels = *labels;
+  }
+  state->namespaces =
+      std::make_shared<interpodaffinity::NamespaceMatcher>(&handle_);
+  for (const AffinityTerm& t : terms.required_affinity) {
+    state->affinity_keys.push_back(state->keys.Intern(t.topology_key));
+  }
+  for (const AffinityTerm& t : terms.required_anti_affinity) {
+    state->anti_affinity_keys.push_back(state->keys.Intern(t.topology_key));
+  }
+
+  CountExistingAntiAffinity(handle_, pod, *state);
+  CountIncomingAffinity(handle_, pod_info, nodes, *state);
+
+  if (state->existing_anti_affinity.empty() && !has_required) {
+    return Status::Skip();
+  }
+  state->pod_matches_own_affinity = interpodaffinity::IncomingMatchesAll(
+      terms.required_affinity, pod, *state->namespaces);
+  interpodaffinity::WritePreFilterState(cycle, std::move(state));
+  return Status();
+}
+
+Status InterPodAffinity::UpdateWithPod(framework::CycleState& cycle,
+                                       const framework::PodInfo& pod,
+                                       const framework::PodInfo& other,
+                                       const framework::NodeInfo& node_info,
+                                       int64_t multiplier) const {
+  PreFilterState* state = interpodaffinity::ReadPreFilterState(cycle);
+  if (state == nullptr) {
+    return Status::Error(std::string(interpodaffinity::kPreFilterStateMissing));
+  }
+  const api::Node* node = node_info.node();
+  if (node == nullptr) return Status();
+  const api::StringMap& labels = node->metadata.labels;
+
+  for (const AffinityTerm& term : other.affinity().required_anti_affinity) {
+    if (!term.Matches(pod.pod(), state->namespace_labels)) continue;
+    if (const std::string* value = labels.Find(term.topology_key)) {
+      AddExistingAntiAffinity(*state, term.topology_key, *value, multiplier);
+    }
+  }
+
+  const auto& affinity = pod.affinity().required_affinity;
+  const auto& anti = pod.affinity().required_anti_affinity;
+  const interpodaffinity::NamespaceMatcher& ns = *state->namespaces;
+  if (interpodaffinity::IncomingMatchesAll(affinity, other.pod(), ns)) {
+    for (size_t t = 0; t < affinity.size(); ++t) {
+      if (const std::string* value = labels.Find(affinity[t].topology_key)) {
+        state->affinity.Add(state->affinity_keys[t], *value, multiplier);
+      }
+    }
+  }
+  for (size_t j = 0; j < anti.size(); ++j) {
+    if (!interpodaffinity::IncomingTermMatches(anti[j], other.pod(), ns)) {
+      continue;
+    }
+    if (const std::string* value = labels.Find(anti[j].topology_key)) {
+      state->anti_affinity.Add(state->anti_affinity_keys[j], *value,
+                               multiplier);
+    }
+  }
+  return Status();
+}
+
+Status InterPodAffinity::AddPod(framework::CycleState& cycle,
+                                const framework::PodInfo& pod,
+                                const framework::PodInfoPtr& to_add,
+                                const framework::NodeInfo& node) const {
+  return UpdateWithPod(cycle, pod, *to_add, node, 1);
+}
+
+Status InterPodAffinity::RemovePod(framework::CycleState& cycle,
+                                   const framework::PodInfo& pod,
+                                   const framework::PodInfoPtr& to_remove,
+                                   const framework::NodeInfo& node) const {
+  return UpdateWithPod(cycle, pod, *to_remove, node, -1);
+}
+
+Status InterPodAffinity::Filter(const framework::CycleState& cycle,
+                                const framework::PodInfo& pod,
+                                const framework::NodeInfo& info) const {
+  const api::Node* node = info.node();
+  if (node == nullptr) return Status::Error("node not found");
+  const PreFilterState* state = interpodaffinity::ReadPreFilterState(cycle);
+  if (state == nullptr) {
+    return Status::Error(std::string(interpodaffinity::kPreFilterStateMissing));
+  }
+  const api::StringMap& labels = node->metadata.labels;
+  const auto& affinity = pod.affinity().required_affinity;
+  const auto& anti = pod.affinity().required_anti_affinity;
+  if (affinity.size() != state->affinity_keys.size() ||
+      anti.size() != state->anti_affinity_keys.size()) {
+    return Status::Error("PreFilter state was computed for another pod");
+  }
+
+  // Affinity: the node must carry every term's topology key, and each of
+  // its domains must hold a matching pod...
+  bool pods_exist = true;
+  for (size_t t = 0; t < affinity.size(); ++t) {
+    const std::string* value = labels.Find(affinity[t].topology_key);
+    if (value == nullptr) {
+      return Status::Unresolvable(
+          std::string(kInterPodAffinityErrReasonAffinity));
+    }
+    if (state->affinity.Get(state->affinity_keys[t], *value) <= 0) {
+      pods_exist = false;
+    }
+  }
+  // ...unless no pod matches anywhere and the pod matches its own terms:
+  // the first pod of a group that wants to be together must go somewhere.
+  if (!pods_exist &&
+      !(state->affinity.empty() && state->pod_matches_own_affinity)) {
+    return Status::Unresolvable(
+        std::string(kInterPodAffinityErrReasonAffinity));
+  }
+
+  // Anti-affinity: no domain of the node may hold a matching pod. Evicting
+  // those pods would help, hence Unschedulable.
+  if (!state->anti_affinity.empty()) {
+    for (size_t j = 0; j < anti.size(); ++j) {
+      const std::string* value = labels.Find(anti[j].topology_key);
+      if (value != nullptr &&
+          state->anti_affinity.Get(state->anti_affinity_keys[j], *value) > 0) {
+        return Status::Unschedulable(
+            std::string(kInterPodAffinityErrReasonAntiAffinity));
+      }
+    }
+  }
+
+  // Existing pods' anti-affinity: kube checks every node label against the
+  // counts; only the keys the counts hold can hit, so look those up.
+  if (!state->existing_anti_affinity.empty()) {
+    for (uint32_t k : state->existing_anti_affinity_keys) {
+      const std::string* value = labels.Find(state->keys[k]);
+      if (value != nullptr && state->existing_anti_affinity.Get(k, *value) > 0) {
+        return Status::Unschedulable(
+            std::string(kInterPodAffinityErrReasonExisting));
+      }
+    }
+  }
+  return Status();
+}
+
+}  // namespace ksched::plugins
