@@ -1,0 +1,61 @@
+#include "pkg/queue/events.h"
+
+#include "pkg/api/pod_resources.h"
+
+namespace ksched::queue {
+namespace {
+
+// A request removed or lowered frees room on the pod's node
+// (extractPodScaleDown; in-place resize is alpha in v1.32, so spec only).
+bool ScaledDown(const api::Pod& new_pod, const api::Pod& old_pod) {
+  const api::ResourceList old_req = api::PodRequests(old_pod, {});
+  const api::ResourceList new_req = api::PodRequests(new_pod, {});
+  for (const auto& [name, old_q] : old_req) {
+    const api::Quantity* new_q = new_req.Find(name);
+    if (new_q == nullptr || old_q.MilliValue() > new_q->MilliValue()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+OwnedEventObjects OwnedEventObjects::CopyOf(
+    const framework::EventObjects& objs) {
+  OwnedEventObjects out;
+  if (objs.old_pod) out.old_pod = std::make_shared<api::Pod>(*objs.old_pod);
+  if (objs.new_pod) out.new_pod = std::make_shared<api::Pod>(*objs.new_pod);
+  if (objs.old_node) {
+    out.old_node = std::make_shared<api::Node>(*objs.old_node);
+  }
+  if (objs.new_node) {
+    out.new_node = std::make_shared<api::Node>(*objs.new_node);
+  }
+  return out;
+}
+
+std::vector<framework::ClusterEvent> PodSchedulingPropertiesChange(
+    const api::Pod& new_pod, const api::Pod& old_pod) {
+  const framework::EventResource resource =
+      new_pod.spec.node_name.empty() ? framework::EventResource::kUnscheduledPod
+                                     : framework::EventResource::kAssignedPod;
+  std::vector<framework::ClusterEvent> events;
+  auto add = [&](uint32_t action) { events.push_back({resource, action}); };
+  if (!(new_pod.metadata.labels == old_pod.metadata.labels)) {
+    add(framework::kUpdatePodLabel);
+  }
+  if (ScaledDown(new_pod, old_pod)) add(framework::kUpdatePodScaleDown);
+  if (new_pod.spec.scheduling_gates.empty() &&
+      !old_pod.spec.scheduling_gates.empty()) {
+    add(framework::kUpdatePodSchedulingGatesEliminated);
+  }
+  // The API only lets tolerations be added, so a length change is a change.
+  if (new_pod.spec.tolerations.size() != old_pod.spec.tolerations.size()) {
+    add(framework::kUpdatePodToleration);
+  }
+  if (events.empty()) add(framework::kUpdateOther);
+  return events;
+}
+
+}  // namespace ksched::queue

@@ -1,0 +1,70 @@
+// The cluster events the scheduling queue itself raises or derives, and the
+// owned form of an event's objects that the queue keeps while pods are in
+// flight (framework/events.go of kube-scheduler v1.32).
+#pragma once
+
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "pkg/api/node.h"
+#include "pkg/api/pod.h"
+#include "pkg/framework/cluster_event.h"
+
+namespace ksched::queue {
+
+// Events the scheduler's informer handlers report about pods.
+inline constexpr framework::ClusterEvent kEventAssignedPodAdd{
+    framework::EventResource::kAssignedPod, framework::kAdd};
+inline constexpr framework::ClusterEvent kEventAssignedPodDelete{
+    framework::EventResource::kAssignedPod, framework::kDelete};
+inline constexpr framework::ClusterEvent kEventUnscheduledPodAdd{
+    framework::EventResource::kUnscheduledPod, framework::kAdd};
+inline constexpr framework::ClusterEvent kEventUnscheduledPodDelete{
+    framework::EventResource::kUnscheduledPod, framework::kDelete};
+// The wildcard event: every plugin is assumed interested, every rejected pod
+// is moved (UnschedulableTimeout and ForceActivate are both this event).
+inline constexpr framework::ClusterEvent kEventWildCard{
+    framework::EventResource::kWildCard, framework::kAll};
+
+// Labels of scheduler_queue_incoming_pods_total{event} for the moves that
+// are not cluster events.
+inline constexpr std::string_view kScheduleAttemptFailure =
+    "ScheduleAttemptFailure";
+inline constexpr std::string_view kBackoffComplete = "BackoffComplete";
+inline constexpr std::string_view kForceActivate = "ForceActivate";
+inline constexpr std::string_view kUnschedulableTimeout =
+    "UnschedulableTimeout";
+inline constexpr std::string_view kPodAdd = "UnscheduledPodAdd";
+inline constexpr std::string_view kPodUpdate = "UnscheduledPodUpdate";
+
+// framework.ClusterEventIsWildCard.
+inline bool IsWildCard(const framework::ClusterEvent& e) {
+  return e.resource == framework::EventResource::kWildCard &&
+         e.action == framework::kAll;
+}
+
+// An event's objects kept alive by the queue: events that arrive while pods
+// are in their scheduling cycle are replayed to those pods' queueing hints
+// when they come back, possibly long after the informer moved on.
+struct OwnedEventObjects {
+  std::shared_ptr<const api::Pod> old_pod;
+  std::shared_ptr<const api::Pod> new_pod;
+  std::shared_ptr<const api::Node> old_node;
+  std::shared_ptr<const api::Node> new_node;
+
+  // Copies whatever `objs` points at.
+  static OwnedEventObjects CopyOf(const framework::EventObjects& objs);
+  framework::EventObjects View() const {
+    return {old_pod.get(), new_pod.get(), old_node.get(), new_node.get()};
+  }
+};
+
+// The update events an unscheduled or assigned pod's change amounts to
+// (framework.PodSchedulingPropertiesChange): label change, scale down,
+// scheduling gates eliminated, tolerations added; UpdateOther when none.
+// The resource is AssignedPod when new_pod is bound, else UnscheduledPod.
+std::vector<framework::ClusterEvent> PodSchedulingPropertiesChange(
+    const api::Pod& new_pod, const api::Pod& old_pod);
+
+}  // namespace ksched::queue

@@ -1,0 +1,522 @@
+#include "pkg/queue/scheduling_queue.h"
+
+#include <utility>
+
+#include "pkg/plugins/names.h"
+
+namespace ksched::queue {
+namespace {
+
+constexpr std::string_view kActive = "active";
+constexpr std::string_view kBackoff = "backoff";
+constexpr std::string_view kUnschedulable = "unschedulable";
+
+// The API server defaults spec.schedulerName; objects built without it
+// (tests, hand-written manifests) belong to the default profile.
+std::string_view ProfileOf(const api::Pod& pod) {
+  return pod.spec.scheduler_name.empty() ? api::kDefaultSchedulerName
+                                         : pod.spec.scheduler_name;
+}
+
+}  // namespace
+
+SchedulingQueue::SchedulingQueue(Options options, LessFn less,
+                                 PreEnqueueFn pre_enqueue,
+                                 QueueingHintMap hints)
+    : options_(std::move(options)),
+      pre_enqueue_(std::move(pre_enqueue)),
+      active_(std::move(less)),
+      backoff_(options_.pod_initial_backoff, options_.pod_max_backoff),
+      nominator_(options_.still_pending) {
+  for (auto& [profile, plugins] : hints) {
+    auto& by_plugin = hints_[profile];
+    for (auto& plugin : plugins) {
+      auto& events = by_plugin[plugin.plugin];
+      for (auto& e : plugin.events) {
+        registered_events_.push_back(e.event);
+        events.push_back(std::move(e));
+      }
+    }
+  }
+}
+
+SchedulingQueue::~SchedulingQueue() = default;
+
+QueuedPodInfoPtr SchedulingQueue::NewQueuedPodInfo(
+    framework::PodInfoPtr pod) const {
+  auto info = std::make_shared<framework::QueuedPodInfo>();
+  info->pod_info = std::move(pod);
+  info->timestamp = options_.clock->Now();
+  return info;
+}
+
+bool SchedulingQueue::RunPreEnqueue(framework::QueuedPodInfo& info) const {
+  if (!pre_enqueue_) {
+    info.gated = false;
+    return true;
+  }
+  framework::Status s = pre_enqueue_(info.pod());
+  info.gated = !s.IsSuccess();
+  // The gating plugin becomes a rejector, so that the events it registered
+  // (a gate removed) bring the pod back through its hints.
+  if (info.gated && !s.plugin().empty()) {
+    info.unschedulable_plugins.insert(s.plugin());
+  }
+  return !info.gated;
+}
+
+bool SchedulingQueue::MoveToActiveQ(const QueuedPodInfoPtr& info,
+                                    std::string_view event) {
+  const std::string key = PodKey(info->pod());
+  if (!RunPreEnqueue(*info)) {
+    if (active_.heap().Has(key) || backoff_.Has(key)) return false;
+    unschedulable_.AddOrUpdate(info);
+    return false;
+  }
+  if (!info->initial_attempt_timestamp) {
+    info->initial_attempt_timestamp = options_.clock->Now();
+  }
+  unschedulable_.Delete(key);
+  backoff_.Delete(key);
+  active_.heap().AddOrUpdate(info);
+  Observe(kActive, event);
+  // A pod arriving with status.nominatedNodeName keeps its node reserved
+  // (e.g. after a scheduler restart).
+  if (event == kPodAdd || event == kPodUpdate) {
+    nominator_.Add(info->pod_info, "");
+  }
+  return true;
+}
+
+void SchedulingQueue::MoveToBackoffQ(const QueuedPodInfoPtr& info,
+                                     std::string_view event) {
+  unschedulable_.Delete(PodKey(info->pod()));
+  backoff_.Add(info);
+  Observe(kBackoff, event);
+}
+
+void SchedulingQueue::MoveToPool(const QueuedPodInfoPtr& info,
+                                 std::string_view event) {
+  unschedulable_.AddOrUpdate(info);
+  Observe(kUnschedulable, event);
+}
+
+SchedulingQueue::Where SchedulingQueue::Requeue(const QueuedPodInfoPtr& info,
+                                                Strategy strategy,
+                                                std::string_view event) {
+  if (strategy == Strategy::kSkip) {
+    MoveToPool(info, event);
+    return Where::kUnschedulable;
+  }
+  // The backoff may have expired while the pod sat in the pool.
+  if (strategy == Strategy::kAfterBackoff &&
+      backoff_.IsBackingOff(*info, options_.clock->Now())) {
+    MoveToBackoffQ(info, event);
+    return Where::kBackoff;
+  }
+  // A gated pod stays in (or returns to) the pool inside MoveToActiveQ.
+  return MoveToActiveQ(info, event) ? Where::kActive : Where::kUnschedulable;
+}
+
+bool SchedulingQueue::IsEventOfInterest(
+    const framework::ClusterEvent& event) const {
+  if (IsWildCard(event)) return true;
+  for (const framework::ClusterEvent& registered : registered_events_) {
+    if (framework::MatchClusterEvents(registered, event)) return true;
+  }
+  return false;
+}
+
+SchedulingQueue::Strategy SchedulingQueue::IsPodWorthRequeuing(
+    const framework::QueuedPodInfo& info, const framework::ClusterEvent& event,
+    const framework::EventObjects& objs) const {
+  if (info.unschedulable_plugins.empty() && info.pending_plugins.empty()) {
+    // Nothing rejected it (an internal error, an API failure): any event
+    // is a reason to retry.
+    return Strategy::kAfterBackoff;
+  }
+  if (IsWildCard(event)) {
+    // A wildcard carrying a pod (ForceActivate) is meant for that pod only.
+    if (objs.new_pod != nullptr &&
+        objs.new_pod->metadata.uid != info.pod().metadata.uid) {
+      return Strategy::kSkip;
+    }
+    if (objs.new_pod == nullptr && objs.new_node != nullptr) {
+      return Strategy::kSkip;
+    }
+    return Strategy::kAfterBackoff;
+  }
+  auto profile = hints_.find(ProfileOf(info.pod()));
+  if (profile == hints_.end()) return Strategy::kAfterBackoff;
+
+  // Whether one of `plugin`'s registered events matches and its hint says
+  // Queue (no hint: Queue).
+  auto queues = [&](const std::string& plugin) {
+    auto registered = profile->second.find(plugin);
+    if (registered == profile->second.end()) return false;
+    for (const framework::ClusterEventWithHint& e : registered->second) {
+      if (!framework::MatchClusterEvents(e.event, event)) continue;
+      if (!e.hint ||
+          e.hint(info.pod(), objs) == framework::QueueingHint::kQueue) {
+        return true;
+      }
+    }
+    return false;
+  };
+  // Queue from a Pending plugin skips the backoff, so it is asked first;
+  // Queue from a plugin that found the pod unschedulable waits for it.
+  for (const std::string& plugin : info.pending_plugins) {
+    if (queues(plugin)) return Strategy::kImmediately;
+  }
+  for (const std::string& plugin : info.unschedulable_plugins) {
+    if (info.pending_plugins.count(plugin) != 0) continue;
+    if (queues(plugin)) return Strategy::kAfterBackoff;
+  }
+  return Strategy::kSkip;
+}
+
+SchedulingQueue::Strategy SchedulingQueue::HintForInFlightPod(
+    const framework::QueuedPodInfo& info) const {
+  if (info.unschedulable_plugins.empty() && info.pending_plugins.empty()) {
+    return Strategy::kAfterBackoff;
+  }
+  auto events = active_.EventsSince(info.pod().metadata.uid);
+  // Not popped through this queue: a caller bug; retrying is the safe side.
+  if (!events) return Strategy::kAfterBackoff;
+  Strategy strategy = Strategy::kSkip;
+  for (const auto& e : *events) {
+    switch (IsPodWorthRequeuing(info, e->event, e->objects.View())) {
+      case Strategy::kSkip:
+        break;
+      case Strategy::kImmediately:
+        return Strategy::kImmediately;
+      case Strategy::kAfterBackoff:
+        strategy = Strategy::kAfterBackoff;
+        if (info.pending_plugins.empty()) return strategy;
+        break;
+    }
+  }
+  return strategy;
+}
+
+void SchedulingQueue::Add(framework::PodInfoPtr pod) {
+  std::lock_guard lock(mu_);
+  if (MoveToActiveQ(NewQueuedPodInfo(std::move(pod)), kPodAdd)) {
+    cond_.notify_all();
+  }
+}
+
+void SchedulingQueue::Update(const api::Pod& old_pod,
+                             framework::PodInfoPtr new_pod) {
+  std::lock_guard lock(mu_);
+  const std::vector<framework::ClusterEvent> events =
+      PodSchedulingPropertiesChange(new_pod->pod(), old_pod);
+
+  // Being scheduled: the update is replayed to its hints if it comes back.
+  if (active_.IsInFlight(new_pod->pod().metadata.uid)) {
+    OwnedEventObjects objs;
+    objs.old_pod = std::make_shared<api::Pod>(old_pod);
+    objs.new_pod = new_pod->pod_ptr();
+    active_.AddEventsIfPodInFlight(new_pod->pod().metadata.uid, events, objs);
+    return;
+  }
+
+  const std::string key = PodKey(old_pod);
+  if (QueuedPodInfoPtr info = active_.heap().Get(key)) {
+    info->pod_info = new_pod;
+    active_.heap().AddOrUpdate(info);
+    nominator_.Update(old_pod, new_pod);
+    return;
+  }
+  if (QueuedPodInfoPtr info = backoff_.Get(key)) {
+    info->pod_info = new_pod;
+    backoff_.Add(info);
+    nominator_.Update(old_pod, new_pod);
+    return;
+  }
+  if (QueuedPodInfoPtr info = unschedulable_.Get(key)) {
+    info->pod_info = new_pod;
+    nominator_.Update(old_pod, new_pod);
+    // The update itself may resolve a rejection (labels for
+    // PodTopologySpread, a removed gate for SchedulingGates): ask the hints
+    // of the pod's rejectors about each kind of change; the strongest
+    // answer wins.
+    const framework::EventObjects objs{&old_pod, &new_pod->pod()};
+    Strategy strategy = Strategy::kSkip;
+    std::string label = events.front().Label();
+    for (const framework::ClusterEvent& e : events) {
+      const Strategy s = IsPodWorthRequeuing(*info, e, objs);
+      if (s > strategy) {
+        strategy = s;
+        label = e.Label();
+      }
+    }
+    if (Requeue(info, strategy, label) == Where::kActive) cond_.notify_all();
+    return;
+  }
+  if (MoveToActiveQ(NewQueuedPodInfo(std::move(new_pod)), kPodUpdate)) {
+    cond_.notify_all();
+  }
+}
+
+void SchedulingQueue::Delete(const api::Pod& pod) {
+  std::lock_guard lock(mu_);
+  nominator_.Delete(pod);
+  const std::string key = PodKey(pod);
+  if (active_.heap().Delete(key)) return;
+  if (backoff_.Delete(key)) return;
+  unschedulable_.Delete(key);
+}
+
+void SchedulingQueue::Activate(
+    const std::vector<std::shared_ptr<const api::Pod>>& pods) {
+  std::lock_guard lock(mu_);
+  bool activated = false;
+  for (const auto& pod : pods) {
+    const std::string key = PodKey(*pod);
+    QueuedPodInfoPtr info = unschedulable_.Get(key);
+    if (info == nullptr) info = backoff_.Delete(key);
+    if (info != nullptr) {
+      if (MoveToActiveQ(info, kForceActivate)) activated = true;
+      continue;
+    }
+    // In flight (e.g. its preemption is still being carried out): a
+    // wildcard aimed at the pod requeues it when it comes back rejected.
+    OwnedEventObjects objs;
+    objs.new_pod = pod;
+    active_.AddEventsIfPodInFlight(pod->metadata.uid, {kEventWildCard}, objs);
+  }
+  if (activated) cond_.notify_all();
+}
+
+QueuedPodInfoPtr SchedulingQueue::Pop() {
+  std::unique_lock lock(mu_);
+  while (true) {
+    cond_.wait(lock, [this] { return closed_ || !active_.heap().empty(); });
+    if (closed_) return nullptr;
+    if (QueuedPodInfoPtr info = active_.Pop()) return info;
+  }
+}
+
+void SchedulingQueue::Done(const std::string& uid) {
+  std::lock_guard lock(mu_);
+  active_.Done(uid);
+}
+
+util::Result<void> SchedulingQueue::AddUnschedulableIfNotPresent(
+    QueuedPodInfoPtr pod, int64_t /*pod_scheduling_cycle*/) {
+  std::lock_guard lock(mu_);
+  const std::string& uid = pod->pod().metadata.uid;
+  const std::string key = PodKey(pod->pod());
+  // Whatever happens, the pod's cycle is over.
+  auto fail = [&](std::string_view where) -> util::Result<void> {
+    active_.Done(uid);
+    return util::Error("pod " + key + " is already present in the " +
+                       std::string(where) + " queue");
+  };
+  if (unschedulable_.Get(key)) return fail("unschedulable");
+  if (active_.heap().Has(key)) return fail("active");
+  if (backoff_.Has(key)) return fail("backoff");
+
+  // The backoff is measured from this failure.
+  pod->timestamp = options_.clock->Now();
+  const Strategy strategy = HintForInFlightPod(*pod);
+  active_.Done(uid);
+  if (Requeue(pod, strategy, kScheduleAttemptFailure) == Where::kActive) {
+    cond_.notify_all();
+  }
+  return util::Result<void>::Ok();
+}
+
+int64_t SchedulingQueue::SchedulingCycle() const {
+  std::lock_guard lock(mu_);
+  return active_.scheduling_cycle();
+}
+
+void SchedulingQueue::MovePods(const std::vector<QueuedPodInfoPtr>* pods,
+                               const framework::ClusterEvent& event,
+                               const framework::EventObjects& objs,
+                               const OwnedEventObjects* owned,
+                               std::string_view label) {
+  // Checked before walking the pool: most events interest nobody.
+  if (!IsEventOfInterest(event)) return;
+  // Decide first, move after: the pool cannot change while it is walked,
+  // and copying only the movers keeps a large pool cheap to scan.
+  std::vector<std::pair<QueuedPodInfoPtr, Strategy>> moves;
+  const std::string gates(plugins::names::kSchedulingGates);
+  auto consider = [&](const QueuedPodInfoPtr& info) {
+    // Pods held by scheduling gates wait for their own update (handled by
+    // Update), never for cluster events: skip the hints for them, the
+    // common case when many pods are gated.
+    if (info->gated && info->unschedulable_plugins.count(gates) != 0) return;
+    const Strategy strategy = IsPodWorthRequeuing(*info, event, objs);
+    if (strategy != Strategy::kSkip) moves.emplace_back(info, strategy);
+  };
+  if (pods != nullptr) {
+    for (const QueuedPodInfoPtr& info : *pods) consider(info);
+  } else {
+    unschedulable_.ForEach(consider);
+  }
+  bool activated = false;
+  for (const auto& [info, strategy] : moves) {
+    unschedulable_.Delete(PodKey(info->pod()));
+    if (Requeue(info, strategy, label) == Where::kActive) activated = true;
+  }
+  // Pods in flight may come back rejected by a plugin this event matters
+  // to: keep it for them.
+  if (active_.AnyInFlight()) {
+    active_.AddEvent(std::make_shared<const InFlightEvent>(InFlightEvent{
+        event, owned ? *owned : OwnedEventObjects::CopyOf(objs)}));
+  }
+  if (activated) cond_.notify_all();
+}
+
+void SchedulingQueue::MoveAllToActiveOrBackoffQueue(
+    const framework::ClusterEvent& event, const OwnedEventObjects& objs) {
+  std::lock_guard lock(mu_);
+  MovePods(nullptr, event, objs.View(), &objs, event.Label());
+}
+
+void SchedulingQueue::MoveAllToActiveOrBackoffQueue(
+    const framework::ClusterEvent& event, const framework::EventObjects& objs) {
+  std::lock_guard lock(mu_);
+  MovePods(nullptr, event, objs, nullptr, event.Label());
+}
+
+std::vector<QueuedPodInfoPtr> SchedulingQueue::PodsWithCrossTopologyTerm(
+    const api::Pod& pod) const {
+  const api::StringMap ns_labels =
+      options_.namespace_labels ? options_.namespace_labels(pod.metadata.ns)
+                                : api::StringMap();
+  const std::string spread(plugins::names::kPodTopologySpread);
+  std::vector<QueuedPodInfoPtr> out;
+  unschedulable_.ForEach([&](const QueuedPodInfoPtr& info) {
+    if (info->unschedulable_plugins.count(spread) != 0 &&
+        info->pod().metadata.ns == pod.metadata.ns) {
+      out.push_back(info);
+      return;
+    }
+    for (const framework::AffinityTerm& term :
+         info->pod_info->affinity().required_affinity) {
+      if (term.Matches(pod, ns_labels)) {
+        out.push_back(info);
+        return;
+      }
+    }
+  });
+  return out;
+}
+
+void SchedulingQueue::AssignedPodAdded(const api::Pod& pod) {
+  std::lock_guard lock(mu_);
+  if (!IsEventOfInterest(kEventAssignedPodAdd)) return;
+  const framework::EventObjects objs{nullptr, &pod};
+  const std::vector<QueuedPodInfoPtr> pods = PodsWithCrossTopologyTerm(pod);
+  MovePods(&pods, kEventAssignedPodAdd, objs, nullptr,
+           kEventAssignedPodAdd.Label());
+}
+
+void SchedulingQueue::AssignedPodUpdated(const api::Pod& old_pod,
+                                         const api::Pod& new_pod,
+                                         uint32_t action) {
+  std::lock_guard lock(mu_);
+  const framework::ClusterEvent event{framework::EventResource::kAssignedPod,
+                                      action};
+  const framework::EventObjects objs{&old_pod, &new_pod};
+  // A scale-down frees resources: every pod may benefit, not only those
+  // with cross-topology terms.
+  if ((action & framework::kUpdatePodScaleDown) != 0) {
+    MovePods(nullptr, event, objs, nullptr, event.Label());
+  } else {
+    const std::vector<QueuedPodInfoPtr> pods =
+        PodsWithCrossTopologyTerm(new_pod);
+    MovePods(&pods, event, objs, nullptr, event.Label());
+  }
+}
+
+void SchedulingQueue::FlushBackoffQCompleted() {
+  std::lock_guard lock(mu_);
+  bool activated = false;
+  for (const QueuedPodInfoPtr& info :
+       backoff_.PopAllCompleted(options_.clock->Now())) {
+    if (MoveToActiveQ(info, kBackoffComplete)) activated = true;
+  }
+  if (activated) cond_.notify_all();
+}
+
+void SchedulingQueue::FlushUnschedulablePodsLeftover() {
+  std::lock_guard lock(mu_);
+  const util::Clock::TimePoint now = options_.clock->Now();
+  std::vector<QueuedPodInfoPtr> stale;
+  unschedulable_.ForEach([&](const QueuedPodInfoPtr& info) {
+    if (now - info->timestamp > options_.pod_max_in_unschedulable) {
+      stale.push_back(info);
+    }
+  });
+  if (!stale.empty()) {
+    MovePods(&stale, kEventWildCard, {}, nullptr, kUnschedulableTimeout);
+  }
+}
+
+void SchedulingQueue::Close() {
+  std::lock_guard lock(mu_);
+  closed_ = true;
+  cond_.notify_all();
+}
+
+SchedulingQueue::Counts SchedulingQueue::PendingCounts() const {
+  std::lock_guard lock(mu_);
+  Counts c;
+  c.active = active_.heap().size();
+  c.backoff = backoff_.size();
+  c.gated = unschedulable_.gated();
+  c.unschedulable = unschedulable_.size() - c.gated;
+  return c;
+}
+
+std::pair<std::string, QueuedPodInfoPtr> SchedulingQueue::Find(
+    const api::Pod& pod) const {
+  std::lock_guard lock(mu_);
+  const std::string key = PodKey(pod);
+  if (QueuedPodInfoPtr info = active_.heap().Get(key)) {
+    return {std::string(kActive), info};
+  }
+  if (QueuedPodInfoPtr info = backoff_.Get(key)) {
+    return {std::string(kBackoff), info};
+  }
+  if (QueuedPodInfoPtr info = unschedulable_.Get(key)) {
+    return {info->gated ? "gated" : std::string(kUnschedulable), info};
+  }
+  return {"", nullptr};
+}
+
+size_t SchedulingQueue::InFlightPodCount() const {
+  std::lock_guard lock(mu_);
+  return active_.in_flight_pods();
+}
+
+size_t SchedulingQueue::InFlightEntryCount() const {
+  std::lock_guard lock(mu_);
+  return active_.in_flight_entries();
+}
+
+void SchedulingQueue::AddNominatedPod(const framework::PodInfoPtr& pod,
+                                      const std::string& node) {
+  // Under the queue's lock too, so that a nomination cannot interleave with
+  // the Delete of the same pod.
+  std::lock_guard lock(mu_);
+  nominator_.Add(pod, node);
+}
+
+void SchedulingQueue::DeleteNominatedPodIfExists(const api::Pod& pod) {
+  std::lock_guard lock(mu_);
+  nominator_.Delete(pod);
+}
+
+void SchedulingQueue::UpdateNominatedPod(const api::Pod& old_pod,
+                                         const framework::PodInfoPtr& new_pod) {
+  std::lock_guard lock(mu_);
+  nominator_.Update(old_pod, new_pod);
+}
+
+}  // namespace ksched::queue
