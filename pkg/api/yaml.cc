@@ -98,12 +98,23 @@ class Converter {
       }
       case YAML::NodeType::Map: {
         out->SetObject();
+        // Merge keys ("<<: *anchor") contribute only keys the mapping does
+        // not set itself, the first source winning among several.
+        std::vector<YAML::Node> merges;
         for (const auto& entry : node) {
           if (!entry.first.IsScalar()) {
             return util::Error(Where(entry.first) +
                                "mapping keys must be scalars");
           }
           const std::string& key = entry.first.Scalar();
+          if (key == "<<" && entry.first.Tag() == "?") {
+            if (entry.second.IsSequence()) {
+              for (const auto& source : entry.second) merges.push_back(source);
+            } else {
+              merges.push_back(entry.second);
+            }
+            continue;
+          }
           rapidjson::Value v;
           if (auto r = Convert(entry.second, &v, depth + 1); !r.ok()) return r;
           // A repeated key: the last one wins, as in Go's decoder.
@@ -111,6 +122,25 @@ class Converter {
           if (existing != out->MemberEnd()) {
             existing->value = v;
           } else {
+            out->AddMember(rapidjson::Value(key, alloc_), v, alloc_);
+          }
+        }
+        for (const YAML::Node& source : merges) {
+          if (!source.IsMap()) {
+            return util::Error(Where(source) +
+                               "a merge key (<<) must refer to a mapping");
+          }
+          for (const auto& entry : source) {
+            if (!entry.first.IsScalar()) {
+              return util::Error(Where(entry.first) +
+                                 "mapping keys must be scalars");
+            }
+            const std::string& key = entry.first.Scalar();
+            if (out->HasMember(key)) continue;
+            rapidjson::Value v;
+            if (auto r = Convert(entry.second, &v, depth + 1); !r.ok()) {
+              return r;
+            }
             out->AddMember(rapidjson::Value(key, alloc_), v, alloc_);
           }
         }

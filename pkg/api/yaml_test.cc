@@ -106,3 +106,33 @@ TEST(YamlTest, FloatsFollowTheCoreSchemaExactly) {
 
 }  // namespace
 }  // namespace ksched::api
+
+namespace ksched::api {
+namespace {
+
+TEST(YamlTest, MergeKeysAsKubectlReadsThem) {
+  auto docs = YamlToJson(R"(
+base: &base {a: 1, b: 2, nested: {x: 1}}
+other: &other {b: 20, c: 30}
+one: {<<: *base, b: 3}
+two:
+  <<: [*base, *other]
+  d: 4
+)");
+  ASSERT_TRUE(docs.ok()) << docs.error().message();
+  const rapidjson::Value& d = (*docs)[0];
+  EXPECT_EQ(ToText(d["one"]), R"({"b":3,"a":1,"nested":{"x":1}})");
+  // Explicit keys win; among sources, the first one wins (b from base).
+  EXPECT_EQ(ToText(d["two"]), R"({"d":4,"a":1,"b":2,"nested":{"x":1},"c":30})");
+  auto bad = YamlToJson("a: {<<: [1, 2]}\n");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message().find("must refer to a mapping"),
+            std::string::npos);
+  // A quoted "<<" is an ordinary key.
+  auto quoted = YamlToJson("a: {\"<<\": 1}\n");
+  ASSERT_TRUE(quoted.ok());
+  EXPECT_EQ(ToText((*quoted)[0]), R"({"a":{"<<":1}})");
+}
+
+}  // namespace
+}  // namespace ksched::api

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "pkg/api/pod.h"
+#include "pkg/api/storage.h"
 #include "pkg/framework/status.h"
 
 namespace ksched::framework {
@@ -32,6 +33,10 @@ class ClusterWriter {
                            const std::string& note) = 0;
   // Deletes the pod, only if it still has this UID (preemption victims).
   virtual Status DeletePod(const api::Pod& pod) = 0;
+  // Sets one annotation on a claim (volume binding's selected node).
+  virtual Status AnnotatePersistentVolumeClaim(
+      const api::PersistentVolumeClaim& pvc, std::string_view key,
+      std::string_view value) = 0;
 };
 
 }  // namespace ksched::framework

@@ -89,7 +89,7 @@ PodInfoPtr PodInfo::Create(std::shared_ptr<const api::Pod> pod) {
   const api::Affinity* affinity = p.spec.affinity.get();
   if (affinity != nullptr &&
       (affinity->pod_affinity || affinity->pod_anti_affinity)) {
-    auto terms = std::make_unique<AffinityTerms>();
+    auto terms = std::make_shared<AffinityTerms>();
     std::string error;
     auto parse_required = [&](const std::vector<api::PodAffinityTerm>& in,
                               std::vector<AffinityTerm>& out,
@@ -136,6 +136,15 @@ PodInfoPtr PodInfo::Create(std::shared_ptr<const api::Pod> pod) {
     info->affinity_ = std::move(terms);
     info->parse_error_ = std::move(error);
   }
+  return info;
+}
+
+PodInfoPtr PodInfo::WithPod(std::shared_ptr<const api::Pod> pod) const {
+  auto info = std::make_shared<PodInfo>();
+  info->pod_ = std::move(pod);
+  info->resource_ = resource_;
+  info->affinity_ = affinity_;
+  info->parse_error_ = parse_error_;
   return info;
 }
 

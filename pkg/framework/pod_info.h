@@ -54,6 +54,9 @@ class PodInfo {
   // Never fails: a term that does not parse is recorded in parse_error(),
   // which the plugins that need the terms turn into an error status.
   static PodInfoPtr Create(std::shared_ptr<const api::Pod> pod);
+  // The same derived data for another version of this pod whose spec did
+  // not change what it derives from (the assumed copy with a node name).
+  PodInfoPtr WithPod(std::shared_ptr<const api::Pod> pod) const;
 
   const api::Pod& pod() const { return *pod_; }
   const std::shared_ptr<const api::Pod>& pod_ptr() const { return pod_; }
@@ -71,8 +74,8 @@ class PodInfo {
  private:
   std::shared_ptr<const api::Pod> pod_;
   PodResource resource_;
-  std::unique_ptr<const AffinityTerms>
-      affinity_;  // null: no pod (anti-)affinity
+  // Shared between versions of one pod; null: no pod (anti-)affinity.
+  std::shared_ptr<const AffinityTerms> affinity_;
   std::string parse_error_;
 };
 

@@ -8,34 +8,138 @@ void Snapshot::Reset(std::vector<NodeInfoPtr> nodes) {
 }
 
 void Snapshot::RebuildIndexes() {
+  slots_.clear();
+  slots_.reserve(nodes_.size());
+  pvc_users_.clear();
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    const NodeInfoPtr& n = nodes_[i];
+    Slot& slot = slots_[n->name()];
+    // A name listed twice: the last one wins, as lookups always did.
+    if (slot.info) CountPvcs(*slot.info, -1);
+    slot.info = n;
+    slot.pos = static_cast<int32_t>(i);
+    CountPvcs(*n, +1);
+  }
+  RebuildAffinityLists();
+}
+
+Snapshot::UpsertEffect Snapshot::Upsert(NodeInfoPtr info) {
+  UpsertEffect effect;
+  auto it = slots_.find(std::string_view(info->name()));
+  if (it == slots_.end()) {
+    CountPvcs(*info, +1);
+    Slot& slot = slots_[info->name()];
+    slot.info = std::move(info);
+    effect.added = true;
+    return effect;
+  }
+  Slot& slot = it->second;
+  const NodeInfo& old = *slot.info;
+  const bool had_affinity = !old.pods_with_affinity().empty();
+  const bool has_affinity = !info->pods_with_affinity().empty();
+  const bool had_anti = !old.pods_with_required_anti_affinity().empty();
+  const bool has_anti = !info->pods_with_required_anti_affinity().empty();
+  effect.affinity_changed = had_affinity != has_affinity;
+  effect.anti_affinity_changed = had_anti != has_anti;
+  // PVC keys are few per node; a count update beats kube's full rescan.
+  if (old.pvc_ref_counts() != info->pvc_ref_counts()) {
+    CountPvcs(old, -1);
+    CountPvcs(*info, +1);
+  }
+  if (slot.pos >= 0) nodes_[slot.pos] = info;
+  if (slot.affinity_pos >= 0 && has_affinity) {
+    with_affinity_[slot.affinity_pos] = info;
+  }
+  if (slot.anti_affinity_pos >= 0 && has_anti) {
+    with_required_anti_affinity_[slot.anti_affinity_pos] = info;
+  }
+  slot.info = std::move(info);
+  return effect;
+}
+
+size_t Snapshot::EraseIf(
+    const std::function<bool(std::string_view name)>& drop) {
+  size_t dropped = 0;
+  for (auto it = slots_.begin(); it != slots_.end();) {
+    if (drop(it->first)) {
+      CountPvcs(*it->second.info, -1);
+      it = slots_.erase(it);
+      ++dropped;
+    } else {
+      ++it;
+    }
+  }
+  return dropped;
+}
+
+void Snapshot::RebuildLists(const std::vector<std::string>& order) {
+  for (auto& [name, slot] : slots_) slot.pos = -1;
+  nodes_.clear();
+  nodes_.reserve(order.size());
+  for (const std::string& name : order) {
+    auto it = slots_.find(std::string_view(name));
+    if (it == slots_.end()) continue;
+    it->second.pos = static_cast<int32_t>(nodes_.size());
+    nodes_.push_back(it->second.info);
+  }
+  RebuildAffinityLists();
+}
+
+void Snapshot::RebuildAffinityLists() {
   with_affinity_.clear();
   with_required_anti_affinity_.clear();
-  by_name_.clear();
-  by_name_.reserve(nodes_.size());
+  for (auto& [name, slot] : slots_) {
+    slot.affinity_pos = -1;
+    slot.anti_affinity_pos = -1;
+  }
   for (const NodeInfoPtr& n : nodes_) {
-    by_name_[n->name()] = n;
-    if (!n->pods_with_affinity().empty()) with_affinity_.push_back(n);
-    if (!n->pods_with_required_anti_affinity().empty()) {
+    const bool affinity = !n->pods_with_affinity().empty();
+    const bool anti = !n->pods_with_required_anti_affinity().empty();
+    if (!affinity && !anti) continue;
+    auto it = slots_.find(std::string_view(n->name()));
+    // Only a name listed twice (Reset with duplicates) has a listed
+    // NodeInfo that is not its slot's; it gets no in-place swaps.
+    Slot* slot =
+        it != slots_.end() && it->second.info == n ? &it->second : nullptr;
+    if (affinity) {
+      if (slot)
+        slot->affinity_pos = static_cast<int32_t>(with_affinity_.size());
+      with_affinity_.push_back(n);
+    }
+    if (anti) {
+      if (slot) {
+        slot->anti_affinity_pos =
+            static_cast<int32_t>(with_required_anti_affinity_.size());
+      }
       with_required_anti_affinity_.push_back(n);
     }
   }
 }
 
+void Snapshot::CountPvcs(const NodeInfo& info, int delta) {
+  for (const auto& [key, count] : info.pvc_ref_counts()) {
+    auto it = pvc_users_.find(std::string_view(key));
+    if (it == pvc_users_.end()) {
+      if (delta > 0) pvc_users_.emplace(key, delta);
+      continue;
+    }
+    it->second += delta;
+    if (it->second <= 0) pvc_users_.erase(it);
+  }
+}
+
 const NodeInfo* Snapshot::Get(std::string_view name) const {
-  auto it = by_name_.find(name);
-  return it == by_name_.end() ? nullptr : it->second.get();
+  auto it = slots_.find(name);
+  return it == slots_.end() ? nullptr : it->second.info.get();
 }
 
 NodeInfoPtr Snapshot::GetPtr(std::string_view name) const {
-  auto it = by_name_.find(name);
-  return it == by_name_.end() ? nullptr : it->second;
+  auto it = slots_.find(name);
+  return it == slots_.end() ? nullptr : it->second.info;
 }
 
 bool Snapshot::IsPvcUsedByPods(std::string_view key) const {
-  for (const NodeInfoPtr& n : nodes_) {
-    if (n->pvc_ref_counts().Contains(key)) return true;
-  }
-  return false;
+  return pvc_users_.find(key) != pvc_users_.end();
 }
 
 }  // namespace ksched::framework

@@ -2,6 +2,8 @@
 // the start of the cycle), so a cycle never reads a half-applied update.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -46,12 +48,68 @@ class Snapshot {
   // Rebuilds the derived lists after NodeInfos changed in place.
   void RebuildIndexes();
 
+  // ---- Incremental maintenance, for the scheduler cache. ----
+  //
+  // The cache never mutates a NodeInfo a snapshot holds: it swaps in a fresh
+  // copy, so a NodeInfoPtr a plugin (or a binding cycle) still holds from an
+  // earlier cycle stays unchanged.
+
+  // What Upsert changed that the lists cannot absorb in place.
+  struct UpsertEffect {
+    bool added = false;  // a new name: nodes() must be rebuilt
+    // The node started or stopped having pods with affinity / required
+    // anti-affinity: the matching list must be rebuilt.
+    bool affinity_changed = false;
+    bool anti_affinity_changed = false;
+  };
+  // Inserts `info` under info->name(), or replaces the NodeInfo of that name
+  // in the map and in every list it is in. The PVC-in-use set is kept exact.
+  UpsertEffect Upsert(NodeInfoPtr info);
+  // Drops the NodeInfos whose name `drop` selects (from the map only: the
+  // caller rebuilds the lists); returns how many were dropped.
+  size_t EraseIf(const std::function<bool(std::string_view name)>& drop);
+  // How many NodeInfos the map holds (nodes() may lag until a rebuild).
+  size_t num_node_infos() const { return slots_.size(); }
+  // Rebuilds nodes() in `order` (names the map lacks are skipped) and the
+  // affinity lists.
+  void RebuildLists(const std::vector<std::string>& order);
+  // Rebuilds only the affinity lists from nodes().
+  void RebuildAffinityLists();
+  // Which version of the cache's node order nodes() follows, so a node that
+  // left and rejoined (or changed zone) between cycles is relisted in place.
+  uint64_t node_order_version() const { return node_order_version_; }
+  void set_node_order_version(uint64_t v) { node_order_version_ = v; }
+
  private:
+  // Where a NodeInfo sits, so a replacement is swapped in place instead of
+  // rebuilding lists of thousands of nodes.
+  struct Slot {
+    NodeInfoPtr info;
+    int32_t pos = -1;  // in nodes_; -1 when not listed
+    int32_t affinity_pos = -1;
+    int32_t anti_affinity_pos = -1;
+  };
+  struct StringHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const {
+      return std::hash<std::string_view>{}(s);
+    }
+  };
+  template <typename V>
+  using StringMap =
+      std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
+
+  void CountPvcs(const NodeInfo& info, int delta);
+
   std::vector<NodeInfoPtr> nodes_;
   std::vector<NodeInfoPtr> with_affinity_;
   std::vector<NodeInfoPtr> with_required_anti_affinity_;
-  std::unordered_map<std::string_view, NodeInfoPtr> by_name_;
+  StringMap<Slot> slots_;
+  // PVC key -> how many NodeInfos of the map use it (kube's usedPVCSet,
+  // counted so it can be kept exact without a rescan).
+  StringMap<int> pvc_users_;
   int64_t generation_ = 0;
+  uint64_t node_order_version_ = 0;
 };
 
 }  // namespace ksched::framework

@@ -1,0 +1,62 @@
+// A ClusterWriter for tests: records every write and answers with a
+// configurable status.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pkg/framework/cluster_writer.h"
+
+namespace ksched::testing {
+
+class RecordingWriter final : public framework::ClusterWriter {
+ public:
+  struct StatusWrite {
+    std::string pod;  // namespace/name
+    framework::PodStatusUpdate update;
+  };
+  struct EventWrite {
+    std::string pod;
+    std::string type, reason, action, note;
+  };
+  struct Annotation {
+    std::string pvc;  // namespace/name
+    std::string key, value;
+  };
+
+  framework::Status UpdatePodStatus(
+      const api::Pod& pod, const framework::PodStatusUpdate& update) override {
+    status_writes.push_back({Key(pod), update});
+    return result;
+  }
+  void RecordEvent(const api::Pod& regarding, std::string_view type,
+                   std::string_view reason, std::string_view action,
+                   const std::string& note) override {
+    events.push_back({Key(regarding), std::string(type), std::string(reason),
+                      std::string(action), note});
+  }
+  framework::Status DeletePod(const api::Pod& pod) override {
+    deleted.push_back(Key(pod));
+    return result;
+  }
+  framework::Status AnnotatePersistentVolumeClaim(
+      const api::PersistentVolumeClaim& pvc, std::string_view key,
+      std::string_view value) override {
+    annotations.push_back({pvc.metadata.ns + "/" + pvc.metadata.name,
+                           std::string(key), std::string(value)});
+    return result;
+  }
+
+  std::vector<StatusWrite> status_writes;
+  std::vector<EventWrite> events;
+  std::vector<std::string> deleted;
+  std::vector<Annotation> annotations;
+  framework::Status result;  // what every write returns
+
+ private:
+  static std::string Key(const api::Pod& pod) {
+    return pod.metadata.ns + "/" + pod.metadata.name;
+  }
+};
+
+}  // namespace ksched::testing
