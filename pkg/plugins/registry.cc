@@ -4,7 +4,9 @@
 #include <iostream>
 
 #include "pkg/plugins/defaultbinder/default_binder.h"
+#include "pkg/plugins/defaultpreemption/default_preemption.h"
 #include "pkg/plugins/imagelocality/image_locality.h"
+#include "pkg/plugins/interpodaffinity/plugin.h"
 #include "pkg/plugins/names.h"
 #include "pkg/plugins/nodeaffinity/node_affinity.h"
 #include "pkg/plugins/nodename/node_name.h"
@@ -12,21 +14,19 @@
 #include "pkg/plugins/noderesources/balanced_allocation.h"
 #include "pkg/plugins/noderesources/fit.h"
 #include "pkg/plugins/nodeunschedulable/node_unschedulable.h"
+#include "pkg/plugins/podtopologyspread/plugin.h"
 #include "pkg/plugins/queuesort/priority_sort.h"
 #include "pkg/plugins/schedulinggates/scheduling_gates.h"
 #include "pkg/plugins/tainttoleration/taint_toleration.h"
 #include "pkg/plugins/unimplemented/unimplemented.h"
+#include "pkg/plugins/volumebinding/volume_binding.h"
 
 namespace ksched::plugins {
 
 const std::vector<std::string>& UnimplementedPluginNames() {
   static const std::vector<std::string> kNames = {
-      std::string(names::kDefaultPreemption),
       std::string(names::kDynamicResources),
-      std::string(names::kInterPodAffinity),
       std::string(names::kNodeVolumeLimits),
-      std::string(names::kPodTopologySpread),
-      std::string(names::kVolumeBinding),
       std::string(names::kVolumeRestrictions),
       std::string(names::kVolumeZone),
   };
@@ -54,6 +54,10 @@ framework::Registry NewInTreeRegistry() {
   add(names::kNodeResourcesBalancedAllocation,
       NewNodeResourcesBalancedAllocation);
   add(names::kImageLocality, NewImageLocality);
+  add(names::kPodTopologySpread, NewPodTopologySpread);
+  add(names::kInterPodAffinity, NewInterPodAffinity);
+  add(names::kVolumeBinding, NewVolumeBinding);
+  add(names::kDefaultPreemption, NewDefaultPreemption);
   add(names::kDefaultBinder, NewDefaultBinder);
   for (const std::string& name : UnimplementedPluginNames()) {
     add(name, UnimplementedFactory(name));

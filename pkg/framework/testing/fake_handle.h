@@ -1,5 +1,5 @@
-// A Handle for plugin tests: a snapshot the test fills, a one-thread
-// parallelizer, a fake clock, namespace labels from a map, and a binder that
+// A Handle for plugin tests: a snapshot the test fills, a parallelizer (one
+// thread unless asked for more), a fake clock, namespace labels from a map, and a binder that
 // records what it was asked to bind.
 #pragma once
 
@@ -27,8 +27,9 @@ class RecordingBinder final : public framework::Binder {
 class FakeHandle final : public framework::Handle {
  public:
   FakeHandle() : parallelizer_(1) {}
-  explicit FakeHandle(std::vector<framework::NodeInfoPtr> nodes)
-      : parallelizer_(1) {
+  explicit FakeHandle(std::vector<framework::NodeInfoPtr> nodes,
+                      int parallelism = 1)
+      : parallelizer_(parallelism) {
     snapshot_.Reset(std::move(nodes));
   }
 

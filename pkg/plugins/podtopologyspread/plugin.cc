@@ -192,6 +192,14 @@ QueueingHint PodTopologySpread::HintAfterNodeChange(
 
 util::Result<std::unique_ptr<framework::Plugin>> NewPodTopologySpread(
     const config::PluginArgs* args, framework::Handle& handle) {
+  // No workload listers in ksched yet: no selector function.
+  return NewPodTopologySpreadWithSelector(args, handle, nullptr);
+}
+
+util::Result<std::unique_ptr<framework::Plugin>>
+NewPodTopologySpreadWithSelector(
+    const config::PluginArgs* args, framework::Handle& handle,
+    PodTopologySpread::DefaultSelectorFn default_selector) {
   auto typed = framework::ArgsAs<config::PodTopologySpreadArgs>(
       args, names::kPodTopologySpread);
   if (!typed.ok()) return typed.error();
@@ -203,9 +211,8 @@ util::Result<std::unique_ptr<framework::Plugin>> NewPodTopologySpread(
   }
   std::vector<api::TopologySpreadConstraint> defaults =
       system ? SystemDefaultConstraints() : typed->default_constraints;
-  // No workload listers in ksched yet: a null selector function.
   return std::unique_ptr<framework::Plugin>(std::make_unique<PodTopologySpread>(
-      handle, std::move(defaults), system, nullptr));
+      handle, std::move(defaults), system, std::move(default_selector)));
 }
 
 }  // namespace ksched::plugins

@@ -108,4 +108,11 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
 util::Result<std::unique_ptr<framework::Plugin>> NewPodTopologySpread(
     const config::PluginArgs* args, framework::Handle& handle);
 
+// NewPodTopologySpread with a workload selector function: what the factory
+// will pass once ksched has the listers; tests use it meanwhile.
+util::Result<std::unique_ptr<framework::Plugin>>
+NewPodTopologySpreadWithSelector(
+    const config::PluginArgs* args, framework::Handle& handle,
+    PodTopologySpread::DefaultSelectorFn default_selector);
+
 }  // namespace ksched::plugins
