@@ -1,5 +1,6 @@
 #include "pkg/scheduler/algorithm.h"
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 
@@ -64,8 +65,10 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
     return true;
   }
 
-  // Slots written by index from the workers: no lock on the hot path.
-  std::vector<NodeInfoPtr> found(to_find);
+  // Workers claim slots with an atomic counter and record which list
+  // position they found; sorting by position afterwards makes the result
+  // independent of thread timing, so a seeded tie-break is reproducible.
+  std::vector<std::pair<int, NodeInfoPtr>> found(to_find);
   std::vector<Status> rejected(num_nodes);
   std::vector<char> has_status(num_nodes, 0);
   std::atomic<int32_t> found_count{0};
@@ -86,7 +89,7 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
         found_count.fetch_sub(1);
         return false;  // enough found: stop handing out nodes
       }
-      found[n - 1] = node;
+      found[n - 1] = {i, node};
       return n < to_find;
     }
     rejected[i] = std::move(s);
@@ -95,7 +98,11 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
   });
 
   int32_t n = std::min(found_count.load(), to_find);
-  feasible->assign(found.begin(), found.begin() + n);
+  found.resize(n);
+  std::sort(found.begin(), found.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  feasible->reserve(n);
+  for (auto& [index, node] : found) feasible->push_back(std::move(node));
   for (int i = 0; i < num_nodes; ++i) {
     if (!has_status[i]) continue;
     AddPluginStatus(rejected[i], diagnosis);

@@ -110,6 +110,24 @@ class Loader {
       auto ns = Decode<api::Namespace>(obj, where);
       if (!ns.ok()) return ns.error();
       cluster_.namespaces.push_back(std::move(*ns));
+    } else if (kind == "PersistentVolumeClaim") {
+      auto pvc = Decode<api::PersistentVolumeClaim>(obj, where);
+      if (!pvc.ok()) return pvc.error();
+      if (pvc->metadata.ns.empty()) pvc->metadata.ns = "default";
+      cluster_.persistent_volume_claims.push_back(std::move(*pvc));
+    } else if (kind == "PersistentVolume") {
+      auto pv = Decode<api::PersistentVolume>(obj, where);
+      if (!pv.ok()) return pv.error();
+      cluster_.persistent_volumes.push_back(std::move(*pv));
+    } else if (kind == "StorageClass") {
+      auto sc = Decode<api::StorageClass>(obj, where);
+      if (!sc.ok()) return sc.error();
+      cluster_.storage_classes.push_back(std::move(*sc));
+    } else if (kind == "PodDisruptionBudget") {
+      auto pdb = Decode<api::PodDisruptionBudget>(obj, where);
+      if (!pdb.ok()) return pdb.error();
+      if (pdb->metadata.ns.empty()) pdb->metadata.ns = "default";
+      cluster_.pod_disruption_budgets.push_back(std::move(*pdb));
     } else {
       ++ignored_[kind];
     }

@@ -8,6 +8,8 @@
 #include "pkg/api/node.h"
 #include "pkg/api/objects.h"
 #include "pkg/api/pod.h"
+#include "pkg/api/policy.h"
+#include "pkg/api/storage.h"
 #include "pkg/util/result.h"
 
 namespace ksched::simulator {
@@ -17,11 +19,16 @@ struct Cluster {
   std::vector<api::Pod> pods;
   std::vector<api::PriorityClass> priority_classes;
   std::vector<api::Namespace> namespaces;
+  std::vector<api::PersistentVolumeClaim> persistent_volume_claims;
+  std::vector<api::PersistentVolume> persistent_volumes;
+  std::vector<api::StorageClass> storage_classes;
+  std::vector<api::PodDisruptionBudget> pod_disruption_budgets;
   // "3 ConfigMap" for kinds the simulator does not use.
   std::vector<std::string> ignored;
 };
 
-// Reads Node, Pod, PriorityClass and Namespace objects from multi-document
+// Reads Node, Pod, PriorityClass, Namespace, PersistentVolumeClaim,
+// PersistentVolume, StorageClass and PodDisruptionBudget objects from multi-document
 // YAML or JSON, bare or inside List kinds (as `kubectl get -o yaml` prints
 // them). Then applies what admission would have: a pod's priority and
 // preemption policy from its PriorityClass, the default scheduler name, and a

@@ -89,6 +89,13 @@ std::string RenderTable(const SimulationResult& r) {
     out << Pad(p.ns + "/" + p.name, pod_width)
         << Pad(p.node ? *p.node : "-", node_width) << result << "\n";
   }
+  if (!r.preempted.empty()) {
+    out << "\nPreempted (" << r.preempted.size() << "):\n";
+    for (const PreemptedPod& p : r.preempted) {
+      out << "  " << p.ns << "/" << p.name << " on " << p.node << ", for "
+          << p.by << "\n";
+    }
+  }
   if (!r.other_scheduler_pods.empty()) {
     out << "\nLeft to other schedulers (" << r.other_scheduler_pods.size()
         << "):";
@@ -166,6 +173,21 @@ std::string RenderJson(const SimulationResult& r) {
     WriteResources(w, n.allocatable);
     w.Key("pods");
     w.Int(n.pods);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("preempted");
+  w.StartArray();
+  for (const PreemptedPod& p : r.preempted) {
+    w.StartObject();
+    w.Key("namespace");
+    WriteString(w, p.ns);
+    w.Key("name");
+    WriteString(w, p.name);
+    w.Key("node");
+    WriteString(w, p.node);
+    w.Key("preemptedBy");
+    WriteString(w, p.by);
     w.EndObject();
   }
   w.EndArray();

@@ -13,7 +13,8 @@ std::string RenderTable(const SimulationResult& result);
 // {"pods": [{"namespace", "name", "node" (null when unschedulable),
 //   "message", "nominatedNode" (only when set), "profile"}],
 //  "nodes": [{"name", "requested": {resource: quantity}, "allocatable":
-//   {...}, "pods": N}]}
+//   {...}, "pods": N}],
+//  "preempted": [{"namespace", "name", "node", "preemptedBy"}]}
 std::string RenderJson(const SimulationResult& result);
 
 }  // namespace ksched::simulator

@@ -3,36 +3,29 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "pkg/api/resource_names.h"
 #include "pkg/api/taints.h"
-#include "pkg/framework/binder.h"
 #include "pkg/framework/cluster_objects.h"
-#include "pkg/framework/image_states.h"
-#include "pkg/framework/parallelizer.h"
 #include "pkg/framework/snapshot.h"
-#include "pkg/scheduler/algorithm.h"
-#include "pkg/scheduler/profile.h"
-#include "pkg/util/clock.h"
+#include "pkg/scheduler/scheduler.h"
+#include "pkg/simulator/simulated_cluster.h"
+#include "pkg/util/fake_clock.h"
 #include "pkg/util/random.h"
 
 namespace ksched::simulator {
 namespace {
 
 using framework::NodeInfo;
-using framework::NodeInfoPtr;
-using framework::PodInfo;
-using framework::Status;
-
-// Binding in the simulator: the placement is recorded by the loop itself.
-class InMemoryBinder final : public framework::Binder {
- public:
-  Status Bind(const api::Pod&, const std::string&) override { return Status(); }
-};
 
 bool IsTerminal(const api::Pod& pod) {
   return pod.status.phase == api::kPodPhaseSucceeded ||
          pod.status.phase == api::kPodPhaseFailed;
+}
+
+std::string Key(const std::string& ns, const std::string& name) {
+  return ns + "/" + name;
 }
 
 NodeSummary Summarize(const NodeInfo& info) {
@@ -49,9 +42,9 @@ NodeSummary Summarize(const NodeInfo& info) {
   }
   const framework::Resource& r = info.requested();
   s.requested.Set(api::kResourceCpu, api::Quantity::FromMilli(r.milli_cpu));
-  s.requested.Set(
-      api::kResourceMemory,
-      api::Quantity::FromValue(r.memory, api::Quantity::Format::kBinarySI));
+  s.requested.Set(api::kResourceMemory,
+                  api::Quantity::FromValue(r.memory,
+                                           api::Quantity::Format::kBinarySI));
   if (r.ephemeral_storage != 0) {
     s.requested.Set(api::kResourceEphemeralStorage,
                     api::Quantity::FromValue(r.ephemeral_storage,
@@ -72,141 +65,139 @@ util::Result<SimulationResult> Simulate(
   if (cfg.profiles.empty()) return util::Error("no profiles configured");
 
   framework::InMemoryClusterObjects objects;
-  for (const api::Namespace& ns : cluster.namespaces) objects.Upsert(ns);
-  util::RealClock clock;
-  util::DefaultRandom random(options.seed);
-  framework::Parallelizer parallelizer(cfg.parallelism);
-  InMemoryBinder binder;
-  framework::Framework::Options fwk_options;
-  fwk_options.parallelizer = &parallelizer;
-  fwk_options.clock = &clock;
-  fwk_options.binder = &binder;
-  fwk_options.objects = &objects;
-  auto profiles = scheduler::BuildProfiles(cfg, registry, fwk_options);
-  if (!profiles.ok()) return profiles.error();
+  for (const auto& o : cluster.namespaces) objects.Upsert(o);
+  for (const auto& o : cluster.persistent_volume_claims) objects.Upsert(o);
+  for (const auto& o : cluster.persistent_volumes) objects.Upsert(o);
+  for (const auto& o : cluster.storage_classes) objects.Upsert(o);
+  for (const auto& o : cluster.pod_disruption_budgets) objects.Upsert(o);
 
-  // Nodes, then the pods already running on them.
-  std::vector<NodeInfoPtr> infos;
-  std::map<std::string, NodeInfoPtr, std::less<>> by_name;
-  int64_t generation = 0;
+  SimulatedCluster api_server(objects);
+  // Simulated time: it moves only when nothing can be scheduled until a
+  // backoff expires, so a run is fast and reproducible.
+  util::FakeClock clock;
+  util::DefaultRandom random(options.seed);
+  std::map<std::string, scheduler::AttemptOutcome> last_attempt;
+  std::vector<std::string> attempt_order;
+
+  scheduler::Scheduler::Dependencies deps;
+  deps.clock = &clock;
+  deps.random = &random;
+  deps.binder = &api_server;
+  deps.writer = &api_server;
+  deps.objects = &objects;
+  deps.pod_lookup = [&api_server](const std::string& ns,
+                                  const std::string& name) {
+    return api_server.GetPod(ns, name);
+  };
+  deps.binding_workers = 0;  // bind inline: one deterministic sequence
+  deps.on_attempt = [&](const scheduler::AttemptOutcome& o) {
+    if (!last_attempt.count(o.pod)) attempt_order.push_back(o.pod);
+    last_attempt[o.pod] = o;
+  };
+  auto sched = scheduler::Scheduler::Create(cfg, registry, std::move(deps));
+  if (!sched.ok()) return sched.error();
+  scheduler::Scheduler& s = **sched;
+  api_server.set_scheduler(&s);
+  const std::string first_profile = cfg.profiles.front().scheduler_name;
+
+  std::set<std::string> node_names;
   for (const api::Node& node : cluster.nodes) {
-    auto info = std::make_shared<NodeInfo>();
-    info->SetNode(std::make_shared<const api::Node>(node));
-    info->set_generation(++generation);
-    by_name[node.metadata.name] = info;
-    infos.push_back(info);
+    node_names.insert(node.metadata.name);
+    s.OnNodeAdd(std::make_shared<const api::Node>(node));
   }
-  framework::SetImageStates(infos);
-  std::vector<framework::QueuedPodInfo> pending;
-  for (const api::Pod& pod : cluster.pods) {
-    if (IsTerminal(pod)) continue;
-    auto ptr = std::make_shared<const api::Pod>(pod);
-    if (!pod.spec.node_name.empty()) {
-      auto it = by_name.find(pod.spec.node_name);
-      if (it == by_name.end()) {
-        out.warnings.push_back("pod " + pod.metadata.ns + "/" +
-                               pod.metadata.name + " is bound to node " +
+  // Running pods first, so the pending ones see a settled cluster.
+  std::vector<std::string> pending;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (api::Pod pod : cluster.pods) {
+      if (IsTerminal(pod)) continue;
+      bool assigned = !pod.spec.node_name.empty();
+      if (assigned != (pass == 0)) continue;
+      const std::string key = Key(pod.metadata.ns, pod.metadata.name);
+      if (assigned && !node_names.count(pod.spec.node_name)) {
+        out.warnings.push_back("pod " + key + " is bound to node " +
                                pod.spec.node_name + ", which is not defined");
         continue;
       }
-      it->second->AddPod(PodInfo::Create(ptr));
-      continue;
+      if (!assigned) {
+        if (options.all_pods) pod.spec.scheduler_name = first_profile;
+        if (!s.IsResponsibleFor(pod)) {
+          out.other_scheduler_pods.push_back(key + " (" +
+                                             pod.spec.scheduler_name + ")");
+          continue;
+        }
+        pending.push_back(key);
+      }
+      api_server.StorePod(pod);
+      s.OnPodAdd(std::make_shared<const api::Pod>(pod));
     }
-    bool ours = options.all_pods || profiles->count(pod.spec.scheduler_name);
-    if (!ours) {
-      out.other_scheduler_pods.push_back(pod.metadata.ns + "/" +
-                                         pod.metadata.name + " (" +
-                                         pod.spec.scheduler_name + ")");
-      continue;
-    }
-    framework::QueuedPodInfo q;
-    q.pod_info = PodInfo::Create(ptr);
-    // Manifest order stands in for arrival order.
-    q.timestamp = util::Clock::TimePoint(
-        std::chrono::nanoseconds(static_cast<int64_t>(pending.size())));
-    pending.push_back(std::move(q));
   }
 
-  framework::Framework& first = *profiles->begin()->second;
-  auto profile_for = [&](const api::Pod& pod) -> framework::Framework& {
-    auto it = profiles->find(pod.spec.scheduler_name);
-    return it == profiles->end() ? first : *it->second;
-  };
-  // Every profile shares one queue sort (validation requires it).
-  std::stable_sort(
-      pending.begin(), pending.end(),
-      [&](const auto& a, const auto& b) { return first.QueueSortLess(a, b); });
-
-  framework::Snapshot snapshot(infos);
-  scheduler::SchedulingAlgorithm algorithm(cfg.percentage_of_nodes_to_score,
-                                           random);
-  for (const framework::QueuedPodInfo& q : pending) {
-    const api::Pod& pod = q.pod();
-    framework::Framework& fwk = profile_for(pod);
-    PodOutcome outcome{pod.metadata.ns,
-                       pod.metadata.name,
-                       fwk.profile_name(),
-                       std::nullopt,
-                       "",
-                       ""};
-
-    Status gate = fwk.RunPreEnqueuePlugins(pod);
-    if (!gate.IsSuccess()) {
-      outcome.message = gate.Message();
-      out.pods.push_back(std::move(outcome));
+  const int max_cycles = 50 * static_cast<int>(pending.size() + 10);
+  while (true) {
+    s.Tick();
+    queue::SchedulingQueue::Counts counts = s.queue().PendingCounts();
+    if (counts.active > 0) {
+      if (++out.cycles > max_cycles) {
+        out.warnings.push_back("stopped after " + std::to_string(max_cycles) +
+                               " scheduling cycles");
+        break;
+      }
+      s.ScheduleOne();
       continue;
     }
-
-    snapshot.RebuildIndexes();
-    fwk.SetSnapshot(&snapshot);
-    framework::CycleState state;
-    scheduler::ScheduleResult result =
-        algorithm.Schedule(fwk, state, *q.pod_info, snapshot);
-
-    if (result.kind == scheduler::ScheduleResult::Kind::kNoFit &&
-        fwk.HasPostFilterPlugins()) {
-      framework::PostFilterResult post;
-      Status s = fwk.RunPostFilterPlugins(
-          state, *q.pod_info, result.diagnosis.node_to_status, &post);
-      result.diagnosis.post_filter_msg = s.Message();
-      outcome.nominated_node = post.nominated_node_name;
-    }
-    if (result.kind != scheduler::ScheduleResult::Kind::kScheduled) {
-      outcome.message = result.FailureMessage();
-      out.pods.push_back(std::move(outcome));
+    if (counts.backoff > 0) {
+      clock.Advance(std::chrono::seconds(1));
       continue;
     }
+    break;
+  }
+  s.WaitForBindings();
 
-    const std::string& host = result.suggested_host;
-    Status s = fwk.RunReservePluginsReserve(state, *q.pod_info, host);
-    if (s.IsSuccess()) {
-      std::vector<std::pair<std::string, std::chrono::milliseconds>> waits;
-      s = fwk.RunPermitPlugins(state, *q.pod_info, host, &waits);
-      // Nothing in a simulation can allow a waiting pod.
-      if (s.IsWait())
-        s = Status::Unschedulable(
-            "rejected due to timeout after waiting at permit");
+  // Pods in the order they were first tried, then those never tried.
+  std::vector<std::string> order = attempt_order;
+  for (const std::string& key : pending) {
+    if (!last_attempt.count(key)) order.push_back(key);
+  }
+  for (const std::string& key : order) {
+    auto slash = key.find('/');
+    std::string ns = key.substr(0, slash), name = key.substr(slash + 1);
+    std::shared_ptr<const api::Pod> pod = api_server.GetPod(ns, name);
+    if (pod == nullptr) continue;
+    PodOutcome o{ns, name, pod->spec.scheduler_name, std::nullopt, "", ""};
+    if (!pod->spec.node_name.empty()) {
+      o.node = pod->spec.node_name;
+    } else if (auto it = last_attempt.find(key); it != last_attempt.end()) {
+      o.message = it->second.message;
+    } else if (auto it = s.profiles().find(pod->spec.scheduler_name);
+               it != s.profiles().end()) {
+      // Never tried: held back at PreEnqueue (a scheduling gate).
+      o.message = it->second->RunPreEnqueuePlugins(*pod).Message();
     }
-    if (s.IsSuccess()) s = fwk.RunPreBindPlugins(state, *q.pod_info, host);
-    if (s.IsSuccess()) s = fwk.RunBindPlugins(state, *q.pod_info, host);
-    if (!s.IsSuccess()) {
-      fwk.RunReservePluginsUnreserve(state, *q.pod_info, host);
-      outcome.message = s.Message();
-      out.pods.push_back(std::move(outcome));
-      continue;
-    }
-    fwk.RunPostBindPlugins(state, *q.pod_info, host);
-
-    auto bound = std::make_shared<api::Pod>(pod);
-    bound->spec.node_name = host;
-    NodeInfoPtr& info = by_name[host];
-    info->AddPod(PodInfo::Create(std::move(bound)));
-    info->set_generation(++generation);
-    outcome.node = host;
-    out.pods.push_back(std::move(outcome));
+    o.nominated_node = pod->status.nominated_node_name;
+    if (o.node) o.nominated_node.clear();
+    out.pods.push_back(std::move(o));
   }
 
-  for (const NodeInfoPtr& info : infos) out.nodes.push_back(Summarize(*info));
+  std::map<std::string, std::string> name_by_uid;
+  for (const auto& pod : api_server.Pods()) {
+    name_by_uid[pod->metadata.uid] = Key(pod->metadata.ns, pod->metadata.name);
+  }
+  for (const auto& p : api_server.preemptions()) {
+    auto slash = p.victim.find('/');
+    auto by = name_by_uid.find(p.by);
+    out.preempted.push_back({p.victim.substr(0, slash),
+                             p.victim.substr(slash + 1), p.node,
+                             by == name_by_uid.end() ? p.by : by->second});
+  }
+
+  framework::Snapshot snapshot;
+  if (auto r = s.cache().UpdateSnapshot(&snapshot); !r.ok()) return r.error();
+  // In the file's order, not the zone-interleaved order filtering walks.
+  for (const api::Node& node : cluster.nodes) {
+    if (const NodeInfo* info = snapshot.Get(node.metadata.name)) {
+      out.nodes.push_back(Summarize(*info));
+    }
+  }
   return out;
 }
 

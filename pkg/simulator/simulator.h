@@ -35,9 +35,20 @@ struct NodeSummary {
   std::vector<std::string> taints;  // "key=value:Effect"
 };
 
+struct PreemptedPod {
+  std::string ns;
+  std::string name;
+  std::string node;
+  std::string by;  // namespace/name of the preemptor
+};
+
 struct SimulationResult {
   std::vector<PodOutcome> pods;  // in scheduling order
   std::vector<NodeSummary> nodes;
+  // Running pods deleted to make room for higher-priority ones.
+  std::vector<PreemptedPod> preempted;
+  // Scheduling cycles run (a pod may take several: backoff, preemption).
+  int cycles = 0;
   // Pending pods left alone because their schedulerName is not a profile.
   std::vector<std::string> other_scheduler_pods;
   std::vector<std::string> warnings;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include "pkg/config/config.h"
 #include "pkg/plugins/registry.h"
@@ -72,7 +73,11 @@ TEST_F(SimulatorTest, PodsAccumulateAndTheLastOneDoesNotFit) {
   // big takes two 3-CPU pods, small none; the rest cannot fit.
   EXPECT_EQ(on_big, 2);
   EXPECT_FALSE(r.pods[2].node.has_value());
-  EXPECT_EQ(r.pods[2].message, "0/2 nodes are available: 2 Insufficient cpu.");
+  // Preemption ran and found nothing of lower priority to evict.
+  EXPECT_EQ(r.pods[2].message,
+            "0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 "
+            "nodes are available: 2 No preemption victims found for incoming "
+            "pod.");
   EXPECT_EQ(r.nodes[1].pods, 2);
   EXPECT_EQ(r.nodes[1].requested.Find("cpu")->ToString(), "6");
 }
@@ -152,9 +157,12 @@ TEST_F(SimulatorTest, ExampleClusterSchedulesAsDocumented) {
   ASSERT_TRUE(result.ok()) << result.error().message();
   const SimulationResult& r = *result;
 
-  // High priority first: the three web pods lead the queue.
-  ASSERT_GE(r.pods.size(), 3u);
-  for (int i = 0; i < 3; ++i) EXPECT_TRUE(r.pods[i].name.starts_with("web-"));
+  // High priority first: the business-critical pods lead the queue.
+  ASSERT_GE(r.pods.size(), 4u);
+  std::set<std::string> first;
+  for (int i = 0; i < 4; ++i) first.insert(r.pods[i].name);
+  EXPECT_EQ(first,
+            (std::set<std::string>{"web-0", "web-1", "web-2", "ledger-0"}));
   for (const char* web : {"web-0", "web-1", "web-2"}) {
     const PodOutcome& p = Pod(r, web);
     ASSERT_TRUE(p.node.has_value()) << web << ": " << p.message;
@@ -168,14 +176,60 @@ TEST_F(SimulatorTest, ExampleClusterSchedulesAsDocumented) {
 
   // gpu-a-1 has 2 of 4 GPUs left; three are asked for.
   EXPECT_EQ(Pod(r, "finetune-0").node, "gpu-b-1");
+  // Preemption cannot help: nothing of lower priority runs where it fits.
+  const std::string preemption_useless =
+      " preemption: 0/7 nodes are available: 3 Preemption is not helpful "
+      "for scheduling, 4 No preemption victims found for incoming pod.";
   EXPECT_EQ(Pod(r, "notebook-0").message,
             "0/7 nodes are available: 1 node(s) were unschedulable, 2 node(s) "
             "had untolerated taint {dedicated: gpu}, 4 Insufficient "
-            "nvidia.com/gpu.");
+            "nvidia.com/gpu." +
+                preemption_useless);
   EXPECT_EQ(Pod(r, "analytics-0").message,
             "0/7 nodes are available: 1 node(s) were unschedulable, 2 node(s) "
             "had untolerated taint {dedicated: gpu}, 4 Insufficient cpu, 4 "
-            "Insufficient memory.");
+            "Insufficient memory." +
+                preemption_useless);
+
+  // ledger-0 fits only on the m6i.2xlarge nodes; cpu-a-1 is too full, so
+  // the two batch pods on cpu-a-2 are evicted for it.
+  EXPECT_EQ(Pod(r, "ledger-0").node, "cpu-a-2");
+  ASSERT_EQ(r.preempted.size(), 2u);
+  std::set<std::string> victims;
+  for (const PreemptedPod& v : r.preempted) {
+    victims.insert(v.ns + "/" + v.name);
+    EXPECT_EQ(v.node, "cpu-a-2");
+    EXPECT_EQ(v.by, "shop/ledger-0");
+  }
+  EXPECT_EQ(victims, (std::set<std::string>{"batch/nightly-etl-1",
+                                            "batch/nightly-etl-2"}));
+
+  // Hard zone spread (maxSkew 1): two api pods per zone.
+  std::map<char, int> api_per_zone;
+  for (const char* api : {"api-0", "api-1", "api-2", "api-3"}) {
+    const PodOutcome& p = Pod(r, api);
+    ASSERT_TRUE(p.node.has_value()) << api << ": " << p.message;
+    ++api_per_zone[(*p.node)[4]];  // cpu-<zone>-N
+  }
+  EXPECT_EQ(api_per_zone, (std::map<char, int>{{'a', 2}, {'b', 2}}));
+
+  // Required anti-affinity on the hostname: one kafka broker per node.
+  std::set<std::string> kafka_nodes;
+  for (const char* kafka : {"kafka-0", "kafka-1", "kafka-2"}) {
+    const PodOutcome& p = Pod(r, kafka);
+    ASSERT_TRUE(p.node.has_value()) << kafka << ": " << p.message;
+    kafka_nodes.insert(*p.node);
+  }
+  EXPECT_EQ(kafka_nodes.size(), 3u);
+
+  // The WaitForFirstConsumer claim only provisions in zone-b.
+  ASSERT_TRUE(Pod(r, "reports-0").node.has_value())
+      << Pod(r, "reports-0").message;
+  EXPECT_TRUE(Pod(r, "reports-0").node->starts_with("cpu-b-"));
+  EXPECT_EQ(Pod(r, "archiver-0").message,
+            "0/7 nodes are available: pod has unbound immediate "
+            "PersistentVolumeClaims. preemption: 0/7 nodes are available: 7 "
+            "Preemption is not helpful for scheduling.");
   // cpu-b-1 already serves host port 443.
   EXPECT_EQ(Pod(r, "ingress-canary").node, "cpu-b-2");
   EXPECT_EQ(Pod(r, "node-exporter-cpu-b-2").node, "cpu-b-2");

@@ -1,0 +1,73 @@
+#include "pkg/scheduler/event_classify.h"
+
+#include <map>
+#include <string>
+
+#include "pkg/api/pod_resources.h"
+#include "pkg/framework/cluster_event.h"
+
+namespace ksched::scheduler {
+namespace {
+
+std::map<std::string, std::string> ConditionStatuses(const api::Node& node) {
+  std::map<std::string, std::string> out;
+  for (const auto& c : node.status.conditions) out[c.type] = c.status;
+  return out;
+}
+
+// Whether any requested resource went down (or disappeared).
+bool ScaledDown(const api::Pod& old_pod, const api::Pod& new_pod) {
+  api::ResourceList before = api::PodRequests(old_pod, {});
+  api::ResourceList after = api::PodRequests(new_pod, {});
+  for (const auto& [name, q] : before) {
+    const api::Quantity* now = after.Find(name);
+    if (now == nullptr || *now < q) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::vector<uint32_t> NodeUpdateActions(const api::Node& old_node,
+                                        const api::Node& new_node) {
+  std::vector<uint32_t> actions;
+  // Cordoning is reported as a taint change, as kube-scheduler does.
+  if (old_node.spec.unschedulable != new_node.spec.unschedulable) {
+    actions.push_back(framework::kUpdateNodeTaint);
+  }
+  if (old_node.status.allocatable != new_node.status.allocatable) {
+    actions.push_back(framework::kUpdateNodeAllocatable);
+  }
+  if (old_node.metadata.labels != new_node.metadata.labels) {
+    actions.push_back(framework::kUpdateNodeLabel);
+  }
+  if (old_node.spec.taints != new_node.spec.taints) {
+    actions.push_back(framework::kUpdateNodeTaint);
+  }
+  if (ConditionStatuses(old_node) != ConditionStatuses(new_node)) {
+    actions.push_back(framework::kUpdateNodeCondition);
+  }
+  if (old_node.metadata.annotations != new_node.metadata.annotations) {
+    actions.push_back(framework::kUpdateNodeAnnotation);
+  }
+  return actions;
+}
+
+uint32_t AssignedPodUpdateActions(const api::Pod& old_pod,
+                                  const api::Pod& new_pod) {
+  uint32_t actions = 0;
+  if (old_pod.metadata.labels != new_pod.metadata.labels) {
+    actions |= framework::kUpdatePodLabel;
+  }
+  if (ScaledDown(old_pod, new_pod)) actions |= framework::kUpdatePodScaleDown;
+  if (!old_pod.spec.scheduling_gates.empty() &&
+      new_pod.spec.scheduling_gates.empty()) {
+    actions |= framework::kUpdatePodSchedulingGatesEliminated;
+  }
+  if (old_pod.spec.tolerations != new_pod.spec.tolerations) {
+    actions |= framework::kUpdatePodToleration;
+  }
+  return actions == 0 ? framework::kUpdateOther : actions;
+}
+
+}  // namespace ksched::scheduler

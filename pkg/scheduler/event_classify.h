@@ -1,0 +1,23 @@
+// Which kinds of change an update carries, so the queue wakes only the pods
+// a plugin said such a change may help (nodeSchedulingPropertiesChange and
+// podSchedulingPropertiesChange in kube-scheduler).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "pkg/api/node.h"
+#include "pkg/api/pod.h"
+
+namespace ksched::scheduler {
+
+// One ActionType per kind of change; an update that changes nothing a
+// scheduler reads yields none.
+std::vector<uint32_t> NodeUpdateActions(const api::Node& old_node,
+                                        const api::Node& new_node);
+
+// The ActionType bits of a pod update (kUpdateOther when none specific).
+uint32_t AssignedPodUpdateActions(const api::Pod& old_pod,
+                                  const api::Pod& new_pod);
+
+}  // namespace ksched::scheduler

@@ -1,0 +1,475 @@
+#include "pkg/scheduler/scheduler.h"
+
+#include "pkg/api/pod.h"
+#include "pkg/scheduler/event_classify.h"
+
+namespace ksched::scheduler {
+
+using framework::Code;
+using framework::Status;
+
+namespace {
+
+// Event notes are capped as kube-scheduler caps them.
+constexpr size_t kNoteLengthLimit = 1024;
+
+std::string TruncateNote(const std::string& message) {
+  if (message.size() <= kNoteLengthLimit) return message;
+  const std::string suffix = " ...";
+  return message.substr(0, kNoteLengthLimit - suffix.size()) + suffix;
+}
+
+std::string Key(const api::Pod& pod) {
+  return pod.metadata.ns + "/" + pod.metadata.name;
+}
+
+bool Assigned(const api::Pod& pod) { return !pod.spec.node_name.empty(); }
+
+bool Terminal(const api::Pod& pod) {
+  return pod.status.phase == api::kPodPhaseSucceeded ||
+         pod.status.phase == api::kPodPhaseFailed;
+}
+
+const api::PodCondition* FindCondition(const api::Pod& pod,
+                                       std::string_view type) {
+  for (const api::PodCondition& c : pod.status.conditions) {
+    if (c.type == type) return &c;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+// Forwards to the queue once it exists: the frameworks are built before the
+// queue (the queue needs their QueueSort and events), yet they must reach
+// the queue's nominator.
+class Scheduler::NominatorProxy final : public framework::PodNominator {
+ public:
+  void AddNominatedPod(const framework::PodInfoPtr& pod,
+                       const std::string& node) override {
+    target->AddNominatedPod(pod, node);
+  }
+  void DeleteNominatedPodIfExists(const api::Pod& pod) override {
+    target->DeleteNominatedPodIfExists(pod);
+  }
+  void UpdateNominatedPod(const api::Pod& old_pod,
+                          const framework::PodInfoPtr& new_pod) override {
+    target->UpdateNominatedPod(old_pod, new_pod);
+  }
+  size_t NumNominatedPods() const override {
+    return target->NumNominatedPods();
+  }
+  std::vector<framework::PodInfoPtr> NominatedPodsForNode(
+      const std::string& node) const override {
+    return target->NominatedPodsForNode(node);
+  }
+  framework::PodNominator* target = nullptr;
+};
+
+Scheduler::Scheduler(Dependencies deps, int32_t parallelism,
+                     int32_t percentage_of_nodes_to_score)
+    : deps_(std::move(deps)),
+      parallelizer_(parallelism),
+      nominator_(std::make_unique<NominatorProxy>()),
+      algorithm_(percentage_of_nodes_to_score, *deps_.random) {}
+
+Scheduler::~Scheduler() {
+  Stop();
+  if (binding_pool_) binding_pool_->Drain();
+}
+
+util::Result<std::unique_ptr<Scheduler>> Scheduler::Create(
+    const config::KubeSchedulerConfiguration& cfg,
+    const framework::Registry& registry, Dependencies deps) {
+  if (deps.clock == nullptr || deps.random == nullptr) {
+    return util::Error("scheduler: a clock and a random source are required");
+  }
+  std::unique_ptr<Scheduler> s(new Scheduler(
+      std::move(deps), cfg.parallelism, cfg.percentage_of_nodes_to_score));
+  framework::Framework::Options options;
+  options.parallelizer = &s->parallelizer_;
+  options.clock = s->deps_.clock;
+  options.binder = s->deps_.binder;
+  options.objects = s->deps_.objects;
+  options.writer = s->deps_.writer;
+  options.nominator = s->nominator_.get();
+  options.waiting_pods = &s->waiting_pods_;
+  auto profiles = BuildProfiles(cfg, registry, options);
+  if (!profiles.ok()) return profiles.error();
+  if (profiles->empty()) return util::Error("no profiles configured");
+  s->profiles_ = std::move(*profiles);
+
+  s->cache_ = std::make_unique<cache::Cache>(*s->deps_.clock,
+                                             s->deps_.assumed_pod_ttl);
+  queue::SchedulingQueue::Options qopts;
+  qopts.clock = s->deps_.clock;
+  qopts.pod_initial_backoff =
+      std::chrono::seconds(cfg.pod_initial_backoff_seconds);
+  qopts.pod_max_backoff = std::chrono::seconds(cfg.pod_max_backoff_seconds);
+  framework::Framework* first = s->profiles_.begin()->second.get();
+  Scheduler* self = s.get();
+  queue::QueueingHintMap hints;
+  for (const auto& [name, fwk] : s->profiles_) {
+    hints[name] = fwk->enqueue_extensions();
+  }
+  s->queue_ = std::make_unique<queue::SchedulingQueue>(
+      qopts,
+      [first](const framework::QueuedPodInfo& a,
+              const framework::QueuedPodInfo& b) {
+        return first->QueueSortLess(a, b);
+      },
+      [self](const api::Pod& pod) {
+        framework::Framework* fwk = self->FrameworkFor(pod);
+        return fwk ? fwk->RunPreEnqueuePlugins(pod) : Status();
+      },
+      std::move(hints));
+  s->nominator_->target = s->queue_.get();
+  s->binding_pool_ = std::make_unique<BindingPool>(s->deps_.binding_workers);
+  return s;
+}
+
+framework::Framework* Scheduler::FrameworkFor(const api::Pod& pod) const {
+  auto it = profiles_.find(pod.spec.scheduler_name);
+  return it == profiles_.end() ? nullptr : it->second.get();
+}
+
+bool Scheduler::IsResponsibleFor(const api::Pod& pod) const {
+  return profiles_.count(pod.spec.scheduler_name) != 0;
+}
+
+void Scheduler::Report(AttemptOutcome outcome) {
+  if (deps_.on_attempt) deps_.on_attempt(outcome);
+}
+
+// ---------------------------------------------------------------- cycles
+
+bool Scheduler::ScheduleOne() {
+  queue::QueuedPodInfoPtr queued = queue_->Pop();
+  if (!queued) return false;
+  const api::Pod& pod = queued->pod();
+  framework::Framework* fwk = FrameworkFor(pod);
+  // A pod being deleted, or already assumed (its binding is in flight), is
+  // not scheduled again (skipPodSchedule).
+  if (fwk == nullptr || pod.metadata.deletion_timestamp.has_value() ||
+      cache_->IsAssumedPod(pod)) {
+    queue_->Done(pod.metadata.uid);
+    return true;
+  }
+  RunSchedulingCycle(queued, *fwk);
+  return true;
+}
+
+void Scheduler::RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,
+                                   framework::Framework& fwk) {
+  const util::Clock::TimePoint start = deps_.clock->Now();
+  const framework::PodInfo& pod_info = *queued->pod_info;
+  const api::Pod& pod = pod_info.pod();
+  auto state = std::make_shared<framework::CycleState>();
+
+  if (auto r = cache_->UpdateSnapshot(&snapshot_); !r.ok()) {
+    HandleSchedulingFailure(fwk, queued, Status::Error(r.error().message()),
+                            r.error().message(), nullptr, "", start);
+    return;
+  }
+  fwk.SetSnapshot(&snapshot_);
+  ScheduleResult result = algorithm_.Schedule(fwk, *state, pod_info, snapshot_);
+
+  if (result.kind == ScheduleResult::Kind::kError) {
+    bool no_nodes = result.error_message == framework::kNoNodesAvailableMsg;
+    Status s = no_nodes ? Status::Unresolvable(result.error_message)
+                        : Status::Error(result.error_message);
+    HandleSchedulingFailure(fwk, queued, s, result.error_message, nullptr, "",
+                            start);
+    return;
+  }
+  if (result.kind == ScheduleResult::Kind::kNoFit) {
+    // Preemption may make room for a later attempt.
+    std::optional<std::string> nomination;
+    if (fwk.HasPostFilterPlugins()) {
+      framework::PostFilterResult post;
+      Status ps = fwk.RunPostFilterPlugins(
+          *state, pod_info, result.diagnosis.node_to_status, &post);
+      result.diagnosis.post_filter_msg = ps.Message();
+      if (!post.nominated_node_name.empty() || post.clear_nomination) {
+        nomination = post.nominated_node_name;
+      }
+    }
+    HandleSchedulingFailure(fwk, queued, Status(Code::kUnschedulable),
+                            result.FailureMessage(), &result.diagnosis,
+                            nomination, start);
+    return;
+  }
+
+  // Assume: the pod counts on the node from now on, so the next cycle sees
+  // it even though binding has not happened yet.
+  const std::string host = result.suggested_host;
+  auto assumed_pod = std::make_shared<api::Pod>(pod);
+  assumed_pod->spec.node_name = host;
+  framework::PodInfoPtr assumed = pod_info.WithPod(assumed_pod);
+  if (auto r = cache_->AssumePod(assumed); !r.ok()) {
+    HandleSchedulingFailure(fwk, queued, Status::Error(r.error().message()),
+                            r.error().message(), nullptr, "", start);
+    return;
+  }
+
+  // A rejection at Reserve or Permit is reported as a fit error on the one
+  // node that was chosen.
+  auto reject = [&](const Status& s) {
+    fwk.RunReservePluginsUnreserve(*state, *assumed, host);
+    (void)cache_->ForgetPod(*assumed_pod);
+    if (s.IsRejected()) {
+      framework::Diagnosis d;
+      d.node_to_status.Set(host, s);
+      if (!s.plugin().empty()) d.unschedulable_plugins.insert(s.plugin());
+      HandleSchedulingFailure(fwk, queued, Status(s.code()),
+                              framework::FitErrorMessage(1, d), &d, "", start);
+    } else {
+      HandleSchedulingFailure(fwk, queued, s, s.Message(), nullptr, "", start);
+    }
+  };
+  Status s = fwk.RunReservePluginsReserve(*state, *assumed, host);
+  if (!s.IsSuccess()) return reject(s);
+  std::vector<std::pair<std::string, std::chrono::milliseconds>> waits;
+  s = fwk.RunPermitPlugins(*state, *assumed, host, &waits);
+  if (!s.IsSuccess() && !s.IsWait()) return reject(s);
+  if (s.IsWait()) {
+    waiting_pods_.Add(std::make_shared<framework::WaitingPod>(
+        assumed, waits, deps_.clock->Now()));
+  }
+
+  binding_pool_->Submit([this, state, &fwk, queued, assumed, host, start] {
+    RunBindingCycle(state, fwk, queued, assumed, host, start);
+  });
+}
+
+void Scheduler::RunBindingCycle(std::shared_ptr<framework::CycleState> state,
+                                framework::Framework& fwk,
+                                queue::QueuedPodInfoPtr queued,
+                                framework::PodInfoPtr assumed,
+                                std::string node,
+                                util::Clock::TimePoint start) {
+  const std::string& uid = assumed->pod().metadata.uid;
+  if (auto waiting = waiting_pods_.Get(uid)) {
+    Status s = waiting->Wait();
+    waiting_pods_.Remove(uid);
+    if (!s.IsSuccess()) {
+      return HandleBindingFailure(*state, fwk, queued, assumed, node, s, start);
+    }
+  }
+  // From here on the pod cannot be found unschedulable, only failed; the
+  // queue may let go of the events recorded during its cycle.
+  queue_->Done(uid);
+
+  Status s = fwk.RunPreBindPlugins(*state, *assumed, node);
+  if (s.IsSuccess()) s = fwk.RunBindPlugins(*state, *assumed, node);
+  if (auto r = cache_->FinishBinding(assumed->pod()); !r.ok()) {
+    // The pod left the cache meanwhile (deleted); nothing to finish.
+  }
+  if (!s.IsSuccess()) {
+    return HandleBindingFailure(*state, fwk, queued, assumed, node, s, start);
+  }
+  if (deps_.writer != nullptr) {
+    deps_.writer->RecordEvent(
+        assumed->pod(), "Normal", "Scheduled", "Binding",
+        "Successfully assigned " + Key(assumed->pod()) + " to " + node);
+  }
+  fwk.RunPostBindPlugins(*state, *assumed, node);
+  Report({AttemptOutcome::Result::kScheduled, Key(assumed->pod()), node, "", "",
+          deps_.clock->Now() - start, fwk.profile_name()});
+}
+
+void Scheduler::HandleBindingFailure(framework::CycleState& state,
+                                     framework::Framework& fwk,
+                                     const queue::QueuedPodInfoPtr& queued,
+                                     const framework::PodInfoPtr& assumed,
+                                     const std::string& node,
+                                     const Status& status,
+                                     util::Clock::TimePoint start) {
+  fwk.RunReservePluginsUnreserve(state, *assumed, node);
+  if (cache_->ForgetPod(assumed->pod()).ok()) {
+    // The assumed pod held resources: forgetting it is like a deletion for
+    // the pods waiting for room (but not for the pod itself).
+    framework::EventObjects objs;
+    objs.old_pod = &assumed->pod();
+    queue_->MoveAllToActiveOrBackoffQueue(
+        {framework::EventResource::kAssignedPod, framework::kDelete}, objs);
+  }
+  std::string message = status.Message();
+  if (status.IsRejected()) {
+    framework::Diagnosis d;
+    d.node_to_status.Set(node, status);
+    if (!status.plugin().empty()) d.unschedulable_plugins.insert(status.plugin());
+    HandleSchedulingFailure(fwk, queued, Status(status.code()),
+                            framework::FitErrorMessage(1, d), &d, "", start);
+    return;
+  }
+  HandleSchedulingFailure(fwk, queued, status, message, nullptr, "", start);
+}
+
+void Scheduler::HandleSchedulingFailure(
+    framework::Framework& fwk, const queue::QueuedPodInfoPtr& queued,
+    const Status& status, const std::string& message,
+    const framework::Diagnosis* diagnosis,
+    std::optional<std::string> nomination, util::Clock::TimePoint start) {
+  const api::Pod& pod = queued->pod();
+  const bool rejected = status.IsRejected();
+  if (diagnosis != nullptr) {
+    queued->unschedulable_plugins = diagnosis->unschedulable_plugins;
+    queued->pending_plugins = diagnosis->pending_plugins;
+  }
+
+  // Requeue with the latest version of the pod, unless it is gone or was
+  // bound meanwhile (by an extender that timed out, or someone else).
+  std::shared_ptr<const api::Pod> current =
+      deps_.pod_lookup ? deps_.pod_lookup(pod.metadata.ns, pod.metadata.name)
+                       : queued->pod_info->pod_ptr();
+  bool requeued = false;
+  if (current != nullptr && current->metadata.uid == pod.metadata.uid &&
+      !Assigned(*current)) {
+    queued->pod_info = current == queued->pod_info->pod_ptr()
+                           ? queued->pod_info
+                           : framework::PodInfo::Create(current);
+    if (auto r = queue_->AddUnschedulableIfNotPresent(
+            queued, queue_->SchedulingCycle());
+        r.ok()) {
+      requeued = true;
+    }
+  }
+  if (!requeued) queue_->Done(pod.metadata.uid);
+  // Keep the nominator in step right away: the next cycle must not wait for
+  // the status update's watch event to see the nomination.
+  if (current != nullptr) {
+    if (!nomination.has_value()) {
+      // Unchanged: whatever status.nominatedNodeName says.
+      queue_->AddNominatedPod(queued->pod_info, "");
+    } else if (nomination->empty()) {
+      queue_->DeleteNominatedPodIfExists(pod);
+    } else {
+      queue_->AddNominatedPod(queued->pod_info, *nomination);
+    }
+  }
+
+  const std::string reason = rejected ? "Unschedulable" : "SchedulerError";
+  if (deps_.writer != nullptr && current != nullptr) {
+    deps_.writer->RecordEvent(pod, "Warning", "FailedScheduling", "Scheduling",
+                              TruncateNote(message));
+    // Patch only what changed, as kube-scheduler's updatePod does.
+    const api::PodCondition* old = FindCondition(*current, api::kPodScheduled);
+    bool condition_changed = old == nullptr || old->status != "False" ||
+                             old->reason != reason || old->message != message;
+    bool nomination_changed =
+        nomination.has_value() &&
+        current->status.nominated_node_name != *nomination;
+    if (condition_changed || nomination_changed) {
+      framework::PodStatusUpdate update;
+      api::PodCondition c;
+      c.type = std::string(api::kPodScheduled);
+      c.status = "False";
+      c.reason = reason;
+      c.message = message;
+      update.condition = std::move(c);
+      if (nomination_changed) update.nominated_node_name = nomination;
+      (void)deps_.writer->UpdatePodStatus(*current, update);
+    }
+  }
+  Report({rejected ? AttemptOutcome::Result::kUnschedulable
+                   : AttemptOutcome::Result::kError,
+          Key(pod), "", message, nomination.value_or(""),
+          deps_.clock->Now() - start, fwk.profile_name()});
+}
+
+// ---------------------------------------------------------------- events
+
+void Scheduler::OnPodAdd(std::shared_ptr<const api::Pod> pod) {
+  if (Terminal(*pod)) return;
+  if (Assigned(*pod)) {
+    (void)cache_->AddPod(framework::PodInfo::Create(pod));
+    queue_->AssignedPodAdded(*pod);
+    return;
+  }
+  if (IsResponsibleFor(*pod)) queue_->Add(framework::PodInfo::Create(pod));
+}
+
+void Scheduler::OnPodUpdate(std::shared_ptr<const api::Pod> old_pod,
+                            std::shared_ptr<const api::Pod> new_pod) {
+  if (Terminal(*new_pod)) {
+    // Finished pods leave the scheduler's view, as the informer's field
+    // selector drops them.
+    OnPodDelete(old_pod);
+    return;
+  }
+  if (Assigned(*old_pod)) {
+    (void)cache_->UpdatePod(*old_pod, framework::PodInfo::Create(new_pod));
+    queue_->AssignedPodUpdated(*old_pod, *new_pod,
+                               AssignedPodUpdateActions(*old_pod, *new_pod));
+    return;
+  }
+  if (Assigned(*new_pod)) {
+    // Bound (by us or by someone else): it leaves the queue for the cache.
+    if (IsResponsibleFor(*old_pod)) queue_->Delete(*old_pod);
+    OnPodAdd(new_pod);
+    return;
+  }
+  if (!IsResponsibleFor(*new_pod)) return;
+  // Updates of a pod whose binding is in flight come from that binding.
+  if (cache_->IsAssumedPod(*new_pod)) return;
+  queue_->Update(*old_pod, framework::PodInfo::Create(new_pod));
+}
+
+void Scheduler::OnPodDelete(std::shared_ptr<const api::Pod> pod) {
+  if (Assigned(*pod)) {
+    (void)cache_->RemovePod(*pod);
+    framework::EventObjects objs;
+    objs.old_pod = pod.get();
+    queue_->MoveAllToActiveOrBackoffQueue(
+        {framework::EventResource::kAssignedPod, framework::kDelete}, objs);
+    return;
+  }
+  if (!IsResponsibleFor(*pod)) return;
+  queue_->Delete(*pod);
+  // A pod waiting at Permit was assumed: rejecting it frees its room.
+  if (auto waiting = waiting_pods_.Get(pod->metadata.uid)) {
+    waiting->Reject("", "pod " + Key(*pod) + " was deleted");
+  }
+}
+
+void Scheduler::OnNodeAdd(std::shared_ptr<const api::Node> node) {
+  cache_->AddNode(node);
+  framework::EventObjects objs;
+  objs.new_node = node.get();
+  queue_->MoveAllToActiveOrBackoffQueue(
+      {framework::EventResource::kNode, framework::kAdd}, objs);
+}
+
+void Scheduler::OnNodeUpdate(std::shared_ptr<const api::Node> old_node,
+                             std::shared_ptr<const api::Node> new_node) {
+  cache_->UpdateNode(*old_node, new_node);
+  framework::EventObjects objs;
+  objs.old_node = old_node.get();
+  objs.new_node = new_node.get();
+  for (uint32_t action : NodeUpdateActions(*old_node, *new_node)) {
+    queue_->MoveAllToActiveOrBackoffQueue(
+        {framework::EventResource::kNode, action}, objs);
+  }
+}
+
+void Scheduler::OnNodeDelete(std::shared_ptr<const api::Node> node) {
+  cache_->RemoveNode(*node);
+}
+
+// ---------------------------------------------------------------- upkeep
+
+void Scheduler::Tick() {
+  queue_->FlushBackoffQCompleted();
+  queue_->FlushUnschedulablePodsLeftover();
+  (void)cache_->CleanupExpiredAssumedPods();
+  waiting_pods_.ExpireAt(deps_.clock->Now());
+}
+
+void Scheduler::Stop() {
+  if (queue_) queue_->Close();
+}
+
+void Scheduler::WaitForBindings() { binding_pool_->Drain(); }
+
+}  // namespace ksched::scheduler

@@ -1,0 +1,144 @@
+// Scheduler: the scheduling loop of kube-scheduler (schedule_one.go,
+// eventhandlers.go): pods come in through the event handlers, one
+// scheduling cycle at a time picks a node and assumes the pod there, and
+// binding cycles run asynchronously so the loop never waits on the API.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "pkg/cache/cache.h"
+#include "pkg/config/types.h"
+#include "pkg/framework/binder.h"
+#include "pkg/framework/cluster_objects.h"
+#include "pkg/framework/cluster_writer.h"
+#include "pkg/framework/parallelizer.h"
+#include "pkg/framework/registry.h"
+#include "pkg/framework/waiting_pods.h"
+#include "pkg/queue/scheduling_queue.h"
+#include "pkg/scheduler/algorithm.h"
+#include "pkg/scheduler/binding_pool.h"
+#include "pkg/scheduler/profile.h"
+#include "pkg/util/clock.h"
+#include "pkg/util/random.h"
+#include "pkg/util/result.h"
+
+namespace ksched::scheduler {
+
+// The current version of a pod as the cluster knows it (the informer's
+// store), or null when it is gone.
+using PodLookup = std::function<std::shared_ptr<const api::Pod>(
+    const std::string& ns, const std::string& name)>;
+
+// What a scheduling attempt ended in, for logs, metrics and the simulator.
+struct AttemptOutcome {
+  enum class Result { kScheduled, kUnschedulable, kError };
+  Result result = Result::kError;
+  std::string pod;  // namespace/name
+  std::string node;
+  std::string message;
+  std::string nominated_node;
+  std::chrono::nanoseconds duration{0};
+  std::string profile;
+};
+
+class Scheduler {
+ public:
+  struct Dependencies {
+    const util::Clock* clock = nullptr;  // required
+    util::Random* random = nullptr;      // required
+    framework::Binder* binder = nullptr;
+    framework::ClusterWriter* writer = nullptr;
+    const framework::ClusterObjects* objects = nullptr;
+    PodLookup pod_lookup;
+    // Threads running binding cycles; 0 binds inline (deterministic).
+    int binding_workers = 16;
+    // How long an assumed pod whose binding finished may wait for the
+    // watch to confirm it before the cache drops it.
+    std::chrono::nanoseconds assumed_pod_ttl = std::chrono::minutes(15);
+    // Called once per finished attempt (scheduling or binding failure,
+    // successful bind), from the thread that finished it.
+    std::function<void(const AttemptOutcome&)> on_attempt;
+  };
+
+  static util::Result<std::unique_ptr<Scheduler>> Create(
+      const config::KubeSchedulerConfiguration& cfg,
+      const framework::Registry& registry, Dependencies deps);
+  ~Scheduler();
+
+  // ---- cluster events (informers, the simulator) ----
+  void OnPodAdd(std::shared_ptr<const api::Pod> pod);
+  void OnPodUpdate(std::shared_ptr<const api::Pod> old_pod,
+                   std::shared_ptr<const api::Pod> new_pod);
+  void OnPodDelete(std::shared_ptr<const api::Pod> pod);
+  void OnNodeAdd(std::shared_ptr<const api::Node> node);
+  void OnNodeUpdate(std::shared_ptr<const api::Node> old_node,
+                    std::shared_ptr<const api::Node> new_node);
+  void OnNodeDelete(std::shared_ptr<const api::Node> node);
+
+  // Pops the next pod (blocking) and runs its scheduling cycle; the binding
+  // cycle continues on the binding pool. False once the queue is closed.
+  bool ScheduleOne();
+  // Housekeeping at the clock's now: backoff and unschedulable flushes,
+  // assumed-pod expiry, Permit timeouts. Call about once a second.
+  void Tick();
+  // Stops handing out pods; in-flight bindings finish.
+  void Stop();
+  void WaitForBindings();
+
+  // Whether `pod` is ours: its schedulerName is one of the profiles.
+  bool IsResponsibleFor(const api::Pod& pod) const;
+
+  cache::Cache& cache() { return *cache_; }
+  queue::SchedulingQueue& queue() { return *queue_; }
+  const ProfileMap& profiles() const { return profiles_; }
+  framework::WaitingPods& waiting_pods() { return waiting_pods_; }
+
+ private:
+  class NominatorProxy;
+
+  Scheduler(Dependencies deps, int32_t parallelism,
+            int32_t percentage_of_nodes_to_score);
+
+  framework::Framework* FrameworkFor(const api::Pod& pod) const;
+  void RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,
+                          framework::Framework& fwk);
+  void RunBindingCycle(std::shared_ptr<framework::CycleState> state,
+                       framework::Framework& fwk,
+                       queue::QueuedPodInfoPtr assumed,
+                       framework::PodInfoPtr assumed_info, std::string node,
+                       util::Clock::TimePoint start);
+  void HandleBindingFailure(framework::CycleState& state,
+                            framework::Framework& fwk,
+                            const queue::QueuedPodInfoPtr& queued,
+                            const framework::PodInfoPtr& assumed_info,
+                            const std::string& node,
+                            const framework::Status& status,
+                            util::Clock::TimePoint start);
+  // Records the failure on the pod (condition, event, nomination) and puts
+  // it back in the queue unless it is gone or bound meanwhile.
+  void HandleSchedulingFailure(framework::Framework& fwk,
+                               const queue::QueuedPodInfoPtr& queued,
+                               const framework::Status& status,
+                               const std::string& message,
+                               const framework::Diagnosis* diagnosis,
+                               std::optional<std::string> nomination,
+                               util::Clock::TimePoint start);
+  void Report(AttemptOutcome outcome);
+
+  Dependencies deps_;
+  framework::Parallelizer parallelizer_;
+  framework::WaitingPods waiting_pods_;
+  std::unique_ptr<NominatorProxy> nominator_;
+  ProfileMap profiles_;
+  std::unique_ptr<cache::Cache> cache_;
+  std::unique_ptr<queue::SchedulingQueue> queue_;
+  framework::Snapshot snapshot_;
+  SchedulingAlgorithm algorithm_;
+  std::unique_ptr<BindingPool> binding_pool_;
+};
+
+}  // namespace ksched::scheduler
