@@ -7,8 +7,11 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string_view>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -52,7 +55,13 @@ class CycleState {
   template <typename T>
   T* Read(const StateKey& key) const {
     for (const auto& [k, d] : entries_) {
-      if (k == &key) return dynamic_cast<T*>(d.get());
+      if (k != &key) continue;
+      // Filter and Score read their state once per node: the exact type
+      // (the common case) is checked without a full dynamic_cast.
+      if (d != nullptr && typeid(*d) == typeid(T)) {
+        return static_cast<T*>(d.get());
+      }
+      return dynamic_cast<T*>(d.get());
     }
     return nullptr;
   }
@@ -69,6 +78,7 @@ class CycleState {
     }
     copy->skip_filter_plugins_ = skip_filter_plugins_;
     copy->skip_score_plugins_ = skip_score_plugins_;
+    copy->filter_skip_mask_ = filter_skip_mask_;
     return copy;
   }
 
@@ -90,11 +100,20 @@ class CycleState {
   }
   void ClearSkipScore() { skip_score_plugins_.clear(); }
 
+  // The skipped Filter plugins as bits of their position in the profile's
+  // filter list, which the framework computes once after PreFilter so that
+  // the per-node loop does not compare names. Unset until then.
+  void set_filter_skip_mask(uint64_t mask) { filter_skip_mask_ = mask; }
+  const std::optional<uint64_t>& filter_skip_mask() const {
+    return filter_skip_mask_;
+  }
+
  private:
   std::vector<std::pair<const StateKey*, std::shared_ptr<StateData>>> entries_;
   // Plugin names are owned by the plugins, which outlive every cycle.
   std::vector<std::string_view> skip_filter_plugins_;
   std::vector<std::string_view> skip_score_plugins_;
+  std::optional<uint64_t> filter_skip_mask_;
 };
 
 }  // namespace ksched::framework

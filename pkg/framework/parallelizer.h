@@ -3,8 +3,11 @@
 //
 // Workers are started once and parked between jobs: a scheduling cycle is
 // tens of microseconds, so creating threads per cycle would cost more than
-// the work. The pool never has more workers than hardware threads; extra
-// threads would only add wake-ups on a small machine.
+// the work. Waking a parked thread costs about as much again, so a worker
+// that just finished a job spins briefly for the next one before it parks:
+// the Filter and Score passes of a cycle, and consecutive cycles, follow
+// each other closely. The pool never has more workers than hardware
+// threads; extra threads would only add wake-ups on a small machine.
 #pragma once
 
 #include <atomic>
@@ -30,23 +33,35 @@ class Parallelizer {
   // fn may return false to stop early: indices not yet started are skipped.
   // Calls are spread in chunks; order across threads is unspecified.
   void Until(int n, const std::function<bool(int)>& fn);
+  // As Until, handing out whole chunks: fn(begin, end) covers [begin, end)
+  // and returns false to stop. Callers that gather results per chunk touch
+  // shared state once per chunk rather than once per index.
+  void UntilChunks(int n, const std::function<bool(int, int)>& fn);
 
   int workers() const { return static_cast<int>(threads_.size()) + 1; }
 
  private:
   void WorkerLoop();
   void RunChunks();
+  // Waits, spinning first, until job_id_ moves past `seen` or the pool
+  // stops; returns false when it stops.
+  bool AwaitJob(uint64_t seen);
 
   std::vector<std::jthread> threads_;
+
+  // Parking: a worker registers in sleepers_ and waits on work_cv_ under
+  // mu_; a caller that bumped job_id_ notifies only when someone sleeps.
   std::mutex mu_;
   std::condition_variable work_cv_;
   std::condition_variable done_cv_;
-  uint64_t job_id_ = 0;
-  bool stopping_ = false;
-  int active_ = 0;  // workers still inside the current job
+  std::atomic<uint64_t> job_id_{0};
+  std::atomic<bool> stopping_{false};
+  std::atomic<int> sleepers_{0};
+  std::atomic<int> active_{0};  // workers still inside the current job
 
-  // The current job; written under mu_ before job_id_ is bumped.
-  const std::function<bool(int)>* fn_ = nullptr;
+  // The current job; written before job_id_ is bumped (release) and read
+  // after it is seen (acquire).
+  const std::function<bool(int, int)>* fn_ = nullptr;
   int n_ = 0;
   int chunk_ = 1;
   std::atomic<int> next_{0};

@@ -65,49 +65,82 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
     return true;
   }
 
-  // Workers claim slots with an atomic counter and record which list
-  // position they found; sorting by position afterwards makes the result
-  // independent of thread timing, so a seeded tie-break is reproducible.
-  std::vector<std::pair<int, NodeInfoPtr>> found(to_find);
-  std::vector<Status> rejected(num_nodes);
-  std::vector<char> has_status(num_nodes, 0);
+  // Workers filter whole chunks and publish their results once per chunk,
+  // so threads do not contend on a shared counter node by node. Chunks are
+  // handed out in list order and always finish, so the positions processed
+  // form a prefix of the list; keeping the first `to_find` feasible nodes by
+  // position (and the rejections before the last of them) gives the result
+  // a sequential scan would, whatever the thread timing, and a seeded
+  // tie-break stays reproducible.
+  struct Rejection {
+    int position;
+    Status status;
+  };
+  std::mutex mu;
+  std::vector<int> feasible_positions;
+  std::vector<Rejection> rejections;
   std::atomic<int32_t> found_count{0};
-  std::mutex error_mu;
   std::string first_error;
 
-  fwk.parallelizer().Until(num_nodes, [&](int i) {
-    const NodeInfoPtr& node = nodes[(start + i) % nodes.size()];
-    Status s = fwk.RunFilterPluginsWithNominatedPods(state, pod, *node);
-    if (s.code() == Code::kError) {
-      std::lock_guard<std::mutex> lock(error_mu);
-      if (first_error.empty()) first_error = s.Message();
-      return false;
-    }
-    if (s.IsSuccess()) {
-      int32_t n = found_count.fetch_add(1) + 1;
-      if (n > to_find) {
-        found_count.fetch_sub(1);
-        return false;  // enough found: stop handing out nodes
+  fwk.parallelizer().UntilChunks(num_nodes, [&](int begin, int end) {
+    std::vector<int> passed;
+    std::vector<Rejection> failed;
+    for (int i = begin; i < end; ++i) {
+      // Two nodes ahead: its NodeInfo was asked for one step earlier, so
+      // its Node pointer can be followed now.
+      constexpr int kAhead = 2;
+      if (i + kAhead < end) {
+        framework::PrefetchNodeInfo(
+            nodes[(start + i + kAhead) % nodes.size()].get(),
+            /*node_too=*/true);
       }
-      found[n - 1] = {i, node};
-      return n < to_find;
+      if (i + 2 * kAhead < end) {
+        framework::PrefetchNodeInfo(
+            nodes[(start + i + 2 * kAhead) % nodes.size()].get(),
+            /*node_too=*/false);
+      }
+      const NodeInfoPtr& node = nodes[(start + i) % nodes.size()];
+      Status s = fwk.RunFilterPluginsWithNominatedPods(state, pod, *node);
+      if (s.IsSuccess()) {
+        passed.push_back(i);
+      } else if (s.code() == Code::kError) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (first_error.empty()) first_error = s.Message();
+        return false;
+      } else {
+        failed.push_back({i, std::move(s)});
+      }
     }
-    rejected[i] = std::move(s);
-    has_status[i] = 1;
-    return true;
+    const int32_t total =
+        found_count.fetch_add(static_cast<int32_t>(passed.size())) +
+        static_cast<int32_t>(passed.size());
+    std::lock_guard<std::mutex> lock(mu);
+    feasible_positions.insert(feasible_positions.end(), passed.begin(),
+                              passed.end());
+    for (Rejection& r : failed) rejections.push_back(std::move(r));
+    return total < to_find;
   });
 
-  int32_t n = std::min(found_count.load(), to_find);
-  found.resize(n);
-  std::sort(found.begin(), found.end(),
-            [](const auto& a, const auto& b) { return a.first < b.first; });
-  feasible->reserve(n);
-  for (auto& [index, node] : found) feasible->push_back(std::move(node));
-  for (int i = 0; i < num_nodes; ++i) {
-    if (!has_status[i]) continue;
-    AddPluginStatus(rejected[i], diagnosis);
-    diagnosis->node_to_status.Set(nodes[(start + i) % nodes.size()]->name(),
-                                  std::move(rejected[i]));
+  std::sort(feasible_positions.begin(), feasible_positions.end());
+  int last_processed = num_nodes - 1;
+  if (static_cast<int32_t>(feasible_positions.size()) >= to_find) {
+    feasible_positions.resize(to_find);
+    last_processed = feasible_positions.back();
+  }
+  feasible->reserve(feasible_positions.size());
+  for (int position : feasible_positions) {
+    feasible->push_back(nodes[(start + position) % nodes.size()]);
+  }
+  std::sort(rejections.begin(), rejections.end(),
+            [](const Rejection& a, const Rejection& b) {
+              return a.position < b.position;
+            });
+  for (Rejection& r : rejections) {
+    if (r.position > last_processed) break;
+    AddPluginStatus(r.status, diagnosis);
+    diagnosis->node_to_status.Set(
+        nodes[(start + r.position) % nodes.size()]->name(),
+        std::move(r.status));
   }
   if (!first_error.empty()) {
     *error = first_error;

@@ -5,8 +5,8 @@
 
 #include <chrono>
 #include <functional>
-#include <mutex>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <string>
@@ -144,6 +144,8 @@ class Framework final : public Handle {
   }
 
  private:
+  // Records in `state` which Filter plugins PreFilter skipped, by position.
+  void SetFilterSkipMask(CycleState& state) const;
   Framework() = default;
 
   std::string profile_name_;

@@ -35,27 +35,40 @@ int64_t BalancedResourceScore(std::span<const int64_t> requested,
                               std::span<const int64_t> allocatable) {
   // Float arithmetic in kube's order of operations, so that results on the
   // edge of an integer truncate the same way.
-  std::vector<double> fractions;
-  double total = 0;
-  for (size_t i = 0; i < requested.size(); ++i) {
-    if (allocatable[i] == 0) continue;
+  // Two passes over the inputs rather than a list of fractions: this runs
+  // for every node of every cycle and must not allocate.
+  auto fraction_of = [&](size_t i) {
     double fraction =
         static_cast<double>(requested[i]) / static_cast<double>(allocatable[i]);
     // An overcommitted resource counts as full, not beyond.
-    if (fraction > 1) fraction = 1;
+    return fraction > 1 ? 1.0 : fraction;
+  };
+  size_t count = 0;
+  double total = 0;
+  double first = 0;
+  double second = 0;
+  for (size_t i = 0; i < requested.size(); ++i) {
+    if (allocatable[i] == 0) continue;
+    double fraction = fraction_of(i);
     total += fraction;
-    fractions.push_back(fraction);
+    if (count == 0) first = fraction;
+    if (count == 1) second = fraction;
+    ++count;
   }
   double std_dev = 0;
-  if (fractions.size() == 2) {
+  if (count == 2) {
     // The common cpu+memory case: the deviation of two values is half their
     // distance.
-    std_dev = std::abs((fractions[0] - fractions[1]) / 2);
-  } else if (fractions.size() > 2) {
-    double mean = total / static_cast<double>(fractions.size());
+    std_dev = std::abs((first - second) / 2);
+  } else if (count > 2) {
+    double mean = total / static_cast<double>(count);
     double sum = 0;
-    for (double f : fractions) sum = sum + (f - mean) * (f - mean);
-    std_dev = std::sqrt(sum / static_cast<double>(fractions.size()));
+    for (size_t i = 0; i < requested.size(); ++i) {
+      if (allocatable[i] == 0) continue;
+      double f = fraction_of(i);
+      sum = sum + (f - mean) * (f - mean);
+    }
+    std_dev = std::sqrt(sum / static_cast<double>(count));
   }
   // Go's float64 -> int64 conversion truncates toward zero, as the cast.
   return static_cast<int64_t>((1 - std_dev) *

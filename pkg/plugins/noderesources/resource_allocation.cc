@@ -12,7 +12,20 @@ ResourceAllocationScorer::ResourceAllocationScorer(
     ResourceScorerFn scorer)
     : resources_(std::move(resources)),
       use_requested_(use_requested),
-      scorer_(std::move(scorer)) {}
+      scorer_(std::move(scorer)) {
+  for (const config::ResourceSpec& r : resources_) {
+    if (r.name == api::kResourceCpu) {
+      kinds_.push_back(Kind::kCpu);
+    } else if (r.name == api::kResourceMemory) {
+      kinds_.push_back(Kind::kMemory);
+    } else if (r.name == api::kResourceEphemeralStorage) {
+      kinds_.push_back(Kind::kEphemeralStorage);
+    } else {
+      kinds_.push_back(Kind::kScalar);
+    }
+    extended_.push_back(api::IsScalarResourceName(r.name));
+  }
+}
 
 std::vector<int64_t> ResourceAllocationScorer::PodRequests(
     const api::Pod& pod) const {
@@ -34,28 +47,29 @@ std::vector<int64_t> ResourceAllocationScorer::PodRequests(
 
 ResourceAllocationScorer::AllocatableRequested
 ResourceAllocationScorer::AllocatableAndRequested(
-    const framework::NodeInfo& node, std::string_view resource,
-    int64_t pod_request) const {
+    const framework::NodeInfo& node, size_t index, int64_t pod_request) const {
   const framework::Resource& allocatable = node.allocatable();
   const framework::Resource& requested =
       use_requested_ ? node.requested() : node.non_zero_requested();
   // An extended resource the pod does not ask for is left out of the score,
   // so that nodes are not ranked by resources irrelevant to the pod.
-  if (pod_request == 0 && api::IsScalarResourceName(resource)) return {};
-  if (resource == api::kResourceCpu) {
-    return {allocatable.milli_cpu, WrapAdd(requested.milli_cpu, pod_request)};
-  }
-  if (resource == api::kResourceMemory) {
-    return {allocatable.memory, WrapAdd(requested.memory, pod_request)};
-  }
-  if (resource == api::kResourceEphemeralStorage) {
-    // Never defaulted: always the real requests.
-    return {allocatable.ephemeral_storage,
-            WrapAdd(node.requested().ephemeral_storage, pod_request)};
+  if (pod_request == 0 && extended_[index]) return {};
+  switch (kinds_[index]) {
+    case Kind::kCpu:
+      return {allocatable.milli_cpu, WrapAdd(requested.milli_cpu, pod_request)};
+    case Kind::kMemory:
+      return {allocatable.memory, WrapAdd(requested.memory, pod_request)};
+    case Kind::kEphemeralStorage:
+      // Never defaulted: always the real requests.
+      return {allocatable.ephemeral_storage,
+              WrapAdd(node.requested().ephemeral_storage, pod_request)};
+    case Kind::kScalar:
+      break;
   }
   // Any other name (scalar or not, e.g. "pods") is looked up among the
   // node's scalar resources; absent means left out. Present with 0 is left
   // out by Score as well, so absence needs no separate test.
+  const std::string& resource = resources_[index].name;
   return {allocatable.Scalar(resource),
           WrapAdd(node.requested().Scalar(resource), pod_request)};
 }
@@ -67,12 +81,22 @@ framework::Status ResourceAllocationScorer::Score(
   if (resources_.empty()) {
     return framework::Status::Error("resources not found");
   }
-  std::vector<int64_t> requested(resources_.size(), 0);
-  std::vector<int64_t> allocatable(resources_.size(), 0);
-  for (size_t i = 0; i < resources_.size(); ++i) {
+  // Runs for every node of every cycle: a handful of resources fit on the
+  // stack; only unusually long resource lists allocate.
+  constexpr size_t kInline = 8;
+  const size_t n = resources_.size();
+  int64_t inline_buffer[2 * kInline] = {};
+  std::vector<int64_t> heap_buffer;
+  int64_t* buffer = inline_buffer;
+  if (n > kInline) {
+    heap_buffer.assign(2 * n, 0);
+    buffer = heap_buffer.data();
+  }
+  std::span<int64_t> requested(buffer, n);
+  std::span<int64_t> allocatable(buffer + n, n);
+  for (size_t i = 0; i < n; ++i) {
     int64_t pod_request = i < pod_requests.size() ? pod_requests[i] : 0;
-    AllocatableRequested ar =
-        AllocatableAndRequested(node, resources_[i].name, pod_request);
+    AllocatableRequested ar = AllocatableAndRequested(node, i, pod_request);
     // Both stay 0 for a resource the node does not offer.
     if (ar.allocatable == 0) continue;
     allocatable[i] = ar.allocatable;

@@ -68,11 +68,15 @@ class ResourceAllocationScorer {
     int64_t allocatable = 0;
     int64_t requested = 0;
   };
+  // How a configured resource is read off a NodeInfo, decided once.
+  enum class Kind : uint8_t { kCpu, kMemory, kEphemeralStorage, kScalar };
   AllocatableRequested AllocatableAndRequested(const framework::NodeInfo& node,
-                                               std::string_view resource,
+                                               size_t index,
                                                int64_t pod_request) const;
 
   std::vector<config::ResourceSpec> resources_;
+  std::vector<Kind> kinds_;     // per resource
+  std::vector<bool> extended_;  // per resource: IsScalarResourceName
   bool use_requested_;
   ResourceScorerFn scorer_;
 };
