@@ -1,8 +1,9 @@
 // Memory of the scheduler cache: 5,000 nodes and 50,000 assigned pods, each
 // decoded from JSON as the informers decode them (the pod body is one a
 // real kube-apiserver returned, given a name, labels and a node of its
-// own), added to the cache, and a snapshot taken as the first scheduling
-// cycle would.
+// own), added to the cache as the scheduler's pod handler adds an assigned
+// pod (slimmed to what plugins read), and a snapshot taken as the first
+// scheduling cycle would.
 //
 //   build/bench/cache_memory_bench
 //
@@ -22,6 +23,7 @@
 #include "pkg/api/codec.h"
 #include "pkg/api/node.h"
 #include "pkg/api/pod.h"
+#include "pkg/cache/assigned_pod.h"
 #include "pkg/cache/cache.h"
 #include "pkg/framework/pod_info.h"
 #include "pkg/framework/snapshot.h"
@@ -101,8 +103,9 @@ void BM_CacheMemory(benchmark::State& state) {
         state.SkipWithError(pod.error().message().c_str());
         return;
       }
-      auto added = cache.AddPod(framework::PodInfo::Create(
-          std::make_shared<const api::Pod>(std::move(*pod))));
+      // As the scheduler's pod handler adds an assigned pod.
+      auto added = cache.AddPod(
+          framework::PodInfo::Create(cache::SlimAssignedPod(*pod)));
       if (!added.ok()) {
         state.SkipWithError(added.error().message().c_str());
         return;
