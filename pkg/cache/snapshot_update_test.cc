@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -95,6 +96,9 @@ struct UpdateSnapshotCase {
   size_t want_with_affinity = 0;
   std::set<std::string> want_pvcs;
 };
+
+// ctest lists each case by its name, not by its bytes.
+void PrintTo(const UpdateSnapshotCase& c, std::ostream* os) { *os << c.name; }
 
 class UpdateSnapshotTest : public ::testing::TestWithParam<UpdateSnapshotCase> {
  protected:
@@ -357,6 +361,9 @@ struct ZoneOrderCase {
   std::vector<int> ops;
   std::vector<std::string> want;
 };
+
+// ctest lists each case by its name, not by its bytes.
+void PrintTo(const ZoneOrderCase& c, std::ostream* os) { *os << c.name; }
 
 class ZoneOrderTest : public ::testing::TestWithParam<ZoneOrderCase> {};
 

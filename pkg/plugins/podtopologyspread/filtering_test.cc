@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,9 @@ struct PreFilterCase {
   std::vector<WantDomains> want;
 };
 
+// ctest lists each case by its name, not by its bytes.
+void PrintTo(const PreFilterCase& c, std::ostream* os) { *os << c.name; }
+
 class PreFilterStateTest : public ::testing::TestWithParam<PreFilterCase> {};
 
 TEST_P(PreFilterStateTest, Computes) {
@@ -102,11 +106,11 @@ const auto kBar = kBarSelector;
 std::vector<PreFilterCase> PreFilterCases() {
   return {
       {.name = "clean cluster with one spreadConstraint",
-       .pod = TestPod("p")
-                  .Label("foo", "")
-                  .Spread(5, "zone", kDoNotSchedule,
-                          MatchLabels({{"foo", "bar"}}))
-                  .Obj(),
+       .pod =
+           TestPod("p")
+               .Label("foo", "")
+               .Spread(5, "zone", kDoNotSchedule, MatchLabels({{"foo", "bar"}}))
+               .Obj(),
        .nodes = FourNodes(),
        .want = {{.max_skew = 5,
                  .key = "zone",
@@ -313,14 +317,14 @@ std::vector<PreFilterCase> PreFilterCases() {
        .workloads = {.services = {{{"baz", "kep"}}}},
        .want_code = Code::kSkip},
       {.name = "default constraints and a service, but pod has constraints",
-       .pod = TestPod("p")
-                  .Label("foo", "bar")
-                  .Label("baz", "tar")
-                  .Spread(1, "zone", kDoNotSchedule,
-                          MatchLabels({{"baz", "tar"}}))
-                  .Spread(2, "planet", kScheduleAnyway,
-                          MatchLabels({{"fot", "rok"}}))
-                  .Obj(),
+       .pod =
+           TestPod("p")
+               .Label("foo", "bar")
+               .Label("baz", "tar")
+               .Spread(1, "zone", kDoNotSchedule, MatchLabels({{"baz", "tar"}}))
+               .Spread(2, "planet", kScheduleAnyway,
+                       MatchLabels({{"fot", "rok"}}))
+               .Obj(),
        .defaults = {DefaultConstraint(2, "node", kDoNotSchedule)},
        .workloads = {.services = {{{"foo", "bar"}}}},
        .want = {{.key = "zone", .selector = MatchLabels({{"baz", "tar"}})}}},
@@ -429,7 +433,8 @@ std::vector<PreFilterCase> PreFilterCases() {
                   .Obj(),
        .nodes = {MakeNode("node-a", {{"node", "node-a"}}),
                  MakeNode("node-b", {{"node", "node-b"}}),
-                 Tainted(MakeNode("node-c", {{"node", "node-c"}, {"bar", ""}}))},
+                 Tainted(
+                     MakeNode("node-c", {{"node", "node-c"}, {"bar", ""}}))},
        .existing = {Bar("p-a", "node-a"), Bar("p-b", "node-b"),
                     Bar("p-c", "node-b"), On("p-d", "node-c", {})},
        .want = {{.key = "node",
@@ -445,7 +450,8 @@ std::vector<PreFilterCase> PreFilterCases() {
                   .Obj(),
        .nodes = {MakeNode("node-a", {{"node", "node-a"}}),
                  MakeNode("node-b", {{"node", "node-b"}}),
-                 Tainted(MakeNode("node-c", {{"node", "node-c"}, {"bar", ""}}))},
+                 Tainted(
+                     MakeNode("node-c", {{"node", "node-c"}, {"bar", ""}}))},
        .existing = {Bar("p-a", "node-a"), Bar("p-b", "node-b"),
                     Bar("p-c", "node-b"), On("p-d", "node-c", {})},
        .want = {{.key = "node",
@@ -463,7 +469,8 @@ std::vector<PreFilterCase> PreFilterCases() {
                   .Obj(),
        .nodes = {MakeNode("node-a", {{"node", "node-a"}}),
                  MakeNode("node-b", {{"node", "node-b"}}),
-                 Tainted(MakeNode("node-c", {{"node", "node-c"}, {"bar", ""}}))},
+                 Tainted(
+                     MakeNode("node-c", {{"node", "node-c"}, {"bar", ""}}))},
        .existing = {Bar("p-a", "node-a"), Bar("p-b", "node-b"),
                     Bar("p-c", "node-b"), On("p-d", "node-c", {})},
        .want = {{.key = "node",
@@ -484,8 +491,9 @@ std::vector<PreFilterCase> PreFilterCases() {
        .nodes = {MakeNode("node-a",
                           {{"zone", "zone1"}, {"node", "node-a"}, {"foo", ""}}),
                  MakeNode("node-b", {{"zone", "zone1"}, {"node", "node-b"}}),
-                 MakeNode("node-x",
-                          {{"zone", "zone2"}, {"node", "node-x"}, {"foo", ""}})},
+                 MakeNode(
+                     "node-x",
+                     {{"zone", "zone2"}, {"node", "node-x"}, {"foo", ""}})},
        .existing = {Foo("p-b1", "node-b"), Foo("p-b2", "node-b"),
                     Foo("p-x1", "node-x")},
        .want = {{.key = "zone",
@@ -511,8 +519,9 @@ std::vector<PreFilterCase> PreFilterCases() {
                           {{"zone", "zone1"}, {"node", "node-a"}, {"foo", ""}}),
                  Tainted(MakeNode("node-b",
                                   {{"zone", "zone1"}, {"node", "node-b"}})),
-                 MakeNode("node-x",
-                          {{"zone", "zone2"}, {"node", "node-x"}, {"foo", ""}})},
+                 MakeNode(
+                     "node-x",
+                     {{"zone", "zone2"}, {"node", "node-x"}, {"foo", ""}})},
        .existing = {Foo("p-b1", "node-b"), Foo("p-b2", "node-b"),
                     Foo("p-x1", "node-x")},
        .want = {{.key = "zone",
@@ -569,8 +578,9 @@ std::vector<PreFilterCase> PreFilterCases() {
                      {{"zone", "zone1"}, {"node", "node-b"}, {"foo", ""}})),
                  MakeNode("node-x",
                           {{"zone", "zone2"}, {"node", "node-x"}, {"foo", ""}}),
-                 MakeNode("node-y",
-                          {{"zone", "zone2"}, {"node", "node-y"}, {"foo", ""}})},
+                 MakeNode(
+                     "node-y",
+                     {{"zone", "zone2"}, {"node", "node-y"}, {"foo", ""}})},
        .existing = {Foo("p-a1", "node-a"), Foo("p-a2", "node-a"),
                     Foo("p-x1", "node-x"), Foo("p-x2", "node-x"),
                     Foo("p-y1", "node-y")},
@@ -741,6 +751,9 @@ void RunUpdate(const UpdateCase& tc, bool add) {
   EXPECT_EQ(Describe(*GetPreFilterState(f.state)), Describe(tc.want));
 }
 
+// ctest lists each case by its name, not by its bytes.
+void PrintTo(const UpdateCase& c, std::ostream* os) { *os << c.name; }
+
 class AddPodTest : public ::testing::TestWithParam<UpdateCase> {};
 TEST_P(AddPodTest, UpdatesState) { RunUpdate(GetParam(), /*add=*/true); }
 
@@ -788,10 +801,10 @@ api::Pod ZoneFooNodeBarSpread() {
       .Obj();
 }
 std::vector<api::Node> AffinityNodes() {
-  return {MakeNode("node-a",
-                   {{"zone", "zone1"}, {"node", "node-a"}, {"foo", "bar"}}),
-          MakeNode("node-b",
-                   {{"zone", "zone2"}, {"node", "node-b"}, {"foo", ""}})};
+  return {
+      MakeNode("node-a",
+               {{"zone", "zone1"}, {"node", "node-a"}, {"foo", "bar"}}),
+      MakeNode("node-b", {{"zone", "zone2"}, {"node", "node-b"}, {"foo", ""}})};
 }
 api::Pod FooZone(const std::string& name, const std::string& node,
                  const std::string& zone) {
@@ -1100,6 +1113,9 @@ void RunFilter(const FilterCase& tc) {
   }
 }
 
+// ctest lists each case by its name, not by its bytes.
+void PrintTo(const FilterCase& c, std::ostream* os) { *os << c.name; }
+
 class SingleConstraintTest : public ::testing::TestWithParam<FilterCase> {};
 TEST_P(SingleConstraintTest, Filters) { RunFilter(GetParam()); }
 
@@ -1238,12 +1254,9 @@ std::vector<FilterCase> SingleConstraintCases() {
        .pod = OneNodeSpread(),
        .nodes = {MakeNode("node-a", {{"node", "node-a"}}),
                  MakeNode("node-b", {{"node", "node-b"}})},
-       .existing = {TestPod("p-a")
-                        .Node("node-a")
-                        .Label("foo", "")
-                        .Terminating()
-                        .Obj(),
-                    Foo("p-b", "node-b")},
+       .existing =
+           {TestPod("p-a").Node("node-a").Label("foo", "").Terminating().Obj(),
+            Foo("p-b", "node-b")},
        .want = {{"node-a", kOk}, {"node-b", kUnsched}}},
       {.name = "incoming pod has nodeAffinity, pods spread as 0/~2~/0/1, "
                "hence node-a fits",
@@ -1593,20 +1606,20 @@ TEST(PodTopologySpreadFilter, CloneIsIndependent) {
   std::unique_ptr<framework::CycleState> copy = f.state.Clone();
   auto removed = framework::PodInfo::Create(
       std::make_shared<const api::Pod>(Foo("p-a1", "node-a")));
-  ASSERT_TRUE(
-      f.plugin->RemovePod(*copy, *f.info, removed, f.Node("node-a")).IsSuccess());
+  ASSERT_TRUE(f.plugin->RemovePod(*copy, *f.info, removed, f.Node("node-a"))
+                  .IsSuccess());
   // A node PreFilter never saw: its domain is new to the copy only.
   auto extra = testing::MakeNodeInfo(ZoneNode("node-z", "zone3"));
   ASSERT_TRUE(f.plugin->AddPod(*copy, *f.info, removed, *extra).IsSuccess());
   EXPECT_EQ(Describe(*GetPreFilterState(f.state)), before);
   EXPECT_EQ(Describe(*GetPreFilterState(*copy)),
-            Describe(std::vector<WantDomains>{NodeDomains(
-                {{"node-a", 1},
-                 {"node-b", 1},
-                 {"node-x", 0},
-                 {"node-y", 3},
-                 {"node-z", 1}},
-                {"node-x", 0}, {"node-b", 1})}));
+            Describe(std::vector<WantDomains>{NodeDomains({{"node-a", 1},
+                                                           {"node-b", 1},
+                                                           {"node-x", 0},
+                                                           {"node-y", 3},
+                                                           {"node-z", 1}},
+                                                          {"node-x", 0},
+                                                          {"node-b", 1})}));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <ostream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -67,9 +68,9 @@ TEST(PodTopologySpreadFactory, SystemDefaultsWithAWorkload) {
   const PreScoreState* s = GetPreScoreState(state);
   ASSERT_NE(s, nullptr);
   ASSERT_EQ(s->data().constraints.size(), 2u);
-  EXPECT_EQ(DescribeConstraint(s->data().constraints[0]),
-            DescribeConstraint(3, kHostname, "{app in (web)}", 1, kHonor,
-                               kIgnore));
+  EXPECT_EQ(
+      DescribeConstraint(s->data().constraints[0]),
+      DescribeConstraint(3, kHostname, "{app in (web)}", 1, kHonor, kIgnore));
   EXPECT_EQ(DescribeConstraint(s->data().constraints[1]),
             DescribeConstraint(5, kZone, "{app in (web)}", 1, kHonor, kIgnore));
   // System defaults are soft only: nothing to filter.
@@ -99,6 +100,9 @@ struct NodeHintCase {
   std::optional<api::Node> new_node;
   QueueingHint want;
 };
+
+// ctest lists each case by its name, not by its bytes.
+void PrintTo(const NodeHintCase& c, std::ostream* os) { *os << c.name; }
 
 class NodeHintTest : public ::testing::TestWithParam<NodeHintCase> {};
 
@@ -141,8 +145,8 @@ std::vector<NodeHintCase> NodeHintCases() {
       {.name = "node that match topologySpreadConstraints removes non-related "
                "label",
        .pod = ZoneNodeSpread(),
-       .old_node = MakeNode("node-a",
-                            {{"zone", "zone1"}, {"node", "node1"}, {"foo", "bar"}}),
+       .old_node = MakeNode(
+           "node-a", {{"zone", "zone1"}, {"node", "node1"}, {"foo", "bar"}}),
        .new_node = MakeNode("node-a", {{"zone", "zone1"}, {"node", "node1"}}),
        .want = kSkip},
       {.name = "node that match topologySpreadConstraints changes taints",
@@ -213,6 +217,9 @@ struct PodHintCase {
   std::optional<api::Pod> new_pod;
   QueueingHint want;
 };
+
+// ctest lists each case by its name, not by its bytes.
+void PrintTo(const PodHintCase& c, std::ostream* os) { *os << c.name; }
 
 class PodHintTest : public ::testing::TestWithParam<PodHintCase> {};
 
@@ -360,12 +367,11 @@ std::vector<PodHintCase> PodHintCases() {
   };
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Test_isSchedulableAfterPodChange, PodHintTest,
-    ::testing::ValuesIn(PodHintCases()),
-    [](const ::testing::TestParamInfo<PodHintCase>& info) {
-      return CaseName(info.index, info.param.name);
-    });
+INSTANTIATE_TEST_SUITE_P(Test_isSchedulableAfterPodChange, PodHintTest,
+                         ::testing::ValuesIn(PodHintCases()),
+                         [](const ::testing::TestParamInfo<PodHintCase>& info) {
+                           return CaseName(info.index, info.param.name);
+                         });
 
 // ---- concurrency
 
@@ -393,12 +399,12 @@ std::vector<framework::NodeInfoPtr> BigCluster() {
 TEST(PodTopologySpreadConcurrency, FilterFromManyThreadsOnOneCycleState) {
   testing::FakeHandle handle(BigCluster(), 4);
   auto plugin = MakePlugin(handle);
-  auto pod = TestPod("p")
-                 .Label("app", "web")
-                 .Spread(1, kZone, kDoNotSchedule, MatchLabels({{"app", "web"}}))
-                 .Spread(2, kHostname, kDoNotSchedule,
-                         MatchLabels({{"app", "web"}}))
-                 .Info();
+  auto pod =
+      TestPod("p")
+          .Label("app", "web")
+          .Spread(1, kZone, kDoNotSchedule, MatchLabels({{"app", "web"}}))
+          .Spread(2, kHostname, kDoNotSchedule, MatchLabels({{"app", "web"}}))
+          .Info();
   const auto& nodes = handle.snapshot().nodes();
   framework::CycleState state;
   ASSERT_TRUE(plugin->PreFilter(state, *pod, nodes, nullptr).IsSuccess());
@@ -412,8 +418,7 @@ TEST(PodTopologySpreadConcurrency, FilterFromManyThreadsOnOneCycleState) {
   ASSERT_NE(std::count(want.begin(), want.end(), Code::kUnschedulable), 0);
 
   constexpr int kThreads = 8;
-  std::vector<std::vector<Code>> got(kThreads,
-                                     std::vector<Code>(nodes.size()));
+  std::vector<std::vector<Code>> got(kThreads, std::vector<Code>(nodes.size()));
   {
     std::vector<std::jthread> threads;
     for (int t = 0; t < kThreads; ++t) {
@@ -436,12 +441,12 @@ TEST(PodTopologySpreadConcurrency, ParallelPreFilterMatchesSequential) {
   auto nodes = BigCluster();
   testing::FakeHandle pool(nodes, 4);
   testing::FakeHandle single(nodes);
-  auto pod = TestPod("p")
-                 .Label("app", "web")
-                 .Spread(1, kZone, kDoNotSchedule, MatchLabels({{"app", "web"}}))
-                 .Spread(1, kHostname, kDoNotSchedule,
-                         MatchLabels({{"app", "web"}}))
-                 .Info();
+  auto pod =
+      TestPod("p")
+          .Label("app", "web")
+          .Spread(1, kZone, kDoNotSchedule, MatchLabels({{"app", "web"}}))
+          .Spread(1, kHostname, kDoNotSchedule, MatchLabels({{"app", "web"}}))
+          .Info();
   framework::CycleState a;
   framework::CycleState b;
   auto pa = MakePlugin(pool);

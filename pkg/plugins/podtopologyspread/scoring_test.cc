@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -102,6 +103,9 @@ struct PreScoreCase {
   std::vector<std::string> want_ignored;
 };
 
+// ctest lists each case by its name, not by its bytes.
+void PrintTo(const PreScoreCase& c, std::ostream* os) { *os << c.name; }
+
 class PreScoreStateTest : public ::testing::TestWithParam<PreScoreCase> {};
 
 TEST_P(PreScoreStateTest, Computes) {
@@ -110,7 +114,8 @@ TEST_P(PreScoreStateTest, Computes) {
   auto plugin = MakePlugin(handle, tc.args, tc.workloads.Fn());
   ASSERT_NE(plugin, nullptr);
   framework::CycleState state;
-  auto pod = framework::PodInfo::Create(std::make_shared<const api::Pod>(tc.pod));
+  auto pod =
+      framework::PodInfo::Create(std::make_shared<const api::Pod>(tc.pod));
   framework::Status s =
       plugin->PreScore(state, *pod, handle.snapshot().nodes());
   ASSERT_TRUE(s.IsSuccess()) << s.Message();
@@ -136,8 +141,7 @@ std::vector<api::Node> PolicyNodes(bool taint_x) {
 }
 
 std::vector<PreScoreCase> PreScoreCases() {
-  const std::map<std::string, int64_t> two_zones = {{"zone1", 0},
-                                                    {"zone2", 0}};
+  const std::map<std::string, int64_t> two_zones = {{"zone1", 0}, {"zone2", 0}};
   return {
       {.name = "normal case",
        .pod = TestPod("p")
@@ -313,7 +317,8 @@ TEST(PodTopologySpreadPreScore, SkipsWithoutSoftConstraints) {
   auto plugin = MakePlugin(handle);
   framework::CycleState state;
   auto pod = TestPod("p").Info();
-  EXPECT_TRUE(plugin->PreScore(state, *pod, handle.snapshot().nodes()).IsSkip());
+  EXPECT_TRUE(
+      plugin->PreScore(state, *pod, handle.snapshot().nodes()).IsSkip());
 }
 
 TEST(PodTopologySpreadPreScore, SkipsWhenNoReplicaSetMatches) {
@@ -327,7 +332,8 @@ TEST(PodTopologySpreadPreScore, SkipsWhenNoReplicaSetMatches) {
   auto pod = framework::PodInfo::Create(
       std::make_shared<const api::Pod>(OwnedByReplicaSet(
           TestPod("p").Label("foo", "bar").Label("baz", "sup").Obj(), "rs2")));
-  EXPECT_TRUE(plugin->PreScore(state, *pod, handle.snapshot().nodes()).IsSkip());
+  EXPECT_TRUE(
+      plugin->PreScore(state, *pod, handle.snapshot().nodes()).IsSkip());
 }
 
 // ksched has no workload listers: the factory's plugin never applies the
@@ -368,6 +374,9 @@ struct ScoreCase {
   std::vector<std::pair<std::string, int64_t>> want;
 };
 
+// ctest lists each case by its name, not by its bytes.
+void PrintTo(const ScoreCase& c, std::ostream* os) { *os << c.name; }
+
 class PodTopologySpreadScoreTest : public ::testing::TestWithParam<ScoreCase> {
 };
 
@@ -385,7 +394,8 @@ TEST_P(PodTopologySpreadScoreTest, Scores) {
     filtered.push_back(snapshot.GetPtr(n.metadata.name));
   }
   framework::CycleState state;
-  auto pod = framework::PodInfo::Create(std::make_shared<const api::Pod>(tc.pod));
+  auto pod =
+      framework::PodInfo::Create(std::make_shared<const api::Pod>(tc.pod));
   framework::Status s = plugin->PreScore(state, *pod, filtered);
   ASSERT_TRUE(s.IsSuccess()) << s.Message();
   framework::NodeScoreList scores;
@@ -483,7 +493,8 @@ std::vector<ScoreCase> ScoreCases() {
        .pod = HostnameSpread(1),
        .existing = Pods2103(),
        .nodes = abcd,
-       .want = {{"node-a", 20}, {"node-b", 60}, {"node-c", 100}, {"node-d", 0}}},
+       .want =
+           {{"node-a", 20}, {"node-b", 60}, {"node-c", 100}, {"node-d", 0}}},
       {.name = "one constraint on node, null selector",
        .pod = HostnameSpread(1, std::nullopt),
        .existing = Pods2103(),
@@ -496,19 +507,22 @@ std::vector<ScoreCase> ScoreCases() {
        .pod = HostnameSpread(2),
        .existing = Pods2103(),
        .nodes = abcd,
-       .want = {{"node-a", 33}, {"node-b", 66}, {"node-c", 100}, {"node-d", 16}}},
+       .want =
+           {{"node-a", 33}, {"node-b", 66}, {"node-c", 100}, {"node-d", 16}}},
       {.name = "one constraint on node, all 4 nodes are candidates, maxSkew=3",
        .pod = HostnameSpread(3),
        .existing = Pods4321(),
        .nodes = abcd,
-       .want = {{"node-a", 44}, {"node-b", 66}, {"node-c", 77}, {"node-d", 100}}},
+       .want =
+           {{"node-a", 44}, {"node-b", 66}, {"node-c", 77}, {"node-d", 100}}},
       {.name = "system defaulting, nodes don't have zone, pods match service",
        .pod = TestPod("p").Label("foo", "").Obj(),
        .existing = Pods4321(),
        .nodes = abcd,
        .workloads = {.services = {{{"foo", ""}}}},
        // Same scores as if we were using one spreading constraint.
-       .want = {{"node-a", 44}, {"node-b", 66}, {"node-c", 77}, {"node-d", 100}}},
+       .want =
+           {{"node-a", 44}, {"node-b", 66}, {"node-c", 77}, {"node-d", 100}}},
       {.name = "one constraint on node, 3 out of 4 nodes are candidates",
        .pod = HostnameSpread(1),
        .existing = Pods4213(),
@@ -584,7 +598,8 @@ std::vector<ScoreCase> ScoreCases() {
                  ZoneHostNode("node-b", "zone1"),
                  ZoneHostNode("node-x", "zone2"),
                  ZoneHostNode("node-y", "zone2")},
-       .want = {{"node-a", 60}, {"node-b", 20}, {"node-x", 100}, {"node-y", 60}}},
+       .want =
+           {{"node-a", 60}, {"node-b", 20}, {"node-x", 100}, {"node-y", 60}}},
       {.name = "two Constraints on zone and node, with different "
                "labelSelectors, some nodes have 0 pods",
        .pod = TestPod("p")
@@ -599,7 +614,8 @@ std::vector<ScoreCase> ScoreCases() {
                  ZoneHostNode("node-b", "zone1"),
                  ZoneHostNode("node-x", "zone2"),
                  ZoneHostNode("node-y", "zone2")},
-       .want = {{"node-a", 100}, {"node-b", 60}, {"node-x", 40}, {"node-y", 0}}},
+       .want =
+           {{"node-a", 100}, {"node-b", 60}, {"node-x", 40}, {"node-y", 0}}},
       {.name = "two Constraints on zone and node, with different "
                "labelSelectors, 3 out of 4 nodes are candidates",
        .pod = TestPod("p")
@@ -629,20 +645,16 @@ std::vector<ScoreCase> ScoreCases() {
        .want = {{"node-a", 100}, {"node-b", 33}}},
       {.name = "terminating Pods should be excluded",
        .pod = HostnameSpread(1),
-       .existing = {TestPod("p-a")
-                        .Node("node-a")
-                        .Label("foo", "")
-                        .Terminating()
-                        .Obj(),
-                    On("p-b", "node-b")},
+       .existing =
+           {TestPod("p-a").Node("node-a").Label("foo", "").Terminating().Obj(),
+            On("p-b", "node-b")},
        .nodes = HostNodes({"node-a", "node-b"}),
        .want = {{"node-a", 100}, {"node-b", 0}}},
       // Artificial: the API server rejects minDomains with ScheduleAnyway.
       {.name = "minDomains has no effect when ScheduleAnyway",
        .pod = TestPod("p")
                   .Label("foo", "")
-                  .Spread(2, "node", kScheduleAnyway, kFoo,
-                          {.min_domains = 10})
+                  .Spread(2, "node", kScheduleAnyway, kFoo, {.min_domains = 10})
                   .Obj(),
        .existing = {On("p-a1", "node-a"), On("p-a2", "node-a"),
                     On("p-b1", "node-b"), On("p-b2", "node-b"),
@@ -723,7 +735,8 @@ std::vector<ScoreCase> ScoreCases() {
                  ZoneHostNode("node-b", "zone1"),
                  ZoneHostNode("node-c", "zone2"),
                  ZoneHostNode("node-d", "zone2")},
-       .want = {{"node-a", 60}, {"node-b", 20}, {"node-c", 60}, {"node-d", 100}}},
+       .want =
+           {{"node-a", 60}, {"node-b", 20}, {"node-c", 60}, {"node-d", 100}}},
       {.name = "matchLabelKeys ANDed with LabelSelector when LabelSelector "
                "isn't empty",
        .pod = TestPod("p")
@@ -743,7 +756,8 @@ std::vector<ScoreCase> ScoreCases() {
                  ZoneHostNode("node-b", "zone1"),
                  ZoneHostNode("node-c", "zone2"),
                  ZoneHostNode("node-d", "zone2")},
-       .want = {{"node-a", 60}, {"node-b", 20}, {"node-c", 60}, {"node-d", 100}}},
+       .want =
+           {{"node-a", 60}, {"node-b", 20}, {"node-c", 60}, {"node-d", 100}}},
   };
 }
 

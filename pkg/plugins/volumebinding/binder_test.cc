@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -43,8 +44,7 @@ api::PersistentVolumeClaim TestPvc(const std::string& name,
                                    const std::string& pv,
                                    const std::string& class_name) {
   PvcBuilder b(name, class_name, "testns");
-  b.Uid("pvc-uid").ResourceVersion("1").Request(size).VolumeMode(
-      "Filesystem");
+  b.Uid("pvc-uid").ResourceVersion("1").Request(size).VolumeMode("Filesystem");
   switch (state) {
     case ClaimState::kSelectedNode:
       b.SelectedNode("node1");
@@ -67,7 +67,10 @@ api::PersistentVolume TestPv(const std::string& name, const std::string& node,
                              const api::PersistentVolumeClaim* bound_to,
                              const std::string& class_name) {
   PvBuilder b(name, class_name);
-  b.ResourceVersion("1").Capacity(capacity).VolumeMode("Filesystem").Available();
+  b.ResourceVersion("1")
+      .Capacity(capacity)
+      .VolumeMode("Filesystem")
+      .Available();
   if (!node.empty()) b.NodeAffinity(kNodeLabelKey, {node});
   if (bound_to != nullptr) b.BoundTo(*bound_to);
   return b.Obj();
@@ -89,8 +92,8 @@ const api::PersistentVolumeClaim kImmediateBoundPvc =
 const api::PersistentVolumeClaim kProvisionedPvc =
     TestPvc("provisioned-pvc", "1Gi", ClaimState::kUnbound, "",
             kWaitClassWithProvisioner);
-const api::PersistentVolumeClaim kNoProvisionerPvc = TestPvc(
-    "no-provisioner-pvc", "1Gi", ClaimState::kUnbound, "", kWaitClass);
+const api::PersistentVolumeClaim kNoProvisionerPvc =
+    TestPvc("no-provisioner-pvc", "1Gi", ClaimState::kUnbound, "", kWaitClass);
 const api::PersistentVolumeClaim kTopoMismatchPvc = TestPvc(
     "topo-mismatch-pvc", "1Gi", ClaimState::kUnbound, "", kTopoMismatchClass);
 const api::PersistentVolumeClaim kSelectedNodePvc =
@@ -111,7 +114,10 @@ const api::PersistentVolume kPvBoundImmediateNode2 = TestPv(
     "pv-bound-immediate", "node2", "1G", &kImmediateBoundPvc, kImmediateClass);
 
 api::Pod TestPod() {
-  return testing::PodBuilder("test-pod").Namespace("testns").Node("node1").Obj();
+  return testing::PodBuilder("test-pod")
+      .Namespace("testns")
+      .Node("node1")
+      .Obj();
 }
 
 // makeGenericEphemeralPVC("test-volume", owned).
@@ -152,17 +158,16 @@ struct Outcome {
 
 Outcome RunScenario(const Scenario& s) {
   framework::InMemoryClusterObjects objects;
-  objects.Upsert(MakeClass(kWaitClassWithProvisioner,
-                           api::kVolumeBindingWaitForFirstConsumer,
-                           "test-provisioner",
-                           {Topology(kNodeLabelKey, {"node1", "reference-value"})}));
+  objects.Upsert(
+      MakeClass(kWaitClassWithProvisioner,
+                api::kVolumeBindingWaitForFirstConsumer, "test-provisioner",
+                {Topology(kNodeLabelKey, {"node1", "reference-value"})}));
   objects.Upsert(MakeClass(kImmediateClass, api::kVolumeBindingImmediate));
   objects.Upsert(MakeClass(kWaitClass, api::kVolumeBindingWaitForFirstConsumer,
                            "kubernetes.io/no-provisioner"));
-  objects.Upsert(MakeClass(kTopoMismatchClass,
-                           api::kVolumeBindingWaitForFirstConsumer,
-                           "test-provisioner",
-                           {Topology(kNodeLabelKey, {"reference-value"})}));
+  objects.Upsert(MakeClass(
+      kTopoMismatchClass, api::kVolumeBindingWaitForFirstConsumer,
+      "test-provisioner", {Topology(kNodeLabelKey, {"reference-value"})}));
   for (const auto& pv : s.pvs) objects.Upsert(pv);
   for (const auto& pvc : s.cluster_pvcs.value_or(s.pod_pvcs)) {
     objects.Upsert(pvc);
@@ -208,6 +213,9 @@ Outcome RunScenario(const Scenario& s) {
   return out;
 }
 
+// ctest lists each case by its name, not by its bytes.
+void PrintTo(const Scenario& c, std::ostream* os) { *os << c.name; }
+
 class FindPodVolumesTest : public ::testing::TestWithParam<Scenario> {};
 
 TEST_P(FindPodVolumesTest, Outcome) {
@@ -234,9 +242,8 @@ INSTANTIATE_TEST_SUITE_P(
                  .pod_pvcs = {kBoundPvc},
                  .cluster_pvcs = std::vector<api::PersistentVolumeClaim>{},
                  .error = "persistentvolumeclaim \"bound-pvc\" not found"},
-        Scenario{.name = "bound_pvc",
-                 .pvs = {kPvBound},
-                 .pod_pvcs = {kBoundPvc}},
+        Scenario{
+            .name = "bound_pvc", .pvs = {kPvBound}, .pod_pvcs = {kBoundPvc}},
         Scenario{.name = "bound_pvc_pv_not_exists",
                  .pod_pvcs = {kBoundPvc},
                  .reasons = {kPvNotExist}},
@@ -302,10 +309,11 @@ INSTANTIATE_TEST_SUITE_P(
                  .error = "waiting for ephemeral volume controller to create "
                           "the persistentvolumeclaim "
                           "\"test-pod-no-such-pvc\""},
-        Scenario{.name = "generic_ephemeral_with_pvc",
-                 .pvs = {kPvBoundGeneric},
-                 .cluster_pvcs = std::vector{kCorrectGenericPvc},
-                 .pod = testutil::WithEphemeralVolume(TestPod(), "test-volume")},
+        Scenario{
+            .name = "generic_ephemeral_with_pvc",
+            .pvs = {kPvBoundGeneric},
+            .cluster_pvcs = std::vector{kCorrectGenericPvc},
+            .pod = testutil::WithEphemeralVolume(TestPod(), "test-volume")},
         Scenario{.name = "generic_ephemeral_wrong_pvc",
                  .pvs = {kPvBoundGeneric},
                  .cluster_pvcs = std::vector{GenericEphemeralPvc(false)},

@@ -69,7 +69,8 @@ class VolumeBindingCycleTest : public ::testing::Test {
 
   // A static volume on node-a and a claim that can take it.
   void AddStaticVolume() {
-    handle_.objects_.Upsert(PvcBuilder("pvc-a", "static-sc").Uid("uid-a").Obj());
+    handle_.objects_.Upsert(
+        PvcBuilder("pvc-a", "static-sc").Uid("uid-a").Obj());
     handle_.objects_.Upsert(PvBuilder("pv-a", "static-sc")
                                 .Available()
                                 .NodeAffinity(kHostname, {"node-a"})

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -65,6 +66,9 @@ api::Pod PodWithClaims(std::vector<std::string> claims) {
   return b.Obj();
 }
 
+// ctest lists each case by its name, not by its bytes.
+void PrintTo(const Case& c, std::ostream* os) { *os << c.name; }
+
 class VolumeBindingTest : public ::testing::TestWithParam<Case> {};
 
 TEST_P(VolumeBindingTest, PreFilterAndFilter) {
@@ -94,9 +98,8 @@ TEST_P(VolumeBindingTest, PreFilterAndFilter) {
   ASSERT_EQ(c.want_filter.size(), infos.size());
   for (size_t i = 0; i < infos.size(); ++i) {
     Status s = pl->Filter(state, *pod, *infos[i]);
-    EXPECT_EQ(s, c.want_filter[i])
-        << infos[i]->name() << ": " << s.Message() << " want "
-        << c.want_filter[i].Message();
+    EXPECT_EQ(s, c.want_filter[i]) << infos[i]->name() << ": " << s.Message()
+                                   << " want " << c.want_filter[i].Message();
   }
 }
 
@@ -145,8 +148,8 @@ INSTANTIATE_TEST_SUITE_P(
                          .Available()
                          .NodeAffinity("foo", {"bar"})
                          .Obj()},
-             .want_filter = {Unresolvable(
-                 std::vector<std::string>{kNodeConflict, kBindConflict})}},
+             .want_filter = {Unresolvable(std::vector<std::string>{
+                 kNodeConflict, kBindConflict})}},
         Case{.name = "pv_not_found",
              .pod = PodWithClaims({"pvc-a"}),
              .nodes = {MakeNode("node-a").Obj()},
@@ -159,9 +162,9 @@ INSTANTIATE_TEST_SUITE_P(
                           .BoundPv("pv-a")
                           .Phase("Lost")
                           .Obj()},
-             .want_pre_filter =
-                 Unresolvable("persistentvolumeclaim \"pvc-a\" bound to "
-                              "non-existent persistentvolume \"pv-a\"")},
+             .want_pre_filter = Unresolvable(
+                 "persistentvolumeclaim \"pvc-a\" bound to "
+                 "non-existent persistentvolume \"pv-a\"")},
         Case{.name = "local_volumes_with_close_capacity",
              .pod = PodWithClaims({"pvc-a"}),
              .nodes = {MakeNode("node-a").Obj(), MakeNode("node-b").Obj(),
@@ -187,58 +190,55 @@ INSTANTIATE_TEST_SUITE_P(
                          .Capacity("100Gi")
                          .NodeAffinity(kHostname, {"node-b"})
                          .Obj()},
-             .want_filter = {Status(), Status(),
-                             Unresolvable(kBindConflict)}},
-        Case{.name = "local_volumes_with_close_capacity_multiple_pvcs",
-             .pod = PodWithClaims({"pvc-0", "pvc-1"}),
-             .nodes = {MakeNode("node-a").Obj(), MakeNode("node-b").Obj(),
-                       MakeNode("node-c").Obj()},
-             .pvcs = {PvcBuilder("pvc-0", "wait-sc").Request("50Gi").Obj(),
-                      PvcBuilder("pvc-1", "wait-hdd-sc")
-                          .Request("100Gi")
-                          .Obj()},
-             .pvs = {PvBuilder("pv-a-0", "wait-sc")
-                         .Available()
-                         .Capacity("200Gi")
-                         .NodeAffinity(kHostname, {"node-a"})
-                         .Obj(),
-                     PvBuilder("pv-a-1", "wait-sc")
-                         .Available()
-                         .Capacity("200Gi")
-                         .NodeAffinity(kHostname, {"node-a"})
-                         .Obj(),
-                     PvBuilder("pv-a-2", "wait-hdd-sc")
-                         .Available()
-                         .Capacity("200Gi")
-                         .NodeAffinity(kHostname, {"node-a"})
-                         .Obj(),
-                     PvBuilder("pv-a-3", "wait-hdd-sc")
-                         .Available()
-                         .Capacity("200Gi")
-                         .NodeAffinity(kHostname, {"node-a"})
-                         .Obj(),
-                     PvBuilder("pv-b-0", "wait-sc")
-                         .Available()
-                         .Capacity("100Gi")
-                         .NodeAffinity(kHostname, {"node-b"})
-                         .Obj(),
-                     PvBuilder("pv-b-1", "wait-sc")
-                         .Available()
-                         .Capacity("100Gi")
-                         .NodeAffinity(kHostname, {"node-b"})
-                         .Obj(),
-                     PvBuilder("pv-b-2", "wait-hdd-sc")
-                         .Available()
-                         .Capacity("100Gi")
-                         .NodeAffinity(kHostname, {"node-b"})
-                         .Obj(),
-                     PvBuilder("pv-b-3", "wait-hdd-sc")
-                         .Available()
-                         .Capacity("100Gi")
-                         .NodeAffinity(kHostname, {"node-b"})
-                         .Obj()},
-             .want_filter = {Status(), Status(),
-                             Unresolvable(kBindConflict)}},
+             .want_filter = {Status(), Status(), Unresolvable(kBindConflict)}},
+        Case{
+            .name = "local_volumes_with_close_capacity_multiple_pvcs",
+            .pod = PodWithClaims({"pvc-0", "pvc-1"}),
+            .nodes = {MakeNode("node-a").Obj(), MakeNode("node-b").Obj(),
+                      MakeNode("node-c").Obj()},
+            .pvcs = {PvcBuilder("pvc-0", "wait-sc").Request("50Gi").Obj(),
+                     PvcBuilder("pvc-1", "wait-hdd-sc").Request("100Gi").Obj()},
+            .pvs = {PvBuilder("pv-a-0", "wait-sc")
+                        .Available()
+                        .Capacity("200Gi")
+                        .NodeAffinity(kHostname, {"node-a"})
+                        .Obj(),
+                    PvBuilder("pv-a-1", "wait-sc")
+                        .Available()
+                        .Capacity("200Gi")
+                        .NodeAffinity(kHostname, {"node-a"})
+                        .Obj(),
+                    PvBuilder("pv-a-2", "wait-hdd-sc")
+                        .Available()
+                        .Capacity("200Gi")
+                        .NodeAffinity(kHostname, {"node-a"})
+                        .Obj(),
+                    PvBuilder("pv-a-3", "wait-hdd-sc")
+                        .Available()
+                        .Capacity("200Gi")
+                        .NodeAffinity(kHostname, {"node-a"})
+                        .Obj(),
+                    PvBuilder("pv-b-0", "wait-sc")
+                        .Available()
+                        .Capacity("100Gi")
+                        .NodeAffinity(kHostname, {"node-b"})
+                        .Obj(),
+                    PvBuilder("pv-b-1", "wait-sc")
+                        .Available()
+                        .Capacity("100Gi")
+                        .NodeAffinity(kHostname, {"node-b"})
+                        .Obj(),
+                    PvBuilder("pv-b-2", "wait-hdd-sc")
+                        .Available()
+                        .Capacity("100Gi")
+                        .NodeAffinity(kHostname, {"node-b"})
+                        .Obj(),
+                    PvBuilder("pv-b-3", "wait-hdd-sc")
+                        .Available()
+                        .Capacity("100Gi")
+                        .NodeAffinity(kHostname, {"node-b"})
+                        .Obj()},
+            .want_filter = {Status(), Status(), Unresolvable(kBindConflict)}},
         Case{.name = "zonal_volumes_with_close_capacity",
              .pod = PodWithClaims({"pvc-a"}),
              .nodes = {MakeNode("zone-a-node-a")
@@ -294,7 +294,6 @@ INSTANTIATE_TEST_SUITE_P(
                              Unresolvable(kBindConflict),
                              Unresolvable(kBindConflict)}}),
     CaseName);
-
 
 api::Node ZoneNode(const std::string& name, const std::string& zone) {
   return MakeNode(name).Label(kZone, zone).Obj();
@@ -359,9 +358,9 @@ INSTANTIATE_TEST_SUITE_P(
              .pod = vb::testutil::WithEphemeralVolume(PodA(), "scratch"),
              .nodes = {MakeNode("node-a").Obj()},
              .pvcs = {PvcBuilder("pod-a-scratch", "wait-sc").Obj()},
-             .want_pre_filter =
-                 Unresolvable("PVC default/pod-a-scratch was not created for "
-                              "pod default/pod-a (pod is not owner)")},
+             .want_pre_filter = Unresolvable(
+                 "PVC default/pod-a-scratch was not created for "
+                 "pod default/pod-a (pod is not owner)")},
         Case{.name = "ephemeral_claim_owned_and_provisionable",
              .pod = vb::testutil::WithEphemeralVolume(PodA(), "scratch"),
              .nodes = {ZoneNode("node-a", "zone-a"),
@@ -370,34 +369,36 @@ INSTANTIATE_TEST_SUITE_P(
                           .ControlledBy(PodA())
                           .Obj()},
              .want_filter = {Status(), Unresolvable(kBindConflict)}},
-        Case{.name = "bound_pv_node_affinity",
-             .pod = PodWithClaims({"pvc-a"}),
-             .nodes = {MakeNode("node-a").Obj(), MakeNode("node-b").Obj()},
-             .pvcs = {PvcBuilder("pvc-a", "immediate-sc").BoundPv("pv-a").Obj()},
-             .pvs = {PvBuilder("pv-a", "immediate-sc")
-                         .NodeAffinity(kHostname, {"node-a"})
-                         .Obj()},
-             .want_filter = {Status(), Unresolvable(kNodeConflict)}},
+        Case{
+            .name = "bound_pv_node_affinity",
+            .pod = PodWithClaims({"pvc-a"}),
+            .nodes = {MakeNode("node-a").Obj(), MakeNode("node-b").Obj()},
+            .pvcs = {PvcBuilder("pvc-a", "immediate-sc").BoundPv("pv-a").Obj()},
+            .pvs = {PvBuilder("pv-a", "immediate-sc")
+                        .NodeAffinity(kHostname, {"node-a"})
+                        .Obj()},
+            .want_filter = {Status(), Unresolvable(kNodeConflict)}},
         // CheckNodeAffinity matches a node reduced to its labels: a field
         // requirement on metadata.name never matches.
-        Case{.name = "bound_pv_affinity_on_node_name_field",
-             .pod = PodWithClaims({"pvc-a"}),
-             .nodes = {MakeNode("node-a").Obj()},
-             .pvcs = {PvcBuilder("pvc-a", "immediate-sc").BoundPv("pv-a").Obj()},
-             .pvs = {PvBuilder("pv-a", "immediate-sc")
-                         .AddExpression("metadata.name",
-                                        api::NodeSelectorOperator::kIn,
-                                        {"node-a"}, /*field=*/true)
-                         .Obj()},
-             .want_filter = {Unresolvable(kNodeConflict)}},
+        Case{
+            .name = "bound_pv_affinity_on_node_name_field",
+            .pod = PodWithClaims({"pvc-a"}),
+            .nodes = {MakeNode("node-a").Obj()},
+            .pvcs = {PvcBuilder("pvc-a", "immediate-sc").BoundPv("pv-a").Obj()},
+            .pvs = {PvBuilder("pv-a", "immediate-sc")
+                        .AddExpression("metadata.name",
+                                       api::NodeSelectorOperator::kIn,
+                                       {"node-a"}, /*field=*/true)
+                        .Obj()},
+            .want_filter = {Unresolvable(kNodeConflict)}},
         // Reasons come in kube's order, whatever the claims' order.
         Case{.name = "reasons_in_kube_order",
              .pod = PodWithClaims({"pvc-b", "pvc-a"}),
              .nodes = {MakeNode("node-a").Obj()},
              .pvcs = {PvcBuilder("pvc-a", "wait-sc").BoundPv("pv-a").Obj(),
                       PvcBuilder("pvc-b", "wait-sc").Obj()},
-             .want_filter = {Unresolvable(
-                 std::vector<std::string>{kBindConflict, kPvNotExist})}}),
+             .want_filter = {Unresolvable(std::vector<std::string>{
+                 kBindConflict, kPvNotExist})}}),
     CaseName);
 
 INSTANTIATE_TEST_SUITE_P(
@@ -432,7 +433,8 @@ INSTANTIATE_TEST_SUITE_P(
         Case{.name = "volume_mode",
              .pod = PodWithClaims({"pvc-a"}),
              .nodes = {MakeNode("node-a").Obj()},
-             .pvcs = {PvcBuilder("pvc-a", "static-sc").VolumeMode("Block").Obj()},
+             .pvcs =
+                 {PvcBuilder("pvc-a", "static-sc").VolumeMode("Block").Obj()},
              .pvs = {PvBuilder("pv-a", "static-sc").Available().Obj()},
              .want_filter = {Unresolvable(kBindConflict)}},
         Case{.name = "claim_selector",
@@ -476,7 +478,8 @@ INSTANTIATE_TEST_SUITE_P(
              .pod = PodWithClaims({"pvc-a"}),
              .nodes = {MakeNode("node-a").Obj()},
              .pvcs = {PvcBuilder("pvc-a", "static-sc").Obj()},
-             .pvs = {PvBuilder("pv-a", "static-sc").Available().Deleting().Obj()},
+             .pvs =
+                 {PvBuilder("pv-a", "static-sc").Available().Deleting().Obj()},
              .want_filter = {Unresolvable(kBindConflict)}},
         // A volume reserved for the claim is its only candidate, whatever
         // its phase, and only where its node affinity allows.
@@ -522,15 +525,13 @@ INSTANTIATE_TEST_SUITE_P(
                          .Available()
                          .NodeAffinity(kHostname, {"node-b"})
                          .Obj()},
-             .want_filter = {Status(), Status(),
-                             Unresolvable(kBindConflict)}},
+             .want_filter = {Status(), Status(), Unresolvable(kBindConflict)}},
         Case{.name = "selected_node_annotation",
              .pod = PodWithClaims({"pvc-a"}),
              .nodes = {ZoneNode("node-a", "zone-a"),
                        ZoneNode("node-b", "zone-a")},
-             .pvcs = {PvcBuilder("pvc-a", "zonal-sc")
-                          .SelectedNode("node-b")
-                          .Obj()},
+             .pvcs =
+                 {PvcBuilder("pvc-a", "zonal-sc").SelectedNode("node-b").Obj()},
              .want_filter = {Unresolvable(kBindConflict), Status()}}),
     CaseName);
 
