@@ -31,8 +31,10 @@ bool ScaledDown(const api::Pod& old_pod, const api::Pod& new_pod) {
 std::vector<uint32_t> NodeUpdateActions(const api::Node& old_node,
                                         const api::Node& new_node) {
   std::vector<uint32_t> actions;
-  // Cordoning is reported as a taint change, as kube-scheduler does.
-  if (old_node.spec.unschedulable != new_node.spec.unschedulable) {
+  // Uncordoning is reported as a taint change, as kube-scheduler does
+  // (nodeSpecUnschedulableChanged); cordoning makes no pod schedulable, so
+  // it is not reported (a taint added with it is, below).
+  if (old_node.spec.unschedulable && !new_node.spec.unschedulable) {
     actions.push_back(framework::kUpdateNodeTaint);
   }
   if (old_node.status.allocatable != new_node.status.allocatable) {

@@ -1,6 +1,7 @@
 #include "pkg/scheduler/scheduler.h"
 
 #include "pkg/api/pod.h"
+#include "pkg/cache/assigned_pod.h"
 #include "pkg/scheduler/event_classify.h"
 
 namespace ksched::scheduler {
@@ -75,6 +76,13 @@ Scheduler::Scheduler(Dependencies deps, int32_t parallelism,
 
 Scheduler::~Scheduler() {
   Stop();
+  // Nothing will Allow a pod waiting at Permit or expire its wait any more
+  // (Tick is no longer called): reject them, or the drain below waits
+  // forever. Their binding cycles fail the usual way, so the Reserve plugins
+  // release what they hold.
+  waiting_pods_.ForEach([](framework::WaitingPod& waiting) {
+    waiting.Reject("", "the scheduler is shutting down");
+  });
   if (binding_pool_) binding_pool_->Drain();
 }
 
@@ -84,8 +92,8 @@ util::Result<std::unique_ptr<Scheduler>> Scheduler::Create(
   if (deps.clock == nullptr || deps.random == nullptr) {
     return util::Error("scheduler: a clock and a random source are required");
   }
-  std::unique_ptr<Scheduler> s(new Scheduler(
-      std::move(deps), cfg.parallelism, cfg.percentage_of_nodes_to_score));
+  std::unique_ptr<Scheduler> s(new Scheduler(std::move(deps), cfg.parallelism,
+                                             cfg.percentage_of_nodes_to_score));
   framework::Framework::Options options;
   options.parallelizer = &s->parallelizer_;
   options.clock = s->deps_.clock;
@@ -99,13 +107,24 @@ util::Result<std::unique_ptr<Scheduler>> Scheduler::Create(
   if (profiles->empty()) return util::Error("no profiles configured");
   s->profiles_ = std::move(*profiles);
 
-  s->cache_ = std::make_unique<cache::Cache>(*s->deps_.clock,
-                                             s->deps_.assumed_pod_ttl);
+  s->cache_ =
+      std::make_unique<cache::Cache>(*s->deps_.clock, s->deps_.assumed_pod_ttl);
   queue::SchedulingQueue::Options qopts;
   qopts.clock = s->deps_.clock;
   qopts.pod_initial_backoff =
       std::chrono::seconds(cfg.pod_initial_backoff_seconds);
   qopts.pod_max_backoff = std::chrono::seconds(cfg.pod_max_backoff_seconds);
+  if (s->deps_.pod_lookup) {
+    // kube's nominator asks its pod lister: a pod deleted or bound meanwhile
+    // (say, while its failed cycle was being handled) is not nominated, or
+    // it would hold room on the node with nothing left to remove it.
+    qopts.still_pending = [lookup = s->deps_.pod_lookup](const api::Pod& pod) {
+      std::shared_ptr<const api::Pod> current =
+          lookup(pod.metadata.ns, pod.metadata.name);
+      return current != nullptr && current->metadata.uid == pod.metadata.uid &&
+             !Assigned(*current);
+    };
+  }
   framework::Framework* first = s->profiles_.begin()->second.get();
   Scheduler* self = s.get();
   queue::QueueingHintMap hints;
@@ -150,8 +169,20 @@ bool Scheduler::ScheduleOne() {
   framework::Framework* fwk = FrameworkFor(pod);
   // A pod being deleted, or already assumed (its binding is in flight), is
   // not scheduled again (skipPodSchedule).
-  if (fwk == nullptr || pod.metadata.deletion_timestamp.has_value() ||
-      cache_->IsAssumedPod(pod)) {
+  if (fwk == nullptr) {
+    queue_->Done(pod.metadata.uid);
+    return true;
+  }
+  if (pod.metadata.deletion_timestamp.has_value()) {
+    if (deps_.writer != nullptr) {
+      deps_.writer->RecordEvent(pod, "Warning", "FailedScheduling",
+                                "Scheduling",
+                                "skip schedule deleting pod: " + Key(pod));
+    }
+    queue_->Done(pod.metadata.uid);
+    return true;
+  }
+  if (cache_->IsAssumedPod(pod)) {
     queue_->Done(pod.metadata.uid);
     return true;
   }
@@ -220,7 +251,12 @@ void Scheduler::RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,
     if (s.IsRejected()) {
       framework::Diagnosis d;
       d.node_to_status.Set(host, s);
-      if (!s.plugin().empty()) d.unschedulable_plugins.insert(s.plugin());
+      // Diagnosis.AddPluginStatus: a Pending plugin is also a pending one,
+      // whose events requeue the pod without waiting for its backoff.
+      if (!s.plugin().empty()) {
+        d.unschedulable_plugins.insert(s.plugin());
+        if (s.code() == Code::kPending) d.pending_plugins.insert(s.plugin());
+      }
       HandleSchedulingFailure(fwk, queued, Status(s.code()),
                               framework::FitErrorMessage(1, d), &d, "", start);
     } else {
@@ -245,15 +281,15 @@ void Scheduler::RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,
 void Scheduler::RunBindingCycle(std::shared_ptr<framework::CycleState> state,
                                 framework::Framework& fwk,
                                 queue::QueuedPodInfoPtr queued,
-                                framework::PodInfoPtr assumed,
-                                std::string node,
+                                framework::PodInfoPtr assumed, std::string node,
                                 util::Clock::TimePoint start) {
   const std::string& uid = assumed->pod().metadata.uid;
   if (auto waiting = waiting_pods_.Get(uid)) {
     Status s = waiting->Wait();
     waiting_pods_.Remove(uid);
     if (!s.IsSuccess()) {
-      return HandleBindingFailure(*state, fwk, queued, assumed, node, s, start);
+      return HandleBindingFailure(*state, fwk, queued, assumed, node, s,
+                                  /*as_fit_error=*/true, start);
     }
   }
   // From here on the pod cannot be found unschedulable, only failed; the
@@ -261,12 +297,18 @@ void Scheduler::RunBindingCycle(std::shared_ptr<framework::CycleState> state,
   queue_->Done(uid);
 
   Status s = fwk.RunPreBindPlugins(*state, *assumed, node);
-  if (s.IsSuccess()) s = fwk.RunBindPlugins(*state, *assumed, node);
-  if (auto r = cache_->FinishBinding(assumed->pod()); !r.ok()) {
-    // The pod left the cache meanwhile (deleted); nothing to finish.
-  }
   if (!s.IsSuccess()) {
-    return HandleBindingFailure(*state, fwk, queued, assumed, node, s, start);
+    return HandleBindingFailure(*state, fwk, queued, assumed, node, s,
+                                /*as_fit_error=*/true, start);
+  }
+  s = fwk.RunBindPlugins(*state, *assumed, node);
+  // Binding ended, either way (finishBinding): from now on the assumed pod
+  // may expire. A no-op if it left the cache meanwhile.
+  (void)cache_->FinishBinding(assumed->pod());
+  if (!s.IsSuccess()) {
+    // kube reports a Bind plugin's status as it is, rejection or not.
+    return HandleBindingFailure(*state, fwk, queued, assumed, node, s,
+                                /*as_fit_error=*/false, start);
   }
   if (deps_.writer != nullptr) {
     deps_.writer->RecordEvent(
@@ -283,7 +325,7 @@ void Scheduler::HandleBindingFailure(framework::CycleState& state,
                                      const queue::QueuedPodInfoPtr& queued,
                                      const framework::PodInfoPtr& assumed,
                                      const std::string& node,
-                                     const Status& status,
+                                     const Status& status, bool as_fit_error,
                                      util::Clock::TimePoint start) {
   fwk.RunReservePluginsUnreserve(state, *assumed, node);
   if (cache_->ForgetPod(assumed->pod()).ok()) {
@@ -294,24 +336,30 @@ void Scheduler::HandleBindingFailure(framework::CycleState& state,
     queue_->MoveAllToActiveOrBackoffQueue(
         {framework::EventResource::kAssignedPod, framework::kDelete}, objs);
   }
-  std::string message = status.Message();
-  if (status.IsRejected()) {
+  if (as_fit_error && status.IsRejected()) {
     framework::Diagnosis d;
     d.node_to_status.Set(node, status);
-    if (!status.plugin().empty()) d.unschedulable_plugins.insert(status.plugin());
+    if (!status.plugin().empty())
+      d.unschedulable_plugins.insert(status.plugin());
     HandleSchedulingFailure(fwk, queued, Status(status.code()),
                             framework::FitErrorMessage(1, d), &d, "", start);
     return;
   }
-  HandleSchedulingFailure(fwk, queued, status, message, nullptr, "", start);
+  HandleSchedulingFailure(fwk, queued, status, status.Message(), nullptr, "",
+                          start);
 }
 
-void Scheduler::HandleSchedulingFailure(
-    framework::Framework& fwk, const queue::QueuedPodInfoPtr& queued,
-    const Status& status, const std::string& message,
-    const framework::Diagnosis* diagnosis,
-    std::optional<std::string> nomination, util::Clock::TimePoint start) {
-  const api::Pod& pod = queued->pod();
+void Scheduler::HandleSchedulingFailure(framework::Framework& fwk,
+                                        const queue::QueuedPodInfoPtr& queued,
+                                        const Status& status,
+                                        const std::string& message,
+                                        const framework::Diagnosis* diagnosis,
+                                        std::optional<std::string> nomination,
+                                        util::Clock::TimePoint start) {
+  // Held here: requeueing swaps queued->pod_info for the latest version,
+  // which would free the pod this function goes on reading.
+  const framework::PodInfoPtr pod_info = queued->pod_info;
+  const api::Pod& pod = pod_info->pod();
   const bool rejected = status.IsRejected();
   if (diagnosis != nullptr) {
     queued->unschedulable_plugins = diagnosis->unschedulable_plugins;
@@ -383,8 +431,16 @@ void Scheduler::HandleSchedulingFailure(
 void Scheduler::OnPodAdd(std::shared_ptr<const api::Pod> pod) {
   if (Terminal(*pod)) return;
   if (Assigned(*pod)) {
-    (void)cache_->AddPod(framework::PodInfo::Create(pod));
-    queue_->AssignedPodAdded(*pod);
+    (void)cache_->AddPod(
+        framework::PodInfo::Create(cache::SlimAssignedPod(*pod)));
+    // As kube v1.32 with queueing hints on (its default): every plugin that
+    // registered AssignedPod/Add hears of it, not only the cross-topology
+    // terms SchedulingQueue::AssignedPodAdded pre-filters for, which would
+    // leave the pods a custom plugin rejected in the pool.
+    framework::EventObjects objs;
+    objs.new_pod = pod.get();
+    queue_->MoveAllToActiveOrBackoffQueue(
+        {framework::EventResource::kAssignedPod, framework::kAdd}, objs);
     return;
   }
   if (IsResponsibleFor(*pod)) queue_->Add(framework::PodInfo::Create(pod));
@@ -399,9 +455,19 @@ void Scheduler::OnPodUpdate(std::shared_ptr<const api::Pod> old_pod,
     return;
   }
   if (Assigned(*old_pod)) {
-    (void)cache_->UpdatePod(*old_pod, framework::PodInfo::Create(new_pod));
-    queue_->AssignedPodUpdated(*old_pod, *new_pod,
-                               AssignedPodUpdateActions(*old_pod, *new_pod));
+    (void)cache_->UpdatePod(
+        *old_pod, framework::PodInfo::Create(cache::SlimAssignedPod(*new_pod)));
+    // One event per kind of change, each to every plugin that registered it
+    // (kube v1.32's updatePodInCache with queueing hints on).
+    framework::EventObjects objs;
+    objs.old_pod = old_pod.get();
+    objs.new_pod = new_pod.get();
+    const uint32_t actions = AssignedPodUpdateActions(*old_pod, *new_pod);
+    for (uint32_t bit = 1; bit != 0 && bit <= actions; bit <<= 1) {
+      if ((actions & bit) == 0) continue;
+      queue_->MoveAllToActiveOrBackoffQueue(
+          {framework::EventResource::kAssignedPod, bit}, objs);
+    }
     return;
   }
   if (Assigned(*new_pod)) {

@@ -111,12 +111,16 @@ class Scheduler {
                        queue::QueuedPodInfoPtr assumed,
                        framework::PodInfoPtr assumed_info, std::string node,
                        util::Clock::TimePoint start);
+  // Unreserves and forgets the assumed pod, then handles the failure. With
+  // `as_fit_error` (Permit waits, PreBind) a rejection is reported as a fit
+  // error on `node`, as kube's bindingCycle wraps it; otherwise (Bind) as
+  // the status says.
   void HandleBindingFailure(framework::CycleState& state,
                             framework::Framework& fwk,
                             const queue::QueuedPodInfoPtr& queued,
                             const framework::PodInfoPtr& assumed_info,
                             const std::string& node,
-                            const framework::Status& status,
+                            const framework::Status& status, bool as_fit_error,
                             util::Clock::TimePoint start);
   // Records the failure on the pod (condition, event, nomination) and puts
   // it back in the queue unless it is gone or bound meanwhile.
