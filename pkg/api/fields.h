@@ -79,7 +79,6 @@ struct EnumTraits<PreemptionPolicy> {
       {E::kPreemptLowerPriority, "PreemptLowerPriority"}, {E::kNever, "Never"}};
 };
 
-
 }  // namespace ksched::api::codec
 
 namespace ksched::api {
@@ -95,7 +94,8 @@ inline void Read(codec::Decoder& d, const codec::JsonValue& v,
     out->is_string = false;
     out->int_value = v.GetInt();
   } else {
-    d.Fail("expected integer or string, got " + std::string(codec::TypeName(v)));
+    d.Fail("expected integer or string, got " +
+           std::string(codec::TypeName(v)));
   }
 }
 inline void Write(codec::JsonWriter& w, const IntOrString& v) {

@@ -58,8 +58,8 @@ struct VolumeNodeAffinity {
 struct CsiVolumeSource {
   std::string driver;
   std::string volume_handle;
-  friend bool operator==(const CsiVolumeSource&, const CsiVolumeSource&) =
-      default;
+  friend bool operator==(const CsiVolumeSource&,
+                         const CsiVolumeSource&) = default;
 };
 
 struct PersistentVolumeSpec {
@@ -85,8 +85,8 @@ struct PersistentVolume {
   ObjectMeta metadata;
   PersistentVolumeSpec spec;
   PersistentVolumeStatus status;
-  friend bool operator==(const PersistentVolume&, const PersistentVolume&) =
-      default;
+  friend bool operator==(const PersistentVolume&,
+                         const PersistentVolume&) = default;
 };
 
 struct TopologySelectorLabelRequirement {

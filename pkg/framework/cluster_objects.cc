@@ -43,15 +43,16 @@ void InMemoryClusterObjects::Upsert(api::PersistentVolume pv) {
 void InMemoryClusterObjects::Upsert(api::StorageClass sc) {
   std::string key = sc.metadata.name;
   std::lock_guard<std::mutex> lock(mu_);
-  storage_classes_[key] = std::make_shared<const api::StorageClass>(std::move(sc));
+  storage_classes_[key] =
+      std::make_shared<const api::StorageClass>(std::move(sc));
 }
 
 void InMemoryClusterObjects::DeleteNamespace(const std::string& name) {
   std::lock_guard<std::mutex> lock(mu_);
   namespaces_.erase(name);
 }
-void InMemoryClusterObjects::DeletePodDisruptionBudget(const std::string& ns,
-                                                       const std::string& name) {
+void InMemoryClusterObjects::DeletePodDisruptionBudget(
+    const std::string& ns, const std::string& name) {
   std::lock_guard<std::mutex> lock(mu_);
   pdbs_.erase(Key(ns, name));
 }

@@ -24,7 +24,8 @@ class ClusterObjects {
   virtual std::vector<std::shared_ptr<const api::PodDisruptionBudget>>
   ListPodDisruptionBudgets() const = 0;
   virtual std::shared_ptr<const api::PersistentVolumeClaim>
-  GetPersistentVolumeClaim(std::string_view ns, std::string_view name) const = 0;
+  GetPersistentVolumeClaim(std::string_view ns,
+                           std::string_view name) const = 0;
   virtual std::shared_ptr<const api::PersistentVolume> GetPersistentVolume(
       std::string_view name) const = 0;
   virtual std::vector<std::shared_ptr<const api::PersistentVolume>>
@@ -43,7 +44,8 @@ class InMemoryClusterObjects final : public ClusterObjects {
   void Upsert(api::PersistentVolume pv);
   void Upsert(api::StorageClass sc);
   void DeleteNamespace(const std::string& name);
-  void DeletePodDisruptionBudget(const std::string& ns, const std::string& name);
+  void DeletePodDisruptionBudget(const std::string& ns,
+                                 const std::string& name);
   void DeletePersistentVolumeClaim(const std::string& ns,
                                    const std::string& name);
   void DeletePersistentVolume(const std::string& name);
@@ -71,7 +73,7 @@ class InMemoryClusterObjects final : public ClusterObjects {
 
   mutable std::mutex mu_;
   Store<api::Namespace> namespaces_;
-  Store<api::PodDisruptionBudget> pdbs_;  // by namespace/name
+  Store<api::PodDisruptionBudget> pdbs_;    // by namespace/name
   Store<api::PersistentVolumeClaim> pvcs_;  // by namespace/name
   Store<api::PersistentVolume> pvs_;
   Store<api::StorageClass> storage_classes_;

@@ -9,10 +9,10 @@
 #include "pkg/framework/cluster_objects.h"
 #include "pkg/framework/cluster_writer.h"
 #include "pkg/framework/cycle_state.h"
-#include "pkg/framework/pod_nominator.h"
-#include "pkg/framework/waiting_pods.h"
 #include "pkg/framework/parallelizer.h"
+#include "pkg/framework/pod_nominator.h"
 #include "pkg/framework/snapshot.h"
+#include "pkg/framework/waiting_pods.h"
 #include "pkg/util/clock.h"
 
 namespace ksched::framework {

@@ -65,7 +65,8 @@ void WaitingPod::ExpireAt(util::Clock::TimePoint now) {
 util::Clock::TimePoint WaitingPod::NextDeadline() const {
   std::lock_guard<std::mutex> lock(mu_);
   util::Clock::TimePoint next = util::Clock::TimePoint::max();
-  for (const auto& [plugin, deadline] : pending_) next = std::min(next, deadline);
+  for (const auto& [plugin, deadline] : pending_)
+    next = std::min(next, deadline);
   return next;
 }
 

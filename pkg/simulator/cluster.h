@@ -28,11 +28,11 @@ struct Cluster {
 };
 
 // Reads Node, Pod, PriorityClass, Namespace, PersistentVolumeClaim,
-// PersistentVolume, StorageClass and PodDisruptionBudget objects from multi-document
-// YAML or JSON, bare or inside List kinds (as `kubectl get -o yaml` prints
-// them). Then applies what admission would have: a pod's priority and
-// preemption policy from its PriorityClass, the default scheduler name, and a
-// UID where a hand-written manifest has none.
+// PersistentVolume, StorageClass and PodDisruptionBudget objects from
+// multi-document YAML or JSON, bare or inside List kinds (as `kubectl get -o
+// yaml` prints them). Then applies what admission would have: a pod's priority
+// and preemption policy from its PriorityClass, the default scheduler name, and
+// a UID where a hand-written manifest has none.
 util::Result<Cluster> ParseCluster(std::string_view text);
 util::Result<Cluster> LoadClusterFile(const std::string& path);
 

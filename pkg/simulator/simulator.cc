@@ -42,9 +42,9 @@ NodeSummary Summarize(const NodeInfo& info) {
   }
   const framework::Resource& r = info.requested();
   s.requested.Set(api::kResourceCpu, api::Quantity::FromMilli(r.milli_cpu));
-  s.requested.Set(api::kResourceMemory,
-                  api::Quantity::FromValue(r.memory,
-                                           api::Quantity::Format::kBinarySI));
+  s.requested.Set(
+      api::kResourceMemory,
+      api::Quantity::FromValue(r.memory, api::Quantity::Format::kBinarySI));
   if (r.ephemeral_storage != 0) {
     s.requested.Set(api::kResourceEphemeralStorage,
                     api::Quantity::FromValue(r.ephemeral_storage,

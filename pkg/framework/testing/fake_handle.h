@@ -1,6 +1,6 @@
 // A Handle for plugin tests: a snapshot the test fills, a parallelizer (one
-// thread unless asked for more), a fake clock, namespace labels from a map, and a binder that
-// records what it was asked to bind.
+// thread unless asked for more), a fake clock, namespace labels from a map, and
+// a binder that records what it was asked to bind.
 #pragma once
 
 #include <map>

@@ -51,7 +51,8 @@ void CountExistingAntiAffinity(framework::Handle& handle, const api::Pod& pod,
       for (const AffinityTerm& term :
            existing->affinity().required_anti_affinity) {
         if (!term.Matches(pod, state.namespace_labels)) continue;
-        const std::string* value = node->metadata.labels.Find(term.topology_key);
+        const std::string* value =
+            node->metadata.labels.Find(term.topology_key);
         if (value == nullptr) continue;
         // One node has one value per key: aggregate by key.
         auto it = std::find_if(hits.begin(), hits.end(), [&](const Hit& h) {
@@ -135,8 +136,8 @@ Status InterPodAffinity::PreFilter(framework::CycleState& cycle,
     return Status::Unresolvable("parsing pod: " + pod_info.parse_error());
   }
   const auto& terms = pod_info.affinity();
-  const bool has_required = !terms.required_affinity.empty() ||
-                            !terms.required_anti_affinity.empty();
+  const bool has_required =
+      !terms.required_affinity.empty() || !terms.required_anti_affinity.empty();
   // The common case, decided without building anything: kube would find
   // every count empty and skip too.
   if (!has_required &&
@@ -282,7 +283,8 @@ Status InterPodAffinity::Filter(const framework::CycleState& cycle,
   if (!state->existing_anti_affinity.empty()) {
     for (uint32_t k : state->existing_anti_affinity_keys) {
       const std::string* value = labels.Find(state->keys[k]);
-      if (value != nullptr && state->existing_anti_affinity.Get(k, *value) > 0) {
+      if (value != nullptr &&
+          state->existing_anti_affinity.Get(k, *value) > 0) {
         return Status::Unschedulable(
             std::string(kInterPodAffinityErrReasonExisting));
       }

@@ -117,24 +117,27 @@ std::vector<SingleNodeCase> SingleNodeCases() {
        .pre_filter_code = Code::kSkip},
       {.name = "satisfies with requiredDuringSchedulingIgnoredDuringExecution "
                "in PodAffinity using In operator that matches the existing pod",
-       .pod = P().Labels(pod_label2).Affinity(In("service", "region", scan)).Obj(),
+       .pod =
+           P().Labels(pod_label2).Affinity(In("service", "region", scan)).Obj(),
        .pods = {existing}},
-      {.name = "satisfies the pod with requiredDuringSchedulingIgnoredDuring"
-               "Execution in PodAffinity using not in operator in labelSelector "
-               "that matches the existing pod",
+      {.name =
+           "satisfies the pod with requiredDuringSchedulingIgnoredDuring"
+           "Execution in PodAffinity using not in operator in labelSelector "
+           "that matches the existing pod",
        .pod = P().Labels(pod_label2)
-                  .Affinity(NotIn("service", "region",
-                                  {"securityscan3", "value3"}))
+                  .Affinity(
+                      NotIn("service", "region", {"securityscan3", "value3"}))
                   .Obj(),
        .pods = {existing}},
       {.name = "Does not satisfy the PodAffinity with labelSelector because of "
                "diff Namespace",
-       .pod = P().Labels(pod_label2)
-                  .Affinity(Namespaces(
-                      Term("", {Req("service", Op::kIn, scan)}),
-                      {"DiffNameSpace"}))
-                  .Obj(),
-       .pods = {P().Ns("ns").Label("service", "securityscan").Node("node1").Obj()},
+       .pod =
+           P().Labels(pod_label2)
+               .Affinity(Namespaces(Term("", {Req("service", Op::kIn, scan)}),
+                                    {"DiffNameSpace"}))
+               .Obj(),
+       .pods =
+           {P().Ns("ns").Label("service", "securityscan").Node("node1").Obj()},
        .filter_code = kReject,
        .filter_reason = kAffinity},
       {.name = "Doesn't satisfy the PodAffinity because of unmatching "
@@ -211,12 +214,14 @@ std::vector<SingleNodeCase> SingleNodeCases() {
        .pod = P().Labels(pod_label)
                   .Affinity(NotIn("service", "region", scan))
                   .Obj(),
-       .pods = {P("existing").Label("service", "securityscan").Node("node2").Obj()},
+       .pods =
+           {P("existing").Label("service", "securityscan").Node("node2").Obj()},
        .filter_code = kReject,
        .filter_reason = kAffinity},
-      {.name = "verify that PodAntiAffinity from existing pod is respected when "
-               "pod has no AntiAffinity constraints. doesn't satisfy "
-               "PodAntiAffinity symmetry with the existing pod",
+      {.name =
+           "verify that PodAntiAffinity from existing pod is respected when "
+           "pod has no AntiAffinity constraints. doesn't satisfy "
+           "PodAntiAffinity symmetry with the existing pod",
        .pod = P().Labels(pod_label).Obj(),
        .pods = {P("existing")
                     .Node("node1")
@@ -225,9 +230,10 @@ std::vector<SingleNodeCase> SingleNodeCases() {
                     .Obj()},
        .filter_code = kUnsched,
        .filter_reason = kExisting},
-      {.name = "verify that PodAntiAffinity from existing pod is respected when "
-               "pod has no AntiAffinity constraints. satisfy PodAntiAffinity "
-               "symmetry with the existing pod",
+      {.name =
+           "verify that PodAntiAffinity from existing pod is respected when "
+           "pod has no AntiAffinity constraints. satisfy PodAntiAffinity "
+           "symmetry with the existing pod",
        .pod = P().Labels(pod_label).Obj(),
        .pods = {P("existing")
                     .Node("node1")
@@ -320,43 +326,63 @@ std::vector<SingleNodeCase> SingleNodeCases() {
        .pre_filter_reason = kBadValueError},
       {.name = "affinity with NamespaceSelector",
        .pod = P().Labels(pod_label2)
-                  .Affinity(NamespaceSelector(In("service", "region", scan),
-                                              team1))
+                  .Affinity(
+                      NamespaceSelector(In("service", "region", scan), team1))
                   .Obj(),
-       .pods = {P("existing").Ns("subteam1.team1").Labels(pod_label).Node("node1").Obj()}},
+       .pods = {P("existing")
+                    .Ns("subteam1.team1")
+                    .Labels(pod_label)
+                    .Node("node1")
+                    .Obj()}},
       {.name = "affinity with non-matching NamespaceSelector",
        .pod = P().Labels(pod_label2)
-                  .Affinity(NamespaceSelector(In("service", "region", scan),
-                                              team1))
+                  .Affinity(
+                      NamespaceSelector(In("service", "region", scan), team1))
                   .Obj(),
-       .pods = {P("existing").Ns("subteam1.team2").Labels(pod_label).Node("node1").Obj()},
+       .pods = {P("existing")
+                    .Ns("subteam1.team2")
+                    .Labels(pod_label)
+                    .Node("node1")
+                    .Obj()},
        .filter_code = kReject,
        .filter_reason = kAffinity},
       {.name = "anti-affinity with matching NamespaceSelector",
        .pod = P().Ns("subteam1.team1")
                   .Labels(pod_label2)
-                  .AntiAffinity(NamespaceSelector(In("service", "zone", scan),
-                                                  team1))
+                  .AntiAffinity(
+                      NamespaceSelector(In("service", "zone", scan), team1))
                   .Obj(),
-       .pods = {P("existing").Ns("subteam2.team1").Labels(pod_label).Node("node1").Obj()},
+       .pods = {P("existing")
+                    .Ns("subteam2.team1")
+                    .Labels(pod_label)
+                    .Node("node1")
+                    .Obj()},
        .filter_code = kUnsched,
        .filter_reason = kAnti},
       {.name = "anti-affinity with matching all NamespaceSelector",
-       .pod = P().Ns("subteam1.team1")
-                  .Labels(pod_label2)
-                  .AntiAffinity(
-                      NamespaceSelector(In("service", "zone", scan), {}))
-                  .Obj(),
-       .pods = {P("existing").Ns("subteam2.team1").Labels(pod_label).Node("node1").Obj()},
+       .pod =
+           P().Ns("subteam1.team1")
+               .Labels(pod_label2)
+               .AntiAffinity(NamespaceSelector(In("service", "zone", scan), {}))
+               .Obj(),
+       .pods = {P("existing")
+                    .Ns("subteam2.team1")
+                    .Labels(pod_label)
+                    .Node("node1")
+                    .Obj()},
        .filter_code = kUnsched,
        .filter_reason = kAnti},
       {.name = "anti-affinity with non-matching NamespaceSelector",
        .pod = P().Ns("subteam1.team1")
                   .Labels(pod_label2)
-                  .AntiAffinity(NamespaceSelector(In("service", "zone", scan),
-                                                  team1))
+                  .AntiAffinity(
+                      NamespaceSelector(In("service", "zone", scan), team1))
                   .Obj(),
-       .pods = {P("existing").Ns("subteam1.team2").Labels(pod_label).Node("node1").Obj()}},
+       .pods = {P("existing")
+                    .Ns("subteam1.team2")
+                    .Labels(pod_label)
+                    .Node("node1")
+                    .Obj()}},
       // Ours: namespaceSelector on the existing pod's side, and namespaces
       // the lister does not know.
       {.name = "existing pod's anti-affinity selects the incoming pod's "
@@ -365,8 +391,8 @@ std::vector<SingleNodeCase> SingleNodeCases() {
        .pods = {P("existing")
                     .Ns("subteam1.team2")
                     .Node("node1")
-                    .AntiAffinity(NamespaceSelector(
-                        In("service", "zone", scan), team1))
+                    .AntiAffinity(
+                        NamespaceSelector(In("service", "zone", scan), team1))
                     .Obj()},
        .filter_code = kUnsched,
        .filter_reason = kExisting},
@@ -376,25 +402,28 @@ std::vector<SingleNodeCase> SingleNodeCases() {
        .pods = {P("existing")
                     .Ns("subteam1.team2")
                     .Node("node1")
-                    .AntiAffinity(NamespaceSelector(
-                        In("service", "zone", scan), team1))
+                    .AntiAffinity(
+                        NamespaceSelector(In("service", "zone", scan), team1))
                     .Obj()},
        .pre_filter_code = Code::kSkip},
       {.name = "a namespaceSelector never selects an unknown namespace, even "
                "with NotIn",
        .pod = P().Labels(pod_label2)
-                  .Affinity(NamespaceSelector(
-                      In("service", "region", scan),
-                      {Req("team", Op::kNotIn, {"team2"})}))
+                  .Affinity(
+                      NamespaceSelector(In("service", "region", scan),
+                                        {Req("team", Op::kNotIn, {"team2"})}))
                   .Obj(),
-       .pods = {P("existing").Ns("ghost").Labels(pod_label).Node("node1").Obj()},
+       .pods =
+           {P("existing").Ns("ghost").Labels(pod_label).Node("node1").Obj()},
        .filter_code = kReject,
        .filter_reason = kAffinity},
       {.name = "an empty namespaceSelector selects an unknown namespace",
-       .pod = P().Labels(pod_label2)
-                  .Affinity(NamespaceSelector(In("service", "region", scan), {}))
-                  .Obj(),
-       .pods = {P("existing").Ns("ghost").Labels(pod_label).Node("node1").Obj()}},
+       .pod =
+           P().Labels(pod_label2)
+               .Affinity(NamespaceSelector(In("service", "region", scan), {}))
+               .Obj(),
+       .pods =
+           {P("existing").Ns("ghost").Labels(pod_label).Node("node1").Obj()}},
   };
 }
 
@@ -449,9 +478,12 @@ std::vector<MultiNodeCase> MultiNodeCases() {
   const Labels rg_china_az1 = {{"region", "China"}, {"az", "az1"}};
   const Labels rg_india = {{"region", "India"}};
   const Labels abc = {{"region", "r1"}, {"zone", "z1"}, {"hostname", "nodeA"}};
-  const Labels abc_b = {{"region", "r1"}, {"zone", "z1"}, {"hostname", "nodeB"}};
-  const Labels abc_b2 = {{"region", "r1"}, {"zone", "z2"}, {"hostname", "nodeB"}};
-  const Labels abc_c3 = {{"region", "r1"}, {"zone", "z3"}, {"hostname", "nodeC"}};
+  const Labels abc_b = {
+      {"region", "r1"}, {"zone", "z1"}, {"hostname", "nodeB"}};
+  const Labels abc_b2 = {
+      {"region", "r1"}, {"zone", "z2"}, {"hostname", "nodeB"}};
+  const Labels abc_c3 = {
+      {"region", "r1"}, {"zone", "z3"}, {"hostname", "nodeC"}};
   const Want ok{};
   const Want aff{kReject, kAffinity};
   const Want anti{kUnsched, kAnti};
@@ -504,8 +536,10 @@ std::vector<MultiNodeCase> MultiNodeCases() {
                     .Node("nodeA")
                     .Labels({{"foo", "abc"}, {"service", "securityscan"}})
                     .Obj()},
-       .nodes = {N("nodeA", {{"region", "r1"}, {"zone", "z1"}, {"hostname", "nodeA"}}),
-                 N("nodeB", {{"region", "r1"}, {"zone", "z2"}, {"hostname", "nodeB"}})},
+       .nodes = {N("nodeA",
+                   {{"region", "r1"}, {"zone", "z1"}, {"hostname", "nodeA"}}),
+                 N("nodeB",
+                   {{"region", "r1"}, {"zone", "z2"}, {"hostname", "nodeB"}})},
        .want = {anti, anti}},
       {.name = "NodeA and nodeB have same topologyKey and label value. NodeA "
                "has an existing pod that matches the inter pod affinity rule. "
@@ -526,7 +560,8 @@ std::vector<MultiNodeCase> MultiNodeCases() {
                   .AntiAffinity(In("foo", "region", {"bar"}))
                   .Obj(),
        .pods = {P("a").Node("nodeA").Ns("NS1").Label("foo", "bar").Obj(),
-                P("c").Node("nodeC")
+                P("c")
+                    .Node("nodeC")
                     .Ns("NS2")
                     .AntiAffinity(In("foo", "region", {"123"}))
                     .Obj()},
@@ -538,7 +573,8 @@ std::vector<MultiNodeCase> MultiNodeCases() {
                "firstly checked, and then topologyKey of the term is also "
                "checked",
        .pod = P().Label("foo", "").Obj(),
-       .pods = {P("p").Node("nodeA")
+       .pods = {P("p")
+                    .Node("nodeA")
                     .AntiAffinity(Exists("foo", "invalid-node-label"))
                     .Obj()},
        .nodes = {N("nodeA", abc), N("nodeB", abc_b)},
@@ -556,8 +592,9 @@ std::vector<MultiNodeCase> MultiNodeCases() {
                "considered as a fit as it violates each existingPod's terms on "
                "all nodes",
        .pod = P().Label("foo", "").Label("bar", "").Obj(),
-       .pods = {P("p1").Node("nodeA").AntiAffinity(Exists("foo", "zone")).Obj(),
-                P("p2").Node("nodeA").AntiAffinity(Exists("bar", "region")).Obj()},
+       .pods =
+           {P("p1").Node("nodeA").AntiAffinity(Exists("foo", "zone")).Obj(),
+            P("p2").Node("nodeA").AntiAffinity(Exists("bar", "region")).Obj()},
        .nodes = {N("nodeA", abc), N("nodeB", abc_b2)},
        .want = {existing, existing}},
       {.name = "Test incoming pod's anti-affinity: incoming pod wouldn't "
@@ -574,7 +611,8 @@ std::vector<MultiNodeCase> MultiNodeCases() {
                "topologyKey both match, it's counted as a single term match - "
                "case when one term has invalid topologyKey",
        .pod = P().Label("foo", "").Label("bar", "").Obj(),
-       .pods = {P("p").Node("nodeA")
+       .pods = {P("p")
+                    .Node("nodeA")
                     .AntiAffinity(Exists("foo", "invalid-node-label"))
                     .AntiAffinity(Exists("bar", "zone"))
                     .Obj()},
@@ -586,14 +624,16 @@ std::vector<MultiNodeCase> MultiNodeCases() {
        .pod = P().AntiAffinity(Exists("foo", "invalid-node-label"))
                   .AntiAffinity(Exists("bar", "zone"))
                   .Obj(),
-       .pods = {P("podA").Node("nodeA").Labels({{"foo", ""}, {"bar", ""}}).Obj()},
+       .pods =
+           {P("podA").Node("nodeA").Labels({{"foo", ""}, {"bar", ""}}).Obj()},
        .nodes = {N("nodeA", abc), N("nodeB", abc_b2)},
        .want = {anti, ok}},
       {.name = "Test existing pod's anti-affinity: only when labelSelector and "
                "topologyKey both match, it's counted as a single term match - "
                "case when all terms have valid topologyKey",
        .pod = P().Label("foo", "").Label("bar", "").Obj(),
-       .pods = {P("p").Node("nodeA")
+       .pods = {P("p")
+                    .Node("nodeA")
                     .AntiAffinity(Exists("foo", "region"))
                     .AntiAffinity(Exists("bar", "zone"))
                     .Obj()},
@@ -608,15 +648,18 @@ std::vector<MultiNodeCase> MultiNodeCases() {
        .pods = {P("p").Node("nodeA").Labels({{"foo", ""}, {"bar", ""}}).Obj()},
        .nodes = {N("nodeA", abc), N("nodeB", abc_b2)},
        .want = {anti, anti}},
-      {.name = "Test existing pod's anti-affinity: existingPod on nodeA and "
-               "nodeB has at least one anti-affinity term matches incoming pod, "
-               "so incoming pod can only be scheduled to nodeC",
+      {.name =
+           "Test existing pod's anti-affinity: existingPod on nodeA and "
+           "nodeB has at least one anti-affinity term matches incoming pod, "
+           "so incoming pod can only be scheduled to nodeC",
        .pod = P().Label("foo", "").Label("bar", "").Obj(),
-       .pods = {P("p1").Node("nodeA")
+       .pods = {P("p1")
+                    .Node("nodeA")
                     .AntiAffinity(Exists("foo", "zone"))
                     .AntiAffinity(Exists("labelA", "zone"))
                     .Obj(),
-                P("p2").Node("nodeB")
+                P("p2")
+                    .Node("nodeB")
                     .AntiAffinity(Exists("bar", "zone"))
                     .AntiAffinity(Exists("labelB", "zone"))
                     .Obj()},
@@ -627,7 +670,8 @@ std::vector<MultiNodeCase> MultiNodeCases() {
        .pod = P().Affinity(Exists("foo", "region"))
                   .Affinity(Exists("bar", "zone"))
                   .Obj(),
-       .pods = {P("pod1").Labels({{"foo", ""}, {"bar", ""}}).Node("nodeA").Obj()},
+       .pods =
+           {P("pod1").Labels({{"foo", ""}, {"bar", ""}}).Node("nodeA").Obj()},
        .nodes = {N("nodeA", abc), N("nodeB", abc_b)},
        .want = {ok, ok}},
       {.name = "Test incoming pod's affinity: firstly check if all "
@@ -734,8 +778,8 @@ std::vector<AddRemoveCase> AddRemoveCases() {
       {.name = "preFilterState anti-affinity terms are updated correctly "
                "after adding and removing a pod",
        .pending = anti_foo_bar(P("pending").Label("foo", "bar")).Obj(),
-       .added = anti_foo_bar(P("addedPod").Label("foo", "bar").Node("nodeB"))
-                    .Obj(),
+       .added =
+           anti_foo_bar(P("addedPod").Label("foo", "bar").Node("nodeB")).Obj(),
        .existing = {P("p1").Label("foo", "bar").Node("nodeA").Obj(),
                     anti_foo_bar(P("p2").Node("nodeC")).Obj()},
        .want_anti = {{{"region", "r1"}, 2}}},
@@ -754,9 +798,9 @@ std::vector<AddRemoveCase> AddRemoveCases() {
        .pending = affinity_complex(P("pending").Label("foo", "bar")).Obj(),
        .added =
            anti_complex(P("addedPod").Label("foo", "bar").Node("nodeA")).Obj(),
-       .existing = {P("p1").Label("foo", "bar").Node("nodeA").Obj(),
-                    affinity_complex(anti_foo_bar(P("p2").Node("nodeC")))
-                        .Obj()},
+       .existing =
+           {P("p1").Label("foo", "bar").Node("nodeA").Obj(),
+            affinity_complex(anti_foo_bar(P("p2").Node("nodeC"))).Obj()},
        .want_affinity = {{{"region", "r1"}, 2}, {{"zone", "z11"}, 2}}},
   };
 }
@@ -801,16 +845,16 @@ TEST_P(PreFilterStateAddRemovePod, AddThenRemove) {
   auto plugin = MakePlugin(handle);
   auto* pl = dynamic_cast<InterPodAffinity*>(plugin.get());
   framework::CycleState state;
-  ASSERT_TRUE(
-      pl->PreFilter(state, *pending, handle.snapshot().nodes(), nullptr)
-          .IsSuccess());
+  ASSERT_TRUE(pl->PreFilter(state, *pending, handle.snapshot().nodes(), nullptr)
+                  .IsSuccess());
   const interpodaffinity::PreFilterState* s =
       interpodaffinity::ReadPreFilterState(state);
   ASSERT_NE(s, nullptr);
   Counts original = CountsOf(*s);
   std::unique_ptr<framework::CycleState> clone = state.Clone();
 
-  const framework::NodeInfo* node = handle.snapshot().Get(c.added.spec.node_name);
+  const framework::NodeInfo* node =
+      handle.snapshot().Get(c.added.spec.node_name);
   ASSERT_NE(node, nullptr);
   ASSERT_TRUE(pl->AddPod(state, *pending, added, *node).IsSuccess());
   EXPECT_EQ(s->anti_affinity.ToMap(s->keys), c.want_anti);
@@ -832,14 +876,15 @@ INSTANTIATE_TEST_SUITE_P(InterPodAffinity, PreFilterStateAddRemovePod,
 TEST(InterPodAffinityTest, AddRemovePodChangesFilter) {
   const std::vector<api::Node> nodes = {N("nodeA", {{"zone", "z1"}}),
                                         N("nodeB", {{"zone", "z2"}})};
-  testing::FakeHandle handle(
-      MakeSnapshot({P("victim").Label("app", "db").Node("nodeA").Obj()}, nodes));
+  testing::FakeHandle handle(MakeSnapshot(
+      {P("victim").Label("app", "db").Node("nodeA").Obj()}, nodes));
   auto plugin = MakePlugin(handle);
   auto* pl = dynamic_cast<InterPodAffinity*>(plugin.get());
-  framework::PodInfoPtr pod = P().AntiAffinity(In("app", "zone", {"db"})).Info();
+  framework::PodInfoPtr pod =
+      P().AntiAffinity(In("app", "zone", {"db"})).Info();
   framework::CycleState state;
-  ASSERT_TRUE(
-      pl->PreFilter(state, *pod, handle.snapshot().nodes(), nullptr).IsSuccess());
+  ASSERT_TRUE(pl->PreFilter(state, *pod, handle.snapshot().nodes(), nullptr)
+                  .IsSuccess());
   const framework::NodeInfo& a = *handle.snapshot().Get("nodeA");
   const framework::NodeInfo& b = *handle.snapshot().Get("nodeB");
   ExpectStatus(pl->Filter(state, *pod, a), kUnsched, kAnti);
@@ -854,17 +899,15 @@ TEST(InterPodAffinityTest, AddRemovePodChangesFilter) {
       P("repeller").Node("nodeB").AntiAffinity(Exists("app", "zone")).Info();
   framework::PodInfoPtr labelled = P().Label("app", "web").Info();
   framework::CycleState state2;
-  ASSERT_TRUE(pl->PreFilter(state2, *labelled, handle.snapshot().nodes(),
-                            nullptr)
-                  .IsSkip());
-  // With the pod having anti-affinity the state exists and can take it.
-  framework::PodInfoPtr both = P()
-                                   .Label("app", "web")
-                                   .AntiAffinity(In("app", "zone", {"none"}))
-                                   .Info();
-  framework::CycleState state3;
   ASSERT_TRUE(
-      pl->PreFilter(state3, *both, handle.snapshot().nodes(), nullptr).IsSuccess());
+      pl->PreFilter(state2, *labelled, handle.snapshot().nodes(), nullptr)
+          .IsSkip());
+  // With the pod having anti-affinity the state exists and can take it.
+  framework::PodInfoPtr both =
+      P().Label("app", "web").AntiAffinity(In("app", "zone", {"none"})).Info();
+  framework::CycleState state3;
+  ASSERT_TRUE(pl->PreFilter(state3, *both, handle.snapshot().nodes(), nullptr)
+                  .IsSuccess());
   ASSERT_TRUE(pl->AddPod(state3, *both, repeller, b).IsSuccess());
   ExpectStatus(pl->Filter(state3, *both, b), kUnsched, kExisting);
   ExpectStatus(pl->Filter(state3, *both, a), Code::kSuccess, "");

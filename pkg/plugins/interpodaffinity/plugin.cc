@@ -84,8 +84,8 @@ QueueingHint IsSchedulableAfterPodChange(const api::Pod& pod,
 // moving to another value. For anti-affinity, any new node (a node without
 // the key passes anti-affinity), or a node losing the key or changing its
 // value.
-QueueingHint IsSchedulableAfterNodeChange(
-    const api::Pod& pod, const framework::EventObjects& objs) {
+QueueingHint IsSchedulableAfterNodeChange(const api::Pod& pod,
+                                          const framework::EventObjects& objs) {
   const api::Node* old_node = objs.old_node;
   const api::Node* new_node = objs.new_node;
   if (new_node == nullptr) return QueueingHint::kQueue;
@@ -143,9 +143,9 @@ util::Result<std::unique_ptr<framework::Plugin>> NewInterPodAffinity(
   // validation.ValidateInterPodAffinityArgs, which kube's New runs too.
   int32_t weight = typed->hard_pod_affinity_weight;
   if (weight < 0 || weight > 100) {
-    return util::Error("hardPodAffinityWeight: Invalid value: " +
-                       std::to_string(weight) +
-                       ": not in valid range [0, 100]");
+    return util::Error(
+        "hardPodAffinityWeight: Invalid value: " + std::to_string(weight) +
+        ": not in valid range [0, 100]");
   }
   return std::unique_ptr<framework::Plugin>(
       std::make_unique<InterPodAffinity>(*typed, handle));

@@ -1,6 +1,8 @@
 // Queueing hints (kube-scheduler's interpodaffinity/plugin_test.go:
 // Test_isSchedulableAfterPodChange, Test_isSchedulableAfterNodeChange, as of
 // v1.32), the factory, and Filter/PreFilter/PreScore under concurrency.
+#include "pkg/plugins/interpodaffinity/plugin.h"
+
 #include <gtest/gtest.h>
 
 #include <cctype>
@@ -14,7 +16,6 @@
 
 #include "pkg/framework/parallelizer.h"
 #include "pkg/framework/testing/fake_handle.h"
-#include "pkg/plugins/interpodaffinity/plugin.h"
 #include "pkg/plugins/interpodaffinity/test_util.h"
 
 namespace ksched::plugins {
@@ -90,7 +91,8 @@ std::vector<PodHintCase> PodHintCases() {
       In("service", "region", {"securityscan", "value2"});
   const api::Pod affinity_pod = P("p").Affinity(scan).Obj();
   const api::Pod anti_pod = P("p").AntiAffinity(scan).Obj();
-  const api::Pod two_terms = P("p").Affinity(Exists("aaa", "hostname"))
+  const api::Pod two_terms = P("p")
+                                 .Affinity(Exists("aaa", "hostname"))
                                  .Affinity(Exists("bbb", "hostname"))
                                  .Obj();
   const auto other = [] { return P("other").Node("fake-node"); };
@@ -162,7 +164,8 @@ std::vector<PodHintCase> PodHintCases() {
        .old_pod = other().AntiAffinity(scan).Obj(),
        .want = kSkip},
       {.name = "a pod whose required terms do not parse is always requeued",
-       .pod = P("p").Affinity(In("service", "region", {"{{.bad-value.}}"})).Obj(),
+       .pod =
+           P("p").Affinity(In("service", "region", {"{{.bad-value.}}"})).Obj(),
        .new_pod = other().Label("aaa", "a").Obj()},
   };
 }
@@ -200,7 +203,9 @@ std::vector<NodeHintCase> NodeHintCases() {
   const api::Pod affinity_zone =
       P("p").Affinity(In("service", "zone", {"securityscan", "value2"})).Obj();
   const api::Pod affinity_region =
-      P("p").Affinity(In("service", "region", {"securityscan", "value2"})).Obj();
+      P("p")
+          .Affinity(In("service", "region", {"securityscan", "value2"}))
+          .Obj();
   const api::Pod anti_zone =
       P("p").AntiAffinity(In("another", "zone", {"label"})).Obj();
   return {
@@ -324,18 +329,16 @@ class ParallelHandle final : public framework::Handle {
       const framework::NodeInfo& node) override {
     return fake_.RunFilterPluginsWithNominatedPods(state, pod, node);
   }
-  Status RunPreFilterExtensionAddPod(framework::CycleState& state,
-                                     const framework::PodInfo& pod,
-                                     const framework::PodInfoPtr& to_add,
-                                     const framework::NodeInfo& node)
-      const override {
+  Status RunPreFilterExtensionAddPod(
+      framework::CycleState& state, const framework::PodInfo& pod,
+      const framework::PodInfoPtr& to_add,
+      const framework::NodeInfo& node) const override {
     return fake_.RunPreFilterExtensionAddPod(state, pod, to_add, node);
   }
-  Status RunPreFilterExtensionRemovePod(framework::CycleState& state,
-                                        const framework::PodInfo& pod,
-                                        const framework::PodInfoPtr& to_remove,
-                                        const framework::NodeInfo& node)
-      const override {
+  Status RunPreFilterExtensionRemovePod(
+      framework::CycleState& state, const framework::PodInfo& pod,
+      const framework::PodInfoPtr& to_remove,
+      const framework::NodeInfo& node) const override {
     return fake_.RunPreFilterExtensionRemovePod(state, pod, to_remove, node);
   }
   framework::Binder* binder() override { return fake_.binder(); }

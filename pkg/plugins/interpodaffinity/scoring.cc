@@ -102,9 +102,9 @@ bool HasPreferredTerms(const api::Pod& pod) {
 
 }  // namespace
 
-Status InterPodAffinity::PreScore(
-    framework::CycleState& cycle, const framework::PodInfo& pod_info,
-    const std::vector<NodeInfoPtr>& /*nodes*/) {
+Status InterPodAffinity::PreScore(framework::CycleState& cycle,
+                                  const framework::PodInfo& pod_info,
+                                  const std::vector<NodeInfoPtr>& /*nodes*/) {
   const api::Pod& pod = pod_info.pod();
   const bool has_constraints = HasPreferredTerms(pod);
   // The throughput option: existing pods' preferences only count for pods
@@ -138,7 +138,8 @@ Status InterPodAffinity::PreScore(
     const api::Node* node = info.node();
     if (node == nullptr || node->metadata.labels.empty()) return true;
     NodeHits hits(node->metadata.labels);
-    const auto& pods = has_constraints ? info.pods() : info.pods_with_affinity();
+    const auto& pods =
+        has_constraints ? info.pods() : info.pods_with_affinity();
     for (const framework::PodInfoPtr& existing : pods) {
       ProcessExistingPod(in, *existing, hits);
     }
@@ -178,9 +179,9 @@ Status InterPodAffinity::Score(const framework::CycleState& cycle,
   return Status();
 }
 
-Status InterPodAffinity::NormalizeScore(const framework::CycleState& cycle,
-                                        const framework::PodInfo& /*pod*/,
-                                        framework::NodeScoreList& scores) const {
+Status InterPodAffinity::NormalizeScore(
+    const framework::CycleState& cycle, const framework::PodInfo& /*pod*/,
+    framework::NodeScoreList& scores) const {
   const interpodaffinity::PreScoreState* state =
       interpodaffinity::ReadPreScoreState(cycle);
   if (state == nullptr) {
@@ -199,7 +200,8 @@ Status InterPodAffinity::NormalizeScore(const framework::CycleState& cycle,
     double f = 0;
     if (diff > 0) {
       f = static_cast<double>(framework::kMaxNodeScore) *
-          (static_cast<double>(s.score - min_count) / static_cast<double>(diff));
+          (static_cast<double>(s.score - min_count) /
+           static_cast<double>(diff));
     }
     s.score = static_cast<int64_t>(f);
   }

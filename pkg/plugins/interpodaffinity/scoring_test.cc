@@ -308,7 +308,8 @@ std::vector<ScoreCase> PreferredCases() {
        .pre_score_code = Code::kError,
        .pre_score_message = "Invalid value: \"{{.bad-value.}}\""},
       {.name = "Affinity with pods matching NamespaceSelector",
-       .pod = P().Ns("subteam1.team1").Labels(s1)
+       .pod = P().Ns("subteam1.team1")
+                  .Labels(s1)
                   .WithAffinity(affinity_ns_selector)
                   .Obj(),
        .pods = ns_pods,
@@ -316,14 +317,16 @@ std::vector<ScoreCase> PreferredCases() {
        .want = {kMax, 0}},
       {.name = "Affinity with pods matching both NamespaceSelector and "
                "Namespaces fields",
-       .pod = P().Ns("subteam1.team1").Labels(s1)
+       .pod = P().Ns("subteam1.team1")
+                  .Labels(s1)
                   .WithAffinity(affinity_ns_selector)
                   .Obj(),
        .pods = ns_pods_both,
        .nodes = {N("node1", rg_china), N("node2", rg_india)},
        .want = {kMax, 0}},
       {.name = "AntiAffinity with pods matching NamespaceSelector",
-       .pod = P().Ns("subteam1.team1").Labels(s1)
+       .pod = P().Ns("subteam1.team1")
+                  .Labels(s1)
                   .WithAffinity(anti_affinity_ns_selector)
                   .Obj(),
        .pods = ns_pods,
@@ -331,7 +334,8 @@ std::vector<ScoreCase> PreferredCases() {
        .want = {0, kMax}},
       {.name = "AntiAffinity with pods matching both NamespaceSelector and "
                "Namespaces fields",
-       .pod = P().Ns("subteam1.team1").Labels(s1)
+       .pod = P().Ns("subteam1.team1")
+                  .Labels(s1)
                   .WithAffinity(anti_affinity_ns_selector)
                   .Obj(),
        .pods = ns_pods_both,
@@ -458,8 +462,8 @@ TEST(InterPodAffinityTest, ScoreWithoutPreScoreState) {
 TEST(InterPodAffinityTest, PreScoreStateCloneScoresAlike) {
   std::vector<api::Node> nodes = {N("node1", {{"region", "China"}}),
                                   N("node2", {{"region", "India"}})};
-  testing::FakeHandle handle(MakeSnapshot(
-      {P().Node("node1").Label("security", "S1").Obj()}, nodes));
+  testing::FakeHandle handle(
+      MakeSnapshot({P().Node("node1").Label("security", "S1").Obj()}, nodes));
   auto plugin = MakePlugin(handle, {});
   auto* pl = dynamic_cast<InterPodAffinity*>(plugin.get());
   framework::PodInfoPtr pod =

@@ -150,9 +150,8 @@ class PreFilterState final : public framework::StateData {
 
 // PreScore's result, read by Score and NormalizeScore. Immutable once
 // written, so clones share it.
-class PreScoreState final
-    : public framework::StateData,
-      public std::enable_shared_from_this<PreScoreState> {
+class PreScoreState final : public framework::StateData,
+                            public std::enable_shared_from_this<PreScoreState> {
  public:
   std::shared_ptr<framework::StateData> Clone() const override {
     return std::const_pointer_cast<PreScoreState>(shared_from_this());

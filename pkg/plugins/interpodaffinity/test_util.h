@@ -113,8 +113,8 @@ class P {
  private:
   api::PodAffinity& Mutable(bool anti) {
     if (!pod_.spec.affinity) pod_.spec.affinity.emplace();
-    auto& target =
-        anti ? pod_.spec.affinity->pod_anti_affinity : pod_.spec.affinity->pod_affinity;
+    auto& target = anti ? pod_.spec.affinity->pod_anti_affinity
+                        : pod_.spec.affinity->pod_affinity;
     if (!target) target.emplace();
     return *target;
   }

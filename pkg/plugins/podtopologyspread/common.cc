@@ -61,8 +61,7 @@ util::Result<Constraints> FilterConstraints(
         c.label_selector ? &*c.label_selector : nullptr);
     if (!selector.ok()) return selector.error();
     if (!c.match_label_keys.empty()) {
-      selector =
-          MergeMatchLabelKeys(c.match_label_keys, pod_labels, *selector);
+      selector = MergeMatchLabelKeys(c.match_label_keys, pod_labels, *selector);
       if (!selector.ok()) return selector.error();
     }
     Constraint tsc;

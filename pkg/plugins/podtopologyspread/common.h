@@ -32,8 +32,10 @@ struct Constraint {
   std::string topology_key;
   api::Selector selector;
   int32_t min_domains = 1;
-  api::NodeInclusionPolicy node_affinity_policy = api::NodeInclusionPolicy::kHonor;
-  api::NodeInclusionPolicy node_taints_policy = api::NodeInclusionPolicy::kIgnore;
+  api::NodeInclusionPolicy node_affinity_policy =
+      api::NodeInclusionPolicy::kHonor;
+  api::NodeInclusionPolicy node_taints_policy =
+      api::NodeInclusionPolicy::kIgnore;
   // Hostname domains are single nodes: scoring counts them per node.
   bool IsHostname() const { return topology_key == kLabelHostname; }
 };
@@ -45,7 +47,8 @@ using Constraints = std::vector<Constraint>;
 // with MatchLabelKeysInPodTopologySpread on, as in kube v1.32).
 util::Result<Constraints> FilterConstraints(
     const std::vector<api::TopologySpreadConstraint>& constraints,
-    const api::StringMap& pod_labels, api::UnsatisfiableConstraintAction action);
+    const api::StringMap& pod_labels,
+    api::UnsatisfiableConstraintAction action);
 
 // Whether the node has a label for every constraint's topology key.
 bool NodeLabelsMatchConstraints(const api::StringMap& node_labels,
@@ -126,7 +129,9 @@ class DomainTable {
   int32_t Intern(std::string_view value, uint64_t hash);
   // The id of `value`, or -1.
   int32_t Find(std::string_view value, uint64_t hash) const;
-  int32_t Find(std::string_view value) const { return Find(value, Hash(value)); }
+  int32_t Find(std::string_view value) const {
+    return Find(value, Hash(value));
+  }
 
   int32_t size() const { return static_cast<int32_t>(entries_.size()); }
   std::string_view value(int32_t id) const {

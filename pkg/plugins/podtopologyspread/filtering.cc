@@ -208,8 +208,8 @@ framework::Status PodTopologySpread::RemovePod(
   if (s == nullptr) {
     return framework::Status::Error(std::string(podtopologyspread::kNotFound));
   }
-  podtopologyspread::UpdateWithPod(*s, to_remove->pod(), pod.pod(),
-                                   node.node(), -1);
+  podtopologyspread::UpdateWithPod(*s, to_remove->pod(), pod.pod(), node.node(),
+                                   -1);
   return framework::Status();
 }
 

@@ -91,8 +91,8 @@ util::Result<Constraints> PodTopologySpread::GetConstraints(
                                     " topology spread constraints");
   }
   if (constraints->empty()) return constraints;
-  api::Selector selector = default_selector_ ? default_selector_(pod)
-                                             : api::Selector::Everything();
+  api::Selector selector =
+      default_selector_ ? default_selector_(pod) : api::Selector::Everything();
   if (selector.IsEverything()) return Constraints{};
   for (Constraint& c : *constraints) c.selector = selector;
   return constraints;
@@ -113,9 +113,9 @@ PodTopologySpread::EventsToRegister() const {
        [this](const api::Pod& pod, const framework::EventObjects& objs) {
          return HintAfterPodChange(pod, objs);
        }},
-      {{framework::EventResource::kNode,
-        framework::kAdd | framework::kDelete | framework::kUpdateNodeLabel |
-            framework::kUpdateNodeTaint},
+      {{framework::EventResource::kNode, framework::kAdd | framework::kDelete |
+                                             framework::kUpdateNodeLabel |
+                                             framework::kUpdateNodeTaint},
        [this](const api::Pod& pod, const framework::EventObjects& objs) {
          return HintAfterNodeChange(pod, objs);
        }},
@@ -203,7 +203,8 @@ NewPodTopologySpreadWithSelector(
   auto typed = framework::ArgsAs<config::PodTopologySpreadArgs>(
       args, names::kPodTopologySpread);
   if (!typed.ok()) return typed.error();
-  bool system = typed->defaulting_type == config::PodTopologySpreadDefaulting::kSystem;
+  bool system =
+      typed->defaulting_type == config::PodTopologySpreadDefaulting::kSystem;
   if (system && !typed->default_constraints.empty()) {
     return util::Error(
         "defaultingType: Invalid value: \"System\": when .defaultConstraints "

@@ -21,8 +21,9 @@
 
 namespace ksched::plugins {
 
-inline constexpr std::string_view kPodTopologySpreadErrReasonConstraintsNotMatch =
-    "node(s) didn't match pod topology spread constraints";
+inline constexpr std::string_view
+    kPodTopologySpreadErrReasonConstraintsNotMatch =
+        "node(s) didn't match pod topology spread constraints";
 inline constexpr std::string_view kPodTopologySpreadErrReasonNodeLabelNotMatch =
     "node(s) didn't match pod topology spread constraints (missing required "
     "label)";

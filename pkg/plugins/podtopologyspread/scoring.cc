@@ -27,7 +27,8 @@ double NormalizingWeight(size_t size) {
 // scoreForCount: maxSkew - 1 is added so that small differences between
 // domains matter less with a larger tolerated skew.
 double ScoreForCount(int64_t count, int32_t max_skew, double weight) {
-  return static_cast<double>(count) * weight + static_cast<double>(max_skew - 1);
+  return static_cast<double>(count) * weight +
+         static_cast<double>(max_skew - 1);
 }
 
 // Per node and constraint ([node * constraints + constraint]): the domain
@@ -89,9 +90,8 @@ void CountNode(const framework::NodeInfo& info, const api::Pod& pod,
 
 bool PreScoreState::IsIgnored(std::string_view node) const {
   const auto& ignored = data_->ignored_nodes;
-  return !ignored.empty() &&
-         std::binary_search(ignored.begin(), ignored.end(), node,
-                            std::less<>());
+  return !ignored.empty() && std::binary_search(ignored.begin(), ignored.end(),
+                                                node, std::less<>());
 }
 
 const PreScoreState* GetPreScoreState(const framework::CycleState& state) {
@@ -198,8 +198,8 @@ framework::Status PodTopologySpread::Score(const framework::CycleState& state,
     if (value == nullptr) continue;
     int64_t count = 0;
     if (c.IsHostname()) {
-      count = podtopologyspread::CountPodsMatchSelector(
-          info.pods(), c.selector, pod.pod().metadata.ns);
+      count = podtopologyspread::CountPodsMatchSelector(info.pods(), c.selector,
+                                                        pod.pod().metadata.ns);
     } else if (int32_t id = d.domains[i].Find(*value); id >= 0) {
       count = d.pod_counts[i][id];
     }

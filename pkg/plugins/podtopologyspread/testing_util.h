@@ -90,8 +90,7 @@ class TestPod {
                         std::move(values));
     return *this;
   }
-  TestPod& NodeAffinityNotIn(std::string key,
-                             std::vector<std::string> values) {
+  TestPod& NodeAffinityNotIn(std::string key, std::vector<std::string> values) {
     b_.NodeAffinityTerm(std::move(key), api::NodeSelectorOperator::kNotIn,
                         std::move(values));
     return *this;
@@ -248,8 +247,8 @@ inline std::string DescribeSelector(const api::Selector& s) {
   if (s.IsNothing()) return "<nothing>";
   std::vector<std::string> parts;
   for (const auto& r : s.requirements()) {
-    static constexpr const char* kOps[] = {"in",     "notin", "exists",
-                                           "!exists", "gt",   "lt"};
+    static constexpr const char* kOps[] = {"in",      "notin", "exists",
+                                           "!exists", "gt",    "lt"};
     std::string part = r.key + " " + kOps[static_cast<int>(r.op)];
     if (!r.values.empty()) {
       part += " (";
@@ -290,9 +289,9 @@ inline std::string DescribeConstraint(int32_t max_skew, const std::string& key,
                                       api::NodeInclusionPolicy affinity,
                                       api::NodeInclusionPolicy taints) {
   return "maxSkew=" + std::to_string(max_skew) + " key=" + key +
-         " selector=" + selector + " minDomains=" +
-         std::to_string(min_domains) + " affinity=" + PolicyName(affinity) +
-         " taints=" + PolicyName(taints);
+         " selector=" + selector +
+         " minDomains=" + std::to_string(min_domains) +
+         " affinity=" + PolicyName(affinity) + " taints=" + PolicyName(taints);
 }
 
 inline std::string DescribeConstraint(const Constraint& c) {

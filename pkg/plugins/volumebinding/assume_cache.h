@@ -78,7 +78,7 @@ class AssumeCache {
 
   mutable std::mutex mu_;
   std::map<std::string, AssumedVolume, std::less<>> volumes_;  // by PV name
-  std::map<std::string, AssumedClaim, std::less<>> claims_;  // namespace/name
+  std::map<std::string, AssumedClaim, std::less<>> claims_;    // namespace/name
 };
 
 }  // namespace ksched::plugins::volumebinding

@@ -24,8 +24,8 @@ struct MatchResult {
 // does not take the only volume a larger one fits in; a volume goes to one
 // claim at most.
 util::Result<MatchResult> FindMatchingVolumes(
-    std::vector<const DelayedClaim*> claims,
-    const PodVolumeClaims& pod_claims, const api::Node& labels_only) {
+    std::vector<const DelayedClaim*> claims, const PodVolumeClaims& pod_claims,
+    const api::Node& labels_only) {
   // Go sorts these few claims by insertion sort, which is stable.
   std::stable_sort(claims.begin(), claims.end(),
                    [](const DelayedClaim* a, const DelayedClaim* b) {
@@ -146,7 +146,8 @@ util::Result<FindResult> FindPodVolumes(const PodVolumeClaims& claims,
   }
 
   if (!to_match.empty()) {
-    auto matched = FindMatchingVolumes(std::move(to_match), claims, labels_only);
+    auto matched =
+        FindMatchingVolumes(std::move(to_match), claims, labels_only);
     if (!matched.ok()) return matched.error();
     unbound_satisfied = matched->found_all;
     result.volumes.static_bindings = std::move(matched->bindings);

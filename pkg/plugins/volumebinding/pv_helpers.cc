@@ -30,12 +30,11 @@ bool VolumeModeMismatch(const api::PersistentVolumeClaimSpec& claim,
 bool AccessModesSatisfied(const api::PersistentVolumeClaim& claim,
                           const api::PersistentVolume& volume) {
   const auto& offered = volume.spec.access_modes;
-  return std::all_of(claim.spec.access_modes.begin(),
-                     claim.spec.access_modes.end(),
-                     [&](const std::string& mode) {
-                       return std::find(offered.begin(), offered.end(),
-                                        mode) != offered.end();
-                     });
+  return std::all_of(
+      claim.spec.access_modes.begin(), claim.spec.access_modes.end(),
+      [&](const std::string& mode) {
+        return std::find(offered.begin(), offered.end(), mode) != offered.end();
+      });
 }
 
 }  // namespace
@@ -146,9 +145,9 @@ util::Result<const CandidateVolume*> FindMatchingVolume(
   return smallest;
 }
 
-std::pair<std::shared_ptr<const api::PersistentVolume>, bool>
-BindVolumeToClaim(const api::PersistentVolume& volume,
-                  const api::PersistentVolumeClaim& claim) {
+std::pair<std::shared_ptr<const api::PersistentVolume>, bool> BindVolumeToClaim(
+    const api::PersistentVolume& volume,
+    const api::PersistentVolumeClaim& claim) {
   const bool set_bound_by_controller = !IsVolumeBoundToClaim(volume, claim);
   auto bound = std::make_shared<api::PersistentVolume>(volume);
   bool dirty = false;
@@ -184,8 +183,7 @@ bool MatchTopologySelectorTerms(
     bool valid = true;
     for (const auto& requirement : term.match_label_expressions) {
       if (!selector
-               .Add(requirement.key, api::Selector::Op::kIn,
-                    requirement.values)
+               .Add(requirement.key, api::Selector::Op::kIn, requirement.values)
                .ok()) {
         valid = false;
         break;

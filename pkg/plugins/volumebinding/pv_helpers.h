@@ -76,9 +76,9 @@ util::Result<const CandidateVolume*> FindMatchingVolume(
 // volume.GetBindVolumeToClaim: a copy of the volume bound to the claim
 // (claimRef, and bound-by-controller unless the volume was pre-bound to it),
 // and whether that changed anything.
-std::pair<std::shared_ptr<const api::PersistentVolume>, bool>
-BindVolumeToClaim(const api::PersistentVolume& volume,
-                  const api::PersistentVolumeClaim& claim);
+std::pair<std::shared_ptr<const api::PersistentVolume>, bool> BindVolumeToClaim(
+    const api::PersistentVolume& volume,
+    const api::PersistentVolumeClaim& claim);
 
 // v1helper.MatchTopologySelectorTerms: no terms match every label set; an
 // empty or invalid term matches none.

@@ -211,12 +211,10 @@ inline void AddTestClasses(framework::InMemoryClusterObjects& objects) {
   objects.Upsert(MakeClass("wait-sc", api::kVolumeBindingWaitForFirstConsumer));
   objects.Upsert(
       MakeClass("wait-hdd-sc", api::kVolumeBindingWaitForFirstConsumer));
-  objects.Upsert(MakeClass("zonal-sc", api::kVolumeBindingWaitForFirstConsumer,
-                           "csi.example.com",
-                           {Topology("topology.kubernetes.io/zone",
-                                     {"zone-a"})}));
-  objects.Upsert(MakeClass("static-sc",
-                           api::kVolumeBindingWaitForFirstConsumer,
+  objects.Upsert(MakeClass(
+      "zonal-sc", api::kVolumeBindingWaitForFirstConsumer, "csi.example.com",
+      {Topology("topology.kubernetes.io/zone", {"zone-a"})}));
+  objects.Upsert(MakeClass("static-sc", api::kVolumeBindingWaitForFirstConsumer,
                            std::string(kNotSupportedProvisioner)));
 }
 
