@@ -159,4 +159,26 @@ bool Selector::Matches(const StringMap& labels) const {
   return true;
 }
 
+void Selector::AppendKey(std::string* out) const {
+  // Every string is length-prefixed, so no choice of label keys or values
+  // can make two selectors encode alike.
+  auto append = [out](std::string_view s) {
+    out->append(std::to_string(s.size()));
+    out->push_back(':');
+    out->append(s);
+  };
+  out->append(nothing_ ? "N" : "S");
+  out->append(std::to_string(requirements_.size()));
+  for (const Requirement& r : requirements_) {
+    out->push_back('|');
+    append(r.key);
+    out->append(std::to_string(static_cast<int>(r.op)));
+    out->push_back(',');
+    out->append(std::to_string(r.number));
+    out->push_back(',');
+    out->append(std::to_string(r.values.size()));
+    for (const std::string& v : r.values) append(v);
+  }
+}
+
 }  // namespace ksched::api

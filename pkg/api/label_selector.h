@@ -53,6 +53,11 @@ class Selector {
   bool IsNothing() const { return nothing_; }
   const std::vector<Requirement>& requirements() const { return requirements_; }
 
+  // Appends an unambiguous encoding of the selector to `out`: equal
+  // selectors (requirements in the same order) encode equally, different
+  // ones differently. Keys of memoised match counts are built from it.
+  void AppendKey(std::string* out) const;
+
  private:
   std::vector<Requirement> requirements_;
   bool nothing_ = false;

@@ -161,6 +161,10 @@ class Cache {
   // The cache owns the generation clock: every NodeInfo change takes the
   // next value, so "changed since snapshot S" is generation > S.generation.
   int64_t generation_ = 0;
+  // Every snapshot this cache fills holds only NodeInfos it copied, so they
+  // can share one id space for memoised pod counts.
+  std::shared_ptr<framework::PodCountKeys> pod_count_keys_ =
+      std::make_shared<framework::PodCountKeys>();
 };
 
 }  // namespace ksched::cache

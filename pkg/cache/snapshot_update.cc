@@ -7,6 +7,7 @@
 namespace ksched::cache {
 
 util::Result<void> Cache::UpdateSnapshot(framework::Snapshot* snapshot) {
+  snapshot->set_pod_count_keys(pod_count_keys_);
   std::lock_guard lock(mu_);
   const int64_t seen = snapshot->generation();
   // nodes() must be rebuilt when a node joined or left.

@@ -4,14 +4,22 @@
 
 namespace ksched::framework {
 
-const std::string& NodeInfo::name() const {
-  static const std::string kNone;
-  return node_ ? node_->metadata.name : kNone;
+void NodeInfo::SetNode(std::shared_ptr<const api::Node> node) {
+  // Memoised answers may depend on the node's labels (see pod_count_memo.h).
+  pod_counts_.Clear();
+  node_ = std::move(node);
+  name_ = node_->metadata.name;
+  unschedulable_ = node_->spec.unschedulable;
+  has_taints_ = !node_->spec.taints.empty();
+  allocatable_ = Resource::FromList(node_->status.allocatable);
 }
 
-void NodeInfo::SetNode(std::shared_ptr<const api::Node> node) {
-  node_ = std::move(node);
-  allocatable_ = Resource::FromList(node_->status.allocatable);
+void NodeInfo::RemoveNode() {
+  pod_counts_.Clear();
+  node_.reset();
+  name_.clear();
+  unschedulable_ = false;
+  has_taints_ = false;
 }
 
 std::vector<const api::ContainerPort*> HostPortsOf(const api::Pod& pod) {
@@ -58,6 +66,7 @@ void NodeInfo::Account(const PodInfo& info, int64_t sign) {
 }
 
 void NodeInfo::AddPod(PodInfoPtr pod) {
+  pod_counts_.Clear();
   if (pod->WithAffinity()) pods_with_affinity_.push_back(pod);
   if (pod->WithRequiredAntiAffinity()) {
     pods_with_required_anti_affinity_.push_back(pod);
@@ -67,6 +76,7 @@ void NodeInfo::AddPod(PodInfoPtr pod) {
 }
 
 bool NodeInfo::RemovePod(std::string_view uid) {
+  pod_counts_.Clear();
   auto by_uid = [&](const PodInfoPtr& p) {
     return p->pod().metadata.uid == uid;
   };

@@ -10,6 +10,7 @@
 #include "pkg/api/node.h"
 #include "pkg/api/string_map.h"
 #include "pkg/framework/host_ports.h"
+#include "pkg/framework/pod_count_memo.h"
 #include "pkg/framework/pod_info.h"
 #include "pkg/framework/resource.h"
 
@@ -36,9 +37,31 @@ class alignas(64) NodeInfo {
   // yet (or has seen deleted).
   const api::Node* node() const { return node_.get(); }
   const std::shared_ptr<const api::Node>& node_ptr() const { return node_; }
-  const std::string& name() const;
+  // The node's name, or empty without a node. Kept in the NodeInfo (as are
+  // the two flags below) so that the filter pass over thousands of nodes
+  // can decide the common case without loading each Node from memory.
+  const std::string& name() const { return name_; }
+  bool node_unschedulable() const { return unschedulable_; }
+  bool node_has_taints() const { return has_taints_; }
   void SetNode(std::shared_ptr<const api::Node> node);
-  void RemoveNode() { node_.reset(); }
+  void RemoveNode();
+
+  // Starts loading into cache the lines Filter and Score read: the hot
+  // fields at the front, the image states, and with `node_too` the Node's
+  // labels, which affinity and spreading read (following node_, so its line must have been asked
+  // for earlier). The passes walk nodes scattered across the heap; asking
+  // for one a few steps ahead overlaps its misses with the work on the
+  // current one. Only those lines: prefetching whole objects would fill
+  // the core's few outstanding-miss slots and stall instead.
+  void Prefetch(bool node_too) const {
+    const char* p = reinterpret_cast<const char*>(this);
+    const char* hot_end = reinterpret_cast<const char*>(&allocatable_ + 1);
+    for (; p < hot_end; p += 64) __builtin_prefetch(p);
+    __builtin_prefetch(&image_states_);
+    if (node_too && node_ != nullptr) {
+      __builtin_prefetch(&node_->metadata.labels);
+    }
+  }
 
   const std::vector<PodInfoPtr>& pods() const { return pods_; }
   const std::vector<PodInfoPtr>& pods_with_affinity() const {
@@ -66,22 +89,32 @@ class alignas(64) NodeInfo {
 
   // Bumped by the owner (the cache) on every change so snapshots copy only
   // what changed.
+  // Answers plugins memoised for this node (see pod_count_memo.h);
+  // emptied whenever the pods or the node change, empty in every copy.
+  const PodCountMemo& pod_counts() const { return pod_counts_; }
+
   int64_t generation() const { return generation_; }
   void set_generation(int64_t g) { generation_ = g; }
 
  private:
   void Account(const PodInfo& pod, int64_t sign);
 
+  // What every Filter and Score reads comes first, in the lines the
+  // passes prefetch.
   std::shared_ptr<const api::Node> node_;
-  std::vector<PodInfoPtr> pods_;
-  std::vector<PodInfoPtr> pods_with_affinity_;
-  std::vector<PodInfoPtr> pods_with_required_anti_affinity_;
+  std::string name_;
+  bool unschedulable_ = false;
+  bool has_taints_ = false;
   Resource requested_;
   Resource non_zero_requested_;
   Resource allocatable_;
+  std::vector<PodInfoPtr> pods_;
+  std::vector<PodInfoPtr> pods_with_affinity_;
+  std::vector<PodInfoPtr> pods_with_required_anti_affinity_;
   HostPortInfo used_ports_;
   api::FlatMap<ImageStateSummary> image_states_;
   api::FlatMap<int> pvc_ref_counts_;
+  PodCountMemo pod_counts_;
   int64_t generation_ = 0;
 };
 
@@ -89,23 +122,5 @@ using NodeInfoPtr = std::shared_ptr<NodeInfo>;
 
 // The host ports a pod asks for (container ports with hostPort > 0).
 std::vector<const api::ContainerPort*> HostPortsOf(const api::Pod& pod);
-
-// Starts loading a NodeInfo (and, when `node_too`, the Node it points
-// at, which needs the NodeInfo's first line loaded already) into cache.
-// The filter and score passes walk nodes scattered across the heap; asking
-// for a node a few steps ahead overlaps those misses with the work on the
-// current one.
-inline void PrefetchNodeInfo(const NodeInfo* info, bool node_too) {
-  const char* p = reinterpret_cast<const char*>(info);
-  for (size_t offset = 0; offset < sizeof(NodeInfo); offset += 64) {
-    __builtin_prefetch(p + offset);
-  }
-  if (node_too && info->node() != nullptr) {
-    const char* n = reinterpret_cast<const char*>(info->node());
-    for (size_t offset = 0; offset < sizeof(api::Node); offset += 64) {
-      __builtin_prefetch(n + offset);
-    }
-  }
-}
 
 }  // namespace ksched::framework

@@ -42,6 +42,13 @@ class Snapshot {
   // Whether any pod in the snapshot uses the PVC "namespace/claim".
   bool IsPvcUsedByPods(std::string_view key) const;
 
+  // The id space of the NodeInfos' pod-count memos; null (no memo) unless
+  // the snapshot's producer guarantees what pod_count_memo.h requires.
+  PodCountKeys* pod_count_keys() const { return pod_count_keys_.get(); }
+  void set_pod_count_keys(std::shared_ptr<PodCountKeys> keys) {
+    pod_count_keys_ = std::move(keys);
+  }
+
   int64_t generation() const { return generation_; }
   void set_generation(int64_t g) { generation_ = g; }
 
@@ -109,6 +116,7 @@ class Snapshot {
   // counted so it can be kept exact without a rescan).
   StringMap<int> pvc_users_;
   int64_t generation_ = 0;
+  std::shared_ptr<PodCountKeys> pod_count_keys_;
   uint64_t node_order_version_ = 0;
 };
 

@@ -86,18 +86,14 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
     std::vector<int> passed;
     std::vector<Rejection> failed;
     for (int i = begin; i < end; ++i) {
-      // Two nodes ahead: its NodeInfo was asked for one step earlier, so
-      // its Node pointer can be followed now.
-      constexpr int kAhead = 2;
+      // A few nodes ahead: its NodeInfo was asked for kAhead steps earlier,
+      // so its Node pointer can be followed now.
+      constexpr int kAhead = 4;
       if (i + kAhead < end) {
-        framework::PrefetchNodeInfo(
-            nodes[(start + i + kAhead) % nodes.size()].get(),
-            /*node_too=*/true);
+        nodes[(start + i + kAhead) % nodes.size()]->Prefetch(/*node_too=*/true);
       }
       if (i + 2 * kAhead < end) {
-        framework::PrefetchNodeInfo(
-            nodes[(start + i + 2 * kAhead) % nodes.size()].get(),
-            /*node_too=*/false);
+        nodes[(start + i + 2 * kAhead) % nodes.size()]->Prefetch(/*node_too=*/false);
       }
       const NodeInfoPtr& node = nodes[(start + i) % nodes.size()];
       Status s = fwk.RunFilterPluginsWithNominatedPods(state, pod, *node);
@@ -152,20 +148,23 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
 std::string SchedulingAlgorithm::SelectHost(
     const std::vector<framework::NodePluginScores>& scores) {
   if (scores.empty()) return "";
-  size_t selected = 0;
-  uint64_t ties = 1;
-  for (size_t i = 1; i < scores.size(); ++i) {
-    if (scores[i].total_score > scores[selected].total_score) {
-      selected = i;
+  int64_t best = scores[0].total_score;
+  uint64_t ties = 0;
+  for (const framework::NodePluginScores& s : scores) {
+    if (s.total_score > best) {
+      best = s.total_score;
       ties = 1;
-    } else if (scores[i].total_score == scores[selected].total_score) {
-      // Reservoir sampling: each of the k tied nodes ends up chosen with
-      // probability 1/k.
+    } else if (s.total_score == best) {
       ++ties;
-      if (random_.Intn(ties) == 0) selected = i;
     }
   }
-  return scores[selected].node->name();
+  // One draw picks uniformly among the tied nodes, as kube-scheduler's
+  // reservoir sampling does, without a random number per tie.
+  uint64_t pick = ties > 1 ? random_.Intn(ties) : 0;
+  for (const framework::NodePluginScores& s : scores) {
+    if (s.total_score == best && pick-- == 0) return s.node->name();
+  }
+  return scores[0].node->name();  // unreachable: `best` is in `scores`
 }
 
 ScheduleResult SchedulingAlgorithm::Schedule(

@@ -478,11 +478,9 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   }
   if (active.empty() || nodes.empty()) return Status();
 
+  // Names are filled in by the pass below, which has the node in cache.
   std::vector<NodeScoreList> lists(active.size());
-  for (auto& list : lists) {
-    list.resize(nodes.size());
-    for (size_t i = 0; i < nodes.size(); ++i) list[i].name = nodes[i]->name();
-  }
+  for (auto& list : lists) list.resize(nodes.size());
 
   std::mutex error_mu;
   Status first_error;
@@ -501,10 +499,12 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
       static_cast<int>(nodes.size()), [&](int begin, int end) {
         for (int i = begin; i < end; ++i) {
           // As in filtering: start loading the nodes a few steps ahead.
-          if (i + 2 < end) PrefetchNodeInfo(nodes[i + 2].get(), true);
-          if (i + 4 < end) PrefetchNodeInfo(nodes[i + 4].get(), false);
+          if (i + 2 < end) nodes[i + 2]->Prefetch(true);
+          if (i + 4 < end) nodes[i + 4]->Prefetch(false);
+          const std::string_view name = nodes[i]->name();
           for (size_t a = 0; a < active.size(); ++a) {
             const ScorePlugin* pl = score_[active[a]];
+            lists[a][i].name = name;
             int64_t score = 0;
             Status s = pl->Score(state, pod, *nodes[i], &score);
             if (!s.IsSuccess()) {

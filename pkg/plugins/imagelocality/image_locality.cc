@@ -1,6 +1,7 @@
 #include "pkg/plugins/imagelocality/image_locality.h"
 
 #include <algorithm>
+#include <array>
 
 namespace ksched::plugins {
 namespace {
@@ -36,15 +37,40 @@ int64_t CalculatePriority(int64_t sum, size_t num_containers) {
 
 }  // namespace
 
-std::string NormalizedImageName(std::string_view image) {
+namespace {
+
+bool HasTag(std::string_view image) {
   const size_t colon = image.rfind(':');
   const size_t slash = image.rfind('/');
   // Go's LastIndex returns -1 when absent; npos compares as "greatest", so
   // spell the comparison out.
-  const bool has_tag = colon != std::string_view::npos &&
-                       (slash == std::string_view::npos || colon > slash);
+  return colon != std::string_view::npos &&
+         (slash == std::string_view::npos || colon > slash);
+}
+
+// The node's state for `image`, looked up under its normalised name. Score
+// runs for every container on every feasible node, so the usual cases
+// (a tagged name, or a short untagged one) must not allocate.
+const framework::ImageStateSummary* FindImage(
+    const api::FlatMap<framework::ImageStateSummary>& states,
+    std::string_view image) {
+  if (states.empty()) return nullptr;
+  if (HasTag(image)) return states.Find(image);
+  constexpr std::string_view kLatest = ":latest";
+  std::array<char, 256> buffer;
+  if (image.size() + kLatest.size() <= buffer.size()) {
+    char* end = std::copy(image.begin(), image.end(), buffer.data());
+    end = std::copy(kLatest.begin(), kLatest.end(), end);
+    return states.Find(std::string_view(buffer.data(), end - buffer.data()));
+  }
+  return states.Find(NormalizedImageName(image));
+}
+
+}  // namespace
+
+std::string NormalizedImageName(std::string_view image) {
   std::string out(image);
-  if (!has_tag) out += ":latest";
+  if (!HasTag(image)) out += ":latest";
   return out;
 }
 
@@ -58,7 +84,7 @@ framework::Status ImageLocality::Score(const framework::CycleState& /*state*/,
   const api::Pod& pod = pod_info.pod();
   int64_t sum = 0;
   auto add = [&](const api::Container& c) {
-    if (const auto* s = states.Find(NormalizedImageName(c.image))) {
+    if (const auto* s = FindImage(states, c.image)) {
       sum += ScaledImageScore(*s, total_nodes);
     }
   };

@@ -2,6 +2,8 @@
 // (interpodaffinity/filtering.go).
 #include <algorithm>
 #include <atomic>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -41,16 +43,25 @@ void CountExistingAntiAffinity(framework::Handle& handle, const api::Pod& pod,
   // Slots are filled in any order; only the nodes with hits take one.
   std::vector<std::vector<Hit>> slots(nodes.size());
   std::atomic<int> used{0};
+  // Per node, how many existing terms select the incoming pod. Usually
+  // none, and then the memo lets the next pod of the same workload pass
+  // the node without matching its terms again.
+  const uint32_t memo_key = interpodaffinity::IncomingPodKey(
+      handle.snapshot().pod_count_keys(), "ExistingRequiredAntiAffinity", pod,
+      state.namespace_labels);
   handle.parallelizer().Until(static_cast<int>(nodes.size()), [&](int i) {
     const framework::NodeInfo& info = *nodes[i];
     const api::Node* node = info.node();
     if (node == nullptr) return true;
+    if (info.pod_counts().Find(memo_key) == 0) return true;
+    int32_t matching = 0;
     std::vector<Hit> hits;
     for (const framework::PodInfoPtr& existing :
          info.pods_with_required_anti_affinity()) {
       for (const AffinityTerm& term :
            existing->affinity().required_anti_affinity) {
         if (!term.Matches(pod, state.namespace_labels)) continue;
+        ++matching;
         const std::string* value =
             node->metadata.labels.Find(term.topology_key);
         if (value == nullptr) continue;
@@ -65,6 +76,7 @@ void CountExistingAntiAffinity(framework::Handle& handle, const api::Pod& pod,
         }
       }
     }
+    info.pod_counts().Store(memo_key, matching);
     if (!hits.empty()) slots[used.fetch_add(1)] = std::move(hits);
     return true;
   });
@@ -75,9 +87,43 @@ void CountExistingAntiAffinity(framework::Handle& handle, const api::Pod& pod,
   }
 }
 
+// Appends `term` to a memo key, or returns false when whether a pod
+// matches it depends on more than the pod: a namespace selector that is
+// neither empty nor absent reads namespace labels, which change without
+// the node's pods changing.
+bool AppendTermKey(const AffinityTerm& term, std::string* key) {
+  const api::Selector& ns_selector = term.namespace_selector;
+  if (!ns_selector.IsNothing() && !ns_selector.IsEverything()) return false;
+  key->append(ns_selector.IsEverything() ? "E" : "N");
+  key->append(std::to_string(term.namespaces.size()));
+  for (const std::string& n : term.namespaces) {
+    key->push_back('/');
+    key->append(std::to_string(n.size()));
+    key->push_back(':');
+    key->append(n);
+  }
+  term.selector.AppendKey(key);
+  return true;
+}
+
+// Memo keys (see pod_count_memo.h) for a node's count of pods matching all
+// of `terms` (when `all`) or the one term; 0 when not memoisable.
+uint32_t TermsKey(framework::PodCountKeys* keys,
+                  std::span<const AffinityTerm> terms, bool all) {
+  if (keys == nullptr || terms.empty()) return 0;
+  std::string key = all ? "InterPodAffinity|all" : "InterPodAffinity|one";
+  for (const AffinityTerm& term : terms) {
+    key.push_back('|');
+    if (!AppendTermKey(term, &key)) return 0;
+  }
+  return keys->Intern(key);
+}
+
 // Existing pods matching the incoming pod's required terms, over all nodes.
 // Each node counts into a row of a flat table (no allocation per node): how
 // many of its pods match all affinity terms, and each anti-affinity term.
+// Counts are memoised per node, so nodes unchanged since an earlier pod of
+// the same workload are not matched again.
 void CountIncomingAffinity(framework::Handle& handle,
                            const framework::PodInfo& pod_info,
                            const std::vector<NodeInfoPtr>& nodes,
@@ -87,16 +133,54 @@ void CountIncomingAffinity(framework::Handle& handle,
   if ((affinity.empty() && anti.empty()) || nodes.empty()) return;
   const interpodaffinity::NamespaceMatcher& ns = *state.namespaces;
   const size_t stride = 1 + anti.size();
+  framework::PodCountKeys* memo_keys = handle.snapshot().pod_count_keys();
+  // keys[0]: all affinity terms; keys[1 + j]: anti-affinity term j.
+  std::vector<uint32_t> keys(stride, 0);
+  keys[0] = TermsKey(memo_keys, affinity, /*all=*/true);
+  for (size_t j = 0; j < anti.size(); ++j) {
+    keys[1 + j] = TermsKey(memo_keys, std::span(&anti[j], 1), /*all=*/false);
+  }
   std::vector<int32_t> rows(nodes.size() * stride, 0);
   handle.parallelizer().Until(static_cast<int>(nodes.size()), [&](int i) {
-    if (nodes[i]->node() == nullptr) return true;
+    const framework::NodeInfo& node = *nodes[i];
+    if (node.node() == nullptr) return true;
     int32_t* row = &rows[i * stride];
-    for (const framework::PodInfoPtr& existing : nodes[i]->pods()) {
-      const api::Pod& p = existing->pod();
-      if (interpodaffinity::IncomingMatchesAll(affinity, p, ns)) ++row[0];
-      for (size_t j = 0; j < anti.size(); ++j) {
-        if (interpodaffinity::IncomingTermMatches(anti[j], p, ns)) ++row[1 + j];
+    // A column is known when its terms are empty (count 0) or memoised.
+    bool need_all = !affinity.empty();
+    if (need_all) {
+      if (auto n = node.pod_counts().Find(keys[0])) {
+        row[0] = *n;
+        need_all = false;
       }
+    }
+    bool need_any = need_all;
+    uint64_t need_anti = 0;  // bit j: count term j (the first 64 memoised)
+    for (size_t j = 0; j < anti.size(); ++j) {
+      std::optional<int32_t> n =
+          j < 64 ? node.pod_counts().Find(keys[1 + j]) : std::nullopt;
+      if (n) {
+        row[1 + j] = *n;
+      } else {
+        if (j < 64) need_anti |= uint64_t{1} << j;
+        need_any = true;
+      }
+    }
+    if (!need_any) return true;
+    for (const framework::PodInfoPtr& existing : node.pods()) {
+      const api::Pod& p = existing->pod();
+      if (need_all && interpodaffinity::IncomingMatchesAll(affinity, p, ns)) {
+        ++row[0];
+      }
+      for (size_t j = 0; j < anti.size(); ++j) {
+        const bool needed = j >= 64 || (need_anti >> j & 1);
+        if (needed && interpodaffinity::IncomingTermMatches(anti[j], p, ns)) {
+          ++row[1 + j];
+        }
+      }
+    }
+    if (need_all) node.pod_counts().Store(keys[0], row[0]);
+    for (size_t j = 0; j < anti.size() && j < 64; ++j) {
+      if (need_anti >> j & 1) node.pod_counts().Store(keys[1 + j], row[1 + j]);
     }
     return true;
   });

@@ -133,8 +133,20 @@ Status InterPodAffinity::PreScore(framework::CycleState& cycle,
 
   std::vector<std::vector<Hit>> slots(nodes.size());
   std::atomic<int> used{0};
+  // Without preferences of its own, a pod is scored by existing pods' terms
+  // alone, which usually give nothing on most nodes: the memo records how
+  // many hits a node gave, so the next pod of the workload passes the
+  // nodes that gave none without walking their pods again. (With
+  // preferences, every pod of every node is compared: no memo.)
+  const uint32_t memo_key =
+      has_constraints ? 0
+                      : interpodaffinity::IncomingPodKey(
+                            snapshot.pod_count_keys(), "ExistingPodsScore", pod,
+                            namespace_labels,
+                            std::to_string(hard_pod_affinity_weight_));
   handle_.parallelizer().Until(static_cast<int>(nodes.size()), [&](int i) {
     const framework::NodeInfo& info = *nodes[i];
+    if (info.pod_counts().Find(memo_key) == 0) return true;
     const api::Node* node = info.node();
     if (node == nullptr || node->metadata.labels.empty()) return true;
     NodeHits hits(node->metadata.labels);
@@ -143,6 +155,8 @@ Status InterPodAffinity::PreScore(framework::CycleState& cycle,
     for (const framework::PodInfoPtr& existing : pods) {
       ProcessExistingPod(in, *existing, hits);
     }
+    info.pod_counts().Store(memo_key,
+                            static_cast<int32_t>(hits.hits().size()));
     if (!hits.hits().empty()) slots[used.fetch_add(1)] = std::move(hits.hits());
     return true;
   });

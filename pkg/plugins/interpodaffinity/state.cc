@@ -69,6 +69,31 @@ bool NamespaceMatcher::SelectorMatches(const api::Selector& selector,
   return labels->has_value() && selector.Matches(**labels);
 }
 
+uint32_t IncomingPodKey(framework::PodCountKeys* keys, std::string_view question,
+                        const api::Pod& pod,
+                        const api::StringMap& namespace_labels,
+                        std::string_view extra) {
+  if (keys == nullptr) return 0;
+  std::string key;
+  // Length-prefixed strings keep the encoding unambiguous.
+  auto append = [&key](std::string_view s) {
+    key.append(std::to_string(s.size()));
+    key.push_back(':');
+    key.append(s);
+  };
+  append(question);
+  append(extra);
+  append(pod.metadata.ns);
+  for (const api::StringMap* map : {&pod.metadata.labels, &namespace_labels}) {
+    key.append(std::to_string(map->size()));
+    for (const auto& [k, v] : *map) {
+      append(k);
+      append(v);
+    }
+  }
+  return keys->Intern(key);
+}
+
 bool IncomingTermMatches(const framework::AffinityTerm& term,
                          const api::Pod& pod, const NamespaceMatcher& ns) {
   if (!term.selector.Matches(pod.metadata.labels)) return false;

@@ -21,6 +21,7 @@
 #include "pkg/api/string_map.h"
 #include "pkg/framework/cycle_state.h"
 #include "pkg/framework/handle.h"
+#include "pkg/framework/pod_count_memo.h"
 #include "pkg/framework/pod_info.h"
 
 namespace ksched::plugins::interpodaffinity {
@@ -111,6 +112,16 @@ class NamespaceMatcher {
 
 // Whether a term of the incoming pod selects `pod`, with the term's
 // namespaceSelector resolved as kube's merged namespace list would.
+// A memo key (see pod_count_memo.h) for a per-node answer that depends
+// only on the node's pods and on the incoming pod as existing pods' terms
+// see it: its namespace, its labels and its namespace's labels. `question`
+// names the answer; `extra` is anything else it depends on. 0 without
+// `keys`.
+uint32_t IncomingPodKey(framework::PodCountKeys* keys, std::string_view question,
+                        const api::Pod& pod,
+                        const api::StringMap& namespace_labels,
+                        std::string_view extra = {});
+
 bool IncomingTermMatches(const framework::AffinityTerm& term,
                          const api::Pod& pod, const NamespaceMatcher& ns);
 // podMatchesAllAffinityTerms: false for no terms.

@@ -41,7 +41,7 @@ framework::Status NodeUnschedulable::Filter(
     return framework::Status::Unresolvable(
         std::string(kNodeUnschedulableErrReasonUnknownCondition));
   }
-  if (!node->spec.unschedulable) return framework::Status();
+  if (!node_info.node_unschedulable()) return framework::Status();
   if (api::TolerationsTolerateTaint(pod.pod().spec.tolerations,
                                     UnschedulableTaint())) {
     return framework::Status();

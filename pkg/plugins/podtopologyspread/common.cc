@@ -132,7 +132,21 @@ bool InclusionContext::NodeView::Includes(const Constraint& c) {
   return true;
 }
 
-SelectorGroups::SelectorGroups(const Constraints& constraints) {
+uint32_t CountKey(framework::PodCountKeys* keys, const api::Selector& selector,
+                  std::string_view ns) {
+  if (keys == nullptr) return 0;
+  std::string key = "PodTopologySpread|";
+  key.append(std::to_string(ns.size()));
+  key.push_back(':');
+  key.append(ns);
+  selector.AppendKey(&key);
+  return keys->Intern(key);
+}
+
+SelectorGroups::SelectorGroups(const Constraints& constraints,
+                               std::string_view ns,
+                               framework::PodCountKeys* keys)
+    : ns_(ns) {
   group_of_.reserve(constraints.size());
   for (const Constraint& c : constraints) {
     int group = -1;
@@ -145,23 +159,53 @@ SelectorGroups::SelectorGroups(const Constraints& constraints) {
     if (group < 0) {
       group = static_cast<int>(selectors_.size());
       selectors_.push_back(&c.selector);
+      keys_.push_back(CountKey(keys, c.selector, ns));
     }
     group_of_.push_back(group);
   }
 }
 
-void SelectorGroups::Count(const std::vector<framework::PodInfoPtr>& pods,
-                           std::string_view ns, const uint8_t* wanted,
-                           int32_t* counts) const {
+void SelectorGroups::Count(const framework::NodeInfo& node,
+                           const uint8_t* wanted, int32_t* counts) const {
   const int groups = size();
-  for (const framework::PodInfoPtr& p : pods) {
+  // Answers the memo has are taken from it; the pods are matched only for
+  // the rest, and those answers are kept.
+  uint8_t missing_small[kMaxGroups] = {};
+  int32_t fresh_small[kMaxGroups] = {};
+  std::vector<uint8_t> missing_big;
+  std::vector<int32_t> fresh_big;
+  uint8_t* missing = missing_small;
+  int32_t* fresh = fresh_small;
+  if (groups > kMaxGroups) {
+    missing_big.assign(groups, 0);
+    fresh_big.assign(groups, 0);
+    missing = missing_big.data();
+    fresh = fresh_big.data();
+  }
+  bool any_missing = false;
+  for (int g = 0; g < groups; ++g) {
+    if (!wanted[g]) continue;
+    if (std::optional<int32_t> n = node.pod_counts().Find(keys_[g])) {
+      counts[g] += *n;
+    } else {
+      missing[g] = 1;
+      any_missing = true;
+    }
+  }
+  if (!any_missing) return;
+  for (const framework::PodInfoPtr& p : node.pods()) {
     const api::Pod& pod = p->pod();
-    if (pod.metadata.deletion_timestamp || pod.metadata.ns != ns) continue;
+    if (pod.metadata.deletion_timestamp || pod.metadata.ns != ns_) continue;
     for (int g = 0; g < groups; ++g) {
-      if (wanted[g] && selectors_[g]->Matches(pod.metadata.labels)) {
-        ++counts[g];
+      if (missing[g] && selectors_[g]->Matches(pod.metadata.labels)) {
+        ++fresh[g];
       }
     }
+  }
+  for (int g = 0; g < groups; ++g) {
+    if (!missing[g]) continue;
+    node.pod_counts().Store(keys_[g], fresh[g]);
+    counts[g] += fresh[g];
   }
 }
 

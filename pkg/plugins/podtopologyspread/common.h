@@ -16,6 +16,8 @@
 #include "pkg/api/node.h"
 #include "pkg/api/node_selector.h"
 #include "pkg/api/pod.h"
+#include "pkg/framework/node_info.h"
+#include "pkg/framework/pod_count_memo.h"
 #include "pkg/framework/pod_info.h"
 #include "pkg/util/result.h"
 
@@ -89,25 +91,36 @@ class InclusionContext {
 };
 
 // Selectors shared by several constraints (zone and hostname spreading of
-// one workload usually use the same one) are matched once per pod.
+// one workload usually use the same one) are matched once per pod, and
+// with `keys` (the snapshot's, see pod_count_memo.h) a node's count for a
+// selector is memoised in its NodeInfo, so unchanged nodes are not matched
+// again by the next pod of the workload.
 class SelectorGroups {
  public:
   static constexpr int kMaxGroups = 16;
 
-  explicit SelectorGroups(const Constraints& constraints);
+  SelectorGroups(const Constraints& constraints, std::string_view ns,
+                 framework::PodCountKeys* keys);
   int group_of(size_t constraint) const { return group_of_[constraint]; }
   int size() const { return static_cast<int>(selectors_.size()); }
 
-  // Adds to counts[g], for every g with wanted[g], the pods of `pods` in
-  // namespace `ns` that group g's selector matches. Terminating pods do not
+  // Adds to counts[g], for every g with wanted[g], the pods of `node` in
+  // the namespace that group g's selector matches. Terminating pods do not
   // count (kube #87621).
-  void Count(const std::vector<framework::PodInfoPtr>& pods,
-             std::string_view ns, const uint8_t* wanted, int32_t* counts) const;
+  void Count(const framework::NodeInfo& node, const uint8_t* wanted,
+             int32_t* counts) const;
 
  private:
+  std::string ns_;
   std::vector<const api::Selector*> selectors_;
+  std::vector<uint32_t> keys_;  // per group; 0: not memoised
   std::vector<int> group_of_;
 };
+
+// The memo key of "pods in `ns` matching `selector`, terminating ones
+// excluded", or 0 without `keys`.
+uint32_t CountKey(framework::PodCountKeys* keys, const api::Selector& selector,
+                  std::string_view ns);
 
 // countPodsMatchSelector.
 int32_t CountPodsMatchSelector(const std::vector<framework::PodInfoPtr>& pods,

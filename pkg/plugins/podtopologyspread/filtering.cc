@@ -30,7 +30,7 @@ struct NodeCounts {
 
 // calPreFilterState's per-node part: a node counts when it has every
 // topology key, and for a constraint when it passes its inclusion policies.
-void CountNode(const framework::NodeInfo& info, const api::Pod& pod,
+void CountNode(const framework::NodeInfo& info,
                const Constraints& cs, const SelectorGroups& groups,
                const InclusionContext& inclusion, size_t base,
                NodeCounts& out) {
@@ -65,7 +65,7 @@ void CountNode(const framework::NodeInfo& info, const api::Pod& pod,
     any = true;
   }
   if (!any) return;
-  groups.Count(info.pods(), pod.metadata.ns, wanted, counts);
+  groups.Count(info, wanted, counts);
   for (size_t i = 0; i < cs.size(); ++i) {
     if (out.count[base + i] < 0) continue;
     out.count[base + i] = counts[groups.group_of(i)];
@@ -153,10 +153,11 @@ framework::Status PodTopologySpread::PreFilter(
   const size_t n = nodes.size();
 
   podtopologyspread::NodeCounts per_node(n, k);
-  podtopologyspread::SelectorGroups groups(cs);
+  podtopologyspread::SelectorGroups groups(cs, pod.metadata.ns,
+                                           handle_.snapshot().pod_count_keys());
   podtopologyspread::InclusionContext inclusion(pod);
   handle_.parallelizer().Until(static_cast<int>(n), [&](int i) {
-    podtopologyspread::CountNode(*nodes[i], pod, cs, groups, inclusion,
+    podtopologyspread::CountNode(*nodes[i], cs, groups, inclusion,
                                  static_cast<size_t>(i) * k, per_node);
     return true;
   });

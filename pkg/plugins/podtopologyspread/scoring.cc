@@ -42,7 +42,7 @@ struct NodeDomains {
 
 // PreScore's per-node counting for the non-hostname constraints, over the
 // domains the filtered nodes have.
-void CountNode(const framework::NodeInfo& info, const api::Pod& pod,
+void CountNode(const framework::NodeInfo& info,
                const PreScoreState::Data& d, bool require_all_topologies,
                const SelectorGroups& groups, const InclusionContext& inclusion,
                size_t base, NodeDomains& out) {
@@ -80,7 +80,7 @@ void CountNode(const framework::NodeInfo& info, const api::Pod& pod,
     any = true;
   }
   if (!any) return;
-  groups.Count(info.pods(), pod.metadata.ns, wanted, counts);
+  groups.Count(info, wanted, counts);
   for (size_t i = 0; i < cs.size(); ++i) {
     if (out.id[base + i] >= 0) out.count[base + i] = counts[groups.group_of(i)];
   }
@@ -158,10 +158,11 @@ framework::Status PodTopologySpread::PreScore(
   // Matching pods per domain, over every node of the cluster.
   const size_t n = all.size();
   podtopologyspread::NodeDomains per_node(n, k);
-  podtopologyspread::SelectorGroups groups(cs);
+  podtopologyspread::SelectorGroups groups(cs, pod.metadata.ns,
+                                           handle_.snapshot().pod_count_keys());
   podtopologyspread::InclusionContext inclusion(pod);
   handle_.parallelizer().Until(static_cast<int>(n), [&](int i) {
-    podtopologyspread::CountNode(*all[i], pod, *d, require_all, groups,
+    podtopologyspread::CountNode(*all[i], *d, require_all, groups,
                                  inclusion, static_cast<size_t>(i) * k,
                                  per_node);
     return true;

@@ -57,6 +57,7 @@ framework::Status TaintToleration::Filter(
     const framework::NodeInfo& node_info) const {
   const api::Node* node = node_info.node();
   if (node == nullptr) return framework::Status::Error("node not found");
+  if (!node_info.node_has_taints()) return framework::Status();
   const api::Taint* taint = api::FindMatchingUntoleratedTaint(
       node->spec.taints, pod.pod().spec.tolerations, IsDoNotSchedule);
   if (taint == nullptr) return framework::Status();
@@ -95,6 +96,10 @@ framework::Status TaintToleration::Score(const framework::CycleState& state,
         "found");
   }
   int64_t untolerated = 0;
+  if (!node_info.node_has_taints()) {
+    *score = 0;
+    return framework::Status();
+  }
   for (const api::Taint& taint : node->spec.taints) {
     if (taint.effect != api::TaintEffect::kPreferNoSchedule) continue;
     if (!api::TolerationsTolerateTaint(s->tolerations(), taint)) {
