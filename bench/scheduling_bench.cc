@@ -55,10 +55,23 @@ std::string Group(int g) { return "group-" + std::to_string(g); }
 bool MakeCluster(int nodes, Workload workload, cache::Cache& cache) {
   for (int i = 0; i < nodes; ++i) {
     std::string name = "node-" + std::to_string(i);
+    const std::string zone = "zone-" + std::to_string(i % kZones);
+    // The labels a cloud provider's nodes usually carry, so label lookups
+    // cost what they cost in real clusters.
     cache.AddNode(std::make_shared<const api::Node>(
         NodeBuilder(name)
             .Label(kHostname, name)
-            .Label(kZone, "zone-" + std::to_string(i % kZones))
+            .Label(kZone, zone)
+            .Label("topology.kubernetes.io/region", "region-1")
+            .Label("failure-domain.beta.kubernetes.io/zone", zone)
+            .Label("failure-domain.beta.kubernetes.io/region", "region-1")
+            .Label("kubernetes.io/arch", "amd64")
+            .Label("kubernetes.io/os", "linux")
+            .Label("beta.kubernetes.io/arch", "amd64")
+            .Label("beta.kubernetes.io/os", "linux")
+            .Label("node.kubernetes.io/instance-type", "m5.8xlarge")
+            .Label("beta.kubernetes.io/instance-type", "m5.8xlarge")
+            .Label("node-pool", "general")
             .Capacity({{"cpu", "32"}, {"memory", "128Gi"}, {"pods", "110"}})
             .Obj()));
     for (int j = 0; j < kPodsPerNode; ++j) {

@@ -38,12 +38,24 @@ class FlatMap {
 
   // Returns nullptr when absent.
   const V* Find(std::string_view key) const {
+    // Labels maps are small, and plugins look up the same few keys on
+    // thousands of nodes a cycle. Scanning compares lengths (held in the
+    // entries) and reads a key's characters, which for long keys live in a
+    // separate allocation, only when the lengths agree; a binary search
+    // would read the characters of every key it probes.
+    if (entries_.size() <= kScanBelow) {
+      for (const Entry& e : entries_) {
+        if (e.first.size() == key.size() && std::string_view(e.first) == key) {
+          return &e.second;
+        }
+      }
+      return nullptr;
+    }
     auto it = LowerBound(key);
     return (it != entries_.end() && it->first == key) ? &it->second : nullptr;
   }
   V* Find(std::string_view key) {
-    auto it = LowerBound(key);
-    return (it != entries_.end() && it->first == key) ? &it->second : nullptr;
+    return const_cast<V*>(static_cast<const FlatMap&>(*this).Find(key));
   }
   bool Contains(std::string_view key) const { return Find(key) != nullptr; }
 
@@ -74,6 +86,8 @@ class FlatMap {
         entries_.begin(), entries_.end(), key,
         [](const Entry& e, std::string_view k) { return e.first < k; });
   }
+
+  static constexpr size_t kScanBelow = 16;
 
   std::vector<Entry> entries_;
 };

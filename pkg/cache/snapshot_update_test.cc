@@ -461,6 +461,29 @@ TEST_F(SnapshotUpdateTest, OnlyChangedNodeInfosAreCopied) {
   EXPECT_EQ(snapshot_.generation(), gen);
 }
 
+// Memoised pod counts (pod_count_memo.h): the cache gives its snapshots one
+// id space, an unchanged node keeps its answers into the next cycle, and a
+// changed node arrives as a fresh copy without them.
+TEST_F(SnapshotUpdateTest, MemoisedCountsSurviveOnlyOnUnchangedNodes) {
+  AddNodes(2);
+  ASSERT_TRUE(cache_.UpdateSnapshot(&snapshot_).ok());
+  framework::PodCountKeys* keys = snapshot_.pod_count_keys();
+  ASSERT_NE(keys, nullptr);
+  const uint32_t key = keys->Intern("question");
+  snapshot_.GetPtr("n0")->pod_counts().Store(key, 4);
+  snapshot_.GetPtr("n1")->pod_counts().Store(key, 6);
+
+  ASSERT_TRUE(cache_.AddPod(test::MakeBasePod("n1", "p", "100m", "1")).ok());
+  ASSERT_TRUE(cache_.UpdateSnapshot(&snapshot_).ok());
+  EXPECT_EQ(snapshot_.pod_count_keys(), keys);
+  EXPECT_EQ(snapshot_.GetPtr("n0")->pod_counts().Find(key), 4);
+  EXPECT_EQ(snapshot_.GetPtr("n1")->pod_counts().Find(key), std::nullopt);
+
+  // A snapshot assembled by hand has no id space: plugins count afresh.
+  framework::Snapshot by_hand(snapshot_.nodes());
+  EXPECT_EQ(by_hand.pod_count_keys(), nullptr);
+}
+
 TEST_F(SnapshotUpdateTest, NodeInfosHeldFromEarlierCyclesNeverChange) {
   AddNodes(1);
   ASSERT_TRUE(cache_.UpdateSnapshot(&snapshot_).ok());

@@ -62,6 +62,10 @@ class FakeHandle final : public framework::Handle {
     return framework::Status::Error("FakeHandle runs no PreFilter extensions");
   }
 
+  // For tests that fill the snapshot from a cache::Cache, as the
+  // scheduler does.
+  framework::Snapshot& mutable_snapshot() { return snapshot_; }
+
   void SetNodes(std::vector<framework::NodeInfoPtr> nodes) {
     snapshot_.Reset(std::move(nodes));
   }
