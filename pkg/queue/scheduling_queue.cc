@@ -333,11 +333,11 @@ int64_t SchedulingQueue::SchedulingCycle() const {
   return active_.scheduling_cycle();
 }
 
-void SchedulingQueue::MovePods(const std::vector<QueuedPodInfoPtr>* pods,
-                               const framework::ClusterEvent& event,
-                               const framework::EventObjects& objs,
-                               const OwnedEventObjects* owned,
-                               std::string_view label) {
+void SchedulingQueue::MovePods(
+    const std::vector<QueuedPodInfoPtr>* pods,
+    const framework::ClusterEvent& event, const framework::EventObjects& objs,
+    const OwnedEventObjects* owned, std::string_view label,
+    const std::function<bool(const api::Pod&)>* pre_check) {
   // Checked before walking the pool: most events interest nobody.
   if (!IsEventOfInterest(event)) return;
   // Decide first, move after: the pool cannot change while it is walked,
@@ -349,6 +349,7 @@ void SchedulingQueue::MovePods(const std::vector<QueuedPodInfoPtr>* pods,
     // Update), never for cluster events: skip the hints for them, the
     // common case when many pods are gated.
     if (info->gated && info->unschedulable_plugins.count(gates) != 0) return;
+    if (pre_check != nullptr && !(*pre_check)(info->pod())) return;
     const Strategy strategy = IsPodWorthRequeuing(*info, event, objs);
     if (strategy != Strategy::kSkip) moves.emplace_back(info, strategy);
   };
@@ -381,6 +382,13 @@ void SchedulingQueue::MoveAllToActiveOrBackoffQueue(
     const framework::ClusterEvent& event, const framework::EventObjects& objs) {
   std::lock_guard lock(mu_);
   MovePods(nullptr, event, objs, nullptr, event.Label());
+}
+
+void SchedulingQueue::MoveAllToActiveOrBackoffQueue(
+    const framework::ClusterEvent& event, const framework::EventObjects& objs,
+    const std::function<bool(const api::Pod&)>& pre_check) {
+  std::lock_guard lock(mu_);
+  MovePods(nullptr, event, objs, nullptr, event.Label(), &pre_check);
 }
 
 std::vector<QueuedPodInfoPtr> SchedulingQueue::PodsWithCrossTopologyTerm(

@@ -133,6 +133,12 @@ class SchedulingQueue final : public framework::PodNominator {
                                      const OwnedEventObjects& objs);
   void MoveAllToActiveOrBackoffQueue(const framework::ClusterEvent& event,
                                      const framework::EventObjects& objs);
+  // As above, considering only pooled pods for which `pre_check` is true
+  // (kube's PreEnqueueCheck): a pod rejected in its binding cycle must not
+  // be moved by the forgetting of its own assumed copy.
+  void MoveAllToActiveOrBackoffQueue(
+      const framework::ClusterEvent& event, const framework::EventObjects& objs,
+      const std::function<bool(const api::Pod&)>& pre_check);
   // kube's queue-side handlers for bound pods: only pooled pods with a
   // required affinity term matching the pod, or rejected by
   // PodTopologySpread in the pod's namespace, are considered (a scale-down
@@ -191,11 +197,12 @@ class SchedulingQueue final : public framework::PodNominator {
   Strategy HintForInFlightPod(const framework::QueuedPodInfo& info) const;
   // Moves the pooled pods the event may help: those in `pods`, or the whole
   // pool when null. `owned`, when null, is copied from `objs` if some pod
-  // is in flight.
-  void MovePods(const std::vector<QueuedPodInfoPtr>* pods,
-                const framework::ClusterEvent& event,
-                const framework::EventObjects& objs,
-                const OwnedEventObjects* owned, std::string_view label);
+  // is in flight. With `pre_check`, only the pods it accepts are considered.
+  void MovePods(
+      const std::vector<QueuedPodInfoPtr>* pods,
+      const framework::ClusterEvent& event, const framework::EventObjects& objs,
+      const OwnedEventObjects* owned, std::string_view label,
+      const std::function<bool(const api::Pod&)>* pre_check = nullptr);
   std::vector<QueuedPodInfoPtr> PodsWithCrossTopologyTerm(
       const api::Pod& pod) const;
   void Observe(std::string_view queue, std::string_view event) const {

@@ -467,6 +467,18 @@ TEST_F(SchedulingQueueTest, MoveAllAsksOnlyThePodsRejectors) {
   EXPECT_EQ(Where(PodBuilder("q")), "backoff");
 }
 
+TEST_F(SchedulingQueueTest, MoveAllWithPreCheckMovesOnlyThePodsItAccepts) {
+  AddAndReject(PodBuilder("p"), {kFoo});
+  AddAndReject(PodBuilder("q"), {kFoo});
+  q_->MoveAllToActiveOrBackoffQueue(
+      kNodeAdd, framework::EventObjects{},
+      [](const api::Pod& pod) { return pod.metadata.name != "p"; });
+  EXPECT_EQ(Where(PodBuilder("p")), "unschedulable");
+  EXPECT_EQ(Where(PodBuilder("q")), "backoff");
+  // The excluded pod was not even asked about.
+  EXPECT_EQ(hint_calls_[kFoo], 1);
+}
+
 TEST_F(SchedulingQueueTest, MoveAllIgnoresEventsNoPluginRegistered) {
   AddAndReject(PodBuilder("p"), {kFoo});
   q_->MoveAllToActiveOrBackoffQueue(kNodeTaint, framework::EventObjects{});

@@ -328,13 +328,19 @@ void Scheduler::HandleBindingFailure(framework::CycleState& state,
                                      const Status& status, bool as_fit_error,
                                      util::Clock::TimePoint start) {
   fwk.RunReservePluginsUnreserve(state, *assumed, node);
-  if (cache_->ForgetPod(assumed->pod()).ok()) {
-    // The assumed pod held resources: forgetting it is like a deletion for
-    // the pods waiting for room (but not for the pod itself).
-    framework::EventObjects objs;
-    objs.old_pod = &assumed->pod();
-    queue_->MoveAllToActiveOrBackoffQueue(
-        {framework::EventResource::kAssignedPod, framework::kDelete}, objs);
+  // The assumed pod held resources: forgetting it is like a deletion for
+  // the pods waiting for room, but not for the pod itself. A rejected pod
+  // (Permit, PreBind) is unschedulable: as kube does, the move comes after
+  // the pod is requeued, skipping it, so the event neither moves it nor
+  // counts as an in-flight event of its cycle. Other failures go to
+  // backoff anyway, and move everyone first.
+  const bool forgotten = cache_->ForgetPod(assumed->pod()).ok();
+  framework::EventObjects objs;
+  objs.old_pod = &assumed->pod();
+  const framework::ClusterEvent forget_event{
+      framework::EventResource::kAssignedPod, framework::kDelete};
+  if (forgotten && !status.IsRejected()) {
+    queue_->MoveAllToActiveOrBackoffQueue(forget_event, objs);
   }
   if (as_fit_error && status.IsRejected()) {
     framework::Diagnosis d;
@@ -343,10 +349,16 @@ void Scheduler::HandleBindingFailure(framework::CycleState& state,
       d.unschedulable_plugins.insert(status.plugin());
     HandleSchedulingFailure(fwk, queued, Status(status.code()),
                             framework::FitErrorMessage(1, d), &d, "", start);
-    return;
+  } else {
+    HandleSchedulingFailure(fwk, queued, status, status.Message(), nullptr, "",
+                            start);
   }
-  HandleSchedulingFailure(fwk, queued, status, status.Message(), nullptr, "",
-                          start);
+  if (forgotten && status.IsRejected()) {
+    const std::string& uid = assumed->pod().metadata.uid;
+    queue_->MoveAllToActiveOrBackoffQueue(
+        forget_event, objs,
+        [&uid](const api::Pod& p) { return p.metadata.uid != uid; });
+  }
 }
 
 void Scheduler::HandleSchedulingFailure(framework::Framework& fwk,

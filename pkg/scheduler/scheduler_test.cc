@@ -963,12 +963,8 @@ TEST_F(SchedulerTest, DeletingAPodWaitingAtPermitRejectsIt) {
 // kube's handleBindingCycleError defers the AssignedPodDelete event of a
 // pod rejected at Permit and keeps the pod itself out of it (a pre-check),
 // so the pod waits in the pool for an event that may help it instead of
-// being retried after its backoff because of its own forgetting. ksched's
-// SchedulingQueue::MoveAllToActiveOrBackoffQueue has no pre-check yet (it
-// lives in pkg/queue), so the forget event, recorded while the pod is in
-// flight, requeues the pod itself. Enable once the queue can exclude it.
-TEST_F(SchedulerTest,
-       DISABLED_PermitRejectionIsNotUndoneByThePodsOwnForgetting) {
+// being retried after its backoff because of its own forgetting.
+TEST_F(SchedulerTest, PermitRejectionIsNotUndoneByThePodsOwnForgetting) {
   control_.Set(kTestA, With([](Behaviour& b) {
                  b.permit = Status(Code::kWait);
                  b.permit_timeout = std::chrono::seconds(10);
