@@ -105,13 +105,70 @@ NodeResourcesFit::EventsToRegister() const {
   // v1.32 defaults: InPlacePodVerticalScaling is off, so only a deleted pod
   // frees resources; SchedulerQueueingHints is on, so of node updates only
   // allocatable changes matter (no taint/label updates for preCheck).
-  // Hints are not implemented yet: an absent hint always requeues.
   return {
-      {{framework::EventResource::kPod, framework::kDelete}, nullptr},
+      {{framework::EventResource::kPod, framework::kDelete}, HintAfterPodEvent},
       {{framework::EventResource::kNode,
         framework::kAdd | framework::kUpdateNodeAllocatable},
-       nullptr},
+       HintAfterNodeChange},
   };
+}
+
+framework::QueueingHint NodeResourcesFit::HintAfterPodEvent(
+    const api::Pod& /*pod*/, const framework::EventObjects& objs) {
+  const api::Pod* deleted = objs.old_pod;
+  // Only deletions are registered (in-place scale-down is off in v1.32).
+  if (objs.new_pod != nullptr || deleted == nullptr) {
+    return framework::QueueingHint::kQueue;
+  }
+  // An unscheduled pod held nothing; any scheduled one freed something.
+  return deleted->spec.node_name.empty() ? framework::QueueingHint::kQueueSkip
+                                         : framework::QueueingHint::kQueue;
+}
+
+namespace {
+
+// Whether a node update raised the allocatable of something the pod asks
+// for, or the number of pods the node takes.
+bool RequestedResourceIncreased(const framework::Resource& request,
+                                const api::Node& before,
+                                const api::Node& after) {
+  const framework::Resource old_alloc =
+      framework::Resource::FromList(before.status.allocatable);
+  const framework::Resource new_alloc =
+      framework::Resource::FromList(after.status.allocatable);
+  if (new_alloc.allowed_pod_number > old_alloc.allowed_pod_number) return true;
+  if ((request.milli_cpu > 0 && new_alloc.milli_cpu > old_alloc.milli_cpu) ||
+      (request.memory > 0 && new_alloc.memory > old_alloc.memory) ||
+      (request.ephemeral_storage > 0 &&
+       new_alloc.ephemeral_storage > old_alloc.ephemeral_storage)) {
+    return true;
+  }
+  for (const auto& [name, quantity] : request.scalar_resources) {
+    if (quantity == 0) continue;
+    if (new_alloc.Scalar(name) > old_alloc.Scalar(name)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+framework::QueueingHint NodeResourcesFit::HintAfterNodeChange(
+    const api::Pod& pod, const framework::EventObjects& objs) {
+  const api::Node* after = objs.new_node;
+  if (after == nullptr) return framework::QueueingHint::kQueue;
+  const framework::Resource request =
+      framework::ComputePodResource(pod).requests;
+  // Would the pod fit the node were it empty? If not, nothing changed for
+  // it (kube's isFit, which ignores no resources).
+  framework::NodeInfo empty;
+  empty.SetNode(std::make_shared<const api::Node>(*after));
+  if (!FitsRequest(request, empty, IgnoredResources{}).empty()) {
+    return framework::QueueingHint::kQueueSkip;
+  }
+  if (objs.old_node == nullptr) return framework::QueueingHint::kQueue;
+  return RequestedResourceIncreased(request, *objs.old_node, *after)
+             ? framework::QueueingHint::kQueue
+             : framework::QueueingHint::kQueueSkip;
 }
 
 framework::Status NodeResourcesFit::PreFilter(

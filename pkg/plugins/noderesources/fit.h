@@ -62,6 +62,13 @@ class NodeResourcesFit final : public framework::PreFilterPlugin,
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
 
+  // The queueing hints (kube's isSchedulableAfterPodEvent and
+  // isSchedulableAfterNodeChange).
+  static framework::QueueingHint HintAfterPodEvent(
+      const api::Pod& pod, const framework::EventObjects& objs);
+  static framework::QueueingHint HintAfterNodeChange(
+      const api::Pod& pod, const framework::EventObjects& objs);
+
   framework::Status PreFilter(framework::CycleState& state,
                               const framework::PodInfo& pod,
                               const std::vector<framework::NodeInfoPtr>& nodes,

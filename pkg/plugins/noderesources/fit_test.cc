@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <map>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -585,9 +587,106 @@ TEST(NodeResourcesFitTest, EventsToRegister) {
   ASSERT_EQ(events.size(), 2u);
   EXPECT_EQ(events[0].event.Label(), "Pod/Delete");
   EXPECT_EQ(events[1].event.Label(), "Node/Add|UpdateNodeAllocatable");
-  EXPECT_FALSE(events[0].hint);
-  EXPECT_FALSE(events[1].hint);
+  EXPECT_TRUE(events[0].hint);
+  EXPECT_TRUE(events[1].hint);
 }
+
+// TestIsSchedulableAfterPodEvent (in-place scaling off): only a deletion
+// of a scheduled pod frees resources.
+TEST(NodeResourcesFitTest, HintAfterPodEvent) {
+  const api::Pod pending = testing::PodBuilder("p").Obj();
+  const api::Pod scheduled = testing::PodBuilder("s").Node("n").Obj();
+  const api::Pod unscheduled = testing::PodBuilder("u").Obj();
+  framework::EventObjects deleted_scheduled;
+  deleted_scheduled.old_pod = &scheduled;
+  framework::EventObjects deleted_unscheduled;
+  deleted_unscheduled.old_pod = &unscheduled;
+  EXPECT_EQ(NodeResourcesFit::HintAfterPodEvent(pending, deleted_scheduled),
+            framework::QueueingHint::kQueue);
+  EXPECT_EQ(NodeResourcesFit::HintAfterPodEvent(pending, deleted_unscheduled),
+            framework::QueueingHint::kQueueSkip);
+}
+
+// Test_isSchedulableAfterNodeChange (the wrong-type cases do not arise).
+struct FitNodeHintCase {
+  std::string name;
+  std::map<std::string, std::string> pod_requests;
+  std::optional<std::map<std::string, std::string>> old_capacity;
+  std::map<std::string, std::string> new_capacity;
+  framework::QueueingHint want;
+};
+
+class FitNodeHintTest : public ::testing::TestWithParam<FitNodeHintCase> {};
+
+TEST_P(FitNodeHintTest, Hint) {
+  const FitNodeHintCase& c = GetParam();
+  // As kube's st.MakeNode().Capacity: 32 pods unless given.
+  auto node = [](std::map<std::string, std::string> capacity) {
+    capacity.emplace("pods", "32");
+    return testing::NodeBuilder("n")
+        .Capacity({capacity.begin(), capacity.end()})
+        .Obj();
+  };
+  const api::Pod pod = testing::PodBuilder("p")
+                           .Req({c.pod_requests.begin(), c.pod_requests.end()})
+                           .Obj();
+  std::optional<api::Node> old_node;
+  if (c.old_capacity) old_node = node(*c.old_capacity);
+  const api::Node new_node = node(c.new_capacity);
+  framework::EventObjects objs;
+  objs.old_node = old_node ? &*old_node : nullptr;
+  objs.new_node = &new_node;
+  EXPECT_EQ(NodeResourcesFit::HintAfterNodeChange(pod, objs), c.want);
+}
+
+constexpr char kExtendedA[] = "example.com/aaa";
+constexpr char kExtendedB[] = "example.com/bbb";
+
+INSTANTIATE_TEST_SUITE_P(
+    IsSchedulableAfterNodeChange, FitNodeHintTest,
+    ::testing::Values(
+        FitNodeHintCase{"SkipQueueOnNodeAddWithoutSufficientResources",
+                        {{"memory", "2"}},
+                        std::nullopt,
+                        {{"memory", "1"}},
+                        framework::QueueingHint::kQueueSkip},
+        FitNodeHintCase{"SkipQueueOnNodeAddWithoutRequiredResourceType",
+                        {{kExtendedA, "1"}},
+                        std::nullopt,
+                        {{kExtendedB, "1"}},
+                        framework::QueueingHint::kQueueSkip},
+        FitNodeHintCase{"QueueOnNodeAddWithSufficientResources",
+                        {{"memory", "2"}, {kExtendedA, "1"}},
+                        std::nullopt,
+                        {{"memory", "4"}, {kExtendedA, "2"}},
+                        framework::QueueingHint::kQueue},
+        FitNodeHintCase{"SkipQueueOnNodeUnrelatedChanges",
+                        {{"memory", "2"}, {kExtendedA, "1"}},
+                        std::map<std::string, std::string>{{"memory", "2"},
+                                                           {kExtendedA, "2"}},
+                        {{"memory", "2"}, {kExtendedA, "1"}, {kExtendedB, "2"}},
+                        framework::QueueingHint::kQueueSkip},
+        FitNodeHintCase{"QueueOnPodRequestedResourcesIncrease",
+                        {{"memory", "2"}, {kExtendedA, "1"}},
+                        std::map<std::string, std::string>{{"memory", "2"},
+                                                           {kExtendedA, "1"}},
+                        {{"memory", "2"}, {kExtendedA, "2"}},
+                        framework::QueueingHint::kQueue},
+        FitNodeHintCase{"SkipQueueOnNodeChangesFromSuitableToUnsuitable",
+                        {{"memory", "2"}, {kExtendedA, "1"}},
+                        std::map<std::string, std::string>{{"memory", "4"},
+                                                           {kExtendedA, "2"}},
+                        {{"memory", "1"}, {kExtendedA, "2"}},
+                        framework::QueueingHint::kQueueSkip},
+        FitNodeHintCase{"QueueOnNodeChangesFromUnsuitableToSuitable",
+                        {{"memory", "2"}, {kExtendedA, "1"}},
+                        std::map<std::string, std::string>{{"memory", "1"},
+                                                           {kExtendedA, "2"}},
+                        {{"memory", "4"}, {kExtendedA, "2"}},
+                        framework::QueueingHint::kQueue}),
+    [](const ::testing::TestParamInfo<FitNodeHintCase>& info) {
+      return info.param.name;
+    });
 
 TEST(NodeResourcesFitTest, NameAndNoArgs) {
   testing::FakeHandle handle;

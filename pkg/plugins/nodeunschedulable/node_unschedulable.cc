@@ -21,15 +21,44 @@ std::vector<framework::ClusterEventWithHint>
 NodeUnschedulable::EventsToRegister() const {
   // kube-scheduler v1.32 with queueing hints on (its default): a node added
   // or its taints updated (cordoning goes with the unschedulable taint), and
-  // a pod gaining tolerations. Without hint functions every such event
-  // requeues, which is never wrong, only less selective.
+  // a pod gaining tolerations.
   return {
       {{framework::EventResource::kNode,
         framework::kAdd | framework::kUpdateNodeTaint},
-       nullptr},
+       HintAfterNodeChange},
       {{framework::EventResource::kPod, framework::kUpdatePodToleration},
-       nullptr},
+       HintAfterPodTolerationChange},
   };
+}
+
+framework::QueueingHint NodeUnschedulable::HintAfterNodeChange(
+    const api::Pod& /*pod*/, const framework::EventObjects& objs) {
+  const api::Node* before = objs.old_node;
+  const api::Node* after = objs.new_node;
+  if (after == nullptr) return framework::QueueingHint::kQueue;
+  // Only a schedulable node can help: a new one, or one just uncordoned.
+  const bool now_schedulable =
+      before == nullptr
+          ? !after->spec.unschedulable
+          : before->spec.unschedulable && !after->spec.unschedulable;
+  return now_schedulable ? framework::QueueingHint::kQueue
+                         : framework::QueueingHint::kQueueSkip;
+}
+
+framework::QueueingHint NodeUnschedulable::HintAfterPodTolerationChange(
+    const api::Pod& pod, const framework::EventObjects& objs) {
+  const api::Pod* after = objs.new_pod;
+  if (after == nullptr) return framework::QueueingHint::kQueue;
+  // Another pod's tolerations do not change this pod's result; the pod's
+  // own help only when they now tolerate cordoned nodes (tolerations can
+  // only be added, so it did not before).
+  if (after->metadata.uid != pod.metadata.uid) {
+    return framework::QueueingHint::kQueueSkip;
+  }
+  return api::TolerationsTolerateTaint(after->spec.tolerations,
+                                       UnschedulableTaint())
+             ? framework::QueueingHint::kQueue
+             : framework::QueueingHint::kQueueSkip;
 }
 
 framework::Status NodeUnschedulable::Filter(

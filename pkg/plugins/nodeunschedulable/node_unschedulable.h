@@ -26,6 +26,13 @@ class NodeUnschedulable final : public framework::FilterPlugin,
   std::string_view Name() const override { return names::kNodeUnschedulable; }
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
+
+  // The queueing hints (kube's isSchedulableAfterNodeChange and
+  // isSchedulableAfterPodTolerationChange).
+  static framework::QueueingHint HintAfterNodeChange(
+      const api::Pod& pod, const framework::EventObjects& objs);
+  static framework::QueueingHint HintAfterPodTolerationChange(
+      const api::Pod& pod, const framework::EventObjects& objs);
   framework::Status Filter(const framework::CycleState& state,
                            const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;

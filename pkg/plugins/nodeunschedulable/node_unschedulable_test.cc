@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -114,6 +115,87 @@ TEST(NodeUnschedulableTest, EventsToRegister) {
   ASSERT_EQ(events.size(), 2u);
   EXPECT_EQ(events[0].event.Label(), "Node/Add|UpdateNodeTaint");
   EXPECT_EQ(events[1].event.Label(), "Pod/UpdatePodToleration");
+}
+
+// kube's TestIsSchedulableAfterNodeChange (its wrong-type cases do not
+// arise with typed event objects).
+struct NodeHintCase {
+  std::string name;
+  std::optional<api::Node> old_node;
+  api::Node new_node;
+  framework::QueueingHint want;
+};
+
+class NodeUnschedulableNodeHintTest
+    : public ::testing::TestWithParam<NodeHintCase> {};
+
+TEST_P(NodeUnschedulableNodeHintTest, Hint) {
+  const NodeHintCase& c = GetParam();
+  framework::EventObjects objs;
+  objs.old_node = c.old_node ? &*c.old_node : nullptr;
+  objs.new_node = &c.new_node;
+  EXPECT_EQ(NodeUnschedulable::HintAfterNodeChange(PodBuilder("p").Obj(), objs),
+            c.want);
+}
+
+api::Node NotReadyTainted(bool unschedulable) {
+  return NodeBuilder("n")
+      .Unschedulable(unschedulable)
+      .Taint("node.kubernetes.io/not-ready", "", TaintEffect::kNoExecute)
+      .Obj();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    IsSchedulableAfterNodeChange, NodeUnschedulableNodeHintTest,
+    ::testing::Values(
+        NodeHintCase{"SkipQueueOnUnschedulableNodeAdded", std::nullopt,
+                     NodeBuilder("n").Unschedulable(true).Obj(),
+                     framework::QueueingHint::kQueueSkip},
+        NodeHintCase{"QueueOnSchedulableNodeAdded", std::nullopt,
+                     NodeBuilder("n").Obj(), framework::QueueingHint::kQueue},
+        NodeHintCase{"SkipUnrelatedChangeUnschedulableTrue",
+                     NodeBuilder("n").Unschedulable(true).Obj(),
+                     NotReadyTainted(true),
+                     framework::QueueingHint::kQueueSkip},
+        NodeHintCase{"SkipUnrelatedChangeUnschedulableFalse",
+                     NodeBuilder("n").Obj(), NotReadyTainted(false),
+                     framework::QueueingHint::kQueueSkip},
+        NodeHintCase{"QueueOnUnschedulableFieldChange",
+                     NodeBuilder("n").Unschedulable(true).Obj(),
+                     NodeBuilder("n").Obj(), framework::QueueingHint::kQueue}),
+    [](const ::testing::TestParamInfo<NodeHintCase>& info) {
+      return info.param.name;
+    });
+
+// kube's TestIsSchedulableAfterPodTolerationChange.
+TEST(NodeUnschedulableTest, PodTolerationHint) {
+  const api::Pod pod = PodBuilder("p").Uid("uid").Obj();
+  auto with = [](const std::string& uid, const std::string& toleration_key) {
+    PodBuilder b("p");
+    b.Uid(uid);
+    if (!toleration_key.empty()) {
+      b.Toleration(toleration_key, "", TaintEffect::kNone,
+                   TolerationOperator::kExists);
+    }
+    return b.Obj();
+  };
+  auto hint = [&](const api::Pod& before, const api::Pod& after) {
+    framework::EventObjects objs;
+    objs.old_pod = &before;
+    objs.new_pod = &after;
+    return NodeUnschedulable::HintAfterPodTolerationChange(pod, objs);
+  };
+  // skip-different-pod-update
+  EXPECT_EQ(hint(with("different-uid", ""),
+                 with("different-uid", "node.kubernetes.io/unschedulable")),
+            framework::QueueingHint::kQueueSkip);
+  // queue-when-the-unsched-pod-gets-toleration
+  EXPECT_EQ(
+      hint(with("uid", ""), with("uid", "node.kubernetes.io/unschedulable")),
+      framework::QueueingHint::kQueue);
+  // skip-when-the-unsched-pod-gets-unrelated-toleration
+  EXPECT_EQ(hint(with("uid", ""), with("uid", "unrelated-key")),
+            framework::QueueingHint::kQueueSkip);
 }
 
 }  // namespace
