@@ -489,6 +489,14 @@ void Scheduler::OnPodUpdate(std::shared_ptr<const api::Pod> old_pod,
     return;
   }
   if (!IsResponsibleFor(*new_pod)) return;
+  // A resync hands the same version again; acting on it could schedule a
+  // pod twice (kube #96071). Objects without versions (tests, the
+  // simulator) are always taken as changed.
+  if (!new_pod->metadata.resource_version.empty() &&
+      new_pod->metadata.resource_version ==
+          old_pod->metadata.resource_version) {
+    return;
+  }
   // Updates of a pod whose binding is in flight come from that binding.
   if (cache_->IsAssumedPod(*new_pod)) return;
   queue_->Update(*old_pod, framework::PodInfo::Create(new_pod));

@@ -1284,6 +1284,29 @@ TEST_F(SchedulerTest, TerminalPodsAreIgnored) {
   EXPECT_EQ(WhereIs(*pending), "");
 }
 
+// An informer resync redelivers an object unchanged (same resourceVersion):
+// kube ignores such an update (#96071), so a gated pod stays gated even if
+// the copy it is handed differs, and a real update (new version) counts.
+TEST_F(SchedulerTest, UpdatesWithAnUnchangedResourceVersionAreIgnored) {
+  ASSERT_TRUE(Start());
+  AddNode("n1");
+  PodBuilder gated = Pending("p");
+  gated.SchedulingGate("example.com/wait");
+  auto pod = std::make_shared<api::Pod>(gated.Obj());
+  pod->metadata.resource_version = "5";
+  sched_->OnPodAdd(pod);
+  ASSERT_EQ(WhereIs(*pod), "gated");
+
+  auto ungated = std::make_shared<api::Pod>(*pod);
+  ungated->spec.scheduling_gates.clear();
+  sched_->OnPodUpdate(pod, ungated);
+  EXPECT_EQ(WhereIs(*pod), "gated");
+
+  ungated->metadata.resource_version = "6";
+  sched_->OnPodUpdate(pod, ungated);
+  EXPECT_EQ(WhereIs(*ungated), "active");
+}
+
 // An assumed pod's own updates (our status writes, say) must not put it
 // back in the queue while its binding is in flight.
 TEST_F(SchedulerTest, UpdatesOfAPodBeingBoundAreIgnored) {
