@@ -6,8 +6,9 @@ uint32_t PodCountKeys::Intern(std::string_view question) {
   std::lock_guard<std::mutex> lock(mu_);
   auto found = ids_.find(question);
   if (found != ids_.end()) return found->second;
-  if (ids_.size() >= kMaxKeys) return 0;
-  const auto id = static_cast<uint32_t>(ids_.size() + 1);
+  if (next_id_ == 0) return 0;  // every id has been given out
+  if (ids_.size() >= kMaxKeys) ids_.clear();
+  const uint32_t id = next_id_++;
   ids_.emplace(std::string(question), id);
   return id;
 }

@@ -33,12 +33,16 @@ namespace ksched::framework {
 // per cycle, not per node.
 class PodCountKeys {
  public:
-  // Distinct questions kept; beyond it, new questions get no id (0) and are
-  // answered without memo, so a stream of one-off selectors cannot grow the
-  // table without bound.
+  // Questions kept at once. When the table is full it starts afresh: a
+  // long-running scheduler meets new questions with every new workload
+  // (Job pods carry unique labels), so the table must not fill for good,
+  // and forgetting only costs recounting.
   static constexpr size_t kMaxKeys = 1 << 16;
 
-  // The id of `question`, never 0; 0 when the table is full.
+  // The id of `question`, never 0. Ids are never reused, even after the
+  // table starts afresh, so an answer memoised under a forgotten id can
+  // never be read as another question's. After 2^32 - 1 ids (never, in
+  // practice) the answer is 0: no memo.
   uint32_t Intern(std::string_view question);
 
  private:
@@ -50,6 +54,7 @@ class PodCountKeys {
   };
   std::mutex mu_;
   std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> ids_;
+  uint32_t next_id_ = 1;
 };
 
 // The few answers one NodeInfo remembers. Lock-free: an answer is one

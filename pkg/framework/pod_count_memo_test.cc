@@ -24,14 +24,22 @@ TEST(PodCountKeysTest, EqualQuestionsShareAnIdAndDifferentOnesDoNot) {
   EXPECT_EQ(keys.Intern(std::string("pods in default matching app=web")), a);
 }
 
-TEST(PodCountKeysTest, AFullTableGivesNoIdButKeepsOldOnes) {
+TEST(PodCountKeysTest, AFullTableStartsAfreshWithoutReusingIds) {
   PodCountKeys keys;
   const uint32_t first = keys.Intern("q0");
+  uint32_t last = first;
   for (size_t i = 1; i < PodCountKeys::kMaxKeys; ++i) {
-    ASSERT_NE(keys.Intern("q" + std::to_string(i)), 0u) << i;
+    last = keys.Intern("q" + std::to_string(i));
+    ASSERT_NE(last, 0u) << i;
   }
-  EXPECT_EQ(keys.Intern("one too many"), 0u);
-  EXPECT_EQ(keys.Intern("q0"), first);
+  EXPECT_EQ(keys.Intern("q1"), first + 1);  // still known
+  const uint32_t next = keys.Intern("one too many");
+  EXPECT_GT(next, last);
+  // "q0" was forgotten with the rest: it gets a new id, not its old one.
+  const uint32_t again = keys.Intern("q0");
+  EXPECT_NE(again, first);
+  EXPECT_GT(again, next);
+  EXPECT_EQ(keys.Intern("one too many"), next);
 }
 
 TEST(PodCountMemoTest, RemembersAnswersByKey) {
