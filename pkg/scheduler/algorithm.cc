@@ -65,10 +65,11 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
     return true;
   }
 
-  // Workers filter whole chunks and publish their results once per chunk,
-  // so threads do not contend on a shared counter node by node. Chunks are
-  // handed out in list order and always finish, so the positions processed
-  // form a prefix of the list; keeping the first `to_find` feasible nodes by
+  // Workers filter whole chunks: each node's verdict goes to its own slot
+  // (no lock, no shared counter per node), and only rejections, rare on a
+  // healthy cluster, are gathered under a lock. Chunks are handed out in
+  // list order and always finish, so the positions processed form a
+  // prefix of the list; keeping the first `to_find` feasible nodes by
   // position (and the rejections before the last of them) gives the result
   // a sequential scan would, whatever the thread timing, and a seeded
   // tie-break stays reproducible.
@@ -76,56 +77,52 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
     int position;
     Status status;
   };
+  enum Verdict : uint8_t { kUnseen = 0, kPassed, kFailed };
+  std::vector<uint8_t> verdicts(num_nodes, kUnseen);
   std::mutex mu;
-  std::vector<int> feasible_positions;
   std::vector<Rejection> rejections;
   std::atomic<int32_t> found_count{0};
   std::string first_error;
 
   fwk.parallelizer().UntilChunks(num_nodes, [&](int begin, int end) {
-    std::vector<int> passed;
-    std::vector<Rejection> failed;
+    int32_t passed = 0;
     for (int i = begin; i < end; ++i) {
       // A few nodes ahead: its NodeInfo was asked for kAhead steps earlier,
       // so its Node pointer can be followed now.
       constexpr int kAhead = 4;
       if (i + kAhead < end) {
-        nodes[(start + i + kAhead) % nodes.size()]->Prefetch(/*node_too=*/true);
+        nodes[(start + i + kAhead) % nodes.size()]->Prefetch(
+            /*node_too=*/true);
       }
       if (i + 2 * kAhead < end) {
-        nodes[(start + i + 2 * kAhead) % nodes.size()]->Prefetch(/*node_too=*/false);
+        nodes[(start + i + 2 * kAhead) % nodes.size()]->Prefetch(
+            /*node_too=*/false);
       }
       const NodeInfoPtr& node = nodes[(start + i) % nodes.size()];
       Status s = fwk.RunFilterPluginsWithNominatedPods(state, pod, *node);
       if (s.IsSuccess()) {
-        passed.push_back(i);
+        verdicts[i] = kPassed;
+        ++passed;
       } else if (s.code() == Code::kError) {
         std::lock_guard<std::mutex> lock(mu);
         if (first_error.empty()) first_error = s.Message();
         return false;
       } else {
-        failed.push_back({i, std::move(s)});
+        verdicts[i] = kFailed;
+        std::lock_guard<std::mutex> lock(mu);
+        rejections.push_back({i, std::move(s)});
       }
     }
-    const int32_t total =
-        found_count.fetch_add(static_cast<int32_t>(passed.size())) +
-        static_cast<int32_t>(passed.size());
-    std::lock_guard<std::mutex> lock(mu);
-    feasible_positions.insert(feasible_positions.end(), passed.begin(),
-                              passed.end());
-    for (Rejection& r : failed) rejections.push_back(std::move(r));
-    return total < to_find;
+    return found_count.fetch_add(passed) + passed < to_find;
   });
 
-  std::sort(feasible_positions.begin(), feasible_positions.end());
   int last_processed = num_nodes - 1;
-  if (static_cast<int32_t>(feasible_positions.size()) >= to_find) {
-    feasible_positions.resize(to_find);
-    last_processed = feasible_positions.back();
-  }
-  feasible->reserve(feasible_positions.size());
-  for (int position : feasible_positions) {
-    feasible->push_back(nodes[(start + position) % nodes.size()]);
+  int32_t kept = 0;
+  feasible->reserve(std::min(to_find, num_nodes));
+  for (int i = 0; i < num_nodes && kept < to_find; ++i) {
+    if (verdicts[i] != kPassed) continue;
+    feasible->push_back(nodes[(start + i) % nodes.size()]);
+    if (++kept == to_find) last_processed = i;
   }
   std::sort(rejections.begin(), rejections.end(),
             [](const Rejection& a, const Rejection& b) {
