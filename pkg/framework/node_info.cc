@@ -11,6 +11,8 @@ void NodeInfo::SetNode(std::shared_ptr<const api::Node> node) {
   name_ = node_->metadata.name;
   unschedulable_ = node_->spec.unschedulable;
   has_taints_ = !node_->spec.taints.empty();
+  hostname_label_ = node_->metadata.labels.Find(kLabelHostname);
+  zone_label_ = node_->metadata.labels.Find(kLabelTopologyZone);
   allocatable_ = Resource::FromList(node_->status.allocatable);
 }
 
@@ -20,6 +22,8 @@ void NodeInfo::RemoveNode() {
   name_.clear();
   unschedulable_ = false;
   has_taints_ = false;
+  hostname_label_ = nullptr;
+  zone_label_ = nullptr;
 }
 
 std::vector<const api::ContainerPort*> HostPortsOf(const api::Pod& pod) {

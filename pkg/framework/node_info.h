@@ -29,6 +29,27 @@ struct ImageStateSummary {
 // while the parallel filter and score passes on other cores read the
 // NodeInfo's first fields. Sharing one line between the two made every
 // pass pay a cross-core miss per node.
+class NodeInfo;
+
+// Well-known topology labels (k8s.io/api/core/v1 well_known_labels.go).
+inline constexpr std::string_view kLabelHostname = "kubernetes.io/hostname";
+inline constexpr std::string_view kLabelTopologyZone =
+    "topology.kubernetes.io/zone";
+
+// A node's labels as spreading and affinity read them: the values of the
+// hostname and zone labels, which nearly every topology key names, are
+// looked up once when the node is set instead of in every node's label
+// list on every cycle.
+class NodeLabels {
+ public:
+  explicit NodeLabels(const NodeInfo& info) : info_(info) {}
+  // The value of `key`, or nullptr (also without a node).
+  const std::string* Find(std::string_view key) const;
+
+ private:
+  const NodeInfo& info_;
+};
+
 class alignas(64) NodeInfo {
  public:
   NodeInfo() = default;
@@ -42,17 +63,18 @@ class alignas(64) NodeInfo {
   // can decide the common case without loading each Node from memory.
   const std::string& name() const { return name_; }
   bool node_unschedulable() const { return unschedulable_; }
+  NodeLabels labels() const { return NodeLabels(*this); }
   bool node_has_taints() const { return has_taints_; }
   void SetNode(std::shared_ptr<const api::Node> node);
   void RemoveNode();
 
   // Starts loading into cache the lines Filter and Score read: the hot
   // fields at the front, the image states, and with `node_too` the Node's
-  // labels, which affinity and spreading read (following node_, so its line must have been asked
-  // for earlier). The passes walk nodes scattered across the heap; asking
-  // for one a few steps ahead overlaps its misses with the work on the
-  // current one. Only those lines: prefetching whole objects would fill
-  // the core's few outstanding-miss slots and stall instead.
+  // labels, which affinity and spreading read (following node_, so its line
+  // must have been asked for earlier). The passes walk nodes scattered across
+  // the heap; asking for one a few steps ahead overlaps its misses with the
+  // work on the current one. Only those lines: prefetching whole objects would
+  // fill the core's few outstanding-miss slots and stall instead.
   void Prefetch(bool node_too) const {
     const char* p = reinterpret_cast<const char*>(this);
     const char* hot_end = reinterpret_cast<const char*>(&allocatable_ + 1);
@@ -105,6 +127,10 @@ class alignas(64) NodeInfo {
   std::string name_;
   bool unschedulable_ = false;
   bool has_taints_ = false;
+  // Into node_'s labels, which stay put while node_ holds the Node.
+  const std::string* hostname_label_ = nullptr;
+  const std::string* zone_label_ = nullptr;
+  friend class NodeLabels;
   Resource requested_;
   Resource non_zero_requested_;
   Resource allocatable_;
@@ -122,5 +148,11 @@ using NodeInfoPtr = std::shared_ptr<NodeInfo>;
 
 // The host ports a pod asks for (container ports with hostPort > 0).
 std::vector<const api::ContainerPort*> HostPortsOf(const api::Pod& pod);
+
+inline const std::string* NodeLabels::Find(std::string_view key) const {
+  if (key == kLabelHostname) return info_.hostname_label_;
+  if (key == kLabelTopologyZone) return info_.zone_label_;
+  return info_.node_ ? info_.node_->metadata.labels.Find(key) : nullptr;
+}
 
 }  // namespace ksched::framework

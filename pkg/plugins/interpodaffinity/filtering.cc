@@ -189,7 +189,7 @@ void CountIncomingAffinity(framework::Handle& handle,
     if (std::all_of(row, row + stride, [](int32_t c) { return c == 0; })) {
       continue;
     }
-    const api::StringMap& labels = nodes[i]->node()->metadata.labels;
+    const framework::NodeLabels labels = nodes[i]->labels();
     if (row[0] > 0) {
       for (size_t t = 0; t < affinity.size(); ++t) {
         const std::string* value = labels.Find(affinity[t].topology_key);
@@ -266,7 +266,7 @@ Status InterPodAffinity::UpdateWithPod(framework::CycleState& cycle,
   }
   const api::Node* node = node_info.node();
   if (node == nullptr) return Status();
-  const api::StringMap& labels = node->metadata.labels;
+  const framework::NodeLabels labels = node_info.labels();
 
   for (const AffinityTerm& term : other.affinity().required_anti_affinity) {
     if (!term.Matches(pod.pod(), state->namespace_labels)) continue;
@@ -320,7 +320,7 @@ Status InterPodAffinity::Filter(const framework::CycleState& cycle,
   if (state == nullptr) {
     return Status::Error(std::string(interpodaffinity::kPreFilterStateMissing));
   }
-  const api::StringMap& labels = node->metadata.labels;
+  const framework::NodeLabels labels = info.labels();
   const auto& affinity = pod.affinity().required_affinity;
   const auto& anti = pod.affinity().required_anti_affinity;
   if (affinity.size() != state->affinity_keys.size() ||

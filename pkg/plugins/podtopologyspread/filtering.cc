@@ -30,13 +30,12 @@ struct NodeCounts {
 
 // calPreFilterState's per-node part: a node counts when it has every
 // topology key, and for a constraint when it passes its inclusion policies.
-void CountNode(const framework::NodeInfo& info,
-               const Constraints& cs, const SelectorGroups& groups,
-               const InclusionContext& inclusion, size_t base,
-               NodeCounts& out) {
+void CountNode(const framework::NodeInfo& info, const Constraints& cs,
+               const SelectorGroups& groups, const InclusionContext& inclusion,
+               size_t base, NodeCounts& out) {
   const api::Node* node = info.node();
   if (node == nullptr) return;
-  const api::StringMap& labels = node->metadata.labels;
+  const framework::NodeLabels labels = info.labels();
   for (size_t i = 0; i < cs.size(); ++i) {
     const std::string* v = labels.Find(cs[i].topology_key);
     if (v == nullptr) return;
@@ -226,7 +225,7 @@ framework::Status PodTopologySpread::Filter(
   const api::Node* node = info.node();
   if (node == nullptr) return framework::Status::Error("node not found");
   for (size_t i = 0; i < cs.size(); ++i) {
-    const std::string* value = node->metadata.labels.Find(cs[i].topology_key);
+    const std::string* value = info.labels().Find(cs[i].topology_key);
     if (value == nullptr) {
       // No domain: evicting pods cannot help.
       return framework::Status::Unresolvable(
