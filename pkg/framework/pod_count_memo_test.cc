@@ -141,5 +141,31 @@ TEST(NodeInfoHotFieldsTest, MirrorTheNode) {
   EXPECT_EQ(info.name(), "");
 }
 
+TEST(NodeLabelsTest, FindsEveryLabelAndFollowsTheNode) {
+  NodeInfo info;
+  EXPECT_EQ(info.labels().Find(kLabelHostname), nullptr);
+  info.SetNode(std::make_shared<const api::Node>(
+      NodeBuilder("n1")
+          .Label("kubernetes.io/hostname", "host-1")
+          .Label("topology.kubernetes.io/zone", "zone-a")
+          .Label("pool", "gpu")
+          .Obj()));
+  ASSERT_NE(info.labels().Find("kubernetes.io/hostname"), nullptr);
+  EXPECT_EQ(*info.labels().Find("kubernetes.io/hostname"), "host-1");
+  EXPECT_EQ(*info.labels().Find("topology.kubernetes.io/zone"), "zone-a");
+  EXPECT_EQ(*info.labels().Find("pool"), "gpu");
+  EXPECT_EQ(info.labels().Find("absent"), nullptr);
+  // A copy reads the same Node.
+  NodeInfo copy(info);
+  EXPECT_EQ(*copy.labels().Find("topology.kubernetes.io/zone"), "zone-a");
+  // A new version of the node without the zone label.
+  info.SetNode(std::make_shared<const api::Node>(
+      NodeBuilder("n1").Label("kubernetes.io/hostname", "host-1").Obj()));
+  EXPECT_EQ(info.labels().Find("topology.kubernetes.io/zone"), nullptr);
+  EXPECT_EQ(*copy.labels().Find("topology.kubernetes.io/zone"), "zone-a");
+  info.RemoveNode();
+  EXPECT_EQ(info.labels().Find("kubernetes.io/hostname"), nullptr);
+}
+
 }  // namespace
 }  // namespace ksched::framework
