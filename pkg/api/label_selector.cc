@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "pkg/api/key_encoding.h"
 #include "pkg/api/validation.h"
 
 namespace ksched::api {
@@ -162,11 +163,7 @@ bool Selector::Matches(const StringMap& labels) const {
 void Selector::AppendKey(std::string* out) const {
   // Every string is length-prefixed, so no choice of label keys or values
   // can make two selectors encode alike.
-  auto append = [out](std::string_view s) {
-    out->append(std::to_string(s.size()));
-    out->push_back(':');
-    out->append(s);
-  };
+  auto append = [out](std::string_view s) { AppendKeyField(out, s); };
   out->append(nothing_ ? "N" : "S");
   out->append(std::to_string(requirements_.size()));
   for (const Requirement& r : requirements_) {

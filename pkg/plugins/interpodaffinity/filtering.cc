@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "pkg/api/key_encoding.h"
 #include "pkg/plugins/interpodaffinity/plugin.h"
 #include "pkg/plugins/interpodaffinity/state.h"
 
@@ -98,9 +99,7 @@ bool AppendTermKey(const AffinityTerm& term, std::string* key) {
   key->append(std::to_string(term.namespaces.size()));
   for (const std::string& n : term.namespaces) {
     key->push_back('/');
-    key->append(std::to_string(n.size()));
-    key->push_back(':');
-    key->append(n);
+    api::AppendKeyField(key, n);
   }
   term.selector.AppendKey(key);
   return true;

@@ -139,11 +139,11 @@ Status InterPodAffinity::PreScore(framework::CycleState& cycle,
   // nodes that gave none without walking their pods again. (With
   // preferences, every pod of every node is compared: no memo.)
   const uint32_t memo_key =
-      has_constraints ? 0
-                      : interpodaffinity::IncomingPodKey(
-                            snapshot.pod_count_keys(), "ExistingPodsScore", pod,
-                            namespace_labels,
-                            std::to_string(hard_pod_affinity_weight_));
+      has_constraints
+          ? 0
+          : interpodaffinity::IncomingPodKey(
+                snapshot.pod_count_keys(), "ExistingPodsScore", pod,
+                namespace_labels, std::to_string(hard_pod_affinity_weight_));
   handle_.parallelizer().Until(static_cast<int>(nodes.size()), [&](int i) {
     const framework::NodeInfo& info = *nodes[i];
     if (info.pod_counts().Find(memo_key) == 0) return true;
@@ -155,8 +155,7 @@ Status InterPodAffinity::PreScore(framework::CycleState& cycle,
     for (const framework::PodInfoPtr& existing : pods) {
       ProcessExistingPod(in, *existing, hits);
     }
-    info.pod_counts().Store(memo_key,
-                            static_cast<int32_t>(hits.hits().size()));
+    info.pod_counts().Store(memo_key, static_cast<int32_t>(hits.hits().size()));
     if (!hits.hits().empty()) slots[used.fetch_add(1)] = std::move(hits.hits());
     return true;
   });

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <functional>
 
+#include "pkg/api/key_encoding.h"
+
 namespace ksched::plugins::interpodaffinity {
 namespace {
 
@@ -69,18 +71,13 @@ bool NamespaceMatcher::SelectorMatches(const api::Selector& selector,
   return labels->has_value() && selector.Matches(**labels);
 }
 
-uint32_t IncomingPodKey(framework::PodCountKeys* keys, std::string_view question,
-                        const api::Pod& pod,
+uint32_t IncomingPodKey(framework::PodCountKeys* keys,
+                        std::string_view question, const api::Pod& pod,
                         const api::StringMap& namespace_labels,
                         std::string_view extra) {
   if (keys == nullptr) return 0;
   std::string key;
-  // Length-prefixed strings keep the encoding unambiguous.
-  auto append = [&key](std::string_view s) {
-    key.append(std::to_string(s.size()));
-    key.push_back(':');
-    key.append(s);
-  };
+  auto append = [&key](std::string_view s) { api::AppendKeyField(&key, s); };
   append(question);
   append(extra);
   append(pod.metadata.ns);

@@ -117,8 +117,8 @@ class NamespaceMatcher {
 // see it: its namespace, its labels and its namespace's labels. `question`
 // names the answer; `extra` is anything else it depends on. 0 without
 // `keys`.
-uint32_t IncomingPodKey(framework::PodCountKeys* keys, std::string_view question,
-                        const api::Pod& pod,
+uint32_t IncomingPodKey(framework::PodCountKeys* keys,
+                        std::string_view question, const api::Pod& pod,
                         const api::StringMap& namespace_labels,
                         std::string_view extra = {});
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "pkg/api/key_encoding.h"
 #include "pkg/api/taints.h"
 
 namespace ksched::plugins::podtopologyspread {
@@ -136,9 +137,7 @@ uint32_t CountKey(framework::PodCountKeys* keys, const api::Selector& selector,
                   std::string_view ns) {
   if (keys == nullptr) return 0;
   std::string key = "PodTopologySpread|";
-  key.append(std::to_string(ns.size()));
-  key.push_back(':');
-  key.append(ns);
+  api::AppendKeyField(&key, ns);
   selector.AppendKey(&key);
   return keys->Intern(key);
 }

@@ -42,10 +42,10 @@ struct NodeDomains {
 
 // PreScore's per-node counting for the non-hostname constraints, over the
 // domains the filtered nodes have.
-void CountNode(const framework::NodeInfo& info,
-               const PreScoreState::Data& d, bool require_all_topologies,
-               const SelectorGroups& groups, const InclusionContext& inclusion,
-               size_t base, NodeDomains& out) {
+void CountNode(const framework::NodeInfo& info, const PreScoreState::Data& d,
+               bool require_all_topologies, const SelectorGroups& groups,
+               const InclusionContext& inclusion, size_t base,
+               NodeDomains& out) {
   const api::Node* node = info.node();
   if (node == nullptr) return;
   const api::StringMap& labels = node->metadata.labels;
@@ -162,9 +162,8 @@ framework::Status PodTopologySpread::PreScore(
                                            handle_.snapshot().pod_count_keys());
   podtopologyspread::InclusionContext inclusion(pod);
   handle_.parallelizer().Until(static_cast<int>(n), [&](int i) {
-    podtopologyspread::CountNode(*all[i], *d, require_all, groups,
-                                 inclusion, static_cast<size_t>(i) * k,
-                                 per_node);
+    podtopologyspread::CountNode(*all[i], *d, require_all, groups, inclusion,
+                                 static_cast<size_t>(i) * k, per_node);
     return true;
   });
   for (size_t node = 0; node < n; ++node) {
