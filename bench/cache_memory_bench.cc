@@ -2,7 +2,7 @@
 // decoded from JSON as the informers decode them (the pod body is one a
 // real kube-apiserver returned, given a name, labels and a node of its
 // own), added to the cache as the scheduler's pod handler adds an assigned
-// pod (slimmed to what plugins read), and a snapshot taken as the first
+// pod (the facts PodInfo::CreateBound keeps), and a snapshot taken as the first
 // scheduling cycle would.
 //
 //   build/bench/cache_memory_bench
@@ -23,7 +23,6 @@
 #include "pkg/api/codec.h"
 #include "pkg/api/node.h"
 #include "pkg/api/pod.h"
-#include "pkg/cache/assigned_pod.h"
 #include "pkg/cache/cache.h"
 #include "pkg/framework/pod_info.h"
 #include "pkg/framework/snapshot.h"
@@ -104,8 +103,7 @@ void BM_CacheMemory(benchmark::State& state) {
         return;
       }
       // As the scheduler's pod handler adds an assigned pod.
-      auto added = cache.AddPod(
-          framework::PodInfo::Create(cache::SlimAssignedPod(*pod)));
+      auto added = cache.AddPod(framework::PodInfo::CreateBound(*pod));
       if (!added.ok()) {
         state.SkipWithError(added.error().message().c_str());
         return;

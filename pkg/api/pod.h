@@ -183,6 +183,8 @@ inline constexpr std::string_view kPodPhaseRunning = "Running";
 inline constexpr std::string_view kPodPhaseSucceeded = "Succeeded";
 inline constexpr std::string_view kPodPhaseFailed = "Failed";
 inline constexpr std::string_view kPodScheduled = "PodScheduled";
+// Set on a pod that is being evicted (by preemption, among others).
+inline constexpr std::string_view kPodDisruptionTarget = "DisruptionTarget";
 inline constexpr std::string_view kDefaultSchedulerName = "default-scheduler";
 
 }  // namespace ksched::api

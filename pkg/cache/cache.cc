@@ -13,10 +13,21 @@ std::string PodRef(const api::Pod& pod) {
          ")";
 }
 
+std::string PodRef(const framework::PodInfo& pod) {
+  return pod.ns() + "/" + pod.name() + "(" + pod.uid() + ")";
+}
+
 util::Result<void> CheckKey(const api::Pod& pod) {
   if (pod.metadata.uid.empty()) {
     return util::Error("pod " + pod.metadata.ns + "/" + pod.metadata.name +
                        " has no UID");
+  }
+  return {};
+}
+
+util::Result<void> CheckKey(const framework::PodInfo& pod) {
+  if (pod.uid().empty()) {
+    return util::Error("pod " + pod.ns() + "/" + pod.name() + " has no UID");
   }
   return {};
 }
@@ -50,11 +61,11 @@ void Cache::EraseNode(NodeList::iterator it) {
 
 util::Result<void> Cache::AddPodLocked(framework::PodInfoPtr pod,
                                        bool assumed) {
-  const api::Pod& p = pod->pod();
-  NodeList::iterator node = GetOrCreateNode(p.spec.node_name);
+  const framework::PodInfo& p = *pod;
+  NodeList::iterator node = GetOrCreateNode(p.node_name());
   node->info.AddPod(pod);
   Touch(node);
-  std::string_view key = p.metadata.uid;  // lives as long as the state
+  std::string_view key = p.uid();  // lives as long as the state
   pod_states_.emplace(key, PodState{std::move(pod), std::nullopt, false});
   if (assumed) assumed_.insert(key);
   return {};
@@ -63,14 +74,14 @@ util::Result<void> Cache::AddPodLocked(framework::PodInfoPtr pod,
 util::Result<void> Cache::RemovePodLocked(framework::PodInfoPtr pod) {
   // `pod` (a copy of the state's pointer) keeps the UID the keys view alive
   // until the end.
-  const api::Pod& p = pod->pod();
-  auto node = nodes_.find(std::string_view(p.spec.node_name));
+  const framework::PodInfo& p = *pod;
+  auto node = nodes_.find(std::string_view(p.node_name()));
   // Without a NodeInfo kube only logs and still forgets the pod.
   if (node != nodes_.end()) {
     NodeList::iterator entry = node->second;
-    if (!entry->info.RemovePod(p.metadata.uid)) {
+    if (!entry->info.RemovePod(p.uid())) {
       return util::Error("pod " + PodRef(p) + " is not on node " +
-                         p.spec.node_name + " in the cache");
+                         p.node_name() + " in the cache");
     }
     if (entry->info.pods().empty() && entry->info.node() == nullptr) {
       EraseNode(entry);
@@ -78,20 +89,20 @@ util::Result<void> Cache::RemovePodLocked(framework::PodInfoPtr pod) {
       Touch(entry);
     }
   }
-  assumed_.erase(std::string_view(p.metadata.uid));
-  auto state = pod_states_.find(std::string_view(p.metadata.uid));
+  assumed_.erase(std::string_view(p.uid()));
+  auto state = pod_states_.find(std::string_view(p.uid()));
   if (state != pod_states_.end()) pod_states_.erase(state);
   return {};
 }
 
 util::Result<void> Cache::AssumePod(framework::PodInfoPtr pod) {
-  const api::Pod& p = pod->pod();
+  const framework::PodInfo& p = *pod;
   if (auto ok = CheckKey(p); !ok) return ok;
-  if (p.spec.node_name.empty()) {
+  if (p.node_name().empty()) {
     return util::Error("pod " + PodRef(p) + " names no node to assume it on");
   }
   std::lock_guard lock(mu_);
-  if (pod_states_.contains(std::string_view(p.metadata.uid))) {
+  if (pod_states_.contains(std::string_view(p.uid()))) {
     return util::Error("pod " + PodRef(p) +
                        " is in the cache, so can't be assumed");
   }
@@ -119,10 +130,10 @@ util::Result<void> Cache::ForgetPod(const api::Pod& pod) {
   std::string_view key = pod.metadata.uid;
   auto it = pod_states_.find(key);
   if (it != pod_states_.end() &&
-      it->second.pod->pod().spec.node_name != pod.spec.node_name) {
+      it->second.pod->node_name() != pod.spec.node_name) {
     return util::Error("pod " + PodRef(pod) + " was assumed on " +
                        pod.spec.node_name + " but assigned to " +
-                       it->second.pod->pod().spec.node_name);
+                       it->second.pod->node_name());
   }
   if (it == pod_states_.end() || !assumed_.contains(key)) {
     return util::Error("pod " + PodRef(pod) +
@@ -137,13 +148,13 @@ bool Cache::IsAssumedPod(const api::Pod& pod) const {
 }
 
 util::Result<void> Cache::AddPod(framework::PodInfoPtr pod) {
-  const api::Pod& p = pod->pod();
+  const framework::PodInfo& p = *pod;
   if (auto ok = CheckKey(p); !ok) return ok;
-  if (p.spec.node_name.empty()) {
+  if (p.node_name().empty()) {
     return util::Error("pod " + PodRef(p) + " is not bound to a node");
   }
   std::lock_guard lock(mu_);
-  std::string_view key = p.metadata.uid;
+  std::string_view key = p.uid();
   auto it = pod_states_.find(key);
   if (it == pod_states_.end()) {
     // New, or assumed earlier and expired before the informer caught up.
@@ -161,7 +172,7 @@ util::Result<void> Cache::AddPod(framework::PodInfoPtr pod) {
 util::Result<void> Cache::UpdatePod(const api::Pod& old_pod,
                                     framework::PodInfoPtr new_pod) {
   if (auto ok = CheckKey(old_pod); !ok) return ok;
-  if (new_pod->pod().spec.node_name.empty()) {
+  if (new_pod->node_name().empty()) {
     return util::Error("pod " + PodRef(old_pod) +
                        " lost its node name in an update");
   }
@@ -181,8 +192,8 @@ util::Result<void> Cache::UpdatePod(const api::Pod& old_pod,
   // the NodeInfo accounted.
   framework::PodInfoPtr cached = it->second.pod;
   if (auto removed = RemovePodLocked(cached); !removed) return removed;
-  const std::string& was_on = cached->pod().spec.node_name;
-  const std::string& now_on = new_pod->pod().spec.node_name;
+  const std::string& was_on = cached->node_name();
+  const std::string& now_on = new_pod->node_name();
   std::string moved = was_on == now_on ? "" : was_on + " to " + now_on;
   if (auto added = AddPodLocked(std::move(new_pod), false); !added) {
     return added;
@@ -205,7 +216,7 @@ util::Result<void> Cache::RemovePod(const api::Pod& pod) {
   }
   framework::PodInfoPtr cached = it->second.pod;
   if (auto removed = RemovePodLocked(cached); !removed) return removed;
-  const std::string& was_on = cached->pod().spec.node_name;
+  const std::string& was_on = cached->node_name();
   // An empty node name is a deletion replayed from the informer's last
   // known state after a missed event: nothing is wrong.
   if (!pod.spec.node_name.empty() && pod.spec.node_name != was_on) {
@@ -361,11 +372,10 @@ std::string Cache::Dump() const {
         << "m memory=" << alloc.memory << " pods=" << alloc.allowed_pod_number
         << "\nScheduled Pods(number: " << info.pods().size() << "):\n";
     for (const framework::PodInfoPtr& pod : info.pods()) {
-      const api::Pod& p = pod->pod();
-      out << "  name: " << p.metadata.name << ", namespace: " << p.metadata.ns
-          << ", uid: " << p.metadata.uid
-          << (assumed_.contains(std::string_view(p.metadata.uid)) ? " (assumed)"
-                                                                  : "")
+      const framework::PodInfo& p = *pod;
+      out << "  name: " << p.name() << ", namespace: " << p.ns()
+          << ", uid: " << p.uid()
+          << (assumed_.contains(std::string_view(p.uid())) ? " (assumed)" : "")
           << "\n";
     }
   }
@@ -373,9 +383,9 @@ std::string Cache::Dump() const {
   std::sort(assumed.begin(), assumed.end());
   out << "Dump of assumed pods (number: " << assumed.size() << ")\n";
   for (std::string_view key : assumed) {
-    const api::Pod& p = pod_states_.at(key).pod->pod();
-    out << "  " << p.metadata.ns << "/" << p.metadata.name << " uid: " << key
-        << " node: " << p.spec.node_name << "\n";
+    const framework::PodInfo& p = *pod_states_.at(key).pod;
+    out << "  " << p.ns() << "/" << p.name() << " uid: " << key
+        << " node: " << p.node_name() << "\n";
   }
   return out.str();
 }

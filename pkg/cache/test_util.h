@@ -47,7 +47,7 @@ inline framework::PodInfoPtr MakeBasePod(const std::string& node,
 
 inline std::vector<std::string> PodNames(const framework::NodeInfo& info) {
   std::vector<std::string> names;
-  for (const auto& p : info.pods()) names.push_back(p->pod().metadata.name);
+  for (const auto& p : info.pods()) names.push_back(p->name());
   std::sort(names.begin(), names.end());
   return names;
 }

@@ -47,18 +47,15 @@ void NodeInfo::Account(const PodInfo& info, int64_t sign) {
   non_zero_requested_.milli_cpu += sign * r.non_zero_milli_cpu;
   non_zero_requested_.memory += sign * r.non_zero_memory;
 
-  const api::Pod& pod = info.pod();
-  for (const api::ContainerPort* p : HostPortsOf(pod)) {
+  for (const api::ContainerPort& p : info.host_ports()) {
     if (sign > 0) {
-      used_ports_.Add(p->host_ip, p->protocol, p->host_port);
+      used_ports_.Add(p.host_ip, p.protocol, p.host_port);
     } else {
-      used_ports_.Remove(p->host_ip, p->protocol, p->host_port);
+      used_ports_.Remove(p.host_ip, p.protocol, p.host_port);
     }
   }
-  for (const api::Volume& v : pod.spec.volumes) {
-    if (!v.persistent_volume_claim) continue;
-    std::string key =
-        pod.metadata.ns + "/" + v.persistent_volume_claim->claim_name;
+  for (const std::string& claim : info.claim_names()) {
+    std::string key = info.ns() + "/" + claim;
     int* count = pvc_ref_counts_.Find(key);
     int next = (count ? *count : 0) + static_cast<int>(sign);
     if (next <= 0) {
@@ -81,9 +78,7 @@ void NodeInfo::AddPod(PodInfoPtr pod) {
 
 bool NodeInfo::RemovePod(std::string_view uid) {
   pod_counts_.Clear();
-  auto by_uid = [&](const PodInfoPtr& p) {
-    return p->pod().metadata.uid == uid;
-  };
+  auto by_uid = [&](const PodInfoPtr& p) { return p->uid() == uid; };
   std::erase_if(pods_with_affinity_, by_uid);
   std::erase_if(pods_with_required_anti_affinity_, by_uid);
   auto it = std::find_if(pods_.begin(), pods_.end(), by_uid);

@@ -72,10 +72,10 @@ TEST(NodeInfoTest, PodInfoParsesAffinityTermsOnce) {
   ASSERT_EQ(terms.preferred_anti_affinity.size(), 1u);
   EXPECT_EQ(terms.preferred_anti_affinity[0].weight, 5);
 
-  auto db = PodBuilder("db").Namespace("shop").Label("app", "db").Obj();
-  auto web = PodBuilder("web").Namespace("other").Label("app", "db").Obj();
-  EXPECT_TRUE(terms.required_affinity[0].Matches(db, {}));
-  EXPECT_FALSE(terms.required_affinity[0].Matches(web, {}));
+  auto db = PodBuilder("db").Namespace("shop").Label("app", "db").Info();
+  auto web = PodBuilder("web").Namespace("other").Label("app", "db").Info();
+  EXPECT_TRUE(terms.required_affinity[0].Matches(*db, {}));
+  EXPECT_FALSE(terms.required_affinity[0].Matches(*web, {}));
 
   auto plain = PodBuilder("q").Info();
   EXPECT_FALSE(plain->has_affinity());
@@ -99,10 +99,10 @@ TEST(NodeInfoTest, MatchLabelKeysAreMergedIntoTheSelector) {
   pod.spec.affinity->pod_affinity->required[0].match_label_keys = {"rev"};
   auto info = PodInfo::Create(std::make_shared<const api::Pod>(pod));
   const AffinityTerm& t = info->affinity().required_affinity[0];
-  EXPECT_TRUE(
-      t.Matches(PodBuilder("a").Label("app", "x").Label("rev", "7").Obj(), {}));
-  EXPECT_FALSE(
-      t.Matches(PodBuilder("b").Label("app", "x").Label("rev", "6").Obj(), {}));
+  EXPECT_TRUE(t.Matches(
+      *PodBuilder("a").Label("app", "x").Label("rev", "7").Info(), {}));
+  EXPECT_FALSE(t.Matches(
+      *PodBuilder("b").Label("app", "x").Label("rev", "6").Info(), {}));
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "pkg/framework/pod_info.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include "pkg/api/pod_resources.h"
 #include "pkg/api/resource_names.h"
@@ -58,12 +60,17 @@ util::Result<AffinityTerm> ParseTerm(const api::Pod& pod,
 
 }  // namespace
 
-bool AffinityTerm::Matches(const api::Pod& pod,
+bool AffinityTerm::Matches(std::string_view ns, const api::StringMap& labels,
                            const api::StringMap& namespace_labels) const {
-  bool in_namespace = std::find(namespaces.begin(), namespaces.end(),
-                                pod.metadata.ns) != namespaces.end() ||
-                      namespace_selector.Matches(namespace_labels);
-  return in_namespace && selector.Matches(pod.metadata.labels);
+  bool in_namespace =
+      std::find(namespaces.begin(), namespaces.end(), ns) != namespaces.end() ||
+      namespace_selector.Matches(namespace_labels);
+  return in_namespace && selector.Matches(labels);
+}
+
+bool AffinityTerm::Matches(const PodInfo& pod,
+                           const api::StringMap& namespace_labels) const {
+  return Matches(pod.ns(), pod.labels(), namespace_labels);
 }
 
 PodResource ComputePodResource(const api::Pod& pod) {
@@ -80,72 +87,151 @@ PodResource ComputePodResource(const api::Pod& pod) {
   return r;
 }
 
+namespace {
+
+std::shared_ptr<const PodInfo::AffinityTerms> ParseAffinity(const api::Pod& p) {
+  const api::Affinity* affinity = p.spec.affinity.get();
+  if (affinity == nullptr ||
+      (!affinity->pod_affinity && !affinity->pod_anti_affinity)) {
+    return nullptr;
+  }
+  auto terms = std::make_shared<PodInfo::AffinityTerms>();
+  std::string& error = terms->parse_error;
+  auto parse_required = [&](const std::vector<api::PodAffinityTerm>& in,
+                            std::vector<AffinityTerm>& out, const char* what) {
+    for (const auto& t : in) {
+      auto parsed = ParseTerm(p, t);
+      if (!parsed.ok()) {
+        if (error.empty())
+          error = std::string(what) + ": " + parsed.error().message();
+        out.clear();
+        return;
+      }
+      out.push_back(std::move(*parsed));
+    }
+  };
+  auto parse_preferred =
+      [&](const std::vector<api::WeightedPodAffinityTerm>& in,
+          std::vector<WeightedAffinityTerm>& out, const char* what) {
+        for (const auto& t : in) {
+          auto parsed = ParseTerm(p, t.pod_affinity_term);
+          if (!parsed.ok()) {
+            if (error.empty())
+              error = std::string(what) + ": " + parsed.error().message();
+            out.clear();
+            return;
+          }
+          out.push_back({std::move(*parsed), t.weight});
+        }
+      };
+  if (affinity->pod_affinity) {
+    parse_required(affinity->pod_affinity->required, terms->required_affinity,
+                   "requiredAffinityTerms");
+    parse_preferred(affinity->pod_affinity->preferred,
+                    terms->preferred_affinity, "preferredAffinityTerms");
+  }
+  if (affinity->pod_anti_affinity) {
+    parse_required(affinity->pod_anti_affinity->required,
+                   terms->required_anti_affinity, "requiredAntiAffinityTerms");
+    parse_preferred(affinity->pod_anti_affinity->preferred,
+                    terms->preferred_anti_affinity,
+                    "preferredAntiAffinityTerms");
+  }
+  return terms;
+}
+
+}  // namespace
+
+void PodInfo::SetFacts(const api::Pod& pod) {
+  const api::ObjectMeta& meta = pod.metadata;
+  name_ = meta.name;
+  ns_ = meta.ns;
+  uid_ = meta.uid;
+  resource_version_ = meta.resource_version;
+  labels_ = meta.labels;
+  creation_timestamp_ = meta.creation_timestamp;
+  deletion_timestamp_ = meta.deletion_timestamp;
+  node_name_ = pod.spec.node_name;
+  priority_ = pod.spec.priority.value_or(0);
+  has_priority_ = pod.spec.priority.has_value();
+  const api::Affinity* a = pod.spec.affinity.get();
+  with_affinity_ = a != nullptr && (a->pod_affinity || a->pod_anti_affinity);
+  with_required_anti_affinity_ = a != nullptr && a->pod_anti_affinity &&
+                                 !a->pod_anti_affinity->required.empty();
+  disruption_target_.reset();
+  for (const api::PodCondition& c : pod.status.conditions) {
+    // The first one counts, as preemption reads the list.
+    if (c.type == api::kPodDisruptionTarget && !disruption_target_) {
+      disruption_target_ = c;
+    }
+  }
+  host_ports_.clear();
+  for (const api::Container& c : pod.spec.containers) {
+    for (const api::ContainerPort& port : c.ports) {
+      if (port.host_port > 0) host_ports_.push_back(port);
+    }
+  }
+  host_ports_.shrink_to_fit();
+  claim_names_.clear();
+  for (const api::Volume& v : pod.spec.volumes) {
+    if (v.persistent_volume_claim) {
+      claim_names_.push_back(v.persistent_volume_claim->claim_name);
+    }
+  }
+  claim_names_.shrink_to_fit();
+}
+
 PodInfoPtr PodInfo::Create(std::shared_ptr<const api::Pod> pod) {
   auto info = std::make_shared<PodInfo>();
+  info->SetFacts(*pod);
+  info->resource_ = ComputePodResource(*pod);
+  info->affinity_ = ParseAffinity(*pod);
   info->pod_ = std::move(pod);
-  const api::Pod& p = *info->pod_;
-  info->resource_ = ComputePodResource(p);
+  return info;
+}
 
-  const api::Affinity* affinity = p.spec.affinity.get();
-  if (affinity != nullptr &&
-      (affinity->pod_affinity || affinity->pod_anti_affinity)) {
-    auto terms = std::make_shared<AffinityTerms>();
-    std::string error;
-    auto parse_required = [&](const std::vector<api::PodAffinityTerm>& in,
-                              std::vector<AffinityTerm>& out,
-                              const char* what) {
-      for (const auto& t : in) {
-        auto parsed = ParseTerm(p, t);
-        if (!parsed.ok()) {
-          if (error.empty())
-            error = std::string(what) + ": " + parsed.error().message();
-          out.clear();
-          return;
-        }
-        out.push_back(std::move(*parsed));
-      }
-    };
-    auto parse_preferred =
-        [&](const std::vector<api::WeightedPodAffinityTerm>& in,
-            std::vector<WeightedAffinityTerm>& out, const char* what) {
-          for (const auto& t : in) {
-            auto parsed = ParseTerm(p, t.pod_affinity_term);
-            if (!parsed.ok()) {
-              if (error.empty())
-                error = std::string(what) + ": " + parsed.error().message();
-              out.clear();
-              return;
-            }
-            out.push_back({std::move(*parsed), t.weight});
-          }
-        };
-    if (affinity->pod_affinity) {
-      parse_required(affinity->pod_affinity->required, terms->required_affinity,
-                     "requiredAffinityTerms");
-      parse_preferred(affinity->pod_affinity->preferred,
-                      terms->preferred_affinity, "preferredAffinityTerms");
-    }
-    if (affinity->pod_anti_affinity) {
-      parse_required(affinity->pod_anti_affinity->required,
-                     terms->required_anti_affinity,
-                     "requiredAntiAffinityTerms");
-      parse_preferred(affinity->pod_anti_affinity->preferred,
-                      terms->preferred_anti_affinity,
-                      "preferredAntiAffinityTerms");
-    }
-    info->affinity_ = std::move(terms);
-    info->parse_error_ = std::move(error);
-  }
+PodInfoPtr PodInfo::CreateBound(const api::Pod& pod) {
+  auto info = std::make_shared<PodInfo>();
+  info->SetFacts(pod);
+  info->resource_ = ComputePodResource(pod);
+  info->affinity_ = ParseAffinity(pod);
   return info;
 }
 
 PodInfoPtr PodInfo::WithPod(std::shared_ptr<const api::Pod> pod) const {
   auto info = std::make_shared<PodInfo>();
-  info->pod_ = std::move(pod);
+  info->SetFacts(*pod);
   info->resource_ = resource_;
   info->affinity_ = affinity_;
-  info->parse_error_ = parse_error_;
+  info->pod_ = std::move(pod);
   return info;
+}
+
+const api::Pod& PodInfo::pod() const {
+  if (pod_ == nullptr) {
+    // A programming error: a bound pod's object is not kept (see the
+    // header). Failing loudly beats reading an empty object.
+    std::fprintf(stderr, "PodInfo::pod() on bound pod %s/%s\n", ns_.c_str(),
+                 name_.c_str());
+    std::abort();
+  }
+  return *pod_;
+}
+
+api::Pod PodInfo::ToPod() const {
+  if (pod_ != nullptr) return *pod_;
+  api::Pod pod;
+  pod.metadata.name = name_;
+  pod.metadata.ns = ns_;
+  pod.metadata.uid = uid_;
+  pod.metadata.resource_version = resource_version_;
+  pod.metadata.labels = labels_;
+  pod.metadata.creation_timestamp = creation_timestamp_;
+  pod.metadata.deletion_timestamp = deletion_timestamp_;
+  pod.spec.node_name = node_name_;
+  if (has_priority_) pod.spec.priority = priority_;
+  if (disruption_target_) pod.status.conditions.push_back(*disruption_target_);
+  return pod;
 }
 
 const PodInfo::AffinityTerms& PodInfo::affinity() const {
@@ -153,15 +239,8 @@ const PodInfo::AffinityTerms& PodInfo::affinity() const {
   return affinity_ ? *affinity_ : kNone;
 }
 
-bool PodInfo::WithAffinity() const {
-  const api::Affinity* a = pod_->spec.affinity.get();
-  return a != nullptr && (a->pod_affinity || a->pod_anti_affinity);
-}
-
-bool PodInfo::WithRequiredAntiAffinity() const {
-  const api::Affinity* a = pod_->spec.affinity.get();
-  return a != nullptr && a->pod_anti_affinity &&
-         !a->pod_anti_affinity->required.empty();
+const std::string& PodInfo::parse_error() const {
+  return affinity().parse_error;
 }
 
 }  // namespace ksched::framework

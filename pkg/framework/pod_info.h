@@ -1,18 +1,30 @@
 // PodInfo: a pod plus what the scheduler derives from it once (its resource
 // requests, its parsed inter-pod affinity terms), shared immutably between
 // the cache, snapshots and plugins.
+//
+// Two kinds, one type. A pod being scheduled (Create) keeps its whole API
+// object: plugins read its spec. A pod already bound to a node, of which
+// the cache holds every one in the cluster (CreateBound), keeps only the
+// facts below, which are all that anything reads of a pod running on a
+// node: an API object per running pod would cost more memory than every
+// other part of the cache together. Code that walks a NodeInfo's pods
+// therefore reads the accessors, never pod().
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "pkg/api/box.h"
 #include "pkg/api/label_selector.h"
 #include "pkg/api/pod.h"
 #include "pkg/framework/resource.h"
 
 namespace ksched::framework {
+
+class PodInfo;
 
 // A parsed PodAffinityTerm (framework.AffinityTerm).
 struct AffinityTerm {
@@ -21,8 +33,11 @@ struct AffinityTerm {
   std::string topology_key;
   api::Selector namespace_selector;
 
-  // Whether `pod` (whose namespace carries `namespace_labels`) is selected.
-  bool Matches(const api::Pod& pod,
+  // Whether a pod in namespace `ns` (whose labels are `namespace_labels`)
+  // with `labels` is selected.
+  bool Matches(std::string_view ns, const api::StringMap& labels,
+               const api::StringMap& namespace_labels) const;
+  bool Matches(const PodInfo& pod,
                const api::StringMap& namespace_labels) const;
 };
 
@@ -39,7 +54,6 @@ struct PodResource {
   int64_t non_zero_memory = 0;
 };
 
-class PodInfo;
 using PodInfoPtr = std::shared_ptr<const PodInfo>;
 
 class PodInfo {
@@ -49,34 +63,86 @@ class PodInfo {
     std::vector<AffinityTerm> required_anti_affinity;
     std::vector<WeightedAffinityTerm> preferred_affinity;
     std::vector<WeightedAffinityTerm> preferred_anti_affinity;
+    // The first term that did not parse; its list is then left empty.
+    std::string parse_error;
   };
 
-  // Never fails: a term that does not parse is recorded in parse_error(),
-  // which the plugins that need the terms turn into an error status.
+  // A pod to schedule, kept whole. Never fails: a term that does not parse
+  // is recorded in parse_error(), which the plugins that need the terms
+  // turn into an error status.
   static PodInfoPtr Create(std::shared_ptr<const api::Pod> pod);
+  // A pod bound to a node, as the cache keeps it: the facts only.
+  static PodInfoPtr CreateBound(const api::Pod& pod);
   // The same derived data for another version of this pod whose spec did
   // not change what it derives from (the assumed copy with a node name).
   PodInfoPtr WithPod(std::shared_ptr<const api::Pod> pod) const;
 
-  const api::Pod& pod() const { return *pod_; }
+  // The API object; only pods made by Create or WithPod have one.
+  bool has_pod() const { return pod_ != nullptr; }
+  const api::Pod& pod() const;
   const std::shared_ptr<const api::Pod>& pod_ptr() const { return pod_; }
+
+  // ---- Facts kept for every pod. ----
+  const std::string& name() const { return name_; }
+  const std::string& ns() const { return ns_; }
+  const std::string& uid() const { return uid_; }
+  const std::string& node_name() const { return node_name_; }
+  const std::string& resource_version() const { return resource_version_; }
+  const api::StringMap& labels() const { return labels_; }
+  const api::Time& creation_timestamp() const { return creation_timestamp_; }
+  // Set once the pod is being deleted (it still runs until it is gone).
+  bool terminating() const { return deletion_timestamp_.has_value(); }
+  // spec.priority; 0 when unset, as the admission plugin would resolve it.
+  int32_t priority() const { return priority_; }
+  // The DisruptionTarget condition, which preemption reads and sets.
+  const api::PodCondition* disruption_target() const {
+    return disruption_target_.get();
+  }
+  // Container ports with a hostPort, as NodePorts accounts them.
+  const std::vector<api::ContainerPort>& host_ports() const {
+    return host_ports_;
+  }
+  // The claims of persistentVolumeClaim volumes, in the pod's namespace.
+  const std::vector<std::string>& claim_names() const { return claim_names_; }
   const PodResource& resource() const { return resource_; }
 
   // Empty term lists for pods without inter-pod affinity.
   const AffinityTerms& affinity() const;
   bool has_affinity() const { return affinity_ != nullptr; }
-  const std::string& parse_error() const { return parse_error_; }
+  const std::string& parse_error() const;
 
   // framework.podWithAffinity / podWithRequiredAntiAffinity, on the spec.
-  bool WithAffinity() const;
-  bool WithRequiredAntiAffinity() const;
+  bool WithAffinity() const { return with_affinity_; }
+  bool WithRequiredAntiAffinity() const { return with_required_anti_affinity_; }
+
+  // An API object carrying the facts (identity, labels, node, priority,
+  // deletion, the DisruptionTarget condition); the pod itself when kept
+  // whole. For writes about a bound pod, such as evicting a victim.
+  api::Pod ToPod() const;
 
  private:
+  void SetFacts(const api::Pod& pod);
+
+  // Null for bound pods.
   std::shared_ptr<const api::Pod> pod_;
+  std::string name_;
+  std::string ns_;
+  std::string uid_;
+  std::string node_name_;
+  std::string resource_version_;
+  api::StringMap labels_;
+  api::Time creation_timestamp_;
+  std::optional<api::Time> deletion_timestamp_;
+  int32_t priority_ = 0;
+  bool has_priority_ = false;
+  bool with_affinity_ = false;
+  bool with_required_anti_affinity_ = false;
+  api::Box<api::PodCondition> disruption_target_;
+  std::vector<api::ContainerPort> host_ports_;
+  std::vector<std::string> claim_names_;
   PodResource resource_;
   // Shared between versions of one pod; null: no pod (anti-)affinity.
   std::shared_ptr<const AffinityTerms> affinity_;
-  std::string parse_error_;
 };
 
 // Computes a pod's real and non-zero requests (NodeInfo's calculateResource).

@@ -406,7 +406,7 @@ std::vector<QueuedPodInfoPtr> SchedulingQueue::PodsWithCrossTopologyTerm(
     }
     for (const framework::AffinityTerm& term :
          info->pod_info->affinity().required_affinity) {
-      if (term.Matches(pod, ns_labels)) {
+      if (term.Matches(pod.metadata.ns, pod.metadata.labels, ns_labels)) {
         out.push_back(info);
         return;
       }

@@ -531,14 +531,14 @@ TEST_F(SchedulerTest, SchedulesAssumesAndBindsThroughTheBinder) {
   EXPECT_TRUE(sched_->cache().IsAssumedPod(*pod));
   framework::PodInfoPtr cached = sched_->cache().GetPod(pod->metadata.uid);
   ASSERT_NE(cached, nullptr);
-  EXPECT_EQ(cached->pod().spec.node_name, "n1");
+  EXPECT_EQ(cached->node_name(), "n1");
   EXPECT_EQ(RequestedMilliCpu("n1"), 1000);
 
   ASSERT_NE(ConfirmBinding(pod), nullptr);
   EXPECT_FALSE(sched_->cache().IsAssumedPod(*pod));
   cached = sched_->cache().GetPod(pod->metadata.uid);
   ASSERT_NE(cached, nullptr);
-  EXPECT_EQ(cached->pod().spec.node_name, "n1");
+  EXPECT_EQ(cached->node_name(), "n1");
   // Counted once, not once assumed and once added.
   EXPECT_EQ(RequestedMilliCpu("n1"), 1000);
   EXPECT_EQ(sched_->cache().GetStats().pods, 1u);
@@ -1405,7 +1405,7 @@ TEST_F(SchedulerTest,
   EXPECT_EQ(sched_->queue().NumNominatedPods(), 0u);
   framework::PodInfoPtr cached = sched_->cache().GetPod(pod->metadata.uid);
   ASSERT_NE(cached, nullptr);
-  EXPECT_EQ(cached->pod().spec.node_name, "n2");
+  EXPECT_EQ(cached->node_name(), "n2");
 }
 
 // ---------------------------------------------------------------- expiry

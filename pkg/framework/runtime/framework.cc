@@ -262,14 +262,6 @@ void Framework::SetSnapshot(const Snapshot* snapshot) {
   pinned_.clear();
 }
 
-namespace {
-
-int32_t PriorityOf(const api::Pod& pod) {
-  return pod.spec.priority.value_or(0);
-}
-
-}  // namespace
-
 Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state,
                                                     const PodInfo& pod,
                                                     const NodeInfo& node) {
@@ -283,8 +275,7 @@ Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state,
   std::unique_ptr<CycleState> state_with;
   std::shared_ptr<NodeInfo> node_with;
   for (const PodInfoPtr& p : nominated) {
-    if (PriorityOf(p->pod()) < PriorityOf(pod.pod()) ||
-        p->pod().metadata.uid == pod.pod().metadata.uid) {
+    if (p->priority() < pod.priority() || p->uid() == pod.uid()) {
       continue;
     }
     if (!node_with) {

@@ -292,10 +292,11 @@ framework::NodeInfoPtr MakeNodeInfo(const api::Node& node,
                                     const std::vector<api::Pod>& pods) {
   auto info = std::make_shared<framework::NodeInfo>();
   info->SetNode(std::make_shared<const api::Node>(node));
+  // Kept as the cache keeps running pods, so tests read them as plugins
+  // do in production.
   for (api::Pod pod : pods) {
     pod.spec.node_name = node.metadata.name;
-    info->AddPod(framework::PodInfo::Create(
-        std::make_shared<const api::Pod>(std::move(pod))));
+    info->AddPod(framework::PodInfo::CreateBound(pod));
   }
   return info;
 }

@@ -9,15 +9,15 @@ int32_t PodPriority(const api::Pod& pod) {
   return pod.spec.priority.value_or(0);
 }
 
-api::Timestamp PodStartTime(const api::Pod& pod, api::Timestamp now) {
-  const api::Time& created = pod.metadata.creation_timestamp;
+api::Timestamp PodStartTime(const framework::PodInfo& pod, api::Timestamp now) {
+  const api::Time& created = pod.creation_timestamp();
   return created.IsZero() ? now : created.value;
 }
 
-bool MoreImportantPod(const api::Pod& a, const api::Pod& b,
+bool MoreImportantPod(const framework::PodInfo& a, const framework::PodInfo& b,
                       api::Timestamp now) {
-  int32_t pa = PodPriority(a);
-  int32_t pb = PodPriority(b);
+  int32_t pa = a.priority();
+  int32_t pb = b.priority();
   if (pa != pb) return pa > pb;
   return PodStartTime(a, now) < PodStartTime(b, now);
 }
@@ -28,12 +28,12 @@ namespace {
 // priority (util.GetEarliestPodStartTime).
 api::Timestamp EarliestStartOfHighestPriority(const Victims& v,
                                               api::Timestamp now) {
-  const api::Pod& first = v.pods.front()->pod();
+  const framework::PodInfo& first = *v.pods.front();
   api::Timestamp earliest = PodStartTime(first, now);
-  int32_t max_priority = PodPriority(first);
+  int32_t max_priority = first.priority();
   for (const framework::PodInfoPtr& info : v.pods) {
-    int32_t p = PodPriority(info->pod());
-    api::Timestamp start = PodStartTime(info->pod(), now);
+    int32_t p = info->priority();
+    api::Timestamp start = PodStartTime(*info, now);
     if (p == max_priority) {
       if (start < earliest) earliest = start;
     } else if (p > max_priority) {
@@ -56,14 +56,14 @@ std::string PickOneNodeForPreemption(const std::vector<Candidate>& candidates,
       [](const Victims& v) { return -v.num_pdb_violations; },
       [](const Victims& v) {
         // Victims are ordered most important first.
-        return -int64_t{PodPriority(v.pods.front()->pod())};
+        return -int64_t{v.pods.front()->priority()};
       },
       [](const Victims& v) {
         // Shifting every priority to >= 0 keeps a node with a few
         // negative-priority victims from beating one with fewer of them.
         int64_t sum = 0;
         for (const framework::PodInfoPtr& info : v.pods) {
-          sum += int64_t{PodPriority(info->pod())} +
+          sum += int64_t{info->priority()} +
                  int64_t{std::numeric_limits<int32_t>::max()} + 1;
         }
         return -sum;

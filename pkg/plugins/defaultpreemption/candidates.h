@@ -30,11 +30,12 @@ int32_t PodPriority(const api::Pod& pod);
 // When the pod started. The API model has no status.startTime, so the
 // creation time stands in for it; a pod without one counts as starting
 // `now`, as kube counts a pod without startTime.
-api::Timestamp PodStartTime(const api::Pod& pod, api::Timestamp now);
+api::Timestamp PodStartTime(const framework::PodInfo& pod, api::Timestamp now);
 
 // Higher priority first; on equal priority the pod running longer first
 // (util.MoreImportantPod).
-bool MoreImportantPod(const api::Pod& a, const api::Pod& b, api::Timestamp now);
+bool MoreImportantPod(const framework::PodInfo& a, const framework::PodInfo& b,
+                      api::Timestamp now);
 
 // The node to preempt on, by kube's criteria in order: fewest PDB
 // violations, lowest highest-victim priority, smallest sum of victim

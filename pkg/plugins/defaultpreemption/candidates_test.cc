@@ -71,10 +71,16 @@ TEST(PickOneNodeForPreemptionTest, RemainingTiesGoToTheFirst) {
 }
 
 TEST(MoreImportantPodTest, PriorityThenLongerRunning) {
-  api::Pod high = MakePod("h").Priority(kHighPriority).Obj();
-  api::Pod old_low = WithStart(MakePod("o").Priority(kLowPriority).Obj(), 1);
-  api::Pod new_low = WithStart(MakePod("n").Priority(kLowPriority).Obj(), 2);
-  api::Pod no_start = MakePod("x").Priority(kLowPriority).Obj();
+  // Running pods, as the cache keeps them.
+  auto bound = [](const api::Pod& pod) {
+    return framework::PodInfo::CreateBound(pod);
+  };
+  const auto high = *bound(MakePod("h").Priority(kHighPriority).Obj());
+  const auto old_low =
+      *bound(WithStart(MakePod("o").Priority(kLowPriority).Obj(), 1));
+  const auto new_low =
+      *bound(WithStart(MakePod("n").Priority(kLowPriority).Obj(), 2));
+  const auto no_start = *bound(MakePod("x").Priority(kLowPriority).Obj());
   EXPECT_TRUE(MoreImportantPod(high, old_low, kNow));
   EXPECT_FALSE(MoreImportantPod(old_low, high, kNow));
   EXPECT_TRUE(MoreImportantPod(old_low, new_low, kNow));

@@ -21,14 +21,11 @@ using framework::Status;
 // Deleted by the scheduler to make room for a preemptor (the victim's
 // DisruptionTarget condition says so), as opposed to terminating for any
 // other reason.
-bool PodTerminatingByPreemption(const api::Pod& pod) {
-  if (!pod.metadata.deletion_timestamp.has_value()) return false;
-  for (const api::PodCondition& c : pod.status.conditions) {
-    if (c.type == "DisruptionTarget") {
-      return c.status == "True" && c.reason == "PreemptionByScheduler";
-    }
-  }
-  return false;
+bool PodTerminatingByPreemption(const framework::PodInfo& pod) {
+  if (!pod.terminating()) return false;
+  const api::PodCondition* c = pod.disruption_target();
+  return c != nullptr && c->status == "True" &&
+         c->reason == "PreemptionByScheduler";
 }
 
 // Errors from PreFilter extensions end the node's dry run as errors.
@@ -95,8 +92,7 @@ Eligibility DefaultPreemption::PodEligibleToPreemptOthers(
   if (const framework::NodeInfo* node = handle_.snapshot().Get(nominated)) {
     const int32_t priority = PodPriority(pod);
     for (const PodInfoPtr& p : node->pods()) {
-      if (PodPriority(p->pod()) < priority &&
-          PodTerminatingByPreemption(p->pod())) {
+      if (p->priority() < priority && PodTerminatingByPreemption(*p)) {
         return {false,
                 "not eligible due to a terminating pod on the nominated "
                 "node."};
@@ -111,8 +107,8 @@ Status DefaultPreemption::SelectVictimsOnNode(
     framework::NodeInfo& node, const std::vector<CompiledPdb>& pdbs,
     Victims* out) const {
   auto remove = [&](const PodInfoPtr& p) -> Status {
-    if (!node.RemovePod(p->pod().metadata.uid)) {
-      return Status::Error("no corresponding pod " + p->pod().metadata.name +
+    if (!node.RemovePod(p->uid())) {
+      return Status::Error("no corresponding pod " + p->name() +
                            " in pods of node " + node.name());
     }
     Status s = handle_.RunPreFilterExtensionRemovePod(state, pod, p, node);
@@ -128,7 +124,7 @@ Status DefaultPreemption::SelectVictimsOnNode(
   const int32_t priority = PodPriority(pod.pod());
   std::vector<PodInfoPtr> potential;
   for (const PodInfoPtr& p : node.pods()) {
-    if (PodPriority(p->pod()) < priority) potential.push_back(p);
+    if (p->priority() < priority) potential.push_back(p);
   }
   for (const PodInfoPtr& p : potential) {
     Status s = remove(p);
@@ -151,7 +147,7 @@ Status DefaultPreemption::SelectVictimsOnNode(
       std::chrono::time_point_cast<std::chrono::microseconds>(
           handle_.clock().WallNow());
   auto more_important = [now](const PodInfoPtr& a, const PodInfoPtr& b) {
-    return MoreImportantPod(a->pod(), b->pod(), now);
+    return MoreImportantPod(*a, *b, now);
   };
   std::stable_sort(potential.begin(), potential.end(), more_important);
   std::vector<PodInfoPtr> violating;

@@ -12,7 +12,6 @@ namespace {
 using framework::Code;
 using framework::Status;
 
-constexpr std::string_view kDisruptionTarget = "DisruptionTarget";
 constexpr std::string_view kPreemptionByScheduler = "PreemptionByScheduler";
 
 // utilerrors.NewAggregate(errs).Error(): one message as is, several
@@ -35,7 +34,7 @@ std::optional<api::PodCondition> DisruptionCondition(const api::Pod& preemptor,
                                                      const api::Pod& victim,
                                                      api::Timestamp now) {
   api::PodCondition c;
-  c.type = kDisruptionTarget;
+  c.type = api::kPodDisruptionTarget;
   c.status = "True";
   c.reason = kPreemptionByScheduler;
   // The API server defaults schedulerName; a pod built without one (a
@@ -223,7 +222,7 @@ Status Evaluator::PrepareCandidate(const Candidate& candidate,
   Status first_error;
   // Victims are evicted in parallel, as kube does: each is an API call.
   handle_.parallelizer().Until(static_cast<int>(victims.size()), [&](int i) {
-    Status s = PreemptVictim(candidate, pod.pod(), victims[i]->pod());
+    Status s = PreemptVictim(candidate, pod.pod(), *victims[i]);
     if (s.IsSuccess()) return true;
     std::lock_guard<std::mutex> lock(mu);
     if (first_error.IsSuccess()) first_error = Status::Error(s.Message());
@@ -236,8 +235,10 @@ Status Evaluator::PrepareCandidate(const Candidate& candidate,
 
 Status Evaluator::PreemptVictim(const Candidate& candidate,
                                 const api::Pod& preemptor,
-                                const api::Pod& victim) {
+                                const framework::PodInfo& victim_info) {
   framework::ClusterWriter* writer = handle_.writer();
+  // What the cache keeps of a running pod is what these writes need.
+  const api::Pod victim = victim_info.ToPod();
   if (auto waiting = handle_.waiting_pods().Get(victim.metadata.uid)) {
     // Not bound yet: rejecting it at Permit frees the node without an API
     // call.

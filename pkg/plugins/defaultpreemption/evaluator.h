@@ -89,7 +89,7 @@ class Evaluator {
  private:
   framework::Status PreemptVictim(const Candidate& candidate,
                                   const api::Pod& preemptor,
-                                  const api::Pod& victim);
+                                  const framework::PodInfo& victim_info);
   void ClearLowerPriorityNominations(const std::string& node,
                                      const api::Pod& preemptor);
   api::Timestamp Now() const;

@@ -511,8 +511,7 @@ TEST(DryRunPreemptionTest, ParallelOverManyNodes) {
   EXPECT_TRUE(all.error.IsSuccess());
   for (const Candidate& c : all.candidates) {
     ASSERT_EQ(c.victims.pods.size(), 1u);
-    EXPECT_EQ("node" + c.victims.pods[0]->pod().metadata.name.substr(1),
-              c.name);
+    EXPECT_EQ("node" + c.victims.pods[0]->name().substr(1), c.name);
   }
   const framework::Status* odd = all.statuses.Find("node101");
   ASSERT_NE(odd, nullptr);

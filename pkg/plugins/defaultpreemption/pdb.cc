@@ -32,16 +32,16 @@ void SplitByPdbViolation(const std::vector<framework::PodInfoPtr>& pods,
     allowed.push_back(c.pdb->status.disruptions_allowed);
   }
   for (const framework::PodInfoPtr& info : pods) {
-    const api::Pod& pod = info->pod();
+    const framework::PodInfo& pod = *info;
     bool violated = false;
     // A selector made only of NotIn / DoesNotExist would match a pod
     // without labels; kube skips such pods outright.
-    if (!pod.metadata.labels.empty()) {
+    if (!pod.labels().empty()) {
       for (size_t i = 0; i < pdbs.size(); ++i) {
         const api::PodDisruptionBudget& pdb = *pdbs[i].pdb;
-        if (pdb.metadata.ns != pod.metadata.ns) continue;
-        if (!pdbs[i].selector.Matches(pod.metadata.labels)) continue;
-        if (pdb.status.disrupted_pods.Contains(pod.metadata.name)) continue;
+        if (pdb.metadata.ns != pod.ns()) continue;
+        if (!pdbs[i].selector.Matches(pod.labels())) continue;
+        if (pdb.status.disrupted_pods.Contains(pod.name())) continue;
         if (--allowed[i] < 0) violated = true;
       }
     }

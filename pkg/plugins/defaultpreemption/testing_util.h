@@ -241,7 +241,7 @@ class BlockerFilter final : public framework::PreFilterPlugin,
     auto s = std::make_shared<State>();
     for (const framework::NodeInfoPtr& n : nodes) {
       for (const framework::PodInfoPtr& p : n->pods()) {
-        if (IsBlocker(p->pod())) ++s->blockers[n->name()];
+        if (IsBlocker(*p)) ++s->blockers[n->name()];
       }
     }
     state.Write(kKey, std::move(s));
@@ -252,14 +252,14 @@ class BlockerFilter final : public framework::PreFilterPlugin,
                            const framework::PodInfo&,
                            const framework::PodInfoPtr& p,
                            const framework::NodeInfo& node) const override {
-    if (IsBlocker(p->pod())) ++state.Read<State>(kKey)->blockers[node.name()];
+    if (IsBlocker(*p)) ++state.Read<State>(kKey)->blockers[node.name()];
     return framework::Status();
   }
   framework::Status RemovePod(framework::CycleState& state,
                               const framework::PodInfo&,
                               const framework::PodInfoPtr& p,
                               const framework::NodeInfo& node) const override {
-    if (IsBlocker(p->pod())) --state.Read<State>(kKey)->blockers[node.name()];
+    if (IsBlocker(*p)) --state.Read<State>(kKey)->blockers[node.name()];
     return framework::Status();
   }
   framework::Status Filter(const framework::CycleState& state,
@@ -275,8 +275,8 @@ class BlockerFilter final : public framework::PreFilterPlugin,
   }
 
  private:
-  static bool IsBlocker(const api::Pod& pod) {
-    return pod.metadata.labels.Contains("blocker");
+  static bool IsBlocker(const framework::PodInfo& pod) {
+    return pod.labels().Contains("blocker");
   }
 };
 
@@ -426,7 +426,7 @@ class Env {
 inline std::vector<std::string> Names(
     const std::vector<framework::PodInfoPtr>& pods, bool sorted = false) {
   std::vector<std::string> out;
-  for (const auto& p : pods) out.push_back(p->pod().metadata.name);
+  for (const auto& p : pods) out.push_back(p->name());
   if (sorted) std::sort(out.begin(), out.end());
   return out;
 }

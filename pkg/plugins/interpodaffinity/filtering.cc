@@ -36,7 +36,8 @@ void AddExistingAntiAffinity(PreFilterState& state, std::string_view key,
 
 // Existing pods whose required anti-affinity selects the incoming pod, over
 // the nodes that hold such pods (usually few).
-void CountExistingAntiAffinity(framework::Handle& handle, const api::Pod& pod,
+void CountExistingAntiAffinity(framework::Handle& handle,
+                               const framework::PodInfo& pod,
                                PreFilterState& state) {
   const std::vector<NodeInfoPtr>& nodes =
       handle.snapshot().nodes_with_required_anti_affinity_pods();
@@ -166,7 +167,7 @@ void CountIncomingAffinity(framework::Handle& handle,
     }
     if (!need_any) return true;
     for (const framework::PodInfoPtr& existing : node.pods()) {
-      const api::Pod& p = existing->pod();
+      const framework::PodInfo& p = *existing;
       if (need_all && interpodaffinity::IncomingMatchesAll(affinity, p, ns)) {
         ++row[0];
       }
@@ -228,9 +229,9 @@ Status InterPodAffinity::PreFilter(framework::CycleState& cycle,
     return Status::Skip();
   }
 
-  const api::Pod& pod = pod_info.pod();
+  const framework::PodInfo& pod = pod_info;
   auto state = std::make_shared<PreFilterState>();
-  if (const api::StringMap* labels = handle_.NamespaceLabels(pod.metadata.ns)) {
+  if (const api::StringMap* labels = handle_.NamespaceLabels(pod.ns())) {
     state->namespace_labels = *labels;
   }
   state->namespaces =
@@ -268,7 +269,7 @@ Status InterPodAffinity::UpdateWithPod(framework::CycleState& cycle,
   const framework::NodeLabels labels = node_info.labels();
 
   for (const AffinityTerm& term : other.affinity().required_anti_affinity) {
-    if (!term.Matches(pod.pod(), state->namespace_labels)) continue;
+    if (!term.Matches(pod, state->namespace_labels)) continue;
     if (const std::string* value = labels.Find(term.topology_key)) {
       AddExistingAntiAffinity(*state, term.topology_key, *value, multiplier);
     }
@@ -277,7 +278,7 @@ Status InterPodAffinity::UpdateWithPod(framework::CycleState& cycle,
   const auto& affinity = pod.affinity().required_affinity;
   const auto& anti = pod.affinity().required_anti_affinity;
   const interpodaffinity::NamespaceMatcher& ns = *state->namespaces;
-  if (interpodaffinity::IncomingMatchesAll(affinity, other.pod(), ns)) {
+  if (interpodaffinity::IncomingMatchesAll(affinity, other, ns)) {
     for (size_t t = 0; t < affinity.size(); ++t) {
       if (const std::string* value = labels.Find(affinity[t].topology_key)) {
         state->affinity.Add(state->affinity_keys[t], *value, multiplier);
@@ -285,7 +286,7 @@ Status InterPodAffinity::UpdateWithPod(framework::CycleState& cycle,
     }
   }
   for (size_t j = 0; j < anti.size(); ++j) {
-    if (!interpodaffinity::IncomingTermMatches(anti[j], other.pod(), ns)) {
+    if (!interpodaffinity::IncomingTermMatches(anti[j], other, ns)) {
       continue;
     }
     if (const std::string* value = labels.Find(anti[j].topology_key)) {

@@ -38,7 +38,9 @@ bool MatchesAll(const std::vector<AffinityTerm>& terms, const api::Pod& pod) {
   static const api::StringMap kNoLabels;
   if (terms.empty()) return false;
   for (const AffinityTerm& term : terms) {
-    if (!term.Matches(pod, kNoLabels)) return false;
+    if (!term.Matches(pod.metadata.ns, pod.metadata.labels, kNoLabels)) {
+      return false;
+    }
   }
   return true;
 }

@@ -62,7 +62,7 @@ struct ScoreInputs {
 void ProcessExistingPod(const ScoreInputs& in,
                         const framework::PodInfo& existing, NodeHits& hits) {
   const auto& mine = in.pod.affinity();
-  const api::Pod& other = existing.pod();
+  const framework::PodInfo& other = existing;
   for (const WeightedAffinityTerm& t : mine.preferred_affinity) {
     if (interpodaffinity::IncomingTermMatches(t.term, other, in.namespaces)) {
       hits.Add(t.term, t.weight);
@@ -75,7 +75,7 @@ void ProcessExistingPod(const ScoreInputs& in,
   }
   if (!existing.has_affinity()) return;
   const auto& theirs = existing.affinity();
-  const api::Pod& pod = in.pod.pod();
+  const framework::PodInfo& pod = in.pod;
   if (in.hard_pod_affinity_weight > 0) {
     for (const AffinityTerm& t : theirs.required_affinity) {
       if (t.Matches(pod, in.namespace_labels)) {
@@ -124,7 +124,7 @@ Status InterPodAffinity::PreScore(framework::CycleState& cycle,
   if (nodes.empty()) return Status::Skip();
 
   api::StringMap namespace_labels;
-  if (const api::StringMap* labels = handle_.NamespaceLabels(pod.metadata.ns)) {
+  if (const api::StringMap* labels = handle_.NamespaceLabels(pod_info.ns())) {
     namespace_labels = *labels;
   }
   interpodaffinity::NamespaceMatcher namespaces(&handle_);
@@ -142,7 +142,7 @@ Status InterPodAffinity::PreScore(framework::CycleState& cycle,
       has_constraints
           ? 0
           : interpodaffinity::IncomingPodKey(
-                snapshot.pod_count_keys(), "ExistingPodsScore", pod,
+                snapshot.pod_count_keys(), "ExistingPodsScore", pod_info,
                 namespace_labels, std::to_string(hard_pod_affinity_weight_));
   handle_.parallelizer().Until(static_cast<int>(nodes.size()), [&](int i) {
     const framework::NodeInfo& info = *nodes[i];

@@ -72,7 +72,8 @@ bool NamespaceMatcher::SelectorMatches(const api::Selector& selector,
 }
 
 uint32_t IncomingPodKey(framework::PodCountKeys* keys,
-                        std::string_view question, const api::Pod& pod,
+                        std::string_view question,
+                        const framework::PodInfo& pod,
                         const api::StringMap& namespace_labels,
                         std::string_view extra) {
   if (keys == nullptr) return 0;
@@ -80,8 +81,8 @@ uint32_t IncomingPodKey(framework::PodCountKeys* keys,
   auto append = [&key](std::string_view s) { api::AppendKeyField(&key, s); };
   append(question);
   append(extra);
-  append(pod.metadata.ns);
-  for (const api::StringMap* map : {&pod.metadata.labels, &namespace_labels}) {
+  append(pod.ns());
+  for (const api::StringMap* map : {&pod.labels(), &namespace_labels}) {
     key.append(std::to_string(map->size()));
     for (const auto& [k, v] : *map) {
       append(k);
@@ -92,9 +93,10 @@ uint32_t IncomingPodKey(framework::PodCountKeys* keys,
 }
 
 bool IncomingTermMatches(const framework::AffinityTerm& term,
-                         const api::Pod& pod, const NamespaceMatcher& ns) {
-  if (!term.selector.Matches(pod.metadata.labels)) return false;
-  const std::string& pod_ns = pod.metadata.ns;
+                         const framework::PodInfo& pod,
+                         const NamespaceMatcher& ns) {
+  if (!term.selector.Matches(pod.labels())) return false;
+  const std::string& pod_ns = pod.ns();
   if (std::find(term.namespaces.begin(), term.namespaces.end(), pod_ns) !=
       term.namespaces.end()) {
     return true;
@@ -108,7 +110,8 @@ bool IncomingTermMatches(const framework::AffinityTerm& term,
 }
 
 bool IncomingMatchesAll(const std::vector<framework::AffinityTerm>& terms,
-                        const api::Pod& pod, const NamespaceMatcher& ns) {
+                        const framework::PodInfo& pod,
+                        const NamespaceMatcher& ns) {
   if (terms.empty()) return false;
   for (const framework::AffinityTerm& term : terms) {
     if (!IncomingTermMatches(term, pod, ns)) return false;

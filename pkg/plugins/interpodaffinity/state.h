@@ -118,15 +118,18 @@ class NamespaceMatcher {
 // names the answer; `extra` is anything else it depends on. 0 without
 // `keys`.
 uint32_t IncomingPodKey(framework::PodCountKeys* keys,
-                        std::string_view question, const api::Pod& pod,
+                        std::string_view question,
+                        const framework::PodInfo& pod,
                         const api::StringMap& namespace_labels,
                         std::string_view extra = {});
 
 bool IncomingTermMatches(const framework::AffinityTerm& term,
-                         const api::Pod& pod, const NamespaceMatcher& ns);
+                         const framework::PodInfo& pod,
+                         const NamespaceMatcher& ns);
 // podMatchesAllAffinityTerms: false for no terms.
 bool IncomingMatchesAll(const std::vector<framework::AffinityTerm>& terms,
-                        const api::Pod& pod, const NamespaceMatcher& ns);
+                        const framework::PodInfo& pod,
+                        const NamespaceMatcher& ns);
 
 // PreFilter's result, read by Filter and updated by AddPod/RemovePod.
 class PreFilterState final : public framework::StateData {

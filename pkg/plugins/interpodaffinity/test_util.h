@@ -148,8 +148,8 @@ inline std::vector<framework::NodeInfoPtr> MakeSnapshot(
       infos.push_back(std::make_shared<framework::NodeInfo>());
       names.push_back(p.spec.node_name);
     }
-    infos[i]->AddPod(
-        framework::PodInfo::Create(std::make_shared<const api::Pod>(p)));
+    // As the cache keeps running pods.
+    infos[i]->AddPod(framework::PodInfo::CreateBound(p));
   }
   return infos;
 }

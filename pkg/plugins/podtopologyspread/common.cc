@@ -193,10 +193,10 @@ void SelectorGroups::Count(const framework::NodeInfo& node,
   }
   if (!any_missing) return;
   for (const framework::PodInfoPtr& p : node.pods()) {
-    const api::Pod& pod = p->pod();
-    if (pod.metadata.deletion_timestamp || pod.metadata.ns != ns_) continue;
+    const framework::PodInfo& pod = *p;
+    if (pod.terminating() || pod.ns() != ns_) continue;
     for (int g = 0; g < groups; ++g) {
-      if (missing[g] && selectors_[g]->Matches(pod.metadata.labels)) {
+      if (missing[g] && selectors_[g]->Matches(pod.labels())) {
         ++fresh[g];
       }
     }
@@ -213,9 +213,9 @@ int32_t CountPodsMatchSelector(const std::vector<framework::PodInfoPtr>& pods,
                                std::string_view ns) {
   int32_t count = 0;
   for (const framework::PodInfoPtr& p : pods) {
-    const api::Pod& pod = p->pod();
-    if (pod.metadata.deletion_timestamp || pod.metadata.ns != ns) continue;
-    if (selector.Matches(pod.metadata.labels)) ++count;
+    const framework::PodInfo& pod = *p;
+    if (pod.terminating() || pod.ns() != ns) continue;
+    if (selector.Matches(pod.labels())) ++count;
   }
   return count;
 }

@@ -74,16 +74,16 @@ void CountNode(const framework::NodeInfo& info, const Constraints& cs,
 
 // updateWithPod: `delta` pods like `updated` on `node`, for preemption's
 // what-if runs on a copy of the state.
-void UpdateWithPod(PreFilterState& s, const api::Pod& updated,
+void UpdateWithPod(PreFilterState& s, const framework::PodInfo& updated,
                    const api::Pod& preemptor, const api::Node* node,
                    int64_t delta) {
-  if (node == nullptr || updated.metadata.ns != preemptor.metadata.ns) return;
+  if (node == nullptr || updated.ns() != preemptor.metadata.ns) return;
   const Constraints& cs = *s.constraints;
   if (!NodeLabelsMatchConstraints(node->metadata.labels, cs)) return;
   InclusionContext inclusion(preemptor);
   InclusionContext::NodeView view(inclusion, *node);
   for (size_t i = 0; i < cs.size(); ++i) {
-    if (!cs[i].selector.Matches(updated.metadata.labels)) continue;
+    if (!cs[i].selector.Matches(updated.labels())) continue;
     if (!view.Includes(cs[i])) continue;
     const std::string& value = *node->metadata.labels.Find(cs[i].topology_key);
     DomainCounts& dc = s.counts[i];
@@ -195,8 +195,7 @@ framework::Status PodTopologySpread::AddPod(
   if (s == nullptr) {
     return framework::Status::Error(std::string(podtopologyspread::kNotFound));
   }
-  podtopologyspread::UpdateWithPod(*s, to_add->pod(), pod.pod(), node.node(),
-                                   1);
+  podtopologyspread::UpdateWithPod(*s, *to_add, pod.pod(), node.node(), 1);
   return framework::Status();
 }
 
@@ -208,8 +207,7 @@ framework::Status PodTopologySpread::RemovePod(
   if (s == nullptr) {
     return framework::Status::Error(std::string(podtopologyspread::kNotFound));
   }
-  podtopologyspread::UpdateWithPod(*s, to_remove->pod(), pod.pod(), node.node(),
-                                   -1);
+  podtopologyspread::UpdateWithPod(*s, *to_remove, pod.pod(), node.node(), -1);
   return framework::Status();
 }
 
