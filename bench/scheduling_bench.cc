@@ -86,7 +86,10 @@ bool MakeCluster(int nodes, Workload workload, cache::Cache& cache) {
             .PodAffinity(kHostname, "group", group,
                          /*anti=*/true);
       }
-      if (!cache.AddPod(pod.Info()).ok()) return false;
+      // As the scheduler's pod handler adds a running pod.
+      if (!cache.AddPod(framework::PodInfo::CreateBound(pod.Obj())).ok()) {
+        return false;
+      }
     }
   }
   return true;
