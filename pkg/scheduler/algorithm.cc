@@ -42,6 +42,15 @@ void AddPluginStatus(const Status& s, framework::Diagnosis* d) {
   if (s.code() == Code::kPending) d->pending_plugins.insert(s.plugin());
 }
 
+// A pointer to `node` that does not own it. The feasible list is kept for
+// one cycle, while `nodes` (and the snapshot behind it) own every node, and
+// no plugin keeps the pointers it is handed. Copying owning pointers would
+// bump each node's reference count: an atomic write to a cache line the
+// filter pass never touched, for each of the hundreds of feasible nodes.
+NodeInfoPtr Unowned(const NodeInfoPtr& node) {
+  return NodeInfoPtr(NodeInfoPtr(), node.get());
+}
+
 }  // namespace
 
 bool SchedulingAlgorithm::FindNodesThatPassFilters(
@@ -60,7 +69,7 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
 
   if (!fwk.HasFilterPlugins()) {
     for (int i = 0; i < to_find; ++i) {
-      feasible->push_back(nodes[(start + i) % nodes.size()]);
+      feasible->push_back(Unowned(nodes[(start + i) % nodes.size()]));
     }
     return true;
   }
@@ -121,7 +130,7 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
   feasible->reserve(std::min(to_find, num_nodes));
   for (int i = 0; i < num_nodes && kept < to_find; ++i) {
     if (verdicts[i] != kPassed) continue;
-    feasible->push_back(nodes[(start + i) % nodes.size()]);
+    feasible->push_back(Unowned(nodes[(start + i) % nodes.size()]));
     if (++kept == to_find) last_processed = i;
   }
   std::sort(rejections.begin(), rejections.end(),

@@ -61,7 +61,8 @@ class SchedulingAlgorithm {
 
   // Filters `nodes` (starting at the rotating start index), stopping once
   // `NumFeasibleNodesToFind` are feasible; rejected nodes go to diagnosis.
-  // Returns false on an internal error (message in *error).
+  // The feasible pointers do not own their nodes: they are valid while
+  // `nodes` is. Returns false on an internal error (message in *error).
   bool FindNodesThatPassFilters(
       framework::Framework& fwk, const framework::CycleState& state,
       const framework::PodInfo& pod,
