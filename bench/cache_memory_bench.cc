@@ -103,7 +103,8 @@ void BM_CacheMemory(benchmark::State& state) {
         return;
       }
       // As the scheduler's pod handler adds an assigned pod.
-      auto added = cache.AddPod(framework::PodInfo::CreateBound(*pod));
+      auto added = cache.AddPod(
+          framework::PodInfo::CreateBound(*pod, &cache.label_sets()));
       if (!added.ok()) {
         state.SkipWithError(added.error().message().c_str());
         return;

@@ -87,7 +87,10 @@ bool MakeCluster(int nodes, Workload workload, cache::Cache& cache) {
                          /*anti=*/true);
       }
       // As the scheduler's pod handler adds a running pod.
-      if (!cache.AddPod(framework::PodInfo::CreateBound(pod.Obj())).ok()) {
+      if (!cache
+               .AddPod(framework::PodInfo::CreateBound(pod.Obj(),
+                                                       &cache.label_sets()))
+               .ok()) {
         return false;
       }
     }

@@ -27,6 +27,7 @@
 #include "pkg/api/pod.h"
 #include "pkg/cache/image_index.h"
 #include "pkg/cache/node_tree.h"
+#include "pkg/framework/label_sets.h"
 #include "pkg/framework/node_info.h"
 #include "pkg/framework/pod_info.h"
 #include "pkg/framework/snapshot.h"
@@ -104,6 +105,10 @@ class Cache {
   // debugging; expensive.
   std::string Dump() const;
 
+  // Where the pods given to AddPod and UpdatePod (PodInfo::CreateBound)
+  // share their label sets.
+  framework::LabelSets& label_sets() { return label_sets_; }
+
   // ---- Introspection for tests and debugging. ----
   // A copy of the cached NodeInfo, image states filled as in a snapshot;
   // nullptr when the cache has no NodeInfo under that name.
@@ -165,6 +170,8 @@ class Cache {
   // can share one id space for memoised pod counts.
   std::shared_ptr<framework::PodCountKeys> pod_count_keys_ =
       std::make_shared<framework::PodCountKeys>();
+  // Thread-safe on its own; used outside mu_.
+  framework::LabelSets label_sets_;
 };
 
 }  // namespace ksched::cache

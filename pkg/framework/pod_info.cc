@@ -140,6 +140,18 @@ std::shared_ptr<const PodInfo::AffinityTerms> ParseAffinity(const api::Pod& p) {
   return terms;
 }
 
+// The labels inside the pod object, sharing its ownership: no copy.
+std::shared_ptr<const api::StringMap> LabelsOf(
+    const std::shared_ptr<const api::Pod>& pod) {
+  return std::shared_ptr<const api::StringMap>(pod, &pod->metadata.labels);
+}
+
+std::shared_ptr<const api::StringMap> NoLabels() {
+  static const auto* const kNone = new std::shared_ptr<const api::StringMap>(
+      std::make_shared<const api::StringMap>());
+  return *kNone;
+}
+
 }  // namespace
 
 void PodInfo::SetFacts(const api::Pod& pod) {
@@ -148,7 +160,6 @@ void PodInfo::SetFacts(const api::Pod& pod) {
   ns_ = meta.ns;
   uid_ = meta.uid;
   resource_version_ = meta.resource_version;
-  labels_ = meta.labels;
   creation_timestamp_ = meta.creation_timestamp;
   deletion_timestamp_ = meta.deletion_timestamp;
   node_name_ = pod.spec.node_name;
@@ -186,13 +197,21 @@ PodInfoPtr PodInfo::Create(std::shared_ptr<const api::Pod> pod) {
   info->SetFacts(*pod);
   info->resource_ = ComputePodResource(*pod);
   info->affinity_ = ParseAffinity(*pod);
+  info->labels_ = LabelsOf(pod);
   info->pod_ = std::move(pod);
   return info;
 }
 
-PodInfoPtr PodInfo::CreateBound(const api::Pod& pod) {
+PodInfoPtr PodInfo::CreateBound(const api::Pod& pod, LabelSets* label_sets) {
   auto info = std::make_shared<PodInfo>();
   info->SetFacts(pod);
+  if (pod.metadata.labels.empty()) {
+    info->labels_ = NoLabels();
+  } else if (label_sets != nullptr) {
+    info->labels_ = label_sets->Intern(pod.metadata.labels);
+  } else {
+    info->labels_ = std::make_shared<const api::StringMap>(pod.metadata.labels);
+  }
   info->resource_ = ComputePodResource(pod);
   info->affinity_ = ParseAffinity(pod);
   return info;
@@ -203,6 +222,7 @@ PodInfoPtr PodInfo::WithPod(std::shared_ptr<const api::Pod> pod) const {
   info->SetFacts(*pod);
   info->resource_ = resource_;
   info->affinity_ = affinity_;
+  info->labels_ = LabelsOf(pod);
   info->pod_ = std::move(pod);
   return info;
 }
@@ -225,7 +245,7 @@ api::Pod PodInfo::ToPod() const {
   pod.metadata.ns = ns_;
   pod.metadata.uid = uid_;
   pod.metadata.resource_version = resource_version_;
-  pod.metadata.labels = labels_;
+  pod.metadata.labels = *labels_;
   pod.metadata.creation_timestamp = creation_timestamp_;
   pod.metadata.deletion_timestamp = deletion_timestamp_;
   pod.spec.node_name = node_name_;

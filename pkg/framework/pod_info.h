@@ -20,6 +20,7 @@
 #include "pkg/api/box.h"
 #include "pkg/api/label_selector.h"
 #include "pkg/api/pod.h"
+#include "pkg/framework/label_sets.h"
 #include "pkg/framework/resource.h"
 
 namespace ksched::framework {
@@ -71,8 +72,10 @@ class PodInfo {
   // is recorded in parse_error(), which the plugins that need the terms
   // turn into an error status.
   static PodInfoPtr Create(std::shared_ptr<const api::Pod> pod);
-  // A pod bound to a node, as the cache keeps it: the facts only.
-  static PodInfoPtr CreateBound(const api::Pod& pod);
+  // A pod bound to a node, as the cache keeps it: the facts only, the
+  // labels shared through `label_sets` when given.
+  static PodInfoPtr CreateBound(const api::Pod& pod,
+                                LabelSets* label_sets = nullptr);
   // The same derived data for another version of this pod whose spec did
   // not change what it derives from (the assumed copy with a node name).
   PodInfoPtr WithPod(std::shared_ptr<const api::Pod> pod) const;
@@ -88,7 +91,7 @@ class PodInfo {
   const std::string& uid() const { return uid_; }
   const std::string& node_name() const { return node_name_; }
   const std::string& resource_version() const { return resource_version_; }
-  const api::StringMap& labels() const { return labels_; }
+  const api::StringMap& labels() const { return *labels_; }
   const api::Time& creation_timestamp() const { return creation_timestamp_; }
   // Set once the pod is being deleted (it still runs until it is gone).
   bool terminating() const { return deletion_timestamp_.has_value(); }
@@ -121,6 +124,7 @@ class PodInfo {
   api::Pod ToPod() const;
 
  private:
+  // Everything but the labels.
   void SetFacts(const api::Pod& pod);
 
   // Null for bound pods.
@@ -130,7 +134,9 @@ class PodInfo {
   std::string uid_;
   std::string node_name_;
   std::string resource_version_;
-  api::StringMap labels_;
+  // Shared: with the pod object when kept whole, with the other pods of a
+  // workload when bound and interned.
+  std::shared_ptr<const api::StringMap> labels_;
   api::Time creation_timestamp_;
   std::optional<api::Time> deletion_timestamp_;
   int32_t priority_ = 0;

@@ -160,6 +160,28 @@ TEST(PodInfoTest, WithPodTakesTheNewVersionsFacts) {
   EXPECT_EQ(copy->resource().requests, queued->resource().requests);
 }
 
+TEST(PodInfoTest, BoundPodsShareInternedLabels) {
+  LabelSets sets;
+  api::Pod a = FullPod();
+  api::Pod b = FullPod();
+  b.metadata.name = "web-1";
+  b.metadata.uid = "uid-2";
+  PodInfoPtr first = PodInfo::CreateBound(a, &sets);
+  PodInfoPtr second = PodInfo::CreateBound(b, &sets);
+  EXPECT_EQ(&first->labels(), &second->labels());
+  EXPECT_EQ(first->labels(), a.metadata.labels);
+  // Without a LabelSets each keeps its own copy; a pod kept whole reads
+  // the labels inside its object.
+  PodInfoPtr alone = PodInfo::CreateBound(a);
+  EXPECT_NE(&alone->labels(), &first->labels());
+  EXPECT_EQ(alone->labels(), a.metadata.labels);
+  PodInfoPtr whole = PodInfo::Create(std::make_shared<const api::Pod>(a));
+  EXPECT_EQ(&whole->labels(), &whole->pod().metadata.labels);
+  // No labels: nothing to share or copy, still an empty map.
+  EXPECT_TRUE(
+      PodInfo::CreateBound(PodBuilder("x").Obj(), &sets)->labels().empty());
+}
+
 TEST(PodInfoDeathTest, PodOfABoundPodIsAProgrammingError) {
   PodInfoPtr bound = PodInfo::CreateBound(FullPod());
   EXPECT_DEATH((void)bound->pod(), "bound pod shop/web-0");

@@ -442,7 +442,8 @@ void Scheduler::HandleSchedulingFailure(framework::Framework& fwk,
 void Scheduler::OnPodAdd(std::shared_ptr<const api::Pod> pod) {
   if (Terminal(*pod)) return;
   if (Assigned(*pod)) {
-    (void)cache_->AddPod(framework::PodInfo::CreateBound(*pod));
+    (void)cache_->AddPod(
+        framework::PodInfo::CreateBound(*pod, &cache_->label_sets()));
     // As kube v1.32 with queueing hints on (its default): every plugin that
     // registered AssignedPod/Add hears of it, not only the cross-topology
     // terms SchedulingQueue::AssignedPodAdded pre-filters for, which would
@@ -465,8 +466,8 @@ void Scheduler::OnPodUpdate(std::shared_ptr<const api::Pod> old_pod,
     return;
   }
   if (Assigned(*old_pod)) {
-    (void)cache_->UpdatePod(*old_pod,
-                            framework::PodInfo::CreateBound(*new_pod));
+    (void)cache_->UpdatePod(*old_pod, framework::PodInfo::CreateBound(
+                                          *new_pod, &cache_->label_sets()));
     // One event per kind of change, each to every plugin that registered it
     // (kube v1.32's updatePodInCache with queueing hints on).
     framework::EventObjects objs;

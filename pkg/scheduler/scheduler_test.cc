@@ -1466,6 +1466,42 @@ TEST_F(SchedulerTest, AddOfTheBoundPodAlsoConfirmsIt) {
   EXPECT_EQ(RequestedMilliCpu("n1"), 1000);
 }
 
+// Running pods of one workload keep one copy of their labels between
+// them, in the cache and through updates.
+TEST_F(SchedulerTest, RunningPodsOfAWorkloadShareTheirLabels) {
+  ASSERT_TRUE(Start());
+  AddNode("n1");
+  auto running = [](const std::string& name, const std::string& hash) {
+    api::Pod pod = PodBuilder(name)
+                       .Uid(name)
+                       .Label("app", "web")
+                       .Label("pod-template-hash", hash)
+                       .Node("n1")
+                       .Obj();
+    pod.status.phase = "Running";
+    return std::make_shared<const api::Pod>(pod);
+  };
+  auto a = running("a", "1");
+  auto b = running("b", "1");
+  auto c = running("c", "2");
+  for (const auto& pod : {a, b, c}) sched_->OnPodAdd(pod);
+  auto cached = [&](const std::string& uid) {
+    return sched_->cache().GetPod(uid);
+  };
+  ASSERT_NE(cached("a"), nullptr);
+  ASSERT_NE(cached("b"), nullptr);
+  ASSERT_NE(cached("c"), nullptr);
+  EXPECT_EQ(&cached("a")->labels(), &cached("b")->labels());
+  EXPECT_NE(&cached("a")->labels(), &cached("c")->labels());
+  EXPECT_EQ(sched_->cache().label_sets().size(), 2u);
+
+  // c rolls to a's template: it joins a's set, and its old one goes.
+  auto c2 = running("c", "1");
+  sched_->OnPodUpdate(c, c2);
+  EXPECT_EQ(&cached("c")->labels(), &cached("a")->labels());
+  EXPECT_EQ(sched_->cache().label_sets().size(), 1u);
+}
+
 // The TTL runs from the end of the binding, never during it.
 TEST_F(SchedulerTest, AssumedPodDoesNotExpireWhileItsBindingRuns) {
   ASSERT_TRUE(Start(
