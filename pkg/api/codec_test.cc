@@ -177,6 +177,22 @@ TEST(CodecTest, EncodesKnownFieldsAsKubernetesWritesThem) {
       << json;
 }
 
+// status.startTime (set by the kubelet) orders preemption victims.
+TEST(CodecTest, PodStartTimeRoundTrips) {
+  auto pod =
+      DecodeJson<Pod>(R"({"metadata":{"name":"p"},"status":{"phase":"Running",)"
+                      R"("startTime":"2026-11-21T19:37:04Z"}})");
+  ASSERT_TRUE(pod.ok()) << pod.error().message();
+  ASSERT_TRUE(pod->status.start_time.has_value());
+  EXPECT_EQ(FormatRfc3339(pod->status.start_time->value),
+            "2026-11-21T19:37:04Z");
+  EXPECT_NE(EncodeJson(*pod).find(R"("startTime":"2026-11-21T19:37:04Z")"),
+            std::string::npos);
+  auto pending = DecodeJson<Pod>(R"({"metadata":{"name":"p"},"status":{}})");
+  ASSERT_TRUE(pending.ok());
+  EXPECT_FALSE(pending->status.start_time.has_value());
+}
+
 TEST(CodecTest, DecodesRecordedApiServerObjects) {
   auto bound = DecodeJson<Pod>(Recorded("real_kube_scheduler_bound_pod.json"));
   ASSERT_TRUE(bound.ok()) << bound.error().message();

@@ -338,6 +338,7 @@ void Fields(V& v, PodStatus& s) {
   v("phase", s.phase);
   v("conditions", s.conditions);
   v("nominatedNodeName", s.nominated_node_name);
+  v("startTime", s.start_time);
 }
 
 template <typename V>

@@ -168,6 +168,8 @@ struct PodStatus {
   std::string phase;  // Pending, Running, Succeeded, Failed, Unknown
   std::vector<PodCondition> conditions;
   std::string nominated_node_name;
+  // Set by the kubelet when it accepts the pod.
+  std::optional<Time> start_time;
   friend bool operator==(const PodStatus&, const PodStatus&) = default;
 };
 

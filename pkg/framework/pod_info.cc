@@ -160,7 +160,7 @@ void PodInfo::SetFacts(const api::Pod& pod) {
   ns_ = meta.ns;
   uid_ = meta.uid;
   resource_version_ = meta.resource_version;
-  creation_timestamp_ = meta.creation_timestamp;
+  start_time_ = pod.status.start_time;
   deletion_timestamp_ = meta.deletion_timestamp;
   node_name_ = pod.spec.node_name;
   priority_ = pod.spec.priority.value_or(0);
@@ -246,7 +246,7 @@ api::Pod PodInfo::ToPod() const {
   pod.metadata.uid = uid_;
   pod.metadata.resource_version = resource_version_;
   pod.metadata.labels = *labels_;
-  pod.metadata.creation_timestamp = creation_timestamp_;
+  pod.status.start_time = start_time_;
   pod.metadata.deletion_timestamp = deletion_timestamp_;
   pod.spec.node_name = node_name_;
   if (has_priority_) pod.spec.priority = priority_;

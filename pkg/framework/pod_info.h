@@ -92,7 +92,8 @@ class PodInfo {
   const std::string& node_name() const { return node_name_; }
   const std::string& resource_version() const { return resource_version_; }
   const api::StringMap& labels() const { return *labels_; }
-  const api::Time& creation_timestamp() const { return creation_timestamp_; }
+  // status.startTime: unset until the kubelet starts the pod.
+  const std::optional<api::Time>& start_time() const { return start_time_; }
   // Set once the pod is being deleted (it still runs until it is gone).
   bool terminating() const { return deletion_timestamp_.has_value(); }
   // spec.priority; 0 when unset, as the admission plugin would resolve it.
@@ -119,8 +120,8 @@ class PodInfo {
   bool WithRequiredAntiAffinity() const { return with_required_anti_affinity_; }
 
   // An API object carrying the facts (identity, labels, node, priority,
-  // deletion, the DisruptionTarget condition); the pod itself when kept
-  // whole. For writes about a bound pod, such as evicting a victim.
+  // deletion, start time, the DisruptionTarget condition); the pod itself when
+  // kept whole. For writes about a bound pod, such as evicting a victim.
   api::Pod ToPod() const;
 
  private:
@@ -137,7 +138,7 @@ class PodInfo {
   // Shared: with the pod object when kept whole, with the other pods of a
   // workload when bound and interned.
   std::shared_ptr<const api::StringMap> labels_;
-  api::Time creation_timestamp_;
+  std::optional<api::Time> start_time_;
   std::optional<api::Time> deletion_timestamp_;
   int32_t priority_ = 0;
   bool has_priority_ = false;

@@ -33,8 +33,8 @@ api::Pod FullPod() {
       "kubectl.kubernetes.io/last-applied-configuration",
       std::string(300, 'x'));
   pod.metadata.resource_version = "42";
-  pod.metadata.creation_timestamp.value =
-      api::Timestamp(std::chrono::seconds(1700000000));
+  pod.status.start_time =
+      api::Time{api::Timestamp(std::chrono::seconds(1700000000))};
   pod.spec.volumes.push_back({.name = "kube-api-access-x"});
   pod.status.phase = "Running";
   api::PodCondition ready;
@@ -60,7 +60,7 @@ TEST(PodInfoTest, BoundPodKeepsTheFactsOfTheWholePod) {
     EXPECT_EQ(info->resource_version(), "42");
     EXPECT_EQ(info->node_name(), "node-1");
     EXPECT_EQ(info->labels(), full.metadata.labels);
-    EXPECT_EQ(info->creation_timestamp(), full.metadata.creation_timestamp);
+    EXPECT_EQ(info->start_time(), full.status.start_time);
     EXPECT_FALSE(info->terminating());
     EXPECT_EQ(info->priority(), 1000);
     ASSERT_NE(info->disruption_target(), nullptr);
@@ -104,7 +104,7 @@ TEST(PodInfoTest, ToPodOfABoundPodCarriesTheFacts) {
   EXPECT_EQ(pod.metadata.uid, "uid-1");
   EXPECT_EQ(pod.metadata.resource_version, "42");
   EXPECT_EQ(pod.metadata.labels, full.metadata.labels);
-  EXPECT_EQ(pod.metadata.creation_timestamp, full.metadata.creation_timestamp);
+  EXPECT_EQ(pod.status.start_time, full.status.start_time);
   EXPECT_EQ(pod.spec.node_name, "node-1");
   EXPECT_EQ(pod.spec.priority, 1000);
   ASSERT_EQ(pod.status.conditions.size(), 1u);

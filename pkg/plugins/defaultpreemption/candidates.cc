@@ -10,8 +10,7 @@ int32_t PodPriority(const api::Pod& pod) {
 }
 
 api::Timestamp PodStartTime(const framework::PodInfo& pod, api::Timestamp now) {
-  const api::Time& created = pod.creation_timestamp();
-  return created.IsZero() ? now : created.value;
+  return pod.start_time() ? pod.start_time()->value : now;
 }
 
 bool MoreImportantPod(const framework::PodInfo& a, const framework::PodInfo& b,

@@ -27,9 +27,8 @@ struct Candidate {
 
 int32_t PodPriority(const api::Pod& pod);
 
-// When the pod started. The API model has no status.startTime, so the
-// creation time stands in for it; a pod without one counts as starting
-// `now`, as kube counts a pod without startTime.
+// When the pod started (status.startTime); a pod the kubelet has not
+// started yet counts as starting `now`, as in kube's GetPodStartTime.
 api::Timestamp PodStartTime(const framework::PodInfo& pod, api::Timestamp now);
 
 // Higher priority first; on equal priority the pod running longer first

@@ -65,11 +65,11 @@ inline PodBuilder MakePod(const std::string& name) {
   return b;
 }
 
-// A pod whose start time (its creation time here) is `micros` after the
-// epoch, like kube's StartTime(epochTimeN).
+// A pod whose status.startTime is `micros` after the epoch, like kube's
+// StartTime(epochTimeN).
 inline api::Pod WithStart(api::Pod pod, int64_t micros) {
-  pod.metadata.creation_timestamp.value =
-      api::Timestamp(std::chrono::microseconds(micros));
+  pod.status.start_time =
+      api::Time{api::Timestamp(std::chrono::microseconds(micros))};
   return pod;
 }
 
