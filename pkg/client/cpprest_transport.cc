@@ -1,0 +1,122 @@
+#include "pkg/client/cpprest_transport.h"
+
+#include <cpprest/http_client.h>
+
+#include <exception>
+#include <vector>
+
+namespace ksched::client {
+namespace {
+
+namespace http = web::http;
+namespace ssl = boost::asio::ssl;
+
+// Loads the cluster CA and the client certificate into `ctx`. Throws
+// boost::system::system_error on bad PEM.
+void ConfigureTls(ssl::context& ctx, const RestConfig& config) {
+  if (!config.ca_pem.empty()) {
+    ctx.add_certificate_authority(boost::asio::buffer(config.ca_pem));
+  }
+  if (!config.client_cert_pem.empty()) {
+    ctx.use_certificate_chain(boost::asio::buffer(config.client_cert_pem));
+    ctx.use_private_key(boost::asio::buffer(config.client_key_pem),
+                        ssl::context::pem);
+  }
+}
+
+std::string BasicAuth(const RestConfig& config) {
+  if (config.username.empty() && config.password.empty()) return "";
+  const std::string pair = config.username + ":" + config.password;
+  return "Basic " + utility::conversions::to_base64(
+                        std::vector<unsigned char>(pair.begin(), pair.end()));
+}
+
+}  // namespace
+
+CpprestTransport::CpprestTransport(const RestConfig& config,
+                                   const util::Clock& clock,
+                                   const TransportOptions& options)
+    : tokens_(clock, config),
+      basic_auth_(BasicAuth(config)),
+      user_agent_(options.user_agent) {}
+
+CpprestTransport::~CpprestTransport() = default;
+
+util::Result<std::unique_ptr<CpprestTransport>> CpprestTransport::Create(
+    const RestConfig& config, const util::Clock& clock,
+    const TransportOptions& options) {
+  if (!config.tls_server_name.empty()) {
+    return util::Error(
+        "tls-server-name is not supported: the server certificate is checked "
+        "against the host of the server URL");
+  }
+  web::uri uri;
+  try {
+    uri = web::uri(config.server);
+  } catch (const std::exception& e) {
+    return util::Error("server URL \"" + config.server + "\": " + e.what());
+  }
+  if (uri.scheme() != "https" && uri.scheme() != "http") {
+    return util::Error("server URL \"" + config.server +
+                       "\": the scheme must be https or http");
+  }
+  // Bad PEM is reported now, not on the first request.
+  try {
+    ssl::context probe(ssl::context::tls_client);
+    ConfigureTls(probe, config);
+  } catch (const std::exception& e) {
+    return util::Error(std::string("TLS credentials: ") + e.what());
+  }
+
+  http::client::http_client_config cfg;
+  cfg.set_timeout(options.timeout);
+  cfg.set_validate_certificates(!config.insecure_skip_tls_verify);
+  cfg.set_ssl_context_callback(
+      [config](ssl::context& ctx) { ConfigureTls(ctx, config); });
+  std::unique_ptr<CpprestTransport> transport(
+      new CpprestTransport(config, clock, options));
+  try {
+    transport->client_ = std::make_unique<http::client::http_client>(uri, cfg);
+  } catch (const std::exception& e) {
+    return util::Error("server URL \"" + config.server + "\": " + e.what());
+  }
+  return transport;
+}
+
+util::Result<HttpResponse> CpprestTransport::RoundTrip(
+    const HttpRequest& request) {
+  http::http_request msg(request.method);
+  msg.set_request_uri(request.path);
+  http::http_headers& headers = msg.headers();
+  headers.add("Accept", "application/json");
+  headers.add("User-Agent", user_agent_);
+  if (std::string token = tokens_.Token(); !token.empty()) {
+    headers.add("Authorization", "Bearer " + token);
+  } else if (!basic_auth_.empty()) {
+    headers.add("Authorization", basic_auth_);
+  }
+  if (!request.body.empty() || !request.content_type.empty()) {
+    msg.set_body(request.body, request.content_type.empty()
+                                   ? "application/json"
+                                   : request.content_type);
+  }
+  try {
+    http::http_response response = client_->request(msg).get();
+    HttpResponse out;
+    out.code = response.status_code();
+    std::vector<unsigned char> body = response.extract_vector().get();
+    out.body.assign(body.begin(), body.end());
+    const http::http_headers& h = response.headers();
+    if (auto it = h.find("Content-Type"); it != h.end()) {
+      out.content_type = it->second;
+    }
+    if (auto it = h.find("Retry-After"); it != h.end()) {
+      out.retry_after = it->second;
+    }
+    return out;
+  } catch (const std::exception& e) {
+    return util::Error(request.method + " " + request.path + ": " + e.what());
+  }
+}
+
+}  // namespace ksched::client
