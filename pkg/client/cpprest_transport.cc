@@ -96,9 +96,14 @@ util::Result<HttpResponse> CpprestTransport::RoundTrip(
     headers.add("Authorization", basic_auth_);
   }
   if (!request.body.empty() || !request.content_type.empty()) {
-    msg.set_body(request.body, request.content_type.empty()
-                                   ? "application/json"
-                                   : request.content_type);
+    // As bytes: cpprestsdk's std::string overload reads the string through
+    // a stream buffer of another character type (undefined behaviour that
+    // UBSan reports).
+    msg.set_body(
+        std::vector<unsigned char>(request.body.begin(), request.body.end()));
+    headers.set_content_type(request.content_type.empty()
+                                 ? "application/json"
+                                 : request.content_type);
   }
   try {
     http::http_response response = client_->request(msg).get();

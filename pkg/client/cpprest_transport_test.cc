@@ -57,13 +57,16 @@ class RecordingServer {
         seen_.user_agent = get("User-Agent");
         seen_.authorization = get("Authorization");
         seen_.content_type = get("Content-Type");
-        seen_.body = req.extract_utf8string(true).get();
+        std::vector<unsigned char> body = req.extract_vector().get();
+        seen_.body.assign(body.begin(), body.end());
       }
       if (delay.count() > 0) std::this_thread::sleep_for(delay);
       http::http_response response(201);
       response.headers().add("Retry-After", "3");
-      response.set_body(std::string(R"({"kind":"Status"})"),
-                        "application/json");
+      const std::string body = R"({"kind":"Status"})";
+      // As bytes, for the reason given in cpprest_transport.cc.
+      response.set_body(std::vector<unsigned char>(body.begin(), body.end()));
+      response.headers().set_content_type("application/json");
       req.reply(response).wait();
     });
     listener_.open().wait();
