@@ -34,5 +34,10 @@ function(ksched_test name)
   target_compile_definitions(${name} PRIVATE
     KSCHED_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     KSCHED_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "unit;${ARG_LABELS}")
+  set(env "")
+  if(KSCHED_SANITIZE)
+    set(env "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/test/sanitizers/lsan.supp")
+  endif()
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60
+    PROPERTIES LABELS "unit;${ARG_LABELS}" ENVIRONMENT "${env}")
 endfunction()
