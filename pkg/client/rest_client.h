@@ -1,0 +1,58 @@
+// RestClient: requests to the API server as client-go's rest client sends
+// them: throttled by a token bucket (clientConnection.qps / burst), retried
+// with backoff when that may help (see ShouldRetry), and every failure
+// turned into an ApiError.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "pkg/client/api_error.h"
+#include "pkg/client/backoff.h"
+#include "pkg/client/rate_limiter.h"
+#include "pkg/client/transport.h"
+#include "pkg/util/clock.h"
+#include "pkg/util/random.h"
+
+namespace ksched::client {
+
+struct RestClientOptions {
+  // KubeSchedulerConfiguration's clientConnection defaults.
+  double qps = 50;
+  int burst = 100;
+  RetryBackoff backoff;
+};
+
+// A 2xx response, or the error that ended the request.
+struct ApiResult {
+  HttpResponse response;
+  std::optional<ApiError> error;
+  bool ok() const { return !error.has_value(); }
+};
+
+class RestClient {
+ public:
+  // Waits (for a token, before a retry) go through `sleep`, so tests can
+  // advance a fake clock instead.
+  using SleepFn = std::function<void(util::Clock::Duration)>;
+
+  RestClient(std::unique_ptr<Transport> transport, const util::Clock& clock,
+             util::Random& random, SleepFn sleep,
+             const RestClientOptions& options);
+
+  ApiResult Do(const HttpRequest& request);
+
+ private:
+  std::unique_ptr<Transport> transport_;
+  util::Random& random_;
+  SleepFn sleep_;
+  RestClientOptions options_;
+  TokenBucket bucket_;
+};
+
+// GET, HEAD, PUT and DELETE cannot take effect twice; POST and PATCH can.
+bool IsIdempotent(const std::string& method);
+
+}  // namespace ksched::client
