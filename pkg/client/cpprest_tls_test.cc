@@ -1,16 +1,13 @@
 // CpprestTransport over HTTPS against a loopback server whose certificate
 // a throwaway CA signed: what is verified, and what is refused.
-#include <arpa/inet.h>
 #include <cpprest/http_listener.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <string>
 #include <vector>
 
 #include "pkg/client/cpprest_transport.h"
+#include "pkg/client/testing/loopback.h"
 #include "pkg/client/testing/test_pki.h"
 #include "pkg/util/clock.h"
 
@@ -22,22 +19,7 @@ namespace ssl = boost::asio::ssl;
 using web::http::experimental::listener::http_listener;
 using web::http::experimental::listener::http_listener_config;
 
-int FreePort() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
-  socklen_t len = sizeof(addr);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
-
-const util::Clock& TestClock() {
-  static const util::RealClock* const kClock = new util::RealClock;
-  return *kClock;
-}
+using testing::FreePort;
 
 // An HTTPS server on 127.0.0.1 answering 200 "ok"; with `client_ca` it
 // requires a client certificate that CA signed.
@@ -75,7 +57,7 @@ class TlsServer {
 
 util::Result<HttpResponse> Get(const RestConfig& config) {
   auto transport = CpprestTransport::Create(
-      config, TestClock(), {.timeout = std::chrono::seconds(5)});
+      config, testing::RealTestClock(), {.timeout = std::chrono::seconds(5)});
   if (!transport.ok()) return transport.error();
   return (*transport)->RoundTrip({.path = "/version"});
 }

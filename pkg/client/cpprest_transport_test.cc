@@ -1,16 +1,13 @@
 #include "pkg/client/cpprest_transport.h"
 
-#include <arpa/inet.h>
 #include <cpprest/http_listener.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <mutex>
 #include <thread>
 
+#include "pkg/client/testing/loopback.h"
 #include "pkg/util/clock.h"
 
 namespace ksched::client {
@@ -19,18 +16,7 @@ namespace {
 namespace http = web::http;
 using web::http::experimental::listener::http_listener;
 
-// A port nothing listens on right now.
-int FreePort() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr));
-  socklen_t len = sizeof(addr);
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len);
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
+using testing::FreePort;
 
 struct Seen {
   std::string method, path, accept, user_agent, authorization, content_type,
@@ -86,15 +72,10 @@ class RecordingServer {
   Seen seen_;
 };
 
-// Transports keep a reference to their clock: it must outlive them all.
-const util::Clock& TestClock() {
-  static const util::RealClock* const kClock = new util::RealClock;
-  return *kClock;
-}
-
 std::unique_ptr<CpprestTransport> Connect(const RestConfig& config,
                                           TransportOptions options = {}) {
-  auto transport = CpprestTransport::Create(config, TestClock(), options);
+  auto transport =
+      CpprestTransport::Create(config, testing::RealTestClock(), options);
   EXPECT_TRUE(transport.ok()) << transport.error().message();
   return transport.ok() ? std::move(*transport) : nullptr;
 }
@@ -175,7 +156,7 @@ TEST(CpprestTransportTest, SlowAnswerTimesOut) {
 
 TEST(CpprestTransportTest, ConfigurationsThatCannotWork) {
   auto expect_error = [](const RestConfig& config, const std::string& part) {
-    auto t = CpprestTransport::Create(config, TestClock(), {});
+    auto t = CpprestTransport::Create(config, testing::RealTestClock(), {});
     ASSERT_FALSE(t.ok()) << part;
     EXPECT_NE(t.error().message().find(part), std::string::npos)
         << t.error().message();
