@@ -83,8 +83,7 @@ util::Result<std::unique_ptr<CpprestTransport>> CpprestTransport::Create(
   return transport;
 }
 
-util::Result<HttpResponse> CpprestTransport::RoundTrip(
-    const HttpRequest& request) {
+http::http_request CpprestTransport::MakeRequest(const HttpRequest& request) {
   http::http_request msg(request.method);
   msg.set_request_uri(request.path);
   http::http_headers& headers = msg.headers();
@@ -105,19 +104,100 @@ util::Result<HttpResponse> CpprestTransport::RoundTrip(
                                  ? "application/json"
                                  : request.content_type);
   }
+  return msg;
+}
+
+namespace {
+
+std::string Header(const http::http_headers& headers, const char* name) {
+  auto it = headers.find(name);
+  return it == headers.end() ? "" : it->second;
+}
+
+// Reads a body as cpprestsdk's client receives it. The response keeps the
+// connection; the registration cancels it when the caller's Cancellation
+// fires.
+class CpprestBodyReader final : public BodyReader {
+ public:
+  CpprestBodyReader(http::http_response response,
+                    std::shared_ptr<pplx::cancellation_token_source> source,
+                    util::Cancellation::Registration registration)
+      : response_(std::move(response)),
+        buffer_(response_.body().streambuf()),
+        source_(std::move(source)),
+        registration_(std::move(registration)) {}
+
+  ~CpprestBodyReader() override {
+    registration_.Reset();
+    // Closes the connection of an unfinished body instead of draining it.
+    if (!finished_) source_->cancel();
+  }
+
+  util::Result<bool> ReadSome(std::string& out) override {
+    try {
+      // One byte blocks until the next piece arrives; the rest of what has
+      // arrived is then taken without waiting (a large getn would wait for
+      // its whole count).
+      const auto first = buffer_.bumpc().get();
+      if (first == decltype(buffer_)::traits::eof()) {
+        finished_ = true;
+        return false;
+      }
+      out.push_back(static_cast<char>(first));
+      const size_t available = buffer_.in_avail();
+      if (available > 0) {
+        chunk_.resize(std::min<size_t>(available, 1 << 20));
+        const size_t n = buffer_.getn(chunk_.data(), chunk_.size()).get();
+        out.append(reinterpret_cast<const char*>(chunk_.data()), n);
+      }
+      return true;
+    } catch (const std::exception& e) {
+      finished_ = true;
+      return util::Error(std::string("reading the response body: ") + e.what());
+    }
+  }
+
+ private:
+  http::http_response response_;
+  concurrency::streams::streambuf<uint8_t> buffer_;
+  std::shared_ptr<pplx::cancellation_token_source> source_;
+  util::Cancellation::Registration registration_;
+  std::vector<uint8_t> chunk_;
+  bool finished_ = false;
+};
+
+}  // namespace
+
+util::Result<HttpResponse> CpprestTransport::RoundTrip(
+    const HttpRequest& request) {
   try {
-    http::http_response response = client_->request(msg).get();
+    http::http_response response = client_->request(MakeRequest(request)).get();
     HttpResponse out;
     out.code = response.status_code();
     std::vector<unsigned char> body = response.extract_vector().get();
     out.body.assign(body.begin(), body.end());
-    const http::http_headers& h = response.headers();
-    if (auto it = h.find("Content-Type"); it != h.end()) {
-      out.content_type = it->second;
-    }
-    if (auto it = h.find("Retry-After"); it != h.end()) {
-      out.retry_after = it->second;
-    }
+    out.content_type = Header(response.headers(), "Content-Type");
+    out.retry_after = Header(response.headers(), "Retry-After");
+    return out;
+  } catch (const std::exception& e) {
+    return util::Error(request.method + " " + request.path + ": " + e.what());
+  }
+}
+
+util::Result<StreamedResponse> CpprestTransport::Stream(
+    const HttpRequest& request, util::Cancellation& cancel) {
+  auto source = std::make_shared<pplx::cancellation_token_source>();
+  util::Cancellation::Registration registration =
+      cancel.OnCancel([source] { source->cancel(); });
+  try {
+    http::http_response response =
+        client_->request(MakeRequest(request), source->get_token()).get();
+    StreamedResponse out;
+    out.code = response.status_code();
+    out.content_type = Header(response.headers(), "Content-Type");
+    out.retry_after = Header(response.headers(), "Retry-After");
+    out.body = std::make_unique<CpprestBodyReader>(
+        std::move(response), std::move(source), std::move(registration));
     return out;
   } catch (const std::exception& e) {
     return util::Error(request.method + " " + request.path + ": " + e.what());

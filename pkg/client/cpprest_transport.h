@@ -15,14 +15,18 @@
 #include "pkg/client/transport.h"
 #include "pkg/util/clock.h"
 
-namespace web::http::client {
+namespace web::http {
+class http_request;
+namespace client {
 class http_client;
-}  // namespace web::http::client
+}  // namespace client
+}  // namespace web::http
 
 namespace ksched::client {
 
 struct TransportOptions {
-  // Whole request, connection to last byte.
+  // How long the server may stay silent: connecting, sending, waiting for
+  // the answer, and between two pieces of a body.
   std::chrono::seconds timeout{30};
   std::string user_agent = std::string("ksched/") + KSCHED_VERSION;
 };
@@ -36,10 +40,16 @@ class CpprestTransport final : public Transport {
   ~CpprestTransport() override;
 
   util::Result<HttpResponse> RoundTrip(const HttpRequest& request) override;
+  // The timeout applies to each wait for more of the body, so a watch
+  // needs a transport whose timeout exceeds the server's quiet periods.
+  util::Result<StreamedResponse> Stream(const HttpRequest& request,
+                                        util::Cancellation& cancel) override;
 
  private:
   CpprestTransport(const RestConfig& config, const util::Clock& clock,
                    const TransportOptions& options);
+
+  web::http::http_request MakeRequest(const HttpRequest& request);
 
   std::unique_ptr<web::http::client::http_client> client_;
   TokenSource tokens_;

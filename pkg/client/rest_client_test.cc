@@ -26,6 +26,10 @@ class ScriptedTransport final : public Transport {
     answers_.pop_front();
     return next;
   }
+  util::Result<StreamedResponse> Stream(const HttpRequest&,
+                                        util::Cancellation&) override {
+    return util::Error("streams are not scripted");
+  }
   std::vector<HttpRequest> requests;
 
  private:
