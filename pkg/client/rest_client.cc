@@ -43,4 +43,30 @@ ApiResult RestClient::Do(const HttpRequest& request) {
   }
 }
 
+RestClient::StreamResult RestClient::Stream(const HttpRequest& request,
+                                            util::Cancellation& cancel) {
+  if (auto wait = bucket_.Reserve(); wait.count() > 0) sleep_(wait);
+  Transport& transport = stream_transport_ ? *stream_transport_ : *transport_;
+  StreamResult result;
+  util::Result<StreamedResponse> answer = transport.Stream(request, cancel);
+  if (!answer.ok()) {
+    result.error = ConnectionError(answer.error().message());
+    return result;
+  }
+  if (answer->code >= 200 && answer->code < 300) {
+    result.body = std::move(answer->body);
+    return result;
+  }
+  // An error body is a Status of a few hundred bytes; more is not one.
+  constexpr size_t kMaxErrorBody = 1 << 20;
+  std::string body;
+  while (body.size() < kMaxErrorBody) {
+    util::Result<bool> more = answer->body->ReadSome(body);
+    if (!more.ok() || !*more) break;
+  }
+  result.error = ErrorFromResponse(answer->code, request.method, body,
+                                   answer->retry_after);
+  return result;
+}
+
 }  // namespace ksched::client

@@ -44,8 +44,25 @@ class RestClient {
 
   ApiResult Do(const HttpRequest& request);
 
+  // A streamed GET (a watch): throttled like any request, never retried
+  // (the caller relists or rewatches). A non-2xx answer is read whole and
+  // returned as the error.
+  struct StreamResult {
+    std::unique_ptr<BodyReader> body;
+    std::optional<ApiError> error;
+    bool ok() const { return !error.has_value(); }
+  };
+  StreamResult Stream(const HttpRequest& request, util::Cancellation& cancel);
+
+  // Streams through `transport` instead, e.g. one whose timeout outlasts a
+  // watch's quiet periods and whose connections a watch may hold.
+  void UseStreamTransport(std::unique_ptr<Transport> transport) {
+    stream_transport_ = std::move(transport);
+  }
+
  private:
   std::unique_ptr<Transport> transport_;
+  std::unique_ptr<Transport> stream_transport_;
   util::Random& random_;
   SleepFn sleep_;
   RestClientOptions options_;

@@ -6,6 +6,7 @@
 #include <deque>
 #include <vector>
 
+#include "pkg/client/testing/piece_body.h"
 #include "pkg/util/fake_clock.h"
 
 namespace ksched::client {
@@ -26,11 +27,16 @@ class ScriptedTransport final : public Transport {
     answers_.pop_front();
     return next;
   }
-  util::Result<StreamedResponse> Stream(const HttpRequest&,
+  util::Result<StreamedResponse> Stream(const HttpRequest& request,
                                         util::Cancellation&) override {
-    return util::Error("streams are not scripted");
+    requests.push_back(request);
+    if (streams.empty()) return util::Error("script ran out");
+    auto next = std::move(streams.front());
+    streams.pop_front();
+    return next;
   }
   std::vector<HttpRequest> requests;
+  std::deque<util::Result<StreamedResponse>> streams;
 
  private:
   std::deque<util::Result<HttpResponse>> answers_;
@@ -145,6 +151,61 @@ TEST(IsIdempotentTest, Verbs) {
   EXPECT_TRUE(IsIdempotent("DELETE"));
   EXPECT_FALSE(IsIdempotent("POST"));
   EXPECT_FALSE(IsIdempotent("PATCH"));
+}
+
+StreamedResponse Streamed(int code, std::deque<std::string> pieces) {
+  return {.code = code,
+          .content_type = "application/json",
+          .body = std::make_unique<testing::PieceBody>(std::move(pieces))};
+}
+
+TEST_F(RestClientTest, StreamHandsOverTheBodyOfASuccess) {
+  auto client = Client({});
+  transport_->streams.push_back(Streamed(200, {"{\"type\":", "\"ADDED\"}\n"}));
+  util::Cancellation cancel;
+  RestClient::StreamResult r =
+      client->Stream({.path = "/api/v1/pods?watch=true"}, cancel);
+  ASSERT_TRUE(r.ok()) << r.error->message();
+  std::string body;
+  while (true) {
+    auto more = r.body->ReadSome(body);
+    ASSERT_TRUE(more.ok());
+    if (!*more) break;
+  }
+  EXPECT_EQ(body, "{\"type\":\"ADDED\"}\n");
+}
+
+TEST_F(RestClientTest, StreamFailuresAreTypedAndNotRetried) {
+  auto client = Client({});
+  transport_->streams.push_back(Streamed(
+      410, {R"({"kind":"Status","apiVersion":"v1","metadata":{},)",
+            R"js("status":"Failure","message":"too old resource version: 1 )js"
+            R"js((210)","reason":"Expired","code":410})js"}));
+  util::Cancellation cancel;
+  RestClient::StreamResult gone = client->Stream({.path = "/w"}, cancel);
+  ASSERT_FALSE(gone.ok());
+  EXPECT_TRUE(IsResourceExpired(*gone.error));
+  EXPECT_EQ(gone.error->message(), "too old resource version: 1 (210)");
+
+  transport_->streams.push_back(util::Error("connection refused"));
+  RestClient::StreamResult refused = client->Stream({.path = "/w"}, cancel);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_TRUE(IsConnectionError(*refused.error));
+  EXPECT_EQ(transport_->requests.size(), 2u);
+  EXPECT_TRUE(slept_.empty());
+}
+
+TEST_F(RestClientTest, StreamsGoThroughTheStreamTransportWhenGiven) {
+  auto client = Client({});
+  auto streamer = std::make_unique<ScriptedTransport>(
+      std::deque<util::Result<HttpResponse>>{});
+  ScriptedTransport* stream_transport = streamer.get();
+  stream_transport->streams.push_back(Streamed(200, {}));
+  client->UseStreamTransport(std::move(streamer));
+  util::Cancellation cancel;
+  EXPECT_TRUE(client->Stream({.path = "/w"}, cancel).ok());
+  EXPECT_EQ(stream_transport->requests.size(), 1u);
+  EXPECT_TRUE(transport_->requests.empty());
 }
 
 }  // namespace
