@@ -2,19 +2,14 @@
 
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
 #include <string>
+
+#include "pkg/client/testing/recorded.h"
 
 namespace ksched::client {
 namespace {
 
-std::string Recorded(const std::string& name) {
-  std::ifstream in(std::string(KSCHED_SHARED_DIR) + "/apiserver/" + name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using testing::Recorded;
 
 // The recorded answers of a real kube-apiserver are their own errors.
 TEST(ApiErrorTest, RecordedStatusBodiesAreTheError) {
