@@ -1,0 +1,66 @@
+// EventSeries: how repeated events are folded, as client-go's events.k8s.io
+// broadcaster does, so that a pod failing to schedule every second writes a
+// handful of Events, not one per attempt:
+//   - the first occurrence is created;
+//   - the second turns it into a series (count 2), written at once;
+//   - later ones only count; a heartbeat writes each grown series every
+//     30 minutes;
+//   - a series unseen for 6 minutes ends: the next occurrence starts anew.
+// Occurrences are alike when they agree on what they regard, reason,
+// action, type and reporting controller (the note may differ).
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "pkg/api/objects.h"
+#include "pkg/api/time.h"
+
+namespace ksched::apiwriter {
+
+struct EventSeriesOptions {
+  std::chrono::minutes series_window{6};
+  std::chrono::minutes heartbeat{30};
+  // Bounds memory when many objects have events: the oldest are forgotten.
+  size_t max_tracked = 10000;
+};
+
+// A write to make: create `event`, or update the series of the event
+// already created under its name.
+struct EventWrite {
+  enum class Kind { kCreate, kUpdateSeries };
+  Kind kind = Kind::kCreate;
+  api::Event event;
+};
+
+class EventSeries {
+ public:
+  explicit EventSeries(EventSeriesOptions options = {}) : options_(options) {}
+
+  std::optional<EventWrite> Observe(const api::Event& event,
+                                    api::Timestamp now);
+  // Series that grew since they were last written, when the heartbeat is
+  // due; also ends the series that went quiet.
+  std::vector<EventWrite> Heartbeat(api::Timestamp now);
+  size_t tracked() const { return entries_.size(); }
+
+ private:
+  using Key = std::tuple<std::string, std::string, std::string, std::string,
+                         std::string, std::string, std::string, std::string>;
+  struct Entry {
+    api::Event event;  // as last written
+    api::Timestamp last_seen;
+    int32_t written_count = 1;
+  };
+  static Key KeyOf(const api::Event& event);
+
+  EventSeriesOptions options_;
+  std::map<Key, Entry> entries_;
+  api::Timestamp last_heartbeat_{};
+};
+
+}  // namespace ksched::apiwriter

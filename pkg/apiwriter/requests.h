@@ -1,0 +1,29 @@
+// The bodies of the scheduler's writes, as kube-scheduler sends them.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "pkg/api/objects.h"
+#include "pkg/api/pod.h"
+#include "pkg/framework/cluster_writer.h"
+
+namespace ksched::apiwriter {
+
+// A v1.Binding of the pod (name, namespace and UID, so a recreated pod of
+// the same name is refused) to the node.
+std::string BindingBody(const api::Pod& pod, const std::string& node);
+
+// A strategic merge patch of the status subresource: conditions merge by
+// type, so other conditions stay; an empty nominated node is a null
+// (cleared) field.
+std::string PodStatusPatch(const framework::PodStatusUpdate& update);
+
+// DeleteOptions whose precondition is the pod's UID: a pod recreated under
+// the same name is not deleted.
+std::string DeleteWithUidBody(const std::string& uid);
+
+// A merge patch setting one annotation.
+std::string AnnotationPatch(std::string_view key, std::string_view value);
+
+}  // namespace ksched::apiwriter

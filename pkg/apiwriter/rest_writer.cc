@@ -1,0 +1,190 @@
+#include "pkg/apiwriter/rest_writer.h"
+
+#include <cstdio>
+
+#include "pkg/api/codec.h"
+#include "pkg/apiwriter/requests.h"
+#include "pkg/client/resources.h"
+
+namespace ksched::apiwriter {
+namespace {
+
+using client::ObjectPath;
+using client::ResourceOf;
+using framework::Status;
+
+constexpr const char* kStrategicMergePatch =
+    "application/strategic-merge-patch+json";
+constexpr const char* kMergePatch = "application/merge-patch+json";
+
+Status Failed(const client::ApiResult& result) {
+  return Status::Error(result.error->message());
+}
+
+std::string SeriesPatch(const api::EventSeries& series) {
+  return "{\"series\":{\"count\":" + std::to_string(series.count) +
+         ",\"lastObservedTime\":\"" +
+         api::FormatRfc3339Micro(series.last_observed_time.value) + "\"}}";
+}
+
+}  // namespace
+
+RestWriter::RestWriter(client::RestClient& client, const util::Clock& clock,
+                       util::Logger& log, RestWriterOptions options)
+    : client_(client),
+      clock_(clock),
+      log_(log),
+      options_(std::move(options)),
+      series_(options_.series),
+      event_thread_([this] { EventLoop(); }) {}
+
+RestWriter::~RestWriter() {
+  {
+    std::lock_guard lock(mu_);
+    stopping_ = true;
+  }
+  cv_.notify_all();
+  event_thread_.join();
+}
+
+Status RestWriter::Bind(const api::Pod& pod, const std::string& node) {
+  client::ApiResult result = client_.Do(
+      {.method = "POST",
+       .path = ObjectPath(ResourceOf<api::Pod>::kResource, pod.metadata.ns,
+                          pod.metadata.name, "binding"),
+       .body = BindingBody(pod, node),
+       .content_type = "application/json"});
+  return result.ok() ? Status() : Failed(result);
+}
+
+Status RestWriter::UpdatePodStatus(const api::Pod& pod,
+                                   const framework::PodStatusUpdate& update) {
+  client::ApiResult result = client_.Do(
+      {.method = "PATCH",
+       .path = ObjectPath(ResourceOf<api::Pod>::kResource, pod.metadata.ns,
+                          pod.metadata.name, "status"),
+       .body = PodStatusPatch(update),
+       .content_type = kStrategicMergePatch});
+  return result.ok() ? Status() : Failed(result);
+}
+
+Status RestWriter::DeletePod(const api::Pod& pod) {
+  client::ApiResult result =
+      client_.Do({.method = "DELETE",
+                  .path = ObjectPath(ResourceOf<api::Pod>::kResource,
+                                     pod.metadata.ns, pod.metadata.name),
+                  .body = DeleteWithUidBody(pod.metadata.uid),
+                  .content_type = "application/json"});
+  // Already gone is what was wanted.
+  if (!result.ok() && client::IsNotFound(*result.error)) return Status();
+  return result.ok() ? Status() : Failed(result);
+}
+
+Status RestWriter::AnnotatePersistentVolumeClaim(
+    const api::PersistentVolumeClaim& pvc, std::string_view key,
+    std::string_view value) {
+  client::ApiResult result = client_.Do(
+      {.method = "PATCH",
+       .path = ObjectPath(ResourceOf<api::PersistentVolumeClaim>::kResource,
+                          pvc.metadata.ns, pvc.metadata.name),
+       .body = AnnotationPatch(key, value),
+       .content_type = kMergePatch});
+  return result.ok() ? Status() : Failed(result);
+}
+
+void RestWriter::RecordEvent(const api::Pod& regarding, std::string_view type,
+                             std::string_view reason, std::string_view action,
+                             const std::string& note) {
+  api::Event event;
+  const api::Timestamp now =
+      std::chrono::time_point_cast<std::chrono::microseconds>(clock_.WallNow());
+  // The name kube's recorder gives: the object's, then the time in hex.
+  char suffix[24];
+  std::snprintf(suffix, sizeof(suffix), ".%llx",
+                static_cast<unsigned long long>(
+                    std::chrono::duration_cast<std::chrono::nanoseconds>(
+                        clock_.WallNow().time_since_epoch())
+                        .count()));
+  event.metadata.name = regarding.metadata.name + suffix;
+  event.metadata.ns = regarding.metadata.ns;
+  event.event_time.value = now;
+  event.reporting_controller = regarding.spec.scheduler_name.empty()
+                                   ? "default-scheduler"
+                                   : regarding.spec.scheduler_name;
+  event.reporting_instance = event.reporting_controller + "-" + options_.host;
+  event.action = action;
+  event.reason = reason;
+  event.type = type;
+  event.note = note;
+  event.regarding.kind = "Pod";
+  event.regarding.api_version = "v1";
+  event.regarding.ns = regarding.metadata.ns;
+  event.regarding.name = regarding.metadata.name;
+  event.regarding.uid = regarding.metadata.uid;
+  event.regarding.resource_version = regarding.metadata.resource_version;
+  {
+    std::lock_guard lock(mu_);
+    if (queue_.size() >= options_.event_queue) {
+      events_dropped_.fetch_add(1);
+      return;
+    }
+    queue_.push_back(std::move(event));
+  }
+  cv_.notify_one();
+}
+
+void RestWriter::FlushEvents() {
+  std::unique_lock lock(mu_);
+  idle_cv_.wait(lock, [this] { return queue_.empty() && !busy_; });
+}
+
+void RestWriter::EventLoop() {
+  std::unique_lock lock(mu_);
+  while (true) {
+    cv_.wait_for(lock, std::chrono::seconds(1),
+                 [this] { return stopping_ || !queue_.empty(); });
+    std::deque<api::Event> batch;
+    batch.swap(queue_);
+    const bool stopping = stopping_;
+    busy_ = true;
+    lock.unlock();
+    const api::Timestamp now =
+        std::chrono::time_point_cast<std::chrono::microseconds>(
+            clock_.WallNow());
+    for (const api::Event& event : batch) {
+      if (auto write = series_.Observe(event, now)) Write(*write);
+    }
+    for (const EventWrite& write : series_.Heartbeat(now)) Write(write);
+    lock.lock();
+    busy_ = false;
+    if (queue_.empty()) idle_cv_.notify_all();
+    if (stopping && queue_.empty()) return;
+  }
+}
+
+void RestWriter::Write(const EventWrite& write) {
+  const client::Resource& events = ResourceOf<api::Event>::kResource;
+  client::ApiResult result;
+  if (write.kind == EventWrite::Kind::kCreate) {
+    result = client_.Do(
+        {.method = "POST",
+         .path = client::CollectionPath(events, write.event.metadata.ns),
+         .body = api::EncodeJson(write.event),
+         .content_type = "application/json"});
+  } else {
+    result = client_.Do({.method = "PATCH",
+                         .path = ObjectPath(events, write.event.metadata.ns,
+                                            write.event.metadata.name),
+                         .body = SeriesPatch(*write.event.series),
+                         .content_type = kMergePatch});
+  }
+  if (result.ok()) {
+    events_written_.fetch_add(1);
+  } else {
+    log_.Warning("writing event " + write.event.metadata.ns + "/" +
+                 write.event.metadata.name + " (" + write.event.reason +
+                 "): " + result.error->message());
+  }
+}
+
+}  // namespace ksched::apiwriter

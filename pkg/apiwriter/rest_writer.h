@@ -1,0 +1,82 @@
+// RestWriter: the scheduler's writes to the API server.
+//   Bind: POST a v1.Binding to pods/{name}/binding.
+//   UpdatePodStatus: strategic merge patch of pods/{name}/status.
+//   DeletePod: DELETE with the pod's UID as precondition.
+//   AnnotatePersistentVolumeClaim: merge patch of the claim.
+//   RecordEvent: events.k8s.io/v1 Events, written by a background thread
+//     from a bounded queue (the scheduling loop never waits on them), folded
+//     into series (see EventSeries); when the queue is full, events are
+//     dropped and counted rather than slowing scheduling down.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "pkg/apiwriter/event_series.h"
+#include "pkg/client/rest_client.h"
+#include "pkg/framework/binder.h"
+#include "pkg/framework/cluster_writer.h"
+#include "pkg/util/clock.h"
+#include "pkg/util/logger.h"
+
+namespace ksched::apiwriter {
+
+struct RestWriterOptions {
+  // reportingInstance of the events: "<controller>-<host>", as
+  // kube-scheduler names itself.
+  std::string host;
+  size_t event_queue = 1000;
+  EventSeriesOptions series;
+};
+
+class RestWriter final : public framework::Binder,
+                         public framework::ClusterWriter {
+ public:
+  RestWriter(client::RestClient& client, const util::Clock& clock,
+             util::Logger& log, RestWriterOptions options);
+  // Writes what is queued, then stops the event thread.
+  ~RestWriter() override;
+
+  framework::Status Bind(const api::Pod& pod, const std::string& node) override;
+
+  framework::Status UpdatePodStatus(
+      const api::Pod& pod, const framework::PodStatusUpdate& update) override;
+  void RecordEvent(const api::Pod& regarding, std::string_view type,
+                   std::string_view reason, std::string_view action,
+                   const std::string& note) override;
+  framework::Status DeletePod(const api::Pod& pod) override;
+  framework::Status AnnotatePersistentVolumeClaim(
+      const api::PersistentVolumeClaim& pvc, std::string_view key,
+      std::string_view value) override;
+
+  int64_t events_dropped() const { return events_dropped_.load(); }
+  int64_t events_written() const { return events_written_.load(); }
+  // Blocks until the event queue is empty (tests, shutdown).
+  void FlushEvents();
+
+ private:
+  void EventLoop();
+  void Write(const EventWrite& write);
+
+  client::RestClient& client_;
+  const util::Clock& clock_;
+  util::Logger& log_;
+  RestWriterOptions options_;
+  EventSeries series_;  // event thread only
+
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::condition_variable idle_cv_;
+  std::deque<api::Event> queue_;
+  bool busy_ = false;
+  bool stopping_ = false;
+  std::atomic<int64_t> events_dropped_{0};
+  std::atomic<int64_t> events_written_{0};
+  std::thread event_thread_;
+};
+
+}  // namespace ksched::apiwriter
