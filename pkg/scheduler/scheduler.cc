@@ -542,6 +542,10 @@ void Scheduler::OnNodeDelete(std::shared_ptr<const api::Node> node) {
   cache_->RemoveNode(*node);
 }
 
+void Scheduler::OnClusterEvent(const framework::ClusterEvent& event) {
+  queue_->MoveAllToActiveOrBackoffQueue(event, framework::EventObjects{});
+}
+
 // ---------------------------------------------------------------- upkeep
 
 void Scheduler::Tick() {

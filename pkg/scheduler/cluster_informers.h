@@ -1,0 +1,76 @@
+// ClusterInformers: the informers a scheduler runs against an API server
+// and where their changes go (kube-scheduler's eventhandlers.go):
+//   pods (not finished)  -> the scheduler: bound ones to the cache,
+//                           unbound ones with our schedulerName to the queue
+//   nodes                -> the scheduler's cache
+//   namespaces, PDBs     -> the objects plugins read
+//   PVCs, PVs, classes   -> the objects plugins read, and a cluster event
+//                           that may move pods volume binding rejected
+// Each informer runs on a thread of its own.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pkg/client/rest_client.h"
+#include "pkg/framework/cluster_objects.h"
+#include "pkg/informer/informer.h"
+#include "pkg/scheduler/scheduler.h"
+#include "pkg/util/cancellation.h"
+#include "pkg/util/logger.h"
+#include "pkg/util/random.h"
+
+namespace ksched::scheduler {
+
+// kube-scheduler's pod informer leaves finished pods out.
+inline constexpr const char* kUnfinishedPods =
+    "status.phase!=Succeeded,status.phase!=Failed";
+
+class ClusterInformers {
+ public:
+  ClusterInformers(client::RestClient& client, Scheduler& scheduler,
+                   framework::InMemoryClusterObjects& objects,
+                   util::Logger& log, util::Random& random,
+                   informer::InformerOptions options = {});
+  // Cancels and joins every informer.
+  ~ClusterInformers();
+
+  void Start();
+  // Blocks until every informer has listed once; false if `stop` fired
+  // first.
+  bool WaitForSync(util::Cancellation& stop);
+  // Names of the informers that have not listed yet.
+  std::vector<std::string> Unsynced() const;
+
+  // The pod as the informer last saw it.
+  std::shared_ptr<const api::Pod> GetPod(const std::string& ns,
+                                         const std::string& name) const;
+  const informer::Informer<api::Pod>& pods() const { return *pods_; }
+  const informer::Informer<api::Node>& nodes() const { return *nodes_; }
+
+ private:
+  template <typename T>
+  std::unique_ptr<informer::Informer<T>> Make(
+      std::string name, informer::Handlers<T> handlers,
+      informer::InformerOptions options);
+
+  client::RestClient& client_;
+  util::Logger& log_;
+  util::Random& random_;
+  util::Cancellation stop_;
+  std::unique_ptr<informer::Informer<api::Pod>> pods_;
+  std::unique_ptr<informer::Informer<api::Node>> nodes_;
+  std::unique_ptr<informer::Informer<api::Namespace>> namespaces_;
+  std::unique_ptr<informer::Informer<api::PodDisruptionBudget>> pdbs_;
+  std::unique_ptr<informer::Informer<api::PersistentVolumeClaim>> pvcs_;
+  std::unique_ptr<informer::Informer<api::PersistentVolume>> pvs_;
+  std::unique_ptr<informer::Informer<api::StorageClass>> storage_classes_;
+  std::vector<std::function<void()>> runs_;
+  std::vector<std::function<bool()>> synced_;
+  std::vector<std::string> names_;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace ksched::scheduler
