@@ -1,0 +1,100 @@
+#include "test/apiserver/faults.h"
+
+#include "test/apiserver/ids.h"
+
+namespace ksched::testing::apiserver {
+
+namespace {
+
+bool MethodMatches(const std::string& pattern, const std::string& method) {
+  return pattern.empty() || pattern == "*" || pattern == method;
+}
+
+}  // namespace
+
+void Faults::Inject(const FaultRule& rule) {
+  std::lock_guard<std::mutex> lock(mu_);
+  rules_.push_back(rule);
+}
+
+std::optional<FaultRule> Faults::Match(const std::string& method,
+                                       const std::string& target,
+                                       IdSource& random) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (FaultRule& rule : rules_) {
+    if (rule.count == 0 || !MethodMatches(rule.method, method) ||
+        target.find(rule.path_substring) == std::string::npos) {
+      continue;
+    }
+    if (rule.probability < 1.0 && random.Uniform() >= rule.probability) {
+      continue;
+    }
+    if (rule.count > 0) --rule.count;
+    return rule;
+  }
+  return std::nullopt;
+}
+
+void Faults::SetDelay(const std::string& path_substring,
+                      std::chrono::milliseconds delay) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& [substring, d] : delays_) {
+    if (substring == path_substring) {
+      d = delay;
+      return;
+    }
+  }
+  delays_.emplace_back(path_substring, delay);
+}
+
+std::chrono::milliseconds Faults::DelayFor(const std::string& target) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::chrono::milliseconds longest{0};
+  for (const auto& [substring, d] : delays_) {
+    if (target.find(substring) != std::string::npos && d > longest) {
+      longest = d;
+    }
+  }
+  return longest;
+}
+
+void Faults::Forbid(const std::string& verb, const std::string& resource) {
+  std::lock_guard<std::mutex> lock(mu_);
+  forbidden_.emplace_back(verb, resource);
+}
+
+bool Faults::IsForbidden(const std::string& verb,
+                         const std::string& resource) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (const auto& [v, r] : forbidden_) {
+    if ((v == "*" || v == verb) && (r == "*" || r == resource)) return true;
+  }
+  return false;
+}
+
+void Faults::Clear() {
+  std::lock_guard<std::mutex> lock(mu_);
+  rules_.clear();
+  delays_.clear();
+  forbidden_.clear();
+}
+
+void Faults::Record(const std::string& method, const std::string& target) {
+  std::lock_guard<std::mutex> lock(mu_);
+  requests_.emplace_back(method, target);
+}
+
+int Faults::Count(const std::string& method,
+                  const std::string& substring) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  int n = 0;
+  for (const auto& [m, target] : requests_) {
+    if (MethodMatches(method, m) &&
+        target.find(substring) != std::string::npos) {
+      ++n;
+    }
+  }
+  return n;
+}
+
+}  // namespace ksched::testing::apiserver

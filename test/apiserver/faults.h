@@ -1,0 +1,54 @@
+// What tests do to the server's HTTP side: injected failures, slow
+// answers, RBAC denials, and a log of every request received.
+#pragma once
+
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ksched::testing::apiserver {
+
+class IdSource;
+
+struct FaultRule {
+  std::string method;          // "" or "*": any
+  std::string path_substring;  // matched against path and query
+  int code = 500;
+  int count = -1;  // answers left; -1: unlimited
+  double probability = 1.0;
+  int retry_after_seconds = 0;
+};
+
+class Faults {
+ public:
+  void Inject(const FaultRule& rule);
+  // The rule answering this request, if one fires (its count goes down).
+  std::optional<FaultRule> Match(const std::string& method,
+                                 const std::string& target, IdSource& random);
+
+  void SetDelay(const std::string& path_substring,
+                std::chrono::milliseconds delay);
+  // The longest delay whose substring `target` contains (0 if none).
+  std::chrono::milliseconds DelayFor(const std::string& target) const;
+
+  // `verb` ("list", "create", ..., "*") on `resource` ("nodes",
+  // "pods/binding", "*") is denied.
+  void Forbid(const std::string& verb, const std::string& resource);
+  bool IsForbidden(const std::string& verb, const std::string& resource) const;
+
+  void Clear();  // faults, delays and denials; not the request log
+
+  void Record(const std::string& method, const std::string& target);
+  int Count(const std::string& method, const std::string& substring) const;
+
+ private:
+  mutable std::mutex mu_;
+  std::vector<FaultRule> rules_;
+  std::vector<std::pair<std::string, std::chrono::milliseconds>> delays_;
+  std::vector<std::pair<std::string, std::string>> forbidden_;
+  std::vector<std::pair<std::string, std::string>> requests_;
+};
+
+}  // namespace ksched::testing::apiserver

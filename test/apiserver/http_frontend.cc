@@ -1,0 +1,333 @@
+#include "test/apiserver/http_frontend.h"
+
+#include <cpprest/http_listener.h>
+#include <cpprest/producerconsumerstream.h>
+
+#include <stdexcept>
+
+#include "test/apiserver/resources.h"
+#include "test/apiserver/watch_hub.h"
+
+namespace ksched::testing::apiserver {
+
+namespace http = web::http;
+namespace ssl = boost::asio::ssl;
+using Buffer = concurrency::streams::producer_consumer_buffer<uint8_t>;
+
+namespace {
+
+// Go's HTTP server sends bodies longer than this chunked.
+constexpr size_t kChunkedAbove = 2048;
+
+// A watch stream: a chunked body the listener sends as it is written.
+class BufferSink : public WatchSink {
+ public:
+  explicit BufferSink(Buffer buffer) : buffer_(std::move(buffer)) {}
+  ~BufferSink() override { Close(false); }
+
+  std::optional<size_t> Write(const std::string& bytes) override {
+    if (closed_) return std::nullopt;
+    try {
+      buffer_
+          .putn_nocopy(reinterpret_cast<const uint8_t*>(bytes.data()),
+                       bytes.size())
+          .wait();
+      buffer_.sync().wait();
+    } catch (const std::exception&) {
+      return std::nullopt;
+    }
+    // The listener stops reading once the connection is gone.
+    if (!buffer_.can_read()) return std::nullopt;
+    return buffer_.in_avail();
+  }
+
+  void Close(bool abrupt) override {
+    if (closed_) return;
+    closed_ = true;
+    try {
+      if (abrupt) {
+        // A stream ending in an error: the listener drops the connection
+        // without the final chunk.
+        buffer_
+            .close(std::ios_base::out,
+                   std::make_exception_ptr(std::runtime_error("watch cut")))
+            .wait();
+      } else {
+        buffer_.close(std::ios_base::out).wait();
+      }
+    } catch (const std::exception&) {
+    }
+  }
+
+ private:
+  Buffer buffer_;
+  bool closed_ = false;
+};
+
+void IgnoreFailure(pplx::task<void> task) {
+  task.then([](pplx::task<void> t) {
+    try {
+      t.get();
+    } catch (const std::exception&) {
+      // The peer went away; nothing to answer.
+    }
+  });
+}
+
+std::string Header(const http::http_request& request, const char* name) {
+  auto it = request.headers().find(name);
+  return it == request.headers().end() ? "" : it->second;
+}
+
+std::string VerbOf(const Request& request, const ApiPath& path) {
+  const std::string& m = request.method;
+  if (m == "GET") {
+    if (!path.name.empty()) return "get";
+    const std::string watch = request.query.Get("watch");
+    return watch == "true" || watch == "1" ? "watch" : "list";
+  }
+  if (m == "POST") return "create";
+  if (m == "PUT") return "update";
+  if (m == "PATCH") return "patch";
+  if (m == "DELETE") return path.name.empty() ? "deletecollection" : "delete";
+  return "";
+}
+
+// What an injected failure answers for this request.
+ApiError InjectedError(const FaultRule& rule, const ApiPath& path) {
+  const bool object = path.endpoint == Endpoint::kResource &&
+                      !path.name.empty();
+  switch (rule.code) {
+    case 429: return TooManyRequests(rule.retry_after_seconds);
+    case 409:
+      if (object) {
+        const ResourceInfo& r = *path.resource;
+        return path.subresource == "binding"
+                   ? Conflict("", "pods/binding", path.name,
+                              "the object has been modified; please apply "
+                              "your changes to the latest version and try "
+                              "again")
+                   : ConflictModified(r, path.name);
+      }
+      break;
+    case 404:
+      if (object) return NotFound(*path.resource, path.name);
+      return RouteNotFound();
+    case 503: {
+      ApiError e = FromCode(503, "the server is currently unable to handle "
+                                 "the request");
+      e.retry_after_seconds = rule.retry_after_seconds;
+      return e;
+    }
+    case 504:
+      return FromCode(504, "the server was unable to return a response in "
+                           "the time allotted, but may still be processing "
+                           "the request");
+    default:
+      break;
+  }
+  ApiError e = FromCode(rule.code, "injected fault");
+  if (rule.retry_after_seconds > 0) {
+    e.retry_after_seconds = rule.retry_after_seconds;
+  }
+  return e;
+}
+
+Response ErrorAnswer(const ApiError& error, bool pretty) {
+  Response r{.code = error.code, .body = StatusJson(error, pretty)};
+  if (error.retry_after_seconds > 0) {
+    r.headers.emplace_back("Retry-After",
+                           std::to_string(error.retry_after_seconds));
+  }
+  return r;
+}
+
+}  // namespace
+
+class HttpFrontend::InFlight {
+ public:
+  explicit InFlight(HttpFrontend& owner) : owner_(owner) {}
+  ~InFlight() {
+    std::lock_guard<std::mutex> lock(owner_.mu_);
+    if (--owner_.in_flight_ == 0) owner_.idle_.notify_all();
+  }
+
+ private:
+  HttpFrontend& owner_;
+};
+
+std::shared_ptr<HttpFrontend::InFlight> HttpFrontend::Enter() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++in_flight_;
+  return std::make_shared<InFlight>(*this);
+}
+
+std::unique_ptr<HttpFrontend> HttpFrontend::Start(const FrontendConfig& config,
+                                                  Registry& registry,
+                                                  Faults& faults,
+                                                  IdSource& ids) {
+  std::unique_ptr<HttpFrontend> frontend(
+      new HttpFrontend(config, registry, faults, ids));
+  try {
+    frontend->listener_->open().wait();
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+  return frontend;
+}
+
+HttpFrontend::HttpFrontend(const FrontendConfig& config, Registry& registry,
+                           Faults& faults, IdSource& ids)
+    : config_(config),
+      registry_(registry),
+      faults_(faults),
+      ids_(ids),
+      delays_(std::make_unique<DelayQueue>()) {
+  http::experimental::listener::http_listener_config listener_config;
+  const std::string cert = config.cert_pem;
+  const std::string key = config.key_pem;
+  listener_config.set_ssl_context_callback([cert, key](ssl::context& ctx) {
+    ctx.set_options(ssl::context::default_workarounds |
+                    ssl::context::no_sslv2 | ssl::context::no_sslv3);
+    ctx.use_certificate_chain(boost::asio::buffer(cert));
+    ctx.use_private_key(boost::asio::buffer(key), ssl::context::pem);
+  });
+  listener_ = std::make_unique<http::experimental::listener::http_listener>(
+      "https://127.0.0.1:" + std::to_string(config.port), listener_config);
+  listener_->support([this](http::http_request request) {
+    Receive(std::move(request));
+  });
+}
+
+HttpFrontend::~HttpFrontend() {
+  try {
+    listener_->close().wait();
+  } catch (const std::exception&) {
+  }
+  delays_.reset();  // answers what was waiting
+  std::unique_lock<std::mutex> lock(mu_);
+  idle_.wait(lock, [this] { return in_flight_ == 0; });
+}
+
+void HttpFrontend::Receive(http::http_request request) {
+  std::shared_ptr<InFlight> guard = Enter();
+  const std::string method = request.method();
+  const std::string target = request.relative_uri().to_string();
+  faults_.Record(method, target);
+  const std::string content_type = Header(request, "Content-Type");
+  const std::string user_agent = Header(request, "User-Agent");
+  const std::string authorization = Header(request, "Authorization");
+  const size_t max_body = config_.max_body_bytes;
+  if (request.headers().content_length() > max_body) {
+    Reply(request,
+          ErrorAnswer(RequestEntityTooLarge(max_body), false), true);
+    return;
+  }
+  request.extract_vector().then(
+      [this, request, guard, method, target, content_type, user_agent,
+       authorization, max_body](
+          pplx::task<std::vector<unsigned char>> body_task) mutable {
+        std::vector<unsigned char> body;
+        try {
+          body = body_task.get();
+        } catch (const std::exception&) {
+          return;  // the connection broke while sending the body
+        }
+        if (body.size() > max_body) {
+          Reply(request, ErrorAnswer(RequestEntityTooLarge(max_body), false),
+                true);
+          return;
+        }
+        Request parsed =
+            MakeRequest(method, target, std::string(body.begin(), body.end()),
+                        content_type, user_agent);
+        const std::chrono::milliseconds delay = faults_.DelayFor(target);
+        if (delay.count() > 0) {
+          delays_->RunAfter(delay, [this, request, guard,
+                                    parsed = std::move(parsed),
+                                    authorization]() mutable {
+            Process(std::move(request), std::move(parsed), authorization);
+          });
+          return;
+        }
+        Process(std::move(request), std::move(parsed), authorization);
+      });
+}
+
+std::optional<ApiError> HttpFrontend::Authorize(const Request& request,
+                                                const ApiPath& path) const {
+  if (path.endpoint != Endpoint::kResource) return std::nullopt;
+  const ResourceInfo& r = *path.resource;
+  const std::string verb = VerbOf(request, path);
+  const std::string resource =
+      path.subresource.empty() ? r.resource
+                               : r.resource + "/" + path.subresource;
+  if (!faults_.IsForbidden(verb, resource)) return std::nullopt;
+  std::string reason = "User \"" + config_.user + "\" cannot " + verb +
+                       " resource \"" + resource + "\" in API group \"" +
+                       r.group + "\"";
+  reason += path.ns.empty() ? " at the cluster scope"
+                            : " in the namespace \"" + path.ns + "\"";
+  return Forbidden(r, path.name, reason);
+}
+
+void HttpFrontend::Process(http::http_request request, Request parsed,
+                           std::string authorization) {
+  const ApiPath path = ParseApiPath(parsed.path);
+  // Health and version are public (anonymous access); a wrong token is
+  // refused everywhere.
+  const bool is_public = path.endpoint == Endpoint::kHealth ||
+                         path.endpoint == Endpoint::kVersion;
+  const bool authenticated = authorization == "Bearer " + config_.token;
+  if (!authenticated && !(is_public && authorization.empty())) {
+    Reply(request, ErrorAnswer(Unauthorized(), parsed.pretty), false);
+    return;
+  }
+  if (auto denied = Authorize(parsed, path)) {
+    Response r = ErrorAnswer(*denied, parsed.pretty);
+    r.headers.emplace_back("X-Content-Type-Options", "nosniff");
+    Reply(request, r, true);
+    return;
+  }
+  if (std::optional<FaultRule> fault =
+          faults_.Match(parsed.method, parsed.target, ids_)) {
+    Reply(request, ErrorAnswer(InjectedError(*fault, path), parsed.pretty),
+          true);
+    return;
+  }
+  Reply(request, registry_.Handle(parsed, path), true);
+}
+
+void HttpFrontend::Reply(http::http_request& request, const Response& response,
+                         bool authenticated) {
+  http::http_response answer(static_cast<http::status_code>(response.code));
+  answer.set_reason_phrase(std::string(ReasonPhrase(response.code)));
+  Buffer stream;
+  if (response.stream) {
+    answer.set_body(stream.create_istream(), response.content_type);
+  } else if (response.body.size() > kChunkedAbove) {
+    stream
+        .putn_nocopy(reinterpret_cast<const uint8_t*>(response.body.data()),
+                     response.body.size())
+        .wait();
+    stream.close(std::ios_base::out).wait();
+    answer.set_body(stream.create_istream(), response.content_type);
+  } else {
+    answer.set_body(std::vector<unsigned char>(response.body.begin(),
+                                               response.body.end()));
+  }
+  http::http_headers& headers = answer.headers();
+  headers.set_content_type(response.content_type);
+  headers.add("Audit-Id", ids_.NewUid());
+  headers.add("Cache-Control", "no-cache, private");
+  if (authenticated) {
+    headers.add("X-Kubernetes-Pf-Flowschema-Uid", config_.flowschema_uid);
+    headers.add("X-Kubernetes-Pf-Prioritylevel-Uid",
+                config_.prioritylevel_uid);
+  }
+  for (const auto& [name, value] : response.headers) headers.add(name, value);
+  IgnoreFailure(request.reply(answer));
+  if (response.stream) response.stream(std::make_unique<BufferSink>(stream));
+}
+
+}  // namespace ksched::testing::apiserver

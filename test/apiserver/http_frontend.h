@@ -1,0 +1,76 @@
+// HttpFrontend: the HTTPS listener in front of the registry. It does what
+// kube-apiserver's filters do before a request reaches a resource:
+// authentication (bearer token), authorization (the denials a test asked
+// for, worded as RBAC words them), and what tests inject (failures,
+// delays); it counts requests, stamps the headers every answer carries,
+// and streams watches as chunked bodies.
+#pragma once
+
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "test/apiserver/delay_queue.h"
+#include "test/apiserver/faults.h"
+#include "test/apiserver/ids.h"
+#include "test/apiserver/registry.h"
+
+namespace web::http {
+class http_request;
+namespace experimental::listener {
+class http_listener;
+}  // namespace experimental::listener
+}  // namespace web::http
+
+namespace ksched::testing::apiserver {
+
+struct FrontendConfig {
+  int port = 0;
+  std::string cert_pem;
+  std::string key_pem;
+  std::string token;
+  std::string user;  // who the token is, for denial messages
+  std::string flowschema_uid;
+  std::string prioritylevel_uid;
+  size_t max_body_bytes = 3 * 1024 * 1024;  // kube-apiserver's limit
+};
+
+class HttpFrontend {
+ public:
+  // Listens on https://127.0.0.1:<port>; nullptr if it cannot.
+  static std::unique_ptr<HttpFrontend> Start(const FrontendConfig& config,
+                                             Registry& registry,
+                                             Faults& faults, IdSource& ids);
+  // Stops listening and waits for the requests in flight.
+  ~HttpFrontend();
+
+ private:
+  HttpFrontend(const FrontendConfig& config, Registry& registry,
+               Faults& faults, IdSource& ids);
+  void Receive(web::http::http_request request);
+  void Process(web::http::http_request request, Request parsed,
+               std::string authorization);
+  void Reply(web::http::http_request& request, const Response& response,
+             bool authenticated);
+  std::optional<ApiError> Authorize(const Request& request,
+                                    const ApiPath& path) const;
+
+  // Counts handlers running, so that destruction waits for them.
+  class InFlight;
+  std::shared_ptr<InFlight> Enter();
+
+  const FrontendConfig config_;
+  Registry& registry_;
+  Faults& faults_;
+  IdSource& ids_;
+
+  std::mutex mu_;
+  std::condition_variable idle_;
+  int in_flight_ = 0;
+
+  std::unique_ptr<DelayQueue> delays_;
+  std::unique_ptr<web::http::experimental::listener::http_listener> listener_;
+};
+
+}  // namespace ksched::testing::apiserver

@@ -1,0 +1,125 @@
+// Registry: the API semantics of every served resource, verb by verb, as
+// kube-apiserver's generic registry and the resources' strategies define
+// them: get, list (pagination, selectors, resourceVersion semantics),
+// watch, create, update (optimistic concurrency), patch, delete (graceful
+// for pods), the pod binding subresource, and the status subresources.
+//
+// Transport-free: the HTTPS front end and the in-process API both call
+// Handle(); authentication and injected faults are the front end's.
+#pragma once
+
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "test/apiserver/api_path.h"
+#include "test/apiserver/ids.h"
+#include "test/apiserver/object_store.h"
+#include "test/apiserver/request.h"
+#include "test/apiserver/status.h"
+#include "test/apiserver/watch_hub.h"
+
+namespace ksched::testing::apiserver {
+
+struct RegistryOptions {
+  std::chrono::seconds default_watch_timeout{1800};
+  bool finalize_deleted_pods = true;
+};
+
+struct BindingRecord {
+  std::string ns;
+  std::string name;
+  std::string uid;
+  std::string node;
+  int code = 0;
+  std::chrono::steady_clock::time_point at;
+};
+
+class Registry {
+ public:
+  Registry(ObjectStore& store, WatchHub& hub, IdSource& ids,
+           RegistryOptions options);
+
+  // Answers `request`, whose path `path` names.
+  Response Handle(const Request& request, const ApiPath& path);
+  Response Handle(const Request& request);
+
+  std::vector<BindingRecord> Bindings() const;
+
+  // The default namespaces and system priority classes of a new cluster.
+  void Bootstrap();
+
+ private:
+  // Reads (registry_read.cc).
+  Response Get(const Request& request, const ApiPath& path);
+  Response List(const Request& request, const ApiPath& path);
+  Response Watch(const Request& request, const ApiPath& path);
+
+  // Writes (registry_write.cc).
+  Response Create(const Request& request, const ApiPath& path);
+  Response Update(const Request& request, const ApiPath& path);
+  Response Patch(const Request& request, const ApiPath& path);
+  // Decodes a written object for `path`'s resource: JSON, kind and types.
+  std::optional<ApiError> Decode(const Request& request,
+                                 const ResourceInfo& resource,
+                                 JsonDocument* out);
+  // Creates `object` (decoded, namespace set) and answers 201.
+  Response CreateObject(const Request& request, const ResourceInfo& resource,
+                        JsonDocument object);
+  // Turns `next` (the requested new state of `current`) into what is
+  // stored: system metadata, the half of the object this subresource may
+  // not change, defaults, validation, managed fields. Sets `*unchanged`
+  // when nothing would change.
+  std::optional<ApiError> PrepareUpdate(const Request& request,
+                                        const ApiPath& path,
+                                        const StoredObject& current,
+                                        const JsonValue& written,
+                                        JsonDocument& next, bool* unchanged);
+  // Commits a prepared update; completes a pending deletion whose last
+  // finalizer the update removed.
+  std::optional<ObjectPtr> CommitUpdate(const ResourceInfo& resource,
+                                        const ObjectPtr& current,
+                                        JsonDocument next);
+
+  // Deletes (registry_delete.cc).
+  Response Delete(const Request& request, const ApiPath& path);
+  Response DeleteCollection(const Request& request, const ApiPath& path);
+  // Deletes `current` (graceful pods, finalizers, namespaces' content);
+  // returns the answer's object state and HTTP code, or an error.
+  struct DeleteOutcome {
+    std::optional<ApiError> error;
+    ObjectPtr object;
+    bool stale = false;  // `current` changed meanwhile: retry
+  };
+  DeleteOutcome DeleteObject(const ResourceInfo& resource,
+                             const ObjectPtr& current,
+                             std::optional<int64_t> grace_period);
+  // Removes the object (retrying over concurrent changes); its tombstone.
+  ObjectPtr RemoveNow(const ResourceInfo& resource, ObjectPtr current);
+  void DeleteNamespaceContent(const std::string& ns);
+
+  // pods/binding (registry_binding.cc).
+  Response Bind(const Request& request, const ApiPath& path);
+  void RecordBinding(BindingRecord record);
+
+  // Answers.
+  Response ObjectResponse(int code, const ResourceInfo& resource,
+                          const StoredObject& object, bool pretty) const;
+  static Response ErrorResponse(const ApiError& error, bool pretty);
+
+  // Stamps a new object (uid, creation time) for the store.
+  std::unique_ptr<StoredObject> NewStoredObject(JsonDocument doc,
+                                                const StoredObject* previous);
+
+  ObjectStore& store_;
+  WatchHub& hub_;
+  IdSource& ids_;
+  const RegistryOptions options_;
+
+  mutable std::mutex bindings_mu_;
+  std::vector<BindingRecord> bindings_;
+};
+
+}  // namespace ksched::testing::apiserver

@@ -1,0 +1,128 @@
+#include "test/apiserver/resources.h"
+
+namespace ksched::testing::apiserver {
+
+namespace {
+
+std::vector<ResourceInfo> BuildResources() {
+  std::vector<ResourceInfo> r;
+  r.push_back(ResourceInfo{
+      .version = "v1",
+      .resource = "pods",
+      .kind = "Pod",
+      .has_status = true,
+      .return_deleted_object = true,
+      .storage_directory = "pods",
+      .zero_value_fields = R"("spec":{"containers":null},"status":{})",
+      .selectable_fields = {"spec.nodeName", "spec.restartPolicy",
+                            "spec.schedulerName", "spec.serviceAccountName",
+                            "spec.hostNetwork", "status.phase", "status.podIP",
+                            "status.nominatedNodeName"}});
+  r.push_back(ResourceInfo{
+      .version = "v1",
+      .resource = "nodes",
+      .kind = "Node",
+      .namespaced = false,
+      .has_status = true,
+      .storage_directory = "minions",
+      .zero_value_fields =
+          R"("spec":{},"status":{"daemonEndpoints":{"kubeletEndpoint":{"Port":0}},)"
+          R"("nodeInfo":{"machineID":"","systemUUID":"","bootID":"",)"
+          R"("kernelVersion":"","osImage":"","containerRuntimeVersion":"",)"
+          R"("kubeletVersion":"","kubeProxyVersion":"","operatingSystem":"",)"
+          R"("architecture":""}})",
+      .selectable_fields = {"spec.unschedulable"}});
+  r.push_back(ResourceInfo{.version = "v1",
+                           .resource = "namespaces",
+                           .kind = "Namespace",
+                           .namespaced = false,
+                           .has_status = true,
+                           .return_deleted_object = true,
+                           .storage_directory = "namespaces",
+                           .zero_value_fields = R"("spec":{},"status":{})",
+                           .selectable_fields = {"status.phase"}});
+  r.push_back(ResourceInfo{
+      .version = "v1",
+      .resource = "persistentvolumeclaims",
+      .kind = "PersistentVolumeClaim",
+      .has_status = true,
+      .return_deleted_object = true,
+      .storage_directory = "persistentvolumeclaims",
+      .zero_value_fields = R"("spec":{"resources":{}},"status":{})"});
+  r.push_back(ResourceInfo{.version = "v1",
+                           .resource = "persistentvolumes",
+                           .kind = "PersistentVolume",
+                           .namespaced = false,
+                           .has_status = true,
+                           .return_deleted_object = true,
+                           .storage_directory = "persistentvolumes",
+                           .zero_value_fields = R"("spec":{},"status":{})"});
+  r.push_back(ResourceInfo{
+      .group = "events.k8s.io",
+      .version = "v1",
+      .resource = "events",
+      .kind = "Event",
+      .allow_create_on_update = true,
+      .storage_directory = "events",
+      .zero_value_fields =
+          R"("eventTime":null,"regarding":{},"deprecatedSource":{},)"
+          R"("deprecatedFirstTimestamp":null,"deprecatedLastTimestamp":null)",
+      .selectable_fields = {"reason", "type", "reportingController",
+                            "regarding.kind", "regarding.namespace",
+                            "regarding.name", "regarding.uid",
+                            "regarding.apiVersion", "regarding.resourceVersion",
+                            "regarding.fieldPath"}});
+  r.push_back(ResourceInfo{.group = "coordination.k8s.io",
+                           .version = "v1",
+                           .resource = "leases",
+                           .kind = "Lease",
+                           .storage_directory = "leases",
+                           .zero_value_fields = R"("spec":{})"});
+  r.push_back(ResourceInfo{.group = "storage.k8s.io",
+                           .version = "v1",
+                           .resource = "storageclasses",
+                           .kind = "StorageClass",
+                           .namespaced = false,
+                           .storage_directory = "storageclasses",
+                           .zero_value_fields = R"("provisioner":"")"});
+  r.push_back(ResourceInfo{
+      .group = "policy",
+      .version = "v1",
+      .resource = "poddisruptionbudgets",
+      .kind = "PodDisruptionBudget",
+      .has_status = true,
+      .storage_directory = "poddisruptionbudgets",
+      .zero_value_fields =
+          R"("spec":{},"status":{"disruptionsAllowed":0,"currentHealthy":0,)"
+          R"("desiredHealthy":0,"expectedPods":0})"});
+  r.push_back(ResourceInfo{.group = "scheduling.k8s.io",
+                           .version = "v1",
+                           .resource = "priorityclasses",
+                           .kind = "PriorityClass",
+                           .namespaced = false,
+                           .storage_directory = "priorityclasses",
+                           .zero_value_fields = R"("value":0)"});
+  return r;
+}
+
+}  // namespace
+
+const std::vector<ResourceInfo>& AllResources() {
+  // Immutable after first use; shared by every server in the process.
+  static const std::vector<ResourceInfo>* const kResources =
+      new std::vector<ResourceInfo>(BuildResources());
+  return *kResources;
+}
+
+const ResourceInfo* FindResource(std::string_view group,
+                                 std::string_view version,
+                                 std::string_view resource) {
+  for (const ResourceInfo& r : AllResources()) {
+    if (r.group == group && r.version == version && r.resource == resource) {
+      return &r;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace ksched::testing::apiserver

@@ -1,0 +1,242 @@
+#include "test/apiserver/test_api_server.h"
+
+#include <fstream>
+#include <mutex>
+
+#include "pkg/client/testing/loopback.h"
+#include "pkg/client/testing/test_pki.h"
+#include "test/apiserver/api_path.h"
+#include "test/apiserver/base64.h"
+#include "test/apiserver/faults.h"
+#include "test/apiserver/http_frontend.h"
+#include "test/apiserver/ids.h"
+#include "test/apiserver/object_store.h"
+#include "test/apiserver/registry.h"
+#include "test/apiserver/resources.h"
+#include "test/apiserver/watch_hub.h"
+
+namespace ksched::testing {
+
+using apiserver::Faults;
+using apiserver::FaultRule;
+using apiserver::HttpFrontend;
+using apiserver::MakeRequest;
+
+struct TestApiServer::State {
+  explicit State(const TestApiServerOptions& o)
+      : options(o),
+        identity(pki.Issue("kube-apiserver", "DNS:localhost,IP:127.0.0.1")),
+        hub(o.bookmark_interval, o.watch_backlog_limit_bytes),
+        store([this](const apiserver::StoreEvent& e) { hub.OnEvent(e); },
+              o.max_history_events),
+        registry(store, hub, ids,
+                 apiserver::RegistryOptions{
+                     .default_watch_timeout = o.default_watch_timeout,
+                     .finalize_deleted_pods = o.finalize_deleted_pods}),
+        flowschema_uid(ids.NewUid()),
+        prioritylevel_uid(ids.NewUid()) {}
+
+  const TestApiServerOptions options;
+  apiserver::IdSource ids;
+  client::testing::TestPki pki;
+  const client::testing::CertAndKey identity;
+  Faults faults;
+  apiserver::WatchHub hub;
+  apiserver::ObjectStore store;
+  apiserver::Registry registry;
+  const std::string flowschema_uid;
+  const std::string prioritylevel_uid;
+  int port = 0;
+
+  mutable std::mutex frontend_mu;  // Stop/Restart
+  std::unique_ptr<HttpFrontend> frontend;
+
+  TestApiServer::Reply Call(const std::string& method,
+                            const std::string& target, std::string body,
+                            std::string content_type) {
+    apiserver::Response r = registry.Handle(
+        MakeRequest(method, target, std::move(body), std::move(content_type),
+                    "ksched-test-apiserver"));
+    return TestApiServer::Reply{r.code, std::move(r.body)};
+  }
+};
+
+std::unique_ptr<TestApiServer> TestApiServer::Start(
+    const TestApiServerOptions& options) {
+  std::unique_ptr<TestApiServer> server(
+      new TestApiServer(std::make_unique<State>(options)));
+  server->state_->registry.Bootstrap();
+  // A free port can be taken by someone else before we bind it: try again.
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    server->state_->port =
+        options.port != 0 ? options.port : client::testing::FreePort();
+    if (server->Listen()) return server;
+    if (options.port != 0) break;
+  }
+  return nullptr;
+}
+
+TestApiServer::TestApiServer(std::unique_ptr<State> state)
+    : state_(std::move(state)) {}
+
+TestApiServer::~TestApiServer() { Stop(); }
+
+bool TestApiServer::Listen() {
+  State& s = *state_;
+  apiserver::FrontendConfig config{
+      .port = s.port,
+      .cert_pem = s.identity.cert_pem,
+      .key_pem = s.identity.key_pem,
+      .token = s.options.token,
+      .user = s.options.user,
+      .flowschema_uid = s.flowschema_uid,
+      .prioritylevel_uid = s.prioritylevel_uid};
+  std::lock_guard<std::mutex> lock(s.frontend_mu);
+  s.frontend = HttpFrontend::Start(config, s.registry, s.faults, s.ids);
+  return s.frontend != nullptr;
+}
+
+std::string TestApiServer::url() const {
+  return "https://127.0.0.1:" + std::to_string(state_->port);
+}
+
+int TestApiServer::port() const { return state_->port; }
+
+std::string TestApiServer::ca_pem() const { return state_->pki.ca_pem(); }
+
+std::string TestApiServer::token() const { return state_->options.token; }
+
+void TestApiServer::WriteKubeconfig(const std::string& path) const {
+  std::ofstream out(path, std::ios::trunc);
+  out << "apiVersion: v1\n"
+         "kind: Config\n"
+         "clusters:\n"
+         "- name: ksched-test\n"
+         "  cluster:\n"
+         "    server: "
+      << url()
+      << "\n"
+         "    certificate-authority-data: "
+      << apiserver::Base64Encode(ca_pem())
+      << "\n"
+         "users:\n"
+         "- name: ksched-test\n"
+         "  user:\n"
+         "    token: "
+      << token()
+      << "\n"
+         "contexts:\n"
+         "- name: ksched-test\n"
+         "  context:\n"
+         "    cluster: ksched-test\n"
+         "    user: ksched-test\n"
+         "    namespace: default\n"
+         "current-context: ksched-test\n";
+}
+
+TestApiServer::Reply TestApiServer::Create(const std::string& collection_path,
+                                           const std::string& json) {
+  return state_->Call("POST", collection_path, json, "application/json");
+}
+
+TestApiServer::Reply TestApiServer::Get(const std::string& path) {
+  return state_->Call("GET", path, "", "");
+}
+
+TestApiServer::Reply TestApiServer::Update(const std::string& path,
+                                           const std::string& json) {
+  return state_->Call("PUT", path, json, "application/json");
+}
+
+TestApiServer::Reply TestApiServer::Patch(const std::string& path,
+                                          const std::string& patch,
+                                          const std::string& content_type) {
+  return state_->Call("PATCH", path, patch, content_type);
+}
+
+TestApiServer::Reply TestApiServer::Delete(const std::string& path) {
+  return state_->Call("DELETE", path, "", "");
+}
+
+TestApiServer::Reply TestApiServer::List(const std::string& path_and_query) {
+  return state_->Call("GET", path_and_query, "", "");
+}
+
+std::vector<TestApiServer::BindingRecord> TestApiServer::Bindings() const {
+  std::vector<BindingRecord> out;
+  for (const apiserver::BindingRecord& r : state_->registry.Bindings()) {
+    out.push_back(BindingRecord{r.ns, r.name, r.uid, r.node, r.code, r.at});
+  }
+  return out;
+}
+
+std::optional<std::chrono::steady_clock::time_point>
+TestApiServer::CreationTime(const std::string& path) const {
+  const apiserver::ApiPath p = apiserver::ParseApiPath(path);
+  if (p.endpoint != apiserver::Endpoint::kResource || p.name.empty()) {
+    return std::nullopt;
+  }
+  apiserver::ObjectPtr object = state_->store.GetLatestIncludingDeleted(
+      *p.resource, apiserver::StoreKey(*p.resource, p.ns, p.name));
+  if (object == nullptr) return std::nullopt;
+  return object->created;
+}
+
+int64_t TestApiServer::ResourceVersion() const {
+  return state_->store.CurrentRv();
+}
+
+int TestApiServer::ActiveWatchCount() const {
+  return static_cast<int>(state_->hub.ActiveCount());
+}
+
+void TestApiServer::DropWatches() { state_->hub.EndAll(/*abrupt=*/true); }
+
+void TestApiServer::CompactHistory() { state_->store.Compact(); }
+
+void TestApiServer::InjectFault(const Fault& fault) {
+  state_->faults.Inject(FaultRule{.method = fault.method,
+                                  .path_substring = fault.path_substring,
+                                  .code = fault.code,
+                                  .count = fault.count,
+                                  .probability = fault.probability,
+                                  .retry_after_seconds =
+                                      fault.retry_after_seconds});
+}
+
+void TestApiServer::SetResponseDelay(const std::string& path_substring,
+                                     std::chrono::milliseconds delay) {
+  state_->faults.SetDelay(path_substring, delay);
+}
+
+void TestApiServer::Forbid(const std::string& verb,
+                           const std::string& resource) {
+  state_->faults.Forbid(verb, resource);
+}
+
+void TestApiServer::ClearFaults() { state_->faults.Clear(); }
+
+void TestApiServer::Stop() {
+  State& s = *state_;
+  std::lock_guard<std::mutex> lock(s.frontend_mu);
+  if (s.frontend == nullptr) return;
+  s.hub.EndAll(/*abrupt=*/true);
+  s.frontend.reset();
+  s.hub.EndAll(/*abrupt=*/true);
+}
+
+void TestApiServer::Restart() {
+  Stop();
+  // The port was just ours; give the kernel a moment if it lingers.
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    if (Listen()) return;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+}
+
+int TestApiServer::RequestCount(const std::string& method,
+                                const std::string& path_substring) const {
+  return state_->faults.Count(method, path_substring);
+}
+
+}  // namespace ksched::testing

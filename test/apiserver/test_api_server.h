@@ -1,0 +1,140 @@
+// TestApiServer: an in-process stand-in for kube-apiserver v1.32 that the
+// scheduler binary runs against in integration tests and benchmarks.
+//
+// HTTPS on 127.0.0.1 with its own throwaway CA and bearer-token auth. It
+// serves pods (with the binding and status subresources), nodes,
+// namespaces, events.k8s.io/v1 events, coordination.k8s.io/v1 leases,
+// persistent volumes and claims, storage classes, pod disruption budgets
+// and priority classes, answering every request as the real server does:
+// status line, headers, body shape, messages and reasons (checked against
+// recordings of a real server in apiserver_test). Objects are kept as the
+// JSON clients sent, stamped with uid, creationTimestamp and one global
+// resourceVersion counter, with the history watches replay from.
+//
+// Tests can also reach the objects in-process (same semantics and watch
+// events as the HTTP verbs), inject failures, delays and RBAC denials,
+// cut watches, compact history, and stop and restart the server.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ksched::testing {
+
+struct TestApiServerOptions {
+  int port = 0;  // 0: pick a free one
+  std::string token = "ksched-test-token";
+  std::chrono::milliseconds bookmark_interval{1000};  // real server ~60s
+  std::chrono::seconds default_watch_timeout{1800};  // no timeoutSeconds
+  // A bound pod that is deleted gets deletionTimestamp first; with this
+  // on, the server then finalizes it (as a kubelet would) right away:
+  // MODIFIED then DELETED. Off, it stays until deleted again with
+  // gracePeriodSeconds=0.
+  bool finalize_deleted_pods = true;
+  // Who the token authenticates as; denials from Forbid() name this user.
+  std::string user = "system:serviceaccount:kube-system:ksched";
+  // Unsent bytes a watch may queue (beyond its initial state) before it is
+  // cut, so that a reader that does not keep up never holds up writers.
+  size_t watch_backlog_limit_bytes = 64u << 20;
+  // Change events retained for watches and reads at old resourceVersions;
+  // past this the oldest half is compacted away (as etcd compacts).
+  size_t max_history_events = 1'000'000;
+};
+
+class TestApiServer {
+ public:
+  // nullptr if no port could be listened on.
+  static std::unique_ptr<TestApiServer> Start(
+      const TestApiServerOptions& options = {});
+  ~TestApiServer();  // stops cleanly, closes watches
+  TestApiServer(const TestApiServer&) = delete;
+  TestApiServer& operator=(const TestApiServer&) = delete;
+
+  std::string url() const;  // https://127.0.0.1:PORT
+  int port() const;
+  std::string ca_pem() const;
+  std::string token() const;
+  // Writes a kubeconfig (certificate-authority-data + token) for this
+  // server.
+  void WriteKubeconfig(const std::string& path) const;
+
+  // In-process object access, by API path, JSON text in and out, with
+  // exactly the semantics (and watch events) of the HTTP verbs, e.g.
+  // Create("/api/v1/namespaces/default/pods", json). Paths may carry a
+  // query ("...?gracePeriodSeconds=0", "...?labelSelector=app%3Dweb").
+  struct Reply {
+    int code;
+    std::string body;
+  };
+  Reply Create(const std::string& collection_path, const std::string& json);
+  Reply Get(const std::string& path);
+  Reply Update(const std::string& path, const std::string& json);
+  Reply Patch(const std::string& path, const std::string& patch,
+              const std::string& content_type =
+                  "application/strategic-merge-patch+json");
+  Reply Delete(const std::string& path);
+  Reply List(const std::string& path_and_query);
+
+  // Every binding request answered, in order: namespace, name, uid (the
+  // pod's, when it exists), node, HTTP code, and the steady_clock time it
+  // was answered.
+  struct BindingRecord {
+    std::string ns, name, uid, node;
+    int code;
+    std::chrono::steady_clock::time_point at;
+  };
+  std::vector<BindingRecord> Bindings() const;
+
+  // Creation time (steady_clock) of an object, by path, for latency
+  // figures; also for objects deleted since. nullopt if never created.
+  std::optional<std::chrono::steady_clock::time_point> CreationTime(
+      const std::string& path) const;
+
+  // The current resourceVersion (etcd revision).
+  int64_t ResourceVersion() const;
+  // Watches open now (those the server has registered).
+  int ActiveWatchCount() const;
+
+  // Fault switches.
+  // Ends every open watch stream now (connection closed mid-stream).
+  void DropWatches();
+  // Forgets event history: watches from older resourceVersions get the
+  // ERROR 410 event, old continue tokens and exact reads 410.
+  void CompactHistory();
+  struct Fault {
+    std::string method;          // "" or "*": any
+    std::string path_substring;  // in path and query
+    int code;
+    int count = -1;  // -1: every matching request
+    double probability = 1.0;
+    int retry_after_seconds = 0;
+  };
+  // Answers matching requests with this code and a kube-style Status body
+  // (429 with Retry-After, 500, 409 ...).
+  void InjectFault(const Fault& fault);
+  void SetResponseDelay(const std::string& path_substring,
+                        std::chrono::milliseconds delay);
+  // 403 exactly as the recorded RBAC denial, for verb ("list", "create",
+  // "*", ...) on resource ("nodes", "pods/binding", "*").
+  void Forbid(const std::string& verb, const std::string& resource);
+  void ClearFaults();
+  // Stop listening / listen again on the same port, with the same CA and
+  // stored objects; open watches are cut.
+  void Stop();
+  void Restart();
+  int RequestCount(const std::string& method,
+                   const std::string& path_substring) const;
+
+ private:
+  struct State;
+  explicit TestApiServer(std::unique_ptr<State> state);
+  bool Listen();
+
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace ksched::testing

@@ -1,0 +1,355 @@
+#include "test/apiserver/validation.h"
+
+#include <regex>
+
+#include "test/apiserver/resources.h"
+
+namespace ksched::testing::apiserver {
+
+namespace {
+
+// One typed field: where it is ("*" walks every element of an array or
+// value of a map), what JSON it must be, and the Go type a message names.
+enum class Expect { kObject, kArray, kString, kBool, kInteger, kQuantity };
+struct FieldType {
+  std::vector<std::string> path;
+  Expect expect;
+  const char* go_type;
+};
+
+const std::vector<FieldType>& CommonFields() {
+  static const std::vector<FieldType>* const kFields =
+      new std::vector<FieldType>{
+          {{"metadata"}, Expect::kObject, "v1.ObjectMeta"},
+          {{"metadata", "name"}, Expect::kString, "string"},
+          {{"metadata", "generateName"}, Expect::kString, "string"},
+          {{"metadata", "namespace"}, Expect::kString, "string"},
+          {{"metadata", "uid"}, Expect::kString, "types.UID"},
+          {{"metadata", "resourceVersion"}, Expect::kString, "string"},
+          {{"metadata", "labels"}, Expect::kObject, "map[string]string"},
+          {{"metadata", "labels", "*"}, Expect::kString, "string"},
+          {{"metadata", "annotations"}, Expect::kObject, "map[string]string"},
+          {{"metadata", "annotations", "*"}, Expect::kString, "string"},
+          {{"metadata", "finalizers"}, Expect::kArray, "[]string"},
+          {{"metadata", "finalizers", "*"}, Expect::kString, "string"},
+          {{"metadata", "ownerReferences"}, Expect::kArray,
+           "[]v1.OwnerReference"},
+      };
+  return *kFields;
+}
+
+const std::vector<FieldType>& KindFields(const ResourceInfo& r) {
+  static const std::vector<FieldType>* const kNone =
+      new std::vector<FieldType>{};
+  static const std::vector<FieldType>* const kPod = new std::vector<FieldType>{
+      {{"spec"}, Expect::kObject, "v1.PodSpec"},
+      {{"status"}, Expect::kObject, "v1.PodStatus"},
+      {{"spec", "nodeName"}, Expect::kString, "string"},
+      {{"spec", "schedulerName"}, Expect::kString, "string"},
+      {{"spec", "priorityClassName"}, Expect::kString, "string"},
+      {{"spec", "priority"}, Expect::kInteger, "int32"},
+      {{"spec", "nodeSelector"}, Expect::kObject, "map[string]string"},
+      {{"spec", "nodeSelector", "*"}, Expect::kString, "string"},
+      {{"spec", "tolerations"}, Expect::kArray, "[]v1.Toleration"},
+      {{"spec", "tolerations", "*"}, Expect::kObject, "v1.Toleration"},
+      {{"spec", "affinity"}, Expect::kObject, "v1.Affinity"},
+      {{"spec", "containers"}, Expect::kArray, "[]v1.Container"},
+      {{"spec", "containers", "*"}, Expect::kObject, "v1.Container"},
+      {{"spec", "containers", "*", "name"}, Expect::kString, "string"},
+      {{"spec", "containers", "*", "image"}, Expect::kString, "string"},
+      {{"spec", "containers", "*", "resources"}, Expect::kObject,
+       "v1.ResourceRequirements"},
+      {{"spec", "containers", "*", "resources", "requests"}, Expect::kObject,
+       "v1.ResourceList"},
+      {{"spec", "containers", "*", "resources", "requests", "*"},
+       Expect::kQuantity, "resource.Quantity"},
+      {{"spec", "containers", "*", "resources", "limits"}, Expect::kObject,
+       "v1.ResourceList"},
+      {{"spec", "containers", "*", "resources", "limits", "*"},
+       Expect::kQuantity, "resource.Quantity"},
+      {{"spec", "initContainers"}, Expect::kArray, "[]v1.Container"},
+      {{"spec", "initContainers", "*"}, Expect::kObject, "v1.Container"},
+      {{"spec", "initContainers", "*", "resources", "requests", "*"},
+       Expect::kQuantity, "resource.Quantity"},
+      {{"spec", "initContainers", "*", "resources", "limits", "*"},
+       Expect::kQuantity, "resource.Quantity"},
+      {{"status", "phase"}, Expect::kString, "v1.PodPhase"},
+      {{"status", "conditions"}, Expect::kArray, "[]v1.PodCondition"},
+      {{"status", "conditions", "*"}, Expect::kObject, "v1.PodCondition"},
+      {{"status", "conditions", "*", "type"}, Expect::kString,
+       "v1.PodConditionType"},
+      {{"status", "conditions", "*", "status"}, Expect::kString,
+       "v1.ConditionStatus"},
+  };
+  static const std::vector<FieldType>* const kNode =
+      new std::vector<FieldType>{
+          {{"spec"}, Expect::kObject, "v1.NodeSpec"},
+          {{"status"}, Expect::kObject, "v1.NodeStatus"},
+          {{"spec", "unschedulable"}, Expect::kBool, "bool"},
+          {{"spec", "taints"}, Expect::kArray, "[]v1.Taint"},
+          {{"spec", "taints", "*"}, Expect::kObject, "v1.Taint"},
+          {{"status", "capacity"}, Expect::kObject, "v1.ResourceList"},
+          {{"status", "capacity", "*"}, Expect::kQuantity,
+           "resource.Quantity"},
+          {{"status", "allocatable"}, Expect::kObject, "v1.ResourceList"},
+          {{"status", "allocatable", "*"}, Expect::kQuantity,
+           "resource.Quantity"},
+          {{"status", "conditions"}, Expect::kArray, "[]v1.NodeCondition"},
+      };
+  static const std::vector<FieldType>* const kLease =
+      new std::vector<FieldType>{
+          {{"spec"}, Expect::kObject, "v1.LeaseSpec"},
+          {{"spec", "holderIdentity"}, Expect::kString, "string"},
+          {{"spec", "leaseDurationSeconds"}, Expect::kInteger, "int32"},
+          {{"spec", "leaseTransitions"}, Expect::kInteger, "int32"},
+      };
+  static const std::vector<FieldType>* const kEvent =
+      new std::vector<FieldType>{
+          {{"regarding"}, Expect::kObject, "v1.ObjectReference"},
+          {{"note"}, Expect::kString, "string"},
+          {{"reason"}, Expect::kString, "string"},
+          {{"type"}, Expect::kString, "string"},
+          {{"action"}, Expect::kString, "string"},
+          {{"reportingController"}, Expect::kString, "string"},
+          {{"reportingInstance"}, Expect::kString, "string"},
+      };
+  if (r.is_pod()) return *kPod;
+  if (r.is_node()) return *kNode;
+  if (r.resource == "leases") return *kLease;
+  if (r.resource == "events") return *kEvent;
+  return *kNone;
+}
+
+bool IsQuantity(const JsonValue& v) {
+  if (v.IsNumber()) return true;
+  if (!v.IsString()) return false;
+  static const std::regex* const kQuantity =
+      new std::regex("^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$");
+  return std::regex_match(v.GetString(), *kQuantity);
+}
+
+bool Matches(const JsonValue& v, Expect expect) {
+  switch (expect) {
+    case Expect::kObject: return v.IsObject();
+    case Expect::kArray: return v.IsArray();
+    case Expect::kString: return v.IsString();
+    case Expect::kBool: return v.IsBool();
+    case Expect::kInteger: return v.IsInt64();
+    case Expect::kQuantity: return IsQuantity(v);
+  }
+  return false;
+}
+
+// The first value along `path` from `v` (null counts as absent, as Go's
+// decoder leaves the zero value) that is not what `field` expects.
+std::optional<std::string> CheckPath(const JsonValue& v, const FieldType& field,
+                                     size_t depth, const std::string& where) {
+  if (v.IsNull()) return std::nullopt;
+  if (depth == field.path.size()) {
+    if (Matches(v, field.expect)) return std::nullopt;
+    if (field.expect == Expect::kQuantity) {
+      return std::string(
+          "quantities must match the regular expression "
+          "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'");
+    }
+    return "json: cannot unmarshal " + JsonTypeName(v) +
+           " into Go struct field " + where + " of type " + field.go_type;
+  }
+  const std::string& key = field.path[depth];
+  if (key == "*") {
+    if (v.IsArray()) {
+      for (const auto& e : v.GetArray()) {
+        if (auto err = CheckPath(e, field, depth + 1, where)) return err;
+      }
+    } else if (v.IsObject()) {
+      for (const auto& m : v.GetObject()) {
+        if (auto err = CheckPath(m.value, field, depth + 1, where)) return err;
+      }
+    }
+    return std::nullopt;
+  }
+  const JsonValue* next = Member(v, key);
+  if (next == nullptr) return std::nullopt;
+  return CheckPath(*next, field, depth + 1, where + "." + key);
+}
+
+bool IsDns1123Subdomain(const std::string& s) {
+  static const std::regex* const kSubdomain = new std::regex(
+      "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+  return s.size() <= 253 && std::regex_match(s, *kSubdomain);
+}
+
+bool IsDns1123Label(const std::string& s) {
+  static const std::regex* const kLabel =
+      new std::regex("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+  return s.size() <= 63 && std::regex_match(s, *kLabel);
+}
+
+std::string Quote(const std::string& s) { return ToJson(JsonValue(
+    rapidjson::StringRef(s.data(), s.size()))); }
+
+void ValidateName(const ResourceInfo& r, const JsonValue& object,
+                  std::vector<StatusCause>* causes) {
+  const std::string name = StringAt(object, {"metadata", "name"});
+  if (name.empty()) {
+    causes->push_back(FieldRequired("metadata.name",
+                                    "name or generateName is required"));
+    return;
+  }
+  if (r.is_namespace()) {
+    if (!IsDns1123Label(name)) {
+      causes->push_back(FieldInvalid(
+          "metadata.name", Quote(name),
+          "a lowercase RFC 1123 label must consist of lower case "
+          "alphanumeric characters or '-', and must start and end with an "
+          "alphanumeric character (e.g. 'my-name',  or '123-abc', regex used "
+          "for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"));
+    }
+    return;
+  }
+  if (!IsDns1123Subdomain(name)) {
+    causes->push_back(FieldInvalid(
+        "metadata.name", Quote(name),
+        "a lowercase RFC 1123 subdomain must consist of lower case "
+        "alphanumeric characters, '-' or '.', and must start and end with an "
+        "alphanumeric character (e.g. 'example.com', regex used for "
+        "validation is "
+        "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"));
+  }
+}
+
+void ValidatePod(const JsonValue& pod, std::vector<StatusCause>* causes) {
+  const JsonValue* containers = Find(pod, {"spec", "containers"});
+  if (containers == nullptr || !containers->IsArray() ||
+      containers->Empty()) {
+    causes->push_back(FieldRequired("spec.containers"));
+    return;
+  }
+  for (rapidjson::SizeType i = 0; i < containers->Size(); ++i) {
+    const std::string at = "spec.containers[" + std::to_string(i) + "]";
+    const JsonValue& c = (*containers)[i];
+    if (StringAt(c, {"name"}).empty()) {
+      causes->push_back(FieldRequired(at + ".name"));
+    }
+    if (StringAt(c, {"image"}).empty()) {
+      causes->push_back(FieldRequired(at + ".image"));
+    }
+  }
+}
+
+void ValidateEvent(const JsonValue& event, std::vector<StatusCause>* causes) {
+  const JsonValue* time = Member(event, "eventTime");
+  if (time == nullptr || !time->IsString() || time->GetStringLength() == 0) {
+    causes->push_back(FieldRequired("eventTime"));
+  }
+  const std::string type = StringAt(event, {"type"});
+  if (type != "Normal" && type != "Warning") {
+    causes->push_back(
+        FieldInvalid("type", "\"\"", "has invalid value: " + type));
+  }
+  for (const char* field :
+       {"reportingController", "reportingInstance", "action", "reason"}) {
+    const std::string value = StringAt(event, {field});
+    if (value.empty()) {
+      causes->push_back(FieldRequired(field));
+    } else if (std::string_view(field) != "reportingController" &&
+               value.size() > 128) {
+      causes->push_back(
+          FieldInvalid(field, "\"\"", "can have at most 128 characters"));
+    }
+  }
+  if (StringAt(event, {"note"}).size() > 1024) {
+    causes->push_back(
+        FieldInvalid("note", "\"\"", "can have at most 1024 characters"));
+  }
+}
+
+}  // namespace
+
+std::optional<ApiError> CheckDecodable(const ResourceInfo& resource,
+                                       const JsonValue& object) {
+  if (!object.IsObject()) {
+    return BadRequest(
+        "couldn't get version/kind; json parse error: json: cannot unmarshal " +
+        JsonTypeName(object) +
+        " into Go value of type struct { APIVersion string "
+        "\"json:\\\"apiVersion,omitempty\\\"\"; Kind string "
+        "\"json:\\\"kind,omitempty\\\"\" }");
+  }
+  const std::string kind = StringAt(object, {"kind"}, resource.kind);
+  const std::string api_version =
+      StringAt(object, {"apiVersion"}, resource.ApiVersion());
+  const std::string version =
+      api_version.substr(api_version.find('/') == std::string::npos
+                             ? 0
+                             : api_version.find('/') + 1);
+  if (api_version != resource.ApiVersion()) {
+    return BadRequest("the API version in the data (" + api_version +
+                      ") does not match the expected API version (" +
+                      resource.ApiVersion() + ")");
+  }
+  if (kind != resource.kind) {
+    return BadRequest(kind + " in version \"" + version +
+                      "\" cannot be handled as a " + resource.kind +
+                      ": converting (" + version + "." + kind + ") to (core." +
+                      resource.kind + "): unknown conversion");
+  }
+  for (const auto* fields : {&CommonFields(), &KindFields(resource)}) {
+    for (const FieldType& field : *fields) {
+      if (auto err = CheckPath(object, field, 0, resource.kind)) {
+        return BadRequest(resource.kind + " in version \"" + version +
+                          "\" cannot be handled as a " + resource.kind +
+                          ": " + *err);
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+std::vector<StatusCause> Validate(const ResourceInfo& resource,
+                                  const JsonValue& object) {
+  std::vector<StatusCause> causes;
+  ValidateName(resource, object, &causes);
+  if (resource.is_pod()) ValidatePod(object, &causes);
+  if (resource.resource == "events") ValidateEvent(object, &causes);
+  return causes;
+}
+
+std::vector<StatusCause> ValidateUpdate(const ResourceInfo& resource,
+                                        const JsonValue& previous,
+                                        const JsonValue& next) {
+  std::vector<StatusCause> causes = Validate(resource, next);
+  if (!resource.is_pod()) return causes;
+  // Compare the specs without the fields an update may change.
+  JsonDocument before;
+  JsonDocument after;
+  const JsonValue* old_spec = Member(previous, "spec");
+  const JsonValue* new_spec = Member(next, "spec");
+  if (old_spec != nullptr) before.CopyFrom(*old_spec, before.GetAllocator());
+  if (new_spec != nullptr) after.CopyFrom(*new_spec, after.GetAllocator());
+  for (JsonDocument* spec : {&before, &after}) {
+    if (!spec->IsObject()) continue;
+    for (const char* list : {"containers", "initContainers"}) {
+      JsonValue* containers = MutableMember(*spec, list);
+      if (containers == nullptr || !containers->IsArray()) continue;
+      for (auto& c : containers->GetArray()) RemoveMember(c, "image");
+    }
+    for (const char* field : {"activeDeadlineSeconds", "tolerations",
+                              "terminationGracePeriodSeconds",
+                              "schedulingGates"}) {
+      RemoveMember(*spec, field);
+    }
+  }
+  if (!(before == after)) {
+    causes.push_back(FieldForbidden(
+        "spec",
+        "pod updates may not change fields other than "
+        "`spec.containers[*].image`,`spec.initContainers[*].image`,"
+        "`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to "
+        "existing tolerations),`spec.terminationGracePeriodSeconds` (allow "
+        "it to be set to 1 if it was previously negative)"));
+  }
+  return causes;
+}
+
+}  // namespace ksched::testing::apiserver

@@ -1,0 +1,232 @@
+#include "test/apiserver/watch_hub.h"
+
+#include <algorithm>
+#include <array>
+
+#include "test/apiserver/encoding.h"
+#include "test/apiserver/resources.h"
+
+namespace ksched::testing::apiserver {
+
+namespace {
+
+constexpr std::array<std::string_view, 3> kTypeNames = {"ADDED", "MODIFIED",
+                                                       "DELETED"};
+
+}  // namespace
+
+std::string EncodeWatchEvent(std::string_view type,
+                             const ResourceInfo& resource,
+                             const StoredObject& object) {
+  return "{\"type\":\"" + std::string(type) + "\",\"object\":" +
+         ObjectJson(resource, object) + "}\n";
+}
+
+struct WatchHub::Watch {
+  WatchSpec spec;
+  std::unique_ptr<WatchSink> sink;
+  int64_t start_rv = 0;
+  std::vector<StoreEvent> replay;
+  bool replayed = false;
+  // Backlog allowed on top of the limit: the replay, sent at once.
+  size_t allowance = 0;
+  std::chrono::steady_clock::time_point next_bookmark;
+  std::mutex mu;  // guards `sink` and `ended` against EndAll
+  bool ended = false;
+};
+
+WatchHub::WatchHub(std::chrono::milliseconds bookmark_interval,
+                   size_t backlog_limit_bytes)
+    : bookmark_interval_(bookmark_interval),
+      backlog_limit_(backlog_limit_bytes),
+      thread_([this] { Run(); }) {}
+
+WatchHub::~WatchHub() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  thread_.join();
+  EndAll(false);
+}
+
+void WatchHub::OnEvent(const StoreEvent& event) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (watches_.empty()) {
+      // Nobody to tell; bookmarks still move on.
+      AdvanceDelivered(event.rv);
+      return;
+    }
+    queue_.push_back(event);
+  }
+  wake_.notify_one();
+}
+
+void WatchHub::Add(WatchSpec spec, std::unique_ptr<WatchSink> sink,
+                   int64_t start_rv, std::vector<StoreEvent> replay) {
+  auto watch = std::make_shared<Watch>();
+  watch->spec = std::move(spec);
+  watch->sink = std::move(sink);
+  watch->start_rv = start_rv;
+  watch->replay = std::move(replay);
+  watch->next_bookmark = std::chrono::steady_clock::now() + bookmark_interval_;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    watches_.push_back(std::move(watch));
+    added_ = true;
+  }
+  wake_.notify_one();
+}
+
+void WatchHub::EndAll(bool abrupt) {
+  std::vector<std::shared_ptr<Watch>> all;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    all.swap(watches_);
+  }
+  for (auto& w : all) End(*w, abrupt);
+}
+
+size_t WatchHub::ActiveCount() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return watches_.size();
+}
+
+void WatchHub::AdvanceDelivered(int64_t rv) {
+  int64_t seen = delivered_rv_.load();
+  while (seen < rv && !delivered_rv_.compare_exchange_weak(seen, rv)) {
+  }
+}
+
+void WatchHub::End(Watch& watch, bool abrupt) {
+  std::lock_guard<std::mutex> lock(watch.mu);
+  if (watch.ended) return;
+  watch.ended = true;
+  watch.sink->Close(abrupt);
+}
+
+bool WatchHub::WriteTo(Watch& watch, const std::string& bytes) {
+  std::lock_guard<std::mutex> lock(watch.mu);
+  if (watch.ended) return false;
+  std::optional<size_t> backlog = watch.sink->Write(bytes);
+  if (!backlog.has_value() || *backlog > backlog_limit_ + watch.allowance) {
+    // Gone, or too slow: end it as the watch cache ends a blocked watcher.
+    watch.ended = true;
+    watch.sink->Close(false);
+    return false;
+  }
+  return true;
+}
+
+void WatchHub::SendBookmark(Watch& watch, bool initial_events_end) {
+  const ResourceInfo& r = *watch.spec.resource;
+  const int64_t rv = std::max(watch.start_rv, delivered_rv_.load());
+  std::string line = "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"" + r.kind +
+                     "\",\"apiVersion\":\"" + r.ApiVersion() +
+                     "\",\"metadata\":{\"resourceVersion\":\"" +
+                     std::to_string(rv) + "\",\"creationTimestamp\":null";
+  if (initial_events_end) {
+    line += ",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}";
+  }
+  line += "}";
+  if (!r.zero_value_fields.empty()) line += "," + r.zero_value_fields;
+  line += "}}\n";
+  WriteTo(watch, line);
+}
+
+bool WatchHub::Deliver(Watch& watch, const StoreEvent& event,
+                       std::string* encoded) {
+  const WatchSpec& spec = watch.spec;
+  if (event.resource != spec.resource) return true;
+  if (!spec.ns.empty() && event.object->ns != spec.ns) return true;
+  EventType type = event.type;
+  const StoredObject* object = event.object.get();
+  if (!spec.fields.empty() || !spec.labels.empty()) {
+    auto matches = [&](const StoredObject* o) {
+      return o != nullptr && spec.fields.Matches(o->doc) &&
+             spec.labels.Matches(o->doc);
+    };
+    const bool now = matches(object);
+    const bool before = matches(event.previous.get());
+    switch (event.type) {
+      case EventType::kAdded:
+        if (!now) return true;
+        break;
+      case EventType::kModified:
+        if (now && !before) type = EventType::kAdded;
+        else if (!now && before) type = EventType::kDeleted;
+        else if (!now) return true;
+        break;
+      case EventType::kDeleted:
+        if (!before) return true;
+        break;
+    }
+  }
+  std::string& line = encoded[static_cast<int>(type)];
+  if (line.empty()) {
+    line = EncodeWatchEvent(kTypeNames[static_cast<int>(type)], *spec.resource,
+                            *object);
+  }
+  return WriteTo(watch, line);
+}
+
+void WatchHub::Run() {
+  std::unique_lock<std::mutex> lock(mu_);
+  while (!stopping_) {
+    // Timeouts and bookmarks are checked at least this often.
+    const auto tick = std::min<std::chrono::milliseconds>(
+        bookmark_interval_, std::chrono::milliseconds(100));
+    wake_.wait_for(lock, tick,
+                   [this] { return stopping_ || added_ || !queue_.empty(); });
+    if (stopping_) break;
+    added_ = false;
+    std::vector<StoreEvent> events;
+    events.swap(queue_);
+    std::vector<std::shared_ptr<Watch>> watches = watches_;
+    lock.unlock();
+
+    for (auto& w : watches) {
+      if (w->replayed) continue;
+      w->replayed = true;
+      std::array<std::string, 3> encoded;
+      size_t bytes = 0;
+      for (const StoreEvent& e : w->replay) {
+        for (auto& s : encoded) s.clear();
+        if (!Deliver(*w, e, encoded.data())) break;
+        for (const auto& s : encoded) bytes += s.size();
+        w->allowance = bytes;
+      }
+      w->replay.clear();
+      if (w->spec.initial_events_end) SendBookmark(*w, true);
+    }
+    for (const StoreEvent& e : events) {
+      std::array<std::string, 3> encoded;
+      for (auto& w : watches) {
+        if (e.rv > w->start_rv) Deliver(*w, e, encoded.data());
+      }
+      AdvanceDelivered(e.rv);
+    }
+    const auto now = std::chrono::steady_clock::now();
+    for (auto& w : watches) {
+      if (now >= w->spec.deadline) {
+        if (w->spec.bookmarks) SendBookmark(*w, false);
+        End(*w, false);
+      } else if (w->spec.bookmarks && now >= w->next_bookmark) {
+        SendBookmark(*w, false);
+        w->next_bookmark = now + bookmark_interval_;
+      }
+    }
+
+    lock.lock();
+    watches_.erase(std::remove_if(watches_.begin(), watches_.end(),
+                                  [](const std::shared_ptr<Watch>& w) {
+                                    std::lock_guard<std::mutex> g(w->mu);
+                                    return w->ended;
+                                  }),
+                   watches_.end());
+  }
+}
+
+}  // namespace ksched::testing::apiserver

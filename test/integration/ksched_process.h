@@ -1,0 +1,90 @@
+// KschedProcess: the real ksched binary as a child process, its stderr
+// kept in a file for the test to read.
+#pragma once
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace ksched::testing {
+
+class KschedProcess {
+ public:
+  KschedProcess(const std::vector<std::string>& args,
+                const std::string& log_path)
+      : log_path_(log_path) {
+    std::vector<std::string> argv = {KSCHED_BINARY};
+    argv.insert(argv.end(), args.begin(), args.end());
+    pid_ = fork();
+    if (pid_ == 0) {
+      FILE* log = std::fopen(log_path.c_str(), "w");
+      if (log != nullptr) dup2(fileno(log), STDERR_FILENO);
+      std::vector<char*> raw;
+      for (std::string& a : argv) raw.push_back(a.data());
+      raw.push_back(nullptr);
+      execv(raw[0], raw.data());
+      _exit(127);
+    }
+  }
+  ~KschedProcess() {
+    if (pid_ > 0 && !exited_) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
+  }
+
+  // Sends SIGTERM and waits up to `limit`; the exit code, or -1 if it had
+  // to be killed.
+  int Terminate(std::chrono::seconds limit = std::chrono::seconds(20)) {
+    kill(pid_, SIGTERM);
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    while (std::chrono::steady_clock::now() < deadline) {
+      int status = 0;
+      if (waitpid(pid_, &status, WNOHANG) == pid_) {
+        exited_ = true;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return -1;
+  }
+
+  bool Running() {
+    if (exited_) return false;
+    int status = 0;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) exited_ = true;
+    return !exited_;
+  }
+
+  std::string Log() const {
+    std::ifstream in(log_path_);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+
+ private:
+  std::string log_path_;
+  pid_t pid_ = -1;
+  bool exited_ = false;
+};
+
+// Polls `done` every 20 ms until it holds or `limit` passes.
+template <typename Fn>
+bool WaitUntil(Fn done, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (done()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return done();
+}
+
+}  // namespace ksched::testing
