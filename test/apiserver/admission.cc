@@ -47,9 +47,9 @@ std::optional<ApiError> AdmitPriority(const ResourceInfo& pods,
   } else {
     priority_class = store.Get(PriorityClasses(), class_name);
     if (priority_class == nullptr) {
-      return Forbidden(pods, name,
-                       "no PriorityClass with name " + class_name +
-                           " was found");
+      return Forbidden(
+          pods, name,
+          "no PriorityClass with name " + class_name + " was found");
     }
   }
   int64_t priority = 0;
@@ -61,13 +61,12 @@ std::optional<ApiError> AdmitPriority(const ResourceInfo& pods,
   }
   if (std::optional<int64_t> given = IntAt(spec, {"priority"});
       given.has_value() && *given != priority) {
-    return Forbidden(pods, name,
-                     "the integer value of priority (" +
-                         std::to_string(*given) +
-                         ") must not be provided in pod spec; priority "
-                         "admission controller computed " +
-                         std::to_string(priority) +
-                         " from the given PriorityClass name");
+    return Forbidden(
+        pods, name,
+        "the integer value of priority (" + std::to_string(*given) +
+            ") must not be provided in pod spec; priority "
+            "admission controller computed " +
+            std::to_string(priority) + " from the given PriorityClass name");
   }
   SetMember(spec, "priority", JsonValue(static_cast<int64_t>(priority)), a);
   if (Member(spec, "preemptionPolicy") == nullptr) {

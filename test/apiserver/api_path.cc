@@ -28,7 +28,8 @@ bool SubresourceAllowed(const ResourceInfo& r, std::string_view sub) {
 
 // Reads "<resource>[/<name>[/<subresource>]]" from `rest`, within `ns`.
 ApiPath ResourcePath(std::string_view group, std::string_view version,
-                     std::string ns, const std::vector<std::string_view>& rest) {
+                     std::string ns,
+                     const std::vector<std::string_view>& rest) {
   ApiPath out;
   if (rest.empty() || rest.size() > 3) return out;
   const ResourceInfo* r = FindResource(group, version, rest[0]);
@@ -83,15 +84,15 @@ ApiPath ParseApiPath(std::string_view path) {
       return ResourcePath(group, version, "", rest);
     }
     std::string ns(rest[1]);
-    return ResourcePath(group, version, ns,
-                        std::vector<std::string_view>(rest.begin() + 2,
-                                                      rest.end()));
+    return ResourcePath(
+        group, version, ns,
+        std::vector<std::string_view>(rest.begin() + 2, rest.end()));
   }
   if (!group.empty() && rest.size() >= 3 && rest[0] == "namespaces") {
     std::string ns(rest[1]);
-    return ResourcePath(group, version, ns,
-                        std::vector<std::string_view>(rest.begin() + 2,
-                                                      rest.end()));
+    return ResourcePath(
+        group, version, ns,
+        std::vector<std::string_view>(rest.begin() + 2, rest.end()));
   }
   return ResourcePath(group, version, "", rest);
 }

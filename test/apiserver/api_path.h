@@ -9,18 +9,18 @@ namespace ksched::testing::apiserver {
 struct ResourceInfo;
 
 enum class Endpoint {
-  kResource,   // an API resource, collection or object
-  kVersion,    // /version
-  kHealth,     // /healthz, /livez, /readyz
-  kNotFound,   // anything else
+  kResource,  // an API resource, collection or object
+  kVersion,   // /version
+  kHealth,    // /healthz, /livez, /readyz
+  kNotFound,  // anything else
 };
 
 struct ApiPath {
   Endpoint endpoint = Endpoint::kNotFound;
   const ResourceInfo* resource = nullptr;
-  std::string ns;           // the namespace in the path; "" when none
-  std::string name;         // "" for a collection
-  std::string subresource;  // "status", "binding" or ""
+  std::string ns;            // the namespace in the path; "" when none
+  std::string name;          // "" for a collection
+  std::string subresource;   // "status", "binding" or ""
   std::string health_check;  // "healthz", "livez", "readyz"
   bool verbose_health = false;
 };

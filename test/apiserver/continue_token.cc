@@ -30,15 +30,17 @@ std::optional<ContinueToken> DecodeContinue(std::string_view text,
     return std::nullopt;
   }
   if (StringAt(doc, {"v"}) != "meta.k8s.io/v1") {
-    *error = "continue key is not valid: incorrect encoded start resourceVersion "
-             "(version meta.k8s.io/v1)";
+    *error =
+        "continue key is not valid: incorrect encoded start resourceVersion "
+        "(version meta.k8s.io/v1)";
     return std::nullopt;
   }
   std::optional<int64_t> rv = IntAt(doc, {"rv"});
   const JsonValue* start = Member(doc, "start");
   if (!rv.has_value() || rv == 0 || start == nullptr || !start->IsString()) {
-    *error = "continue key is not valid: incorrect encoded start "
-             "resourceVersion (version meta.k8s.io/v1)";
+    *error =
+        "continue key is not valid: incorrect encoded start "
+        "resourceVersion (version meta.k8s.io/v1)";
     return std::nullopt;
   }
   ContinueToken token;
@@ -46,8 +48,9 @@ std::optional<ContinueToken> DecodeContinue(std::string_view text,
   token.start_key.assign(start->GetString(), start->GetStringLength());
   if (token.start_key.empty() || token.start_key[0] == '/' ||
       token.start_key.find("..") != std::string::npos) {
-    *error = "continue key is not valid: key must not be empty or contain "
-             "'..' or begin with '/'";
+    *error =
+        "continue key is not valid: key must not be empty or contain "
+        "'..' or begin with '/'";
     return std::nullopt;
   }
   return token;

@@ -3,7 +3,10 @@
 #include <cpprest/http_listener.h>
 #include <cpprest/producerconsumerstream.h>
 
+#include <atomic>
+#include <functional>
 #include <stdexcept>
+#include <thread>
 
 #include "test/apiserver/resources.h"
 #include "test/apiserver/watch_hub.h"
@@ -22,11 +25,16 @@ constexpr size_t kChunkedAbove = 2048;
 // A watch stream: a chunked body the listener sends as it is written.
 class BufferSink : public WatchSink {
  public:
-  explicit BufferSink(Buffer buffer) : buffer_(std::move(buffer)) {}
+  // `sent` turns true once the listener has finished with the response:
+  // after the final chunk, or when the connection failed.
+  BufferSink(Buffer buffer, std::shared_ptr<std::atomic<bool>> sent)
+      : buffer_(std::move(buffer)), sent_(std::move(sent)) {}
   ~BufferSink() override { Close(false); }
 
   std::optional<size_t> Write(const std::string& bytes) override {
-    if (closed_) return std::nullopt;
+    // The listener reads no more once the connection is gone; it says so
+    // only by finishing the response (with an error).
+    if (closed_ || *sent_) return std::nullopt;
     try {
       buffer_
           .putn_nocopy(reinterpret_cast<const uint8_t*>(bytes.data()),
@@ -36,8 +44,6 @@ class BufferSink : public WatchSink {
     } catch (const std::exception&) {
       return std::nullopt;
     }
-    // The listener stops reading once the connection is gone.
-    if (!buffer_.can_read()) return std::nullopt;
     return buffer_.in_avail();
   }
 
@@ -61,16 +67,19 @@ class BufferSink : public WatchSink {
 
  private:
   Buffer buffer_;
+  std::shared_ptr<std::atomic<bool>> sent_;
   bool closed_ = false;
 };
 
-void IgnoreFailure(pplx::task<void> task) {
-  task.then([](pplx::task<void> t) {
+// Runs `done` when the reply has been sent or has failed.
+void WhenSent(pplx::task<void> task, std::function<void()> done) {
+  task.then([done = std::move(done)](pplx::task<void> t) {
     try {
       t.get();
     } catch (const std::exception&) {
       // The peer went away; nothing to answer.
     }
+    if (done) done();
   });
 }
 
@@ -95,10 +104,11 @@ std::string VerbOf(const Request& request, const ApiPath& path) {
 
 // What an injected failure answers for this request.
 ApiError InjectedError(const FaultRule& rule, const ApiPath& path) {
-  const bool object = path.endpoint == Endpoint::kResource &&
-                      !path.name.empty();
+  const bool object =
+      path.endpoint == Endpoint::kResource && !path.name.empty();
   switch (rule.code) {
-    case 429: return TooManyRequests(rule.retry_after_seconds);
+    case 429:
+      return TooManyRequests(rule.retry_after_seconds);
     case 409:
       if (object) {
         const ResourceInfo& r = *path.resource;
@@ -114,15 +124,17 @@ ApiError InjectedError(const FaultRule& rule, const ApiPath& path) {
       if (object) return NotFound(*path.resource, path.name);
       return RouteNotFound();
     case 503: {
-      ApiError e = FromCode(503, "the server is currently unable to handle "
-                                 "the request");
+      ApiError e = FromCode(503,
+                            "the server is currently unable to handle "
+                            "the request");
       e.retry_after_seconds = rule.retry_after_seconds;
       return e;
     }
     case 504:
-      return FromCode(504, "the server was unable to return a response in "
-                           "the time allotted, but may still be processing "
-                           "the request");
+      return FromCode(504,
+                      "the server was unable to return a response in "
+                      "the time allotted, but may still be processing "
+                      "the request");
     default:
       break;
   }
@@ -146,20 +158,22 @@ Response ErrorAnswer(const ApiError& error, bool pretty) {
 
 class HttpFrontend::InFlight {
  public:
-  explicit InFlight(HttpFrontend& owner) : owner_(owner) {}
+  explicit InFlight(std::shared_ptr<Tracker> tracker)
+      : tracker_(std::move(tracker)) {
+    std::lock_guard<std::mutex> lock(tracker_->mu);
+    ++tracker_->in_flight;
+  }
   ~InFlight() {
-    std::lock_guard<std::mutex> lock(owner_.mu_);
-    if (--owner_.in_flight_ == 0) owner_.idle_.notify_all();
+    std::lock_guard<std::mutex> lock(tracker_->mu);
+    if (--tracker_->in_flight == 0) tracker_->idle.notify_all();
   }
 
  private:
-  HttpFrontend& owner_;
+  std::shared_ptr<Tracker> tracker_;
 };
 
-std::shared_ptr<HttpFrontend::InFlight> HttpFrontend::Enter() {
-  std::lock_guard<std::mutex> lock(mu_);
-  ++in_flight_;
-  return std::make_shared<InFlight>(*this);
+HttpFrontend::Guard HttpFrontend::Enter() {
+  return std::make_shared<InFlight>(tracker_);
 }
 
 std::unique_ptr<HttpFrontend> HttpFrontend::Start(const FrontendConfig& config,
@@ -187,30 +201,41 @@ HttpFrontend::HttpFrontend(const FrontendConfig& config, Registry& registry,
   const std::string cert = config.cert_pem;
   const std::string key = config.key_pem;
   listener_config.set_ssl_context_callback([cert, key](ssl::context& ctx) {
-    ctx.set_options(ssl::context::default_workarounds |
-                    ssl::context::no_sslv2 | ssl::context::no_sslv3);
+    ctx.set_options(ssl::context::default_workarounds | ssl::context::no_sslv2 |
+                    ssl::context::no_sslv3);
     ctx.use_certificate_chain(boost::asio::buffer(cert));
     ctx.use_private_key(boost::asio::buffer(key), ssl::context::pem);
   });
   listener_ = std::make_unique<http::experimental::listener::http_listener>(
       "https://127.0.0.1:" + std::to_string(config.port), listener_config);
-  listener_->support([this](http::http_request request) {
-    Receive(std::move(request));
-  });
+  listener_->support(
+      [this](http::http_request request) { Receive(std::move(request)); });
 }
 
 HttpFrontend::~HttpFrontend() {
+  delays_.reset();  // answers what was waiting, now
+  // cpprestsdk's listener closes its connections' sockets from the closing
+  // thread while their own handlers may be running on its pool: closing
+  // only once every answer has gone out, and the listener has had a moment
+  // to finish with those connections, keeps the two apart.
+  WaitIdle(std::chrono::seconds(5));
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
   try {
     listener_->close().wait();
   } catch (const std::exception&) {
   }
-  delays_.reset();  // answers what was waiting
-  std::unique_lock<std::mutex> lock(mu_);
-  idle_.wait(lock, [this] { return in_flight_ == 0; });
+  // Handlers still running use the registry; they finish quickly.
+  WaitIdle(std::chrono::seconds(10));
+}
+
+bool HttpFrontend::WaitIdle(std::chrono::milliseconds timeout) {
+  std::unique_lock<std::mutex> lock(tracker_->mu);
+  return tracker_->idle.wait_for(lock, timeout,
+                                 [this] { return tracker_->in_flight == 0; });
 }
 
 void HttpFrontend::Receive(http::http_request request) {
-  std::shared_ptr<InFlight> guard = Enter();
+  Guard guard = Enter();
   const std::string method = request.method();
   const std::string target = request.relative_uri().to_string();
   faults_.Record(method, target);
@@ -219,14 +244,14 @@ void HttpFrontend::Receive(http::http_request request) {
   const std::string authorization = Header(request, "Authorization");
   const size_t max_body = config_.max_body_bytes;
   if (request.headers().content_length() > max_body) {
-    Reply(request,
-          ErrorAnswer(RequestEntityTooLarge(max_body), false), true);
+    Reply(request, ErrorAnswer(RequestEntityTooLarge(max_body), false), true,
+          guard);
     return;
   }
   request.extract_vector().then(
       [this, request, guard, method, target, content_type, user_agent,
-       authorization, max_body](
-          pplx::task<std::vector<unsigned char>> body_task) mutable {
+       authorization,
+       max_body](pplx::task<std::vector<unsigned char>> body_task) mutable {
         std::vector<unsigned char> body;
         try {
           body = body_task.get();
@@ -235,7 +260,7 @@ void HttpFrontend::Receive(http::http_request request) {
         }
         if (body.size() > max_body) {
           Reply(request, ErrorAnswer(RequestEntityTooLarge(max_body), false),
-                true);
+                true, guard);
           return;
         }
         Request parsed =
@@ -243,14 +268,15 @@ void HttpFrontend::Receive(http::http_request request) {
                         content_type, user_agent);
         const std::chrono::milliseconds delay = faults_.DelayFor(target);
         if (delay.count() > 0) {
-          delays_->RunAfter(delay, [this, request, guard,
-                                    parsed = std::move(parsed),
-                                    authorization]() mutable {
-            Process(std::move(request), std::move(parsed), authorization);
-          });
+          delays_->RunAfter(delay,
+                            [this, request, guard, parsed = std::move(parsed),
+                             authorization]() mutable {
+                              Process(std::move(request), std::move(parsed),
+                                      authorization, guard);
+                            });
           return;
         }
-        Process(std::move(request), std::move(parsed), authorization);
+        Process(std::move(request), std::move(parsed), authorization, guard);
       });
 }
 
@@ -259,9 +285,9 @@ std::optional<ApiError> HttpFrontend::Authorize(const Request& request,
   if (path.endpoint != Endpoint::kResource) return std::nullopt;
   const ResourceInfo& r = *path.resource;
   const std::string verb = VerbOf(request, path);
-  const std::string resource =
-      path.subresource.empty() ? r.resource
-                               : r.resource + "/" + path.subresource;
+  const std::string resource = path.subresource.empty()
+                                   ? r.resource
+                                   : r.resource + "/" + path.subresource;
   if (!faults_.IsForbidden(verb, resource)) return std::nullopt;
   std::string reason = "User \"" + config_.user + "\" cannot " + verb +
                        " resource \"" + resource + "\" in API group \"" +
@@ -272,34 +298,34 @@ std::optional<ApiError> HttpFrontend::Authorize(const Request& request,
 }
 
 void HttpFrontend::Process(http::http_request request, Request parsed,
-                           std::string authorization) {
+                           std::string authorization, Guard guard) {
   const ApiPath path = ParseApiPath(parsed.path);
   // Health and version are public (anonymous access); a wrong token is
   // refused everywhere.
-  const bool is_public = path.endpoint == Endpoint::kHealth ||
-                         path.endpoint == Endpoint::kVersion;
+  const bool is_public =
+      path.endpoint == Endpoint::kHealth || path.endpoint == Endpoint::kVersion;
   const bool authenticated = authorization == "Bearer " + config_.token;
   if (!authenticated && !(is_public && authorization.empty())) {
-    Reply(request, ErrorAnswer(Unauthorized(), parsed.pretty), false);
+    Reply(request, ErrorAnswer(Unauthorized(), parsed.pretty), false, guard);
     return;
   }
   if (auto denied = Authorize(parsed, path)) {
     Response r = ErrorAnswer(*denied, parsed.pretty);
     r.headers.emplace_back("X-Content-Type-Options", "nosniff");
-    Reply(request, r, true);
+    Reply(request, r, true, guard);
     return;
   }
   if (std::optional<FaultRule> fault =
           faults_.Match(parsed.method, parsed.target, ids_)) {
     Reply(request, ErrorAnswer(InjectedError(*fault, path), parsed.pretty),
-          true);
+          true, guard);
     return;
   }
-  Reply(request, registry_.Handle(parsed, path), true);
+  Reply(request, registry_.Handle(parsed, path), true, guard);
 }
 
 void HttpFrontend::Reply(http::http_request& request, const Response& response,
-                         bool authenticated) {
+                         bool authenticated, Guard guard) {
   http::http_response answer(static_cast<http::status_code>(response.code));
   answer.set_reason_phrase(std::string(ReasonPhrase(response.code)));
   Buffer stream;
@@ -313,8 +339,8 @@ void HttpFrontend::Reply(http::http_request& request, const Response& response,
     stream.close(std::ios_base::out).wait();
     answer.set_body(stream.create_istream(), response.content_type);
   } else {
-    answer.set_body(std::vector<unsigned char>(response.body.begin(),
-                                               response.body.end()));
+    answer.set_body(
+        std::vector<unsigned char>(response.body.begin(), response.body.end()));
   }
   http::http_headers& headers = answer.headers();
   headers.set_content_type(response.content_type);
@@ -322,12 +348,16 @@ void HttpFrontend::Reply(http::http_request& request, const Response& response,
   headers.add("Cache-Control", "no-cache, private");
   if (authenticated) {
     headers.add("X-Kubernetes-Pf-Flowschema-Uid", config_.flowschema_uid);
-    headers.add("X-Kubernetes-Pf-Prioritylevel-Uid",
-                config_.prioritylevel_uid);
+    headers.add("X-Kubernetes-Pf-Prioritylevel-Uid", config_.prioritylevel_uid);
   }
   for (const auto& [name, value] : response.headers) headers.add(name, value);
-  IgnoreFailure(request.reply(answer));
-  if (response.stream) response.stream(std::make_unique<BufferSink>(stream));
+  if (!response.stream) {
+    WhenSent(request.reply(answer), [guard] {});
+    return;
+  }
+  auto sent = std::make_shared<std::atomic<bool>>(false);
+  WhenSent(request.reply(answer), [sent, guard] { *sent = true; });
+  response.stream(std::make_unique<BufferSink>(stream, sent));
 }
 
 }  // namespace ksched::testing::apiserver

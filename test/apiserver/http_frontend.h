@@ -6,6 +6,7 @@
 // and streams watches as chunked bodies.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
@@ -40,34 +41,43 @@ class HttpFrontend {
  public:
   // Listens on https://127.0.0.1:<port>; nullptr if it cannot.
   static std::unique_ptr<HttpFrontend> Start(const FrontendConfig& config,
-                                             Registry& registry,
-                                             Faults& faults, IdSource& ids);
+                                             Registry& registry, Faults& faults,
+                                             IdSource& ids);
   // Stops listening and waits for the requests in flight.
   ~HttpFrontend();
 
  private:
-  HttpFrontend(const FrontendConfig& config, Registry& registry,
-               Faults& faults, IdSource& ids);
+  HttpFrontend(const FrontendConfig& config, Registry& registry, Faults& faults,
+               IdSource& ids);
+  // Counts requests from arrival until their answer is sent (watches:
+  // until the stream ends), so that destruction waits for them.
+  class InFlight;
+  using Guard = std::shared_ptr<InFlight>;
+  Guard Enter();
+  // Waits (at most `timeout`) until no request is in flight.
+  bool WaitIdle(std::chrono::milliseconds timeout);
+
   void Receive(web::http::http_request request);
   void Process(web::http::http_request request, Request parsed,
-               std::string authorization);
+               std::string authorization, Guard guard);
   void Reply(web::http::http_request& request, const Response& response,
-             bool authenticated);
+             bool authenticated, Guard guard);
   std::optional<ApiError> Authorize(const Request& request,
                                     const ApiPath& path) const;
-
-  // Counts handlers running, so that destruction waits for them.
-  class InFlight;
-  std::shared_ptr<InFlight> Enter();
 
   const FrontendConfig config_;
   Registry& registry_;
   Faults& faults_;
   IdSource& ids_;
 
-  std::mutex mu_;
-  std::condition_variable idle_;
-  int in_flight_ = 0;
+  // Shared with the guards, which may outlive the front end if the
+  // listener never finishes an answer.
+  struct Tracker {
+    std::mutex mu;
+    std::condition_variable idle;
+    int in_flight = 0;
+  };
+  const std::shared_ptr<Tracker> tracker_ = std::make_shared<Tracker>();
 
   std::unique_ptr<DelayQueue> delays_;
   std::unique_ptr<web::http::experimental::listener::http_listener> listener_;

@@ -15,7 +15,7 @@ std::string IdSource::NewUid() {
     hi = rng_();
     lo = rng_();
   }
-  hi = (hi & ~0xF000ULL) | 0x4000ULL;                     // version 4
+  hi = (hi & ~0xF000ULL) | 0x4000ULL;                         // version 4
   lo = (lo & 0x3FFFFFFFFFFFFFFFULL) | 0x8000000000000000ULL;  // variant
   char buf[37];
   std::snprintf(buf, sizeof(buf), "%08x-%04x-%04x-%04x-%012llx",

@@ -114,8 +114,7 @@ std::optional<int64_t> IntAt(const JsonValue& object,
 }
 
 JsonValue MakeString(std::string_view s, JsonAllocator& alloc) {
-  return JsonValue(s.data(), static_cast<rapidjson::SizeType>(s.size()),
-                   alloc);
+  return JsonValue(s.data(), static_cast<rapidjson::SizeType>(s.size()), alloc);
 }
 
 void SetMember(JsonValue& object, std::string_view key, JsonValue value,

@@ -158,17 +158,17 @@ void RecordManagedFields(JsonDocument& object, const JsonValue* previous,
     UnionInto(owned, fields, a);
   }
   // The order the API server keeps them in.
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const JsonValue& p, const JsonValue& q) {
-                     for (std::string_view key :
-                          {"operation", "time", "manager", "apiVersion",
-                           "subresource"}) {
-                       const std::string lhs = EntryString(p, key);
-                       const std::string rhs = EntryString(q, key);
-                       if (lhs != rhs) return lhs < rhs;
-                     }
-                     return false;
-                   });
+  std::stable_sort(
+      entries.begin(), entries.end(),
+      [](const JsonValue& p, const JsonValue& q) {
+        for (std::string_view key :
+             {"operation", "time", "manager", "apiVersion", "subresource"}) {
+          const std::string lhs = EntryString(p, key);
+          const std::string rhs = EntryString(q, key);
+          if (lhs != rhs) return lhs < rhs;
+        }
+        return false;
+      });
   JsonValue list(rapidjson::kArrayType);
   for (JsonValue& e : entries) list.PushBack(std::move(e), a);
   JsonValue& metadata = EnsureObject(object, "metadata", a);

@@ -25,7 +25,6 @@ std::string ManagerFromUserAgent(std::string_view user_agent);
 // null on create) with `manager`'s entry now also owning every field
 // `written` sets (the request body or the patch).
 void RecordManagedFields(JsonDocument& object, const JsonValue* previous,
-                         const JsonValue& written,
-                         const FieldManager& manager);
+                         const JsonValue& written, const FieldManager& manager);
 
 }  // namespace ksched::testing::apiserver

@@ -1,6 +1,7 @@
 #include "test/apiserver/object_defaults.h"
 
 #include <array>
+#include <initializer_list>
 #include <string_view>
 
 #include "test/apiserver/resources.h"
@@ -11,7 +12,9 @@ namespace {
 
 void Default(JsonValue& object, std::string_view key, JsonValue value,
              JsonAllocator& a) {
-  if (Member(object, key) == nullptr) SetMember(object, key, std::move(value), a);
+  if (Member(object, key) == nullptr) {
+    SetMember(object, key, std::move(value), a);
+  }
 }
 
 void DefaultString(JsonValue& object, std::string_view key,
@@ -33,8 +36,7 @@ std::string DefaultPullPolicy(const JsonValue& container) {
   return image.substr(colon + 1) == "latest" ? "Always" : "IfNotPresent";
 }
 
-void DefaultContainer(JsonValue& c, bool with_resize_policy,
-                      JsonAllocator& a) {
+void DefaultContainer(JsonValue& c, bool with_resize_policy, JsonAllocator& a) {
   if (!c.IsObject()) return;
   DefaultString(c, "terminationMessagePath", "/dev/termination-log", a);
   DefaultString(c, "terminationMessagePolicy", "File", a);
@@ -65,6 +67,21 @@ void DefaultContainer(JsonValue& c, bool with_resize_policy,
   }
 }
 
+// Condition timestamps are metav1.Time values, which the API always
+// writes, as null when unset.
+void DefaultConditionTimes(JsonValue& status,
+                           std::initializer_list<const char*> fields,
+                           JsonAllocator& a) {
+  JsonValue* conditions = MutableMember(status, "conditions");
+  if (conditions == nullptr || !conditions->IsArray()) return;
+  for (auto& c : conditions->GetArray()) {
+    if (!c.IsObject()) continue;
+    for (const char* field : fields) {
+      Default(c, field, JsonValue(rapidjson::kNullType), a);
+    }
+  }
+}
+
 void DefaultPod(JsonDocument& pod) {
   auto& a = pod.GetAllocator();
   JsonValue& spec = EnsureObject(pod, "spec", a);
@@ -81,13 +98,15 @@ void DefaultPod(JsonDocument& pod) {
   Default(spec, "securityContext", JsonValue(rapidjson::kObjectType), a);
   DefaultString(spec, "schedulerName", "default-scheduler", a);
   Default(spec, "enableServiceLinks", JsonValue(true), a);
-  EnsureObject(pod, "status", a);
+  DefaultConditionTimes(EnsureObject(pod, "status", a),
+                        {"lastProbeTime", "lastTransitionTime"}, a);
 }
 
 void DefaultNode(JsonDocument& node) {
   auto& a = node.GetAllocator();
   EnsureObject(node, "spec", a);
   JsonValue& status = EnsureObject(node, "status", a);
+  DefaultConditionTimes(status, {"lastHeartbeatTime", "lastTransitionTime"}, a);
   // Allocatable defaults to capacity.
   if (const JsonValue* capacity = Member(status, "capacity");
       capacity != nullptr && capacity->IsObject() &&
@@ -114,8 +133,7 @@ void DefaultEvent(JsonDocument& event) {
   Default(event, "deprecatedSource", JsonValue(rapidjson::kObjectType), a);
   Default(event, "deprecatedFirstTimestamp", JsonValue(rapidjson::kNullType),
           a);
-  Default(event, "deprecatedLastTimestamp", JsonValue(rapidjson::kNullType),
-          a);
+  Default(event, "deprecatedLastTimestamp", JsonValue(rapidjson::kNullType), a);
 }
 
 }  // namespace

@@ -40,9 +40,9 @@ const ObjectStore::Version* ObjectStore::VersionAt(
     const std::vector<Version>& versions, int64_t at_rv) {
   if (at_rv == 0) return versions.empty() ? nullptr : &versions.back();
   // Versions are in revision order; the last one at or before at_rv.
-  auto it = std::upper_bound(
-      versions.begin(), versions.end(), at_rv,
-      [](int64_t rv, const Version& v) { return rv < v.rv; });
+  auto it =
+      std::upper_bound(versions.begin(), versions.end(), at_rv,
+                       [](int64_t rv, const Version& v) { return rv < v.rv; });
   if (it == versions.begin()) return nullptr;
   return &*(it - 1);
 }
@@ -60,8 +60,8 @@ ObjectPtr ObjectStore::Get(const ResourceInfo& resource,
   return it->second.back().object;
 }
 
-ObjectPtr ObjectStore::GetLatestIncludingDeleted(
-    const ResourceInfo& resource, const std::string& key) const {
+ObjectPtr ObjectStore::GetLatestIncludingDeleted(const ResourceInfo& resource,
+                                                 const std::string& key) const {
   std::lock_guard<std::mutex> lock(mu_);
   const ResourceState* state = FindStateLocked(resource);
   if (state == nullptr) return nullptr;
@@ -176,8 +176,7 @@ ObjectStore::ListResult ObjectStore::List(const ResourceInfo& resource,
 
 ObjectStore::WatchStart ObjectStore::StartWatch(
     const ResourceInfo& resource, const std::string& ns, int64_t from_rv,
-    const std::function<void(int64_t, std::vector<StoreEvent>)>& attach)
-    const {
+    const std::function<void(int64_t, std::vector<StoreEvent>)>& attach) const {
   std::lock_guard<std::mutex> lock(mu_);
   WatchStart start;
   if (from_rv != 0 && from_rv < compacted_rv_) {

@@ -83,10 +83,10 @@ class ObjectStore {
                                   std::unique_ptr<StoredObject> next);
 
   struct ListRequest {
-    std::string ns;           // "" lists every namespace
-    int64_t at_rv = 0;        // 0: the latest state
-    std::string start_key;    // first key to consider (continue)
-    int64_t limit = 0;        // 0: no limit
+    std::string ns;         // "" lists every namespace
+    int64_t at_rv = 0;      // 0: the latest state
+    std::string start_key;  // first key to consider (continue)
+    int64_t limit = 0;      // 0: no limit
     bool count_remaining = false;
     std::function<bool(const StoredObject&)> match;  // null: all
   };

@@ -31,9 +31,7 @@ void ApplyMergePatch(JsonValue& target, const JsonValue& patch,
 
 namespace {
 
-bool IsDirective(std::string_view key) {
-  return !key.empty() && key[0] == '$';
-}
+bool IsDirective(std::string_view key) { return !key.empty() && key[0] == '$'; }
 
 // A copy of `v` without patch directives, for content the patch adds.
 JsonValue WithoutDirectives(const JsonValue& v, JsonAllocator& alloc) {
@@ -42,8 +40,8 @@ JsonValue WithoutDirectives(const JsonValue& v, JsonAllocator& alloc) {
     for (const auto& m : v.GetObject()) {
       std::string_view key(m.name.GetString(), m.name.GetStringLength());
       if (IsDirective(key) || m.value.IsNull()) continue;
-      out.AddMember(JsonValue(m.name, alloc),
-                    WithoutDirectives(m.value, alloc), alloc);
+      out.AddMember(JsonValue(m.name, alloc), WithoutDirectives(m.value, alloc),
+                    alloc);
     }
     return out;
   }
@@ -82,8 +80,7 @@ bool MergeList(JsonValue& target, const JsonValue& patch,
     }
     const JsonValue* key = Member(e, merge_key);
     if (key == nullptr) {
-      *error = "map: " + ToJson(e) +
-               " does not contain declared merge key: " +
+      *error = "map: " + ToJson(e) + " does not contain declared merge key: " +
                std::string(merge_key);
       return false;
     }
@@ -341,8 +338,8 @@ bool ApplyJsonPatch(JsonValue& target, const JsonValue& patch,
         return false;
       }
       if (name == "replace" && Resolve(target, path) == nullptr) {
-        *error = "replace operation does not apply: doc is missing key: " +
-                 path;
+        *error =
+            "replace operation does not apply: doc is missing key: " + path;
         return false;
       }
       if (name == "replace" && !path.empty()) {
@@ -382,8 +379,8 @@ bool ApplyJsonPatch(JsonValue& target, const JsonValue& patch,
         moved.CopyFrom(*source, alloc);
       }
       if (!Add(target, path, std::move(moved), alloc)) {
-        *error = name + " operation does not apply: doc is missing path: " +
-                 path;
+        *error =
+            name + " operation does not apply: doc is missing path: " + path;
         return false;
       }
     } else {

@@ -16,7 +16,10 @@ constexpr char kVersionJson[] =
 
 // readyz?verbose lists every check, as a healthy kube-apiserver does.
 constexpr char kReadyzVerbose[] =
-    "[+]ping ok\n[+]log ok\n[+]etcd ok\n[+]etcd-readiness ok\n"
+    "[+]ping ok\n"
+    "[+]log ok\n"
+    "[+]etcd ok\n"
+    "[+]etcd-readiness ok\n"
     "[+]informer-sync ok\n"
     "[+]poststarthook/start-apiserver-admission-initializer ok\n"
     "[+]poststarthook/generic-apiserver-start-informers ok\n"
@@ -27,10 +30,26 @@ constexpr char kReadyzVerbose[] =
     "[+]poststarthook/start-apiextensions-controllers ok\n"
     "[+]poststarthook/crd-informer-synced ok\n"
     "[+]poststarthook/start-system-namespaces-controller ok\n"
+    "[+]poststarthook/start-cluster-authentication-info-controller ok\n"
+    "[+]poststarthook/start-kube-apiserver-identity-lease-controller ok\n"
+    "[+]poststarthook/start-kube-apiserver-identity-lease-garbage-collector "
+    "ok\n"
+    "[+]poststarthook/start-legacy-token-tracking-controller ok\n"
+    "[+]poststarthook/start-service-ip-repair-controllers ok\n"
     "[+]poststarthook/rbac/bootstrap-roles ok\n"
     "[+]poststarthook/scheduling/bootstrap-system-priority-classes ok\n"
+    "[+]poststarthook/priority-and-fairness-config-producer ok\n"
     "[+]poststarthook/bootstrap-controller ok\n"
+    "[+]poststarthook/aggregator-reload-proxy-client-cert ok\n"
+    "[+]poststarthook/start-kube-aggregator-informers ok\n"
+    "[+]poststarthook/apiservice-status-local-available-controller ok\n"
+    "[+]poststarthook/apiservice-status-remote-available-controller ok\n"
+    "[+]poststarthook/apiservice-registration-controller ok\n"
+    "[+]poststarthook/apiservice-discovery-controller ok\n"
+    "[+]poststarthook/kube-apiserver-autoregistration ok\n"
     "[+]autoregister-completion ok\n"
+    "[+]poststarthook/apiservice-openapi-controller ok\n"
+    "[+]poststarthook/apiservice-openapiv3-controller ok\n"
     "[+]shutdown ok\n";
 
 Response HealthResponse(const ApiPath& path, const Request& request) {
@@ -85,8 +104,7 @@ Response Registry::Handle(const Request& request, const ApiPath& path) {
     if (m == "POST" && (path.ns.empty() == !path.resource->namespaced)) {
       return Create(request, path);
     }
-    if (m == "DELETE" &&
-        (path.ns.empty() == !path.resource->namespaced)) {
+    if (m == "DELETE" && (path.ns.empty() == !path.resource->namespaced)) {
       return DeleteCollection(request, path);
     }
     return ErrorResponse(MethodNotAllowed(), request.pretty);
@@ -112,6 +130,23 @@ Response Registry::ObjectResponse(int code, const ResourceInfo& resource,
                                   bool pretty) const {
   return Response{.code = code,
                   .body = ResponseBody(ObjectJson(resource, object), pretty)};
+}
+
+Response Registry::DryRunResponse(int code, const ResourceInfo& resource,
+                                  const JsonValue& object, bool pretty) const {
+  StoredObject shown;
+  shown.json = ToJson(object);
+  return Response{.code = code,
+                  .body = ResponseBody(ObjectJson(resource, shown), pretty)};
+}
+
+bool Registry::IsDryRun(const Request& request,
+                        std::optional<ApiError>* error) {
+  if (!request.query.Has("dryRun")) return false;
+  const std::string value = request.query.Get("dryRun");
+  if (value == "All") return true;
+  *error = BadRequest("Invalid dry run value: \"" + value + "\"");
+  return false;
 }
 
 Response Registry::ErrorResponse(const ApiError& error, bool pretty) {
@@ -146,8 +181,8 @@ void Registry::RecordBinding(BindingRecord record) {
 }
 
 void Registry::Bootstrap() {
-  for (const char* ns : {"default", "kube-system", "kube-public",
-                         "kube-node-lease"}) {
+  for (const char* ns :
+       {"default", "kube-system", "kube-public", "kube-node-lease"}) {
     Handle(MakeRequest("POST", "/api/v1/namespaces",
                        std::string(R"({"metadata":{"name":")") + ns + "\"}}",
                        "application/json", "kube-apiserver"));
@@ -157,8 +192,8 @@ void Registry::Bootstrap() {
         std::pair<const char*, int>{"system-cluster-critical", 2000000000}}) {
     Handle(MakeRequest(
         "POST", "/apis/scheduling.k8s.io/v1/priorityclasses",
-        std::string(R"({"metadata":{"name":")") + name +
-            R"("},"value":)" + std::to_string(value) +
+        std::string(R"({"metadata":{"name":")") + name + R"("},"value":)" +
+            std::to_string(value) +
             R"(,"description":"Used for system critical pods that must )"
             R"(not be moved from their current node."})",
         "application/json", "kube-apiserver"));

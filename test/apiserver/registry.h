@@ -23,6 +23,9 @@
 
 namespace ksched::testing::apiserver {
 
+// 415 unless the body is JSON.
+std::optional<ApiError> CheckBodyMediaType(const Request& request);
+
 struct RegistryOptions {
   std::chrono::seconds default_watch_timeout{1800};
   bool finalize_deleted_pods = true;
@@ -61,6 +64,9 @@ class Registry {
   Response Create(const Request& request, const ApiPath& path);
   Response Update(const Request& request, const ApiPath& path);
   Response Patch(const Request& request, const ApiPath& path);
+  // dryRun=All: validate and answer, write nothing. Other values are
+  // refused (`*error`).
+  static bool IsDryRun(const Request& request, std::optional<ApiError>* error);
   // Decodes a written object for `path`'s resource: JSON, kind and types.
   std::optional<ApiError> Decode(const Request& request,
                                  const ResourceInfo& resource,
@@ -107,6 +113,9 @@ class Registry {
   // Answers.
   Response ObjectResponse(int code, const ResourceInfo& resource,
                           const StoredObject& object, bool pretty) const;
+  // What a write would have stored, for dryRun=All (nothing is written).
+  Response DryRunResponse(int code, const ResourceInfo& resource,
+                          const JsonValue& object, bool pretty) const;
   static Response ErrorResponse(const ApiError& error, bool pretty);
 
   // Stamps a new object (uid, creation time) for the store.

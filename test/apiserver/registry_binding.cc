@@ -56,6 +56,14 @@ Response Registry::Bind(const Request& request, const ApiPath& path) {
     RecordBinding(record);
     return response;
   };
+  if (auto e = CheckBodyMediaType(request)) {
+    return answer(ErrorResponse(*e, request.pretty));
+  }
+  std::optional<ApiError> dry_run_error;
+  const bool dry_run = IsDryRun(request, &dry_run_error);
+  if (dry_run_error) {
+    return answer(ErrorResponse(*dry_run_error, request.pretty));
+  }
   JsonDocument binding;
   std::string error;
   if (!ParseJson(request.body, &binding, &error)) {
@@ -125,17 +133,17 @@ Response Registry::Bind(const Request& request, const ApiPath& path) {
     }
     record.uid = pod->uid;
     if (!wanted_uid.empty() && wanted_uid != pod->uid) {
-      return answer(ErrorResponse(
-          PreconditionConflict(pods, path.ns, path.name, "UID", wanted_uid,
-                               pod->uid),
-          request.pretty));
+      return answer(
+          ErrorResponse(PreconditionConflict(pods, path.ns, path.name, "UID",
+                                             wanted_uid, pod->uid),
+                        request.pretty));
     }
     const std::string rv = std::to_string(pod->rv);
     if (!wanted_rv.empty() && wanted_rv != rv) {
-      return answer(ErrorResponse(
-          PreconditionConflict(pods, path.ns, path.name, "ResourceVersion",
-                               wanted_rv, rv),
-          request.pretty));
+      return answer(
+          ErrorResponse(PreconditionConflict(pods, path.ns, path.name,
+                                             "ResourceVersion", wanted_rv, rv),
+                        request.pretty));
     }
     std::string refusal;
     const std::string assigned = StringAt(pod->doc, {"spec", "nodeName"});
@@ -164,23 +172,27 @@ Response Registry::Bind(const Request& request, const ApiPath& path) {
       JsonValue& pod_annotations =
           EnsureObject(EnsureObject(next, "metadata", a), "annotations", a);
       for (const auto& m : annotations->GetObject()) {
-        SetMember(pod_annotations,
-                  std::string_view(m.name.GetString(),
-                                   m.name.GetStringLength()),
-                  JsonValue(m.value, a), a);
+        SetMember(
+            pod_annotations,
+            std::string_view(m.name.GetString(), m.name.GetStringLength()),
+            JsonValue(m.value, a), a);
       }
     }
     SetPodScheduled(next);
     CanonicalizeOrder(next);
+    if (dry_run) {
+      return answer(
+          Response{.code = 201, .body = SuccessJson(201, request.pretty)});
+    }
     std::optional<ObjectPtr> bound = store_.Commit(
         pods, key, pod, NewStoredObject(std::move(next), pod.get()));
     if (bound.has_value()) {
-      return answer(Response{.code = 201,
-                             .body = SuccessJson(201, request.pretty)});
+      return answer(
+          Response{.code = 201, .body = SuccessJson(201, request.pretty)});
     }
   }
-  return answer(ErrorResponse(ConflictModified(pods, path.name),
-                              request.pretty));
+  return answer(
+      ErrorResponse(ConflictModified(pods, path.name), request.pretty));
 }
 
 }  // namespace ksched::testing::apiserver

@@ -17,6 +17,7 @@ struct DeleteOptions {
   std::optional<int64_t> grace_period;
   std::string uid;               // preconditions.uid
   std::string resource_version;  // preconditions.resourceVersion
+  bool dry_run = false;          // dryRun: ["All"]
 };
 
 std::optional<ApiError> ParseDeleteOptions(const Request& request,
@@ -41,9 +42,16 @@ std::optional<ApiError> ParseDeleteOptions(const Request& request,
       }
       if (g->IsInt64()) out->grace_period = g->GetInt64();
     }
+    if (const JsonValue* dry = Member(doc, "dryRun");
+        dry != nullptr && dry->IsArray()) {
+      for (const auto& v : dry->GetArray()) {
+        if (v.IsString() && std::string_view(v.GetString()) == "All") {
+          out->dry_run = true;
+        }
+      }
+    }
     out->uid = StringAt(doc, {"preconditions", "uid"});
-    out->resource_version =
-        StringAt(doc, {"preconditions", "resourceVersion"});
+    out->resource_version = StringAt(doc, {"preconditions", "resourceVersion"});
   }
   if (request.query.Has("gracePeriodSeconds")) {
     const std::string text = request.query.Get("gracePeriodSeconds");
@@ -67,9 +75,8 @@ ApiError DeletePreconditionFailed(const ResourceInfo& r,
 }
 
 int64_t PodGracePeriod(const JsonValue& pod, std::optional<int64_t> given) {
-  int64_t period =
-      given.value_or(IntAt(pod, {"spec", "terminationGracePeriodSeconds"})
-                         .value_or(30));
+  int64_t period = given.value_or(
+      IntAt(pod, {"spec", "terminationGracePeriodSeconds"}).value_or(30));
   // Unscheduled and finished pods have nothing to stop.
   if (StringAt(pod, {"spec", "nodeName"}).empty()) period = 0;
   const std::string phase = StringAt(pod, {"status", "phase"});
@@ -83,7 +90,8 @@ int64_t PodGracePeriod(const JsonValue& pod, std::optional<int64_t> given) {
 ObjectPtr Registry::RemoveNow(const ResourceInfo& resource, ObjectPtr current) {
   const std::string key = StoreKey(resource, current->ns, current->name);
   while (current != nullptr) {
-    std::optional<ObjectPtr> gone = store_.Commit(resource, key, current, nullptr);
+    std::optional<ObjectPtr> gone =
+        store_.Commit(resource, key, current, nullptr);
     if (gone.has_value()) return *gone;
     current = store_.Get(resource, key);
   }
@@ -108,9 +116,8 @@ Registry::DeleteOutcome Registry::DeleteObject(
   const bool has_finalizers =
       finalizers != nullptr && finalizers->IsArray() && !finalizers->Empty();
   const bool graceful = resource.is_pod() || resource.is_namespace();
-  int64_t period = resource.is_pod()
-                       ? PodGracePeriod(current->doc, grace_period)
-                       : 0;
+  int64_t period =
+      resource.is_pod() ? PodGracePeriod(current->doc, grace_period) : 0;
 
   if (deletion_ts != nullptr) {
     // Already being deleted: only a shorter grace period changes anything.
@@ -133,10 +140,10 @@ Registry::DeleteOutcome Registry::DeleteObject(
   auto& a = next.GetAllocator();
   next.CopyFrom(current->doc, a);
   JsonValue& metadata = EnsureObject(next, "metadata", a);
-  SetString(metadata, "deletionTimestamp",
-            Rfc3339(std::chrono::system_clock::now() +
-                    std::chrono::seconds(period)),
-            a);
+  SetString(
+      metadata, "deletionTimestamp",
+      Rfc3339(std::chrono::system_clock::now() + std::chrono::seconds(period)),
+      a);
   SetMember(metadata, "deletionGracePeriodSeconds",
             JsonValue(static_cast<int64_t>(period)), a);
   if (resource.is_namespace()) {
@@ -196,6 +203,15 @@ Response Registry::Delete(const Request& request, const ApiPath& path) {
                   "). The object might have been modified"),
           request.pretty);
     }
+    std::optional<ApiError> dry_run_error;
+    if (IsDryRun(request, &dry_run_error) || options.dry_run) {
+      // What would be deleted, left in place.
+      if (r.return_deleted_object) {
+        return ObjectResponse(200, r, *current, request.pretty);
+      }
+      return Response{.body = SuccessJson(0, request.pretty)};
+    }
+    if (dry_run_error) return ErrorResponse(*dry_run_error, request.pretty);
     DeleteOutcome outcome = DeleteObject(r, current, options.grace_period);
     if (outcome.stale) continue;
     if (outcome.error.has_value()) {

@@ -133,8 +133,8 @@ Response Registry::List(const Request& request, const ApiPath& path) {
   } else if (!rv_text.empty() && rv_text != "0") {
     std::optional<int64_t> rv = ParseInt(rv_text);
     if (!rv.has_value() || *rv < 0) {
-      return ErrorResponse(
-          BadRequest("invalid resource version: " + rv_text), pretty);
+      return ErrorResponse(BadRequest("invalid resource version: " + rv_text),
+                           pretty);
     }
     // Exact when asked, and for a paginated list (its legacy meaning).
     if (match == "Exact" || (match.empty() && limit > 0)) {
@@ -176,8 +176,8 @@ Response Registry::List(const Request& request, const ApiPath& path) {
     meta.continue_token =
         EncodeContinue(ContinueToken{result.rv, result.next_key});
   }
-  return Response{.body = ResponseBody(ListJson(r, meta, result.items),
-                                       pretty)};
+  return Response{.body =
+                      ResponseBody(ListJson(r, meta, result.items), pretty)};
 }
 
 Response Registry::Watch(const Request& request, const ApiPath& path) {
@@ -192,8 +192,8 @@ Response Registry::Watch(const Request& request, const ApiPath& path) {
   if (!rv_text.empty() && rv_text != "0") {
     std::optional<int64_t> rv = ParseInt(rv_text);
     if (!rv.has_value() || *rv < 0) {
-      return ErrorResponse(
-          BadRequest("invalid resource version: " + rv_text), pretty);
+      return ErrorResponse(BadRequest("invalid resource version: " + rv_text),
+                           pretty);
     }
     from_rv = *rv;
   }
@@ -240,11 +240,10 @@ Response Registry::Watch(const Request& request, const ApiPath& path) {
         });
     if (start.too_old) {
       // HTTP 200 and then a single ERROR event, as the watch cache does.
-      std::string status =
-          StatusJson(Expired("too old resource version: " +
-                             std::to_string(from_rv) + " (" +
-                             std::to_string(start.oldest_rv) + ")"),
-                     false);
+      std::string status = StatusJson(
+          Expired("too old resource version: " + std::to_string(from_rv) +
+                  " (" + std::to_string(start.oldest_rv) + ")"),
+          false);
       status.pop_back();  // the newline
       sink->Write("{\"type\":\"ERROR\",\"object\":" + status + "}\n");
       sink->Close(false);

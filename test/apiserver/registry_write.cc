@@ -39,6 +39,24 @@ void CopyMember(const JsonValue& from, JsonValue& to, std::string_view key,
   }
 }
 
+}  // namespace
+
+// Objects are written as JSON (no Content-Type reads as JSON, as the real
+// server takes it); YAML and protobuf are not spoken here.
+std::optional<ApiError> CheckBodyMediaType(const Request& request) {
+  std::string type =
+      request.content_type.substr(0, request.content_type.find(';'));
+  type.erase(type.find_last_not_of(' ') + 1);
+  if (type.empty() || type == "application/json" || type == "*/*") {
+    return std::nullopt;
+  }
+  return UnsupportedMediaType(
+      "the body of the request was in an unknown format - accepted media "
+      "types include: application/json");
+}
+
+namespace {
+
 std::string NamespaceMismatch() {
   return "the namespace of the provided object does not match the namespace "
          "sent on the request";
@@ -49,6 +67,7 @@ std::string NamespaceMismatch() {
 std::optional<ApiError> Registry::Decode(const Request& request,
                                          const ResourceInfo& resource,
                                          JsonDocument* out) {
+  if (auto e = CheckBodyMediaType(request)) return e;
   std::string error;
   if (!ParseJson(request.body, out, &error)) {
     return BadRequest("couldn't get version/kind; json parse error: " + error);
@@ -84,8 +103,8 @@ Response Registry::Create(const Request& request, const ApiPath& path) {
   return CreateObject(request, r, std::move(doc));
 }
 
-Response Registry::CreateObject(const Request& request,
-                                const ResourceInfo& r, JsonDocument object) {
+Response Registry::CreateObject(const Request& request, const ResourceInfo& r,
+                                JsonDocument object) {
   const std::string given_name = StringAt(object, {"metadata", "name"});
   const std::string generate = StringAt(object, {"metadata", "generateName"});
   const bool generated = given_name.empty() && !generate.empty();
@@ -97,9 +116,9 @@ Response Registry::CreateObject(const Request& request,
     const std::string name =
         generated ? generate + ids_.NameSuffix() : given_name;
     if (!name.empty()) SetString(metadata, "name", name, a);
-    for (const char* field : {"uid", "resourceVersion", "creationTimestamp",
-                              "deletionTimestamp", "deletionGracePeriodSeconds",
-                              "managedFields", "selfLink"}) {
+    for (const char* field :
+         {"uid", "resourceVersion", "creationTimestamp", "deletionTimestamp",
+          "deletionGracePeriodSeconds", "managedFields", "selfLink"}) {
       RemoveMember(metadata, field);
     }
     ApplyDefaults(r, doc);
@@ -113,8 +132,7 @@ Response Registry::CreateObject(const Request& request,
     }
     std::vector<StatusCause> causes = Validate(r, doc);
     if (!causes.empty()) {
-      return ErrorResponse(Invalid(r, name, std::move(causes)),
-                           request.pretty);
+      return ErrorResponse(Invalid(r, name, std::move(causes)), request.pretty);
     }
     JsonValue& meta = EnsureObject(doc, "metadata", a);
     SetString(meta, "uid", ids_.NewUid(), a);
@@ -123,10 +141,16 @@ Response Registry::CreateObject(const Request& request,
     SetString(meta, "creationTimestamp", Rfc3339Now(), a);
     RecordManagedFields(doc, nullptr, written, ManagerFor(request, r, ""));
     CanonicalizeOrder(doc);
-    const std::string key = StoreKey(r, StringAt(doc, {"metadata", "namespace"}),
-                                     name);
-    std::optional<ObjectPtr> created =
-        store_.Commit(r, key, nullptr, NewStoredObject(std::move(doc), nullptr));
+    std::optional<ApiError> dry_run_error;
+    if (IsDryRun(request, &dry_run_error)) {
+      RemoveMember(EnsureObject(doc, "metadata", a), "resourceVersion");
+      return DryRunResponse(201, r, doc, request.pretty);
+    }
+    if (dry_run_error) return ErrorResponse(*dry_run_error, request.pretty);
+    const std::string key =
+        StoreKey(r, StringAt(doc, {"metadata", "namespace"}), name);
+    std::optional<ObjectPtr> created = store_.Commit(
+        r, key, nullptr, NewStoredObject(std::move(doc), nullptr));
     if (created.has_value()) {
       return ObjectResponse(201, r, **created, request.pretty);
     }
@@ -147,10 +171,10 @@ Response Registry::Update(const Request& request, const ApiPath& path) {
   JsonValue& metadata = EnsureObject(doc, "metadata", a);
   const std::string name = StringAt(metadata, {"name"});
   if (name != path.name) {
-    return ErrorResponse(BadRequest("the name of the object (" + name +
-                                    ") does not match the name on the URL (" +
-                                    path.name + ")"),
-                         request.pretty);
+    return ErrorResponse(
+        BadRequest("the name of the object (" + name +
+                   ") does not match the name on the URL (" + path.name + ")"),
+        request.pretty);
   }
   const std::string ns = StringAt(metadata, {"namespace"});
   if (!r.namespaced) {
@@ -183,12 +207,18 @@ Response Registry::Update(const Request& request, const ApiPath& path) {
     JsonDocument next;
     next.CopyFrom(doc, next.GetAllocator());
     bool unchanged = false;
-    if (auto e = PrepareUpdate(request, path, *current, doc, next,
-                               &unchanged)) {
+    if (auto e =
+            PrepareUpdate(request, path, *current, doc, next, &unchanged)) {
       return ErrorResponse(*e, request.pretty);
     }
     if (unchanged) return ObjectResponse(200, r, *current, request.pretty);
-    std::optional<ObjectPtr> updated = CommitUpdate(r, current, std::move(next));
+    std::optional<ApiError> dry_run_error;
+    if (IsDryRun(request, &dry_run_error)) {
+      return DryRunResponse(200, r, next, request.pretty);
+    }
+    if (dry_run_error) return ErrorResponse(*dry_run_error, request.pretty);
+    std::optional<ObjectPtr> updated =
+        CommitUpdate(r, current, std::move(next));
     if (updated.has_value()) {
       return ObjectResponse(200, r, **updated, request.pretty);
     }
@@ -246,10 +276,9 @@ Response Registry::Patch(const Request& request, const ApiPath& path) {
                              request.pretty);
       }
     } else if (!ApplyJsonPatch(next, patch, a, &error)) {
-      return ErrorResponse(ApiError{.code = 422,
-                                    .reason = "Invalid",
-                                    .message = error},
-                           request.pretty);
+      return ErrorResponse(
+          ApiError{.code = 422, .reason = "Invalid", .message = error},
+          request.pretty);
     }
     if (auto e = CheckDecodable(r, next)) {
       return ErrorResponse(*e, request.pretty);
@@ -269,10 +298,9 @@ Response Registry::Patch(const Request& request, const ApiPath& path) {
                            request.pretty);
     }
     bool unchanged = false;
-    const JsonValue& written =
-        type == "application/json-patch+json"
-            ? static_cast<const JsonValue&>(next)
-            : static_cast<const JsonValue&>(patch);
+    const JsonValue& written = type == "application/json-patch+json"
+                                   ? static_cast<const JsonValue&>(next)
+                                   : static_cast<const JsonValue&>(patch);
     JsonDocument written_copy;
     written_copy.CopyFrom(written, written_copy.GetAllocator());
     if (auto e = PrepareUpdate(request, path, *current, written_copy, next,
@@ -280,7 +308,13 @@ Response Registry::Patch(const Request& request, const ApiPath& path) {
       return ErrorResponse(*e, request.pretty);
     }
     if (unchanged) return ObjectResponse(200, r, *current, request.pretty);
-    std::optional<ObjectPtr> updated = CommitUpdate(r, current, std::move(next));
+    std::optional<ApiError> dry_run_error;
+    if (IsDryRun(request, &dry_run_error)) {
+      return DryRunResponse(200, r, next, request.pretty);
+    }
+    if (dry_run_error) return ErrorResponse(*dry_run_error, request.pretty);
+    std::optional<ObjectPtr> updated =
+        CommitUpdate(r, current, std::move(next));
     if (updated.has_value()) {
       return ObjectResponse(200, r, **updated, request.pretty);
     }
@@ -288,12 +322,9 @@ Response Registry::Patch(const Request& request, const ApiPath& path) {
   return ErrorResponse(ConflictModified(r, path.name), request.pretty);
 }
 
-std::optional<ApiError> Registry::PrepareUpdate(const Request& request,
-                                                const ApiPath& path,
-                                                const StoredObject& current,
-                                                const JsonValue& written,
-                                                JsonDocument& next,
-                                                bool* unchanged) {
+std::optional<ApiError> Registry::PrepareUpdate(
+    const Request& request, const ApiPath& path, const StoredObject& current,
+    const JsonValue& written, JsonDocument& next, bool* unchanged) {
   const ResourceInfo& r = *path.resource;
   auto& a = next.GetAllocator();
   if (!next.IsObject()) next.SetObject();
@@ -316,7 +347,9 @@ std::optional<ApiError> Registry::PrepareUpdate(const Request& request,
       for (const std::string& key : drop) RemoveMember(next, key);
       for (const auto& m : current.doc.GetObject()) {
         std::string_view key(m.name.GetString(), m.name.GetStringLength());
-        if (key != "metadata" && key != "status") CopyMember(current.doc, next, key, a);
+        if (key != "metadata" && key != "status") {
+          CopyMember(current.doc, next, key, a);
+        }
       }
       if (r.is_pod()) CopyMember(old_metadata, metadata, "ownerReferences", a);
     } else {
@@ -326,8 +359,7 @@ std::optional<ApiError> Registry::PrepareUpdate(const Request& request,
   ApplyDefaults(r, next);
   std::vector<StatusCause> causes = ValidateUpdate(r, current.doc, next);
   if (!causes.empty()) return Invalid(r, path.name, std::move(causes));
-  CanonicalizeOrder(next);
-  if (next == current.doc) {
+  if (next == current.doc) {  // member order aside
     *unchanged = true;
     return std::nullopt;
   }

@@ -115,9 +115,21 @@ class LabelLexer {
  public:
   explicit LabelLexer(std::string_view s) : s_(s) {}
 
-  enum class Kind { kEnd, kIdentifier, kComma, kOpen, kClose, kNot,
-                    kEquals, kDoubleEquals, kNotEquals, kIn, kNotIn,
-                    kGreater, kLess };
+  enum class Kind {
+    kEnd,
+    kIdentifier,
+    kComma,
+    kOpen,
+    kClose,
+    kNot,
+    kEquals,
+    kDoubleEquals,
+    kNotEquals,
+    kIn,
+    kNotIn,
+    kGreater,
+    kLess
+  };
   struct Token {
     Kind kind;
     std::string text;
@@ -132,11 +144,16 @@ class LabelLexer {
       return Token{k, std::string(1, c)};
     };
     switch (c) {
-      case ',': return single(Kind::kComma);
-      case '(': return single(Kind::kOpen);
-      case ')': return single(Kind::kClose);
-      case '>': return single(Kind::kGreater);
-      case '<': return single(Kind::kLess);
+      case ',':
+        return single(Kind::kComma);
+      case '(':
+        return single(Kind::kOpen);
+      case ')':
+        return single(Kind::kClose);
+      case '>':
+        return single(Kind::kGreater);
+      case '<':
+        return single(Kind::kLess);
       case '!':
         if (pos_ + 1 < s_.size() && s_[pos_ + 1] == '=') {
           pos_ += 2;
@@ -149,7 +166,8 @@ class LabelLexer {
           return {Kind::kDoubleEquals, "=="};
         }
         return single(Kind::kEquals);
-      default: break;
+      default:
+        break;
     }
     size_t start = pos_;
     while (pos_ < s_.size() && std::string_view(" ,()!=<>").find(s_[pos_]) ==
@@ -202,8 +220,7 @@ bool LabelSelector::Parse(std::string_view text, std::string* error) {
     if (t.kind == LabelLexer::Kind::kNot) {
       LabelLexer::Token key = lexer.Next();
       if (key.kind != LabelLexer::Kind::kIdentifier) {
-        return fail("found '" + key.text +
-                    "', expected: identifier after '!'");
+        return fail("found '" + key.text + "', expected: identifier after '!'");
       }
       req.key = key.text;
       req.op = Op::kNotExists;
@@ -235,8 +252,9 @@ bool LabelSelector::Parse(std::string_view text, std::string* error) {
           }
           if ((req.op == Op::kGreaterThan || req.op == Op::kLessThan) &&
               !IsInteger(req.values[0])) {
-            return fail("for 'Gt', 'Lt' operators, the value must be an "
-                        "integer");
+            return fail(
+                "for 'Gt', 'Lt' operators, the value must be an "
+                "integer");
           }
           break;
         }
@@ -264,8 +282,9 @@ bool LabelSelector::Parse(std::string_view text, std::string* error) {
             }
           }
           if (req.values.empty()) {
-            return fail("for 'in', 'notin' operators, values set can't be "
-                        "empty");
+            return fail(
+                "for 'in', 'notin' operators, values set can't be "
+                "empty");
           }
           break;
         }

@@ -45,8 +45,16 @@ class LabelSelector {
   bool Matches(const JsonValue& object) const;
 
  private:
-  enum class Op { kEquals, kNotEquals, kIn, kNotIn, kExists, kNotExists,
-                  kGreaterThan, kLessThan };
+  enum class Op {
+    kEquals,
+    kNotEquals,
+    kIn,
+    kNotIn,
+    kExists,
+    kNotExists,
+    kGreaterThan,
+    kLessThan
+  };
   struct Requirement {
     std::string key;
     Op op;

@@ -60,28 +60,50 @@ std::string SuccessJson(int code, bool pretty) {
 
 std::string_view ReasonPhrase(int code) {
   switch (code) {
-    case 200: return "OK";
-    case 201: return "Created";
-    case 202: return "Accepted";
-    case 204: return "No Content";
-    case 400: return "Bad Request";
-    case 401: return "Unauthorized";
-    case 403: return "Forbidden";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 406: return "Not Acceptable";
-    case 409: return "Conflict";
-    case 410: return "Gone";
-    case 413: return "Request Entity Too Large";
-    case 415: return "Unsupported Media Type";
-    case 422: return "Unprocessable Entity";
-    case 429: return "Too Many Requests";
-    case 500: return "Internal Server Error";
-    case 501: return "Not Implemented";
-    case 502: return "Bad Gateway";
-    case 503: return "Service Unavailable";
-    case 504: return "Gateway Timeout";
-    default: return "Unknown";
+    case 200:
+      return "OK";
+    case 201:
+      return "Created";
+    case 202:
+      return "Accepted";
+    case 204:
+      return "No Content";
+    case 400:
+      return "Bad Request";
+    case 401:
+      return "Unauthorized";
+    case 403:
+      return "Forbidden";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 406:
+      return "Not Acceptable";
+    case 409:
+      return "Conflict";
+    case 410:
+      return "Gone";
+    case 413:
+      return "Request Entity Too Large";
+    case 415:
+      return "Unsupported Media Type";
+    case 422:
+      return "Unprocessable Entity";
+    case 429:
+      return "Too Many Requests";
+    case 500:
+      return "Internal Server Error";
+    case 501:
+      return "Not Implemented";
+    case 502:
+      return "Bad Gateway";
+    case 503:
+      return "Service Unavailable";
+    case 504:
+      return "Gateway Timeout";
+    default:
+      return "Unknown";
   }
 }
 
@@ -130,21 +152,21 @@ ApiError ConflictModified(const ResourceInfo& resource, std::string_view name) {
                   "to the latest version and try again");
 }
 
-ApiError PreconditionConflict(const ResourceInfo& resource,
-                              std::string_view ns, std::string_view name,
-                              std::string_view what, std::string_view wanted,
+ApiError PreconditionConflict(const ResourceInfo& resource, std::string_view ns,
+                              std::string_view name, std::string_view what,
+                              std::string_view wanted,
                               std::string_view actual) {
   // The storage layer's InvalidObj error, as the registry wraps it.
   std::string key = "/registry/" + resource.StorageDirectory() + "/";
   if (!ns.empty()) key += std::string(ns) + "/";
   key += std::string(name);
-  return Conflict(resource.group, resource.resource, name,
-                  "StorageError: invalid object, Code: 4, Key: " + key +
-                      ", ResourceVersion: 0, AdditionalErrorMsg: "
-                      "Precondition failed: " +
-                      std::string(what) + " in precondition: " +
-                      std::string(wanted) + ", " + std::string(what) +
-                      " in object meta: " + std::string(actual));
+  return Conflict(
+      resource.group, resource.resource, name,
+      "StorageError: invalid object, Code: 4, Key: " + key +
+          ", ResourceVersion: 0, AdditionalErrorMsg: "
+          "Precondition failed: " +
+          std::string(what) + " in precondition: " + std::string(wanted) +
+          ", " + std::string(what) + " in object meta: " + std::string(actual));
 }
 
 ApiError Invalid(const ResourceInfo& resource, std::string_view name,
@@ -226,10 +248,10 @@ ApiError MethodNotAllowed() {
 }
 
 ApiError RequestEntityTooLarge(size_t limit) {
-  return ApiError{.code = 413,
-                  .reason = "RequestEntityTooLarge",
-                  .message = "Request entity too large: limit is " +
-                             std::to_string(limit)};
+  return ApiError{
+      .code = 413,
+      .reason = "RequestEntityTooLarge",
+      .message = "Request entity too large: limit is " + std::to_string(limit)};
 }
 
 ApiError UnsupportedMediaType(std::string message) {
@@ -240,21 +262,27 @@ ApiError UnsupportedMediaType(std::string message) {
 
 ApiError FromCode(int code, std::string message) {
   switch (code) {
-    case 400: return BadRequest(std::move(message));
-    case 401: return Unauthorized();
+    case 400:
+      return BadRequest(std::move(message));
+    case 401:
+      return Unauthorized();
     case 404:
       return ApiError{
           .code = 404, .reason = "NotFound", .message = std::move(message)};
-    case 405: return MethodNotAllowed();
+    case 405:
+      return MethodNotAllowed();
     case 409:
       return ApiError{
           .code = 409, .reason = "Conflict", .message = std::move(message)};
-    case 410: return Expired(std::move(message));
+    case 410:
+      return Expired(std::move(message));
     case 422:
       return ApiError{
           .code = 422, .reason = "Invalid", .message = std::move(message)};
-    case 429: return TooManyRequests(0);
-    case 500: return InternalError(std::move(message));
+    case 429:
+      return TooManyRequests(0);
+    case 500:
+      return InternalError(std::move(message));
     case 503:
       return ApiError{.code = 503,
                       .reason = "ServiceUnavailable",

@@ -48,10 +48,9 @@ ApiError Conflict(std::string_view group, std::string_view resource,
                   std::string_view name, std::string_view cause);
 ApiError ConflictModified(const ResourceInfo& resource, std::string_view name);
 // A storage precondition (UID or resourceVersion) that did not hold.
-ApiError PreconditionConflict(const ResourceInfo& resource,
-                              std::string_view ns, std::string_view name,
-                              std::string_view what, std::string_view wanted,
-                              std::string_view actual);
+ApiError PreconditionConflict(const ResourceInfo& resource, std::string_view ns,
+                              std::string_view name, std::string_view what,
+                              std::string_view wanted, std::string_view actual);
 // 422: "<Kind> "<name>" is invalid: <causes>".
 ApiError Invalid(const ResourceInfo& resource, std::string_view name,
                  std::vector<StatusCause> causes);

@@ -17,8 +17,8 @@
 
 namespace ksched::testing {
 
-using apiserver::Faults;
 using apiserver::FaultRule;
+using apiserver::Faults;
 using apiserver::HttpFrontend;
 using apiserver::MakeRequest;
 
@@ -83,14 +83,13 @@ TestApiServer::~TestApiServer() { Stop(); }
 
 bool TestApiServer::Listen() {
   State& s = *state_;
-  apiserver::FrontendConfig config{
-      .port = s.port,
-      .cert_pem = s.identity.cert_pem,
-      .key_pem = s.identity.key_pem,
-      .token = s.options.token,
-      .user = s.options.user,
-      .flowschema_uid = s.flowschema_uid,
-      .prioritylevel_uid = s.prioritylevel_uid};
+  apiserver::FrontendConfig config{.port = s.port,
+                                   .cert_pem = s.identity.cert_pem,
+                                   .key_pem = s.identity.key_pem,
+                                   .token = s.options.token,
+                                   .user = s.options.user,
+                                   .flowschema_uid = s.flowschema_uid,
+                                   .prioritylevel_uid = s.prioritylevel_uid};
   std::lock_guard<std::mutex> lock(s.frontend_mu);
   s.frontend = HttpFrontend::Start(config, s.registry, s.faults, s.ids);
   return s.frontend != nullptr;
@@ -195,13 +194,13 @@ void TestApiServer::DropWatches() { state_->hub.EndAll(/*abrupt=*/true); }
 void TestApiServer::CompactHistory() { state_->store.Compact(); }
 
 void TestApiServer::InjectFault(const Fault& fault) {
-  state_->faults.Inject(FaultRule{.method = fault.method,
-                                  .path_substring = fault.path_substring,
-                                  .code = fault.code,
-                                  .count = fault.count,
-                                  .probability = fault.probability,
-                                  .retry_after_seconds =
-                                      fault.retry_after_seconds});
+  state_->faults.Inject(
+      FaultRule{.method = fault.method,
+                .path_substring = fault.path_substring,
+                .code = fault.code,
+                .count = fault.count,
+                .probability = fault.probability,
+                .retry_after_seconds = fault.retry_after_seconds});
 }
 
 void TestApiServer::SetResponseDelay(const std::string& path_substring,

@@ -29,7 +29,7 @@ struct TestApiServerOptions {
   int port = 0;  // 0: pick a free one
   std::string token = "ksched-test-token";
   std::chrono::milliseconds bookmark_interval{1000};  // real server ~60s
-  std::chrono::seconds default_watch_timeout{1800};  // no timeoutSeconds
+  std::chrono::seconds default_watch_timeout{1800};   // no timeoutSeconds
   // A bound pod that is deleted gets deletionTimestamp first; with this
   // on, the server then finalizes it (as a kubelet would) right away:
   // MODIFIED then DELETED. Off, it stays until deleted again with

@@ -32,7 +32,8 @@ const std::vector<FieldType>& CommonFields() {
           {{"metadata", "annotations", "*"}, Expect::kString, "string"},
           {{"metadata", "finalizers"}, Expect::kArray, "[]string"},
           {{"metadata", "finalizers", "*"}, Expect::kString, "string"},
-          {{"metadata", "ownerReferences"}, Expect::kArray,
+          {{"metadata", "ownerReferences"},
+           Expect::kArray,
            "[]v1.OwnerReference"},
       };
   return *kFields;
@@ -57,45 +58,51 @@ const std::vector<FieldType>& KindFields(const ResourceInfo& r) {
       {{"spec", "containers", "*"}, Expect::kObject, "v1.Container"},
       {{"spec", "containers", "*", "name"}, Expect::kString, "string"},
       {{"spec", "containers", "*", "image"}, Expect::kString, "string"},
-      {{"spec", "containers", "*", "resources"}, Expect::kObject,
+      {{"spec", "containers", "*", "resources"},
+       Expect::kObject,
        "v1.ResourceRequirements"},
-      {{"spec", "containers", "*", "resources", "requests"}, Expect::kObject,
+      {{"spec", "containers", "*", "resources", "requests"},
+       Expect::kObject,
        "v1.ResourceList"},
       {{"spec", "containers", "*", "resources", "requests", "*"},
-       Expect::kQuantity, "resource.Quantity"},
-      {{"spec", "containers", "*", "resources", "limits"}, Expect::kObject,
+       Expect::kQuantity,
+       "resource.Quantity"},
+      {{"spec", "containers", "*", "resources", "limits"},
+       Expect::kObject,
        "v1.ResourceList"},
       {{"spec", "containers", "*", "resources", "limits", "*"},
-       Expect::kQuantity, "resource.Quantity"},
+       Expect::kQuantity,
+       "resource.Quantity"},
       {{"spec", "initContainers"}, Expect::kArray, "[]v1.Container"},
       {{"spec", "initContainers", "*"}, Expect::kObject, "v1.Container"},
       {{"spec", "initContainers", "*", "resources", "requests", "*"},
-       Expect::kQuantity, "resource.Quantity"},
+       Expect::kQuantity,
+       "resource.Quantity"},
       {{"spec", "initContainers", "*", "resources", "limits", "*"},
-       Expect::kQuantity, "resource.Quantity"},
+       Expect::kQuantity,
+       "resource.Quantity"},
       {{"status", "phase"}, Expect::kString, "v1.PodPhase"},
       {{"status", "conditions"}, Expect::kArray, "[]v1.PodCondition"},
       {{"status", "conditions", "*"}, Expect::kObject, "v1.PodCondition"},
-      {{"status", "conditions", "*", "type"}, Expect::kString,
+      {{"status", "conditions", "*", "type"},
+       Expect::kString,
        "v1.PodConditionType"},
-      {{"status", "conditions", "*", "status"}, Expect::kString,
+      {{"status", "conditions", "*", "status"},
+       Expect::kString,
        "v1.ConditionStatus"},
   };
-  static const std::vector<FieldType>* const kNode =
-      new std::vector<FieldType>{
-          {{"spec"}, Expect::kObject, "v1.NodeSpec"},
-          {{"status"}, Expect::kObject, "v1.NodeStatus"},
-          {{"spec", "unschedulable"}, Expect::kBool, "bool"},
-          {{"spec", "taints"}, Expect::kArray, "[]v1.Taint"},
-          {{"spec", "taints", "*"}, Expect::kObject, "v1.Taint"},
-          {{"status", "capacity"}, Expect::kObject, "v1.ResourceList"},
-          {{"status", "capacity", "*"}, Expect::kQuantity,
-           "resource.Quantity"},
-          {{"status", "allocatable"}, Expect::kObject, "v1.ResourceList"},
-          {{"status", "allocatable", "*"}, Expect::kQuantity,
-           "resource.Quantity"},
-          {{"status", "conditions"}, Expect::kArray, "[]v1.NodeCondition"},
-      };
+  static const std::vector<FieldType>* const kNode = new std::vector<FieldType>{
+      {{"spec"}, Expect::kObject, "v1.NodeSpec"},
+      {{"status"}, Expect::kObject, "v1.NodeStatus"},
+      {{"spec", "unschedulable"}, Expect::kBool, "bool"},
+      {{"spec", "taints"}, Expect::kArray, "[]v1.Taint"},
+      {{"spec", "taints", "*"}, Expect::kObject, "v1.Taint"},
+      {{"status", "capacity"}, Expect::kObject, "v1.ResourceList"},
+      {{"status", "capacity", "*"}, Expect::kQuantity, "resource.Quantity"},
+      {{"status", "allocatable"}, Expect::kObject, "v1.ResourceList"},
+      {{"status", "allocatable", "*"}, Expect::kQuantity, "resource.Quantity"},
+      {{"status", "conditions"}, Expect::kArray, "[]v1.NodeCondition"},
+  };
   static const std::vector<FieldType>* const kLease =
       new std::vector<FieldType>{
           {{"spec"}, Expect::kObject, "v1.LeaseSpec"},
@@ -130,12 +137,18 @@ bool IsQuantity(const JsonValue& v) {
 
 bool Matches(const JsonValue& v, Expect expect) {
   switch (expect) {
-    case Expect::kObject: return v.IsObject();
-    case Expect::kArray: return v.IsArray();
-    case Expect::kString: return v.IsString();
-    case Expect::kBool: return v.IsBool();
-    case Expect::kInteger: return v.IsInt64();
-    case Expect::kQuantity: return IsQuantity(v);
+    case Expect::kObject:
+      return v.IsObject();
+    case Expect::kArray:
+      return v.IsArray();
+    case Expect::kString:
+      return v.IsString();
+    case Expect::kBool:
+      return v.IsBool();
+    case Expect::kInteger:
+      return v.IsInt64();
+    case Expect::kQuantity:
+      return IsQuantity(v);
   }
   return false;
 }
@@ -185,15 +198,16 @@ bool IsDns1123Label(const std::string& s) {
   return s.size() <= 63 && std::regex_match(s, *kLabel);
 }
 
-std::string Quote(const std::string& s) { return ToJson(JsonValue(
-    rapidjson::StringRef(s.data(), s.size()))); }
+std::string Quote(const std::string& s) {
+  return ToJson(JsonValue(rapidjson::StringRef(s.data(), s.size())));
+}
 
 void ValidateName(const ResourceInfo& r, const JsonValue& object,
                   std::vector<StatusCause>* causes) {
   const std::string name = StringAt(object, {"metadata", "name"});
   if (name.empty()) {
-    causes->push_back(FieldRequired("metadata.name",
-                                    "name or generateName is required"));
+    causes->push_back(
+        FieldRequired("metadata.name", "name or generateName is required"));
     return;
   }
   if (r.is_namespace()) {
@@ -218,10 +232,48 @@ void ValidateName(const ResourceInfo& r, const JsonValue& object,
   }
 }
 
+// Label keys are qualified names ("prefix/name"); values are short names.
+void ValidateLabels(const JsonValue& object, std::vector<StatusCause>* causes) {
+  const JsonValue* labels = Find(object, {"metadata", "labels"});
+  if (labels == nullptr || !labels->IsObject()) return;
+  static const std::regex* const kName =
+      new std::regex("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
+  for (const auto& m : labels->GetObject()) {
+    const std::string key = m.name.GetString();
+    const size_t slash = key.find('/');
+    const std::string name =
+        slash == std::string::npos ? key : key.substr(slash + 1);
+    if (name.empty() || name.size() > 63 || !std::regex_match(name, *kName) ||
+        (slash != std::string::npos &&
+         !IsDns1123Subdomain(key.substr(0, slash)))) {
+      causes->push_back(FieldInvalid(
+          "metadata.labels", Quote(key),
+          "name part must consist of alphanumeric characters, '-', '_' or "
+          "'.', and must start and end with an alphanumeric character (e.g. "
+          "'MyName',  or 'my.name',  or '123-abc', regex used for validation "
+          "is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"));
+      continue;
+    }
+    if (!m.value.IsString()) continue;
+    const std::string value = m.value.GetString();
+    if (value.size() > 63) {
+      causes->push_back(FieldInvalid("metadata.labels", Quote(value),
+                                     "must be no more than 63 characters"));
+    } else if (!value.empty() && !std::regex_match(value, *kName)) {
+      causes->push_back(FieldInvalid(
+          "metadata.labels", Quote(value),
+          "a valid label must be an empty string or consist of alphanumeric "
+          "characters, '-', '_' or '.', and must start and end with an "
+          "alphanumeric character (e.g. 'MyValue',  or 'my_value',  or "
+          "'12345', regex used for validation is "
+          "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"));
+    }
+  }
+}
+
 void ValidatePod(const JsonValue& pod, std::vector<StatusCause>* causes) {
   const JsonValue* containers = Find(pod, {"spec", "containers"});
-  if (containers == nullptr || !containers->IsArray() ||
-      containers->Empty()) {
+  if (containers == nullptr || !containers->IsArray() || containers->Empty()) {
     causes->push_back(FieldRequired("spec.containers"));
     return;
   }
@@ -279,10 +331,9 @@ std::optional<ApiError> CheckDecodable(const ResourceInfo& resource,
   const std::string kind = StringAt(object, {"kind"}, resource.kind);
   const std::string api_version =
       StringAt(object, {"apiVersion"}, resource.ApiVersion());
-  const std::string version =
-      api_version.substr(api_version.find('/') == std::string::npos
-                             ? 0
-                             : api_version.find('/') + 1);
+  const std::string version = api_version.substr(
+      api_version.find('/') == std::string::npos ? 0
+                                                 : api_version.find('/') + 1);
   if (api_version != resource.ApiVersion()) {
     return BadRequest("the API version in the data (" + api_version +
                       ") does not match the expected API version (" +
@@ -298,8 +349,8 @@ std::optional<ApiError> CheckDecodable(const ResourceInfo& resource,
     for (const FieldType& field : *fields) {
       if (auto err = CheckPath(object, field, 0, resource.kind)) {
         return BadRequest(resource.kind + " in version \"" + version +
-                          "\" cannot be handled as a " + resource.kind +
-                          ": " + *err);
+                          "\" cannot be handled as a " + resource.kind + ": " +
+                          *err);
       }
     }
   }
@@ -310,6 +361,7 @@ std::vector<StatusCause> Validate(const ResourceInfo& resource,
                                   const JsonValue& object) {
   std::vector<StatusCause> causes;
   ValidateName(resource, object, &causes);
+  ValidateLabels(object, &causes);
   if (resource.is_pod()) ValidatePod(object, &causes);
   if (resource.resource == "events") ValidateEvent(object, &causes);
   return causes;
@@ -334,9 +386,9 @@ std::vector<StatusCause> ValidateUpdate(const ResourceInfo& resource,
       if (containers == nullptr || !containers->IsArray()) continue;
       for (auto& c : containers->GetArray()) RemoveMember(c, "image");
     }
-    for (const char* field : {"activeDeadlineSeconds", "tolerations",
-                              "terminationGracePeriodSeconds",
-                              "schedulingGates"}) {
+    for (const char* field :
+         {"activeDeadlineSeconds", "tolerations",
+          "terminationGracePeriodSeconds", "schedulingGates"}) {
       RemoveMember(*spec, field);
     }
   }

@@ -11,15 +11,15 @@ namespace ksched::testing::apiserver {
 namespace {
 
 constexpr std::array<std::string_view, 3> kTypeNames = {"ADDED", "MODIFIED",
-                                                       "DELETED"};
+                                                        "DELETED"};
 
 }  // namespace
 
 std::string EncodeWatchEvent(std::string_view type,
                              const ResourceInfo& resource,
                              const StoredObject& object) {
-  return "{\"type\":\"" + std::string(type) + "\",\"object\":" +
-         ObjectJson(resource, object) + "}\n";
+  return "{\"type\":\"" + std::string(type) +
+         "\",\"object\":" + ObjectJson(resource, object) + "}\n";
 }
 
 struct WatchHub::Watch {
@@ -31,6 +31,8 @@ struct WatchHub::Watch {
   // Backlog allowed on top of the limit: the replay, sent at once.
   size_t allowance = 0;
   std::chrono::steady_clock::time_point next_bookmark;
+  // Lines for this round of the hub's loop, written in one go.
+  std::string batch;
   std::mutex mu;  // guards `sink` and `ended` against EndAll
   bool ended = false;
 };
@@ -107,40 +109,41 @@ void WatchHub::End(Watch& watch, bool abrupt) {
   watch.sink->Close(abrupt);
 }
 
-bool WatchHub::WriteTo(Watch& watch, const std::string& bytes) {
+void WatchHub::Flush(Watch& watch) {
+  if (watch.batch.empty()) return;
+  std::string batch;
+  batch.swap(watch.batch);
   std::lock_guard<std::mutex> lock(watch.mu);
-  if (watch.ended) return false;
-  std::optional<size_t> backlog = watch.sink->Write(bytes);
+  if (watch.ended) return;
+  std::optional<size_t> backlog = watch.sink->Write(batch);
   if (!backlog.has_value() || *backlog > backlog_limit_ + watch.allowance) {
     // Gone, or too slow: end it as the watch cache ends a blocked watcher.
     watch.ended = true;
     watch.sink->Close(false);
-    return false;
   }
-  return true;
 }
 
-void WatchHub::SendBookmark(Watch& watch, bool initial_events_end) {
+void WatchHub::AddBookmark(Watch& watch, bool initial_events_end) {
   const ResourceInfo& r = *watch.spec.resource;
   const int64_t rv = std::max(watch.start_rv, delivered_rv_.load());
-  std::string line = "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"" + r.kind +
-                     "\",\"apiVersion\":\"" + r.ApiVersion() +
-                     "\",\"metadata\":{\"resourceVersion\":\"" +
-                     std::to_string(rv) + "\",\"creationTimestamp\":null";
+  std::string& out = watch.batch;
+  out += "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"" + r.kind +
+         "\",\"apiVersion\":\"" + r.ApiVersion() +
+         "\",\"metadata\":{\"resourceVersion\":\"" + std::to_string(rv) +
+         "\",\"creationTimestamp\":null";
   if (initial_events_end) {
-    line += ",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}";
+    out += ",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}";
   }
-  line += "}";
-  if (!r.zero_value_fields.empty()) line += "," + r.zero_value_fields;
-  line += "}}\n";
-  WriteTo(watch, line);
+  out += "}";
+  if (!r.zero_value_fields.empty()) out += "," + r.zero_value_fields;
+  out += "}}\n";
 }
 
-bool WatchHub::Deliver(Watch& watch, const StoreEvent& event,
+void WatchHub::Deliver(Watch& watch, const StoreEvent& event,
                        std::string* encoded) {
   const WatchSpec& spec = watch.spec;
-  if (event.resource != spec.resource) return true;
-  if (!spec.ns.empty() && event.object->ns != spec.ns) return true;
+  if (event.resource != spec.resource) return;
+  if (!spec.ns.empty() && event.object->ns != spec.ns) return;
   EventType type = event.type;
   const StoredObject* object = event.object.get();
   if (!spec.fields.empty() || !spec.labels.empty()) {
@@ -152,15 +155,21 @@ bool WatchHub::Deliver(Watch& watch, const StoreEvent& event,
     const bool before = matches(event.previous.get());
     switch (event.type) {
       case EventType::kAdded:
-        if (!now) return true;
+        if (!now) return;
         break;
       case EventType::kModified:
-        if (now && !before) type = EventType::kAdded;
-        else if (!now && before) type = EventType::kDeleted;
-        else if (!now) return true;
+        // An object that starts matching is new to the watcher; one that
+        // stops matching is gone for it.
+        if (now && !before) {
+          type = EventType::kAdded;
+        } else if (!now && before) {
+          type = EventType::kDeleted;
+        } else if (!now) {
+          return;
+        }
         break;
       case EventType::kDeleted:
-        if (!before) return true;
+        if (!before) return;
         break;
     }
   }
@@ -169,7 +178,7 @@ bool WatchHub::Deliver(Watch& watch, const StoreEvent& event,
     line = EncodeWatchEvent(kTypeNames[static_cast<int>(type)], *spec.resource,
                             *object);
   }
-  return WriteTo(watch, line);
+  watch.batch += line;
 }
 
 void WatchHub::Run() {
@@ -191,15 +200,13 @@ void WatchHub::Run() {
       if (w->replayed) continue;
       w->replayed = true;
       std::array<std::string, 3> encoded;
-      size_t bytes = 0;
       for (const StoreEvent& e : w->replay) {
-        for (auto& s : encoded) s.clear();
-        if (!Deliver(*w, e, encoded.data())) break;
-        for (const auto& s : encoded) bytes += s.size();
-        w->allowance = bytes;
+        for (auto& line : encoded) line.clear();
+        Deliver(*w, e, encoded.data());
       }
       w->replay.clear();
-      if (w->spec.initial_events_end) SendBookmark(*w, true);
+      w->allowance = w->batch.size();
+      if (w->spec.initial_events_end) AddBookmark(*w, true);
     }
     for (const StoreEvent& e : events) {
       std::array<std::string, 3> encoded;
@@ -210,13 +217,13 @@ void WatchHub::Run() {
     }
     const auto now = std::chrono::steady_clock::now();
     for (auto& w : watches) {
-      if (now >= w->spec.deadline) {
-        if (w->spec.bookmarks) SendBookmark(*w, false);
-        End(*w, false);
-      } else if (w->spec.bookmarks && now >= w->next_bookmark) {
-        SendBookmark(*w, false);
+      const bool expired = now >= w->spec.deadline;
+      if (w->spec.bookmarks && (expired || now >= w->next_bookmark)) {
+        AddBookmark(*w, false);
         w->next_bookmark = now + bookmark_interval_;
       }
+      Flush(*w);
+      if (expired) End(*w, false);
     }
 
     lock.lock();

@@ -53,7 +53,8 @@ struct WatchSpec {
 };
 
 // The encoded event line for `type` and `object` ("{"type":...}\n").
-std::string EncodeWatchEvent(std::string_view type, const ResourceInfo& resource,
+std::string EncodeWatchEvent(std::string_view type,
+                             const ResourceInfo& resource,
                              const StoredObject& object);
 
 class WatchHub {
@@ -79,10 +80,12 @@ class WatchHub {
  private:
   struct Watch;
   void Run();
-  // Feeds the watch; false once it has been ended.
-  bool Deliver(Watch& watch, const StoreEvent& event, std::string* encoded);
-  bool WriteTo(Watch& watch, const std::string& bytes);
-  void SendBookmark(Watch& watch, bool initial_events_end);
+  // Appends the event's line (if the watch wants it) to the watch's
+  // batch; `encoded` caches the line per event type across watches.
+  void Deliver(Watch& watch, const StoreEvent& event, std::string* encoded);
+  // Sends the batch; ends the watch if its peer is gone or too far behind.
+  void Flush(Watch& watch);
+  void AddBookmark(Watch& watch, bool initial_events_end);
   void End(Watch& watch, bool abrupt);
   void AdvanceDelivered(int64_t rv);
 

@@ -1,0 +1,56 @@
+// Responses recorded from a real kube-apiserver v1.32 (under
+// KSCHED_SHARED_DIR/apiserver) and how the tests hold the test server's
+// answers against them.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "pkg/util/json.h"
+#include "test/apiserver/https_test_client.h"
+
+namespace ksched::testing {
+
+struct Recording {
+  std::string name;
+  std::string method;
+  std::string target;
+  std::string request_content_type;
+  bool http2 = false;  // lower-case headers, no reason phrase
+  int code = 0;
+  std::string reason;
+  std::map<std::string, std::string> headers;  // lower-case names
+  std::string body;
+  std::string request_body;
+
+  std::string Header(const std::string& lower_name) const {
+    auto it = headers.find(lower_name);
+    return it == headers.end() ? "" : it->second;
+  }
+};
+
+// Loads NAME.txt, NAME.json and NAME.request.json.
+Recording LoadRecording(const std::string& name);
+
+// Status line and the headers a client reads. Adds test failures.
+void ExpectSameHead(const Recording& want, const HttpResult& got);
+
+// The JSON bodies side by side, recursively: the same keys and JSON types
+// everywhere; the same values except where they naturally differ (uids,
+// timestamps, resourceVersions, continue tokens, version build data);
+// messages equal once numbers and uids are masked; managedFields matched
+// by manager, their field sets by type only. Adds test failures naming
+// the path of each difference.
+void ExpectSameJson(const rapidjson::Value& want, const rapidjson::Value& got,
+                    const std::string& path = "$");
+void ExpectSameBody(const Recording& want, const HttpResult& got);
+// For watch recordings: event by event.
+void ExpectSameEvents(const Recording& want,
+                      const std::vector<std::string>& got_lines);
+
+// The recorded object made into what a client would send to create it:
+// without uid, resourceVersion, timestamps and managedFields.
+std::string ClientObject(const std::string& recorded_object_json);
+
+}  // namespace ksched::testing
