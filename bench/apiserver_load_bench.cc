@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "test/apiserver/test_api_server.h"
+#include "test/apiserver/test_objects.h"
 #include "test/integration/ksched_process.h"
 
 namespace {
@@ -35,21 +36,20 @@ using ksched::testing::TestApiServer;
 
 std::string NodeJson(int i) {
   const std::string name = "node-" + std::to_string(i);
-  return R"({"apiVersion":"v1","kind":"Node","metadata":{"name":")" + name +
-         R"(","labels":{"kubernetes.io/hostname":")" + name +
-         R"(","topology.kubernetes.io/zone":"zone-)" + std::to_string(i % 10) +
-         R"("}},"status":{"capacity":{"cpu":"32","memory":"128Gi","pods":"110"},)"
-         R"("allocatable":{"cpu":"32","memory":"128Gi","pods":"110"},)"
-         R"("conditions":[{"type":"Ready","status":"True"}]}})";
+  return ksched::testing::NodeJson(
+      {.name = name,
+       .cpu = "32",
+       .memory = "128Gi",
+       .labels = R"("kubernetes.io/hostname":")" + name +
+                 R"(","topology.kubernetes.io/zone":"zone-)" +
+                 std::to_string(i % 10) + "\""});
 }
 
 std::string PodJson(int i) {
-  return R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"pod-)" +
-         std::to_string(i) +
-         R"(","namespace":"default","labels":{"app":"load"}},"spec":{)"
-         R"("schedulerName":"ksched","containers":[{"name":"c","image":)"
-         R"("registry.k8s.io/pause:3.10","resources":{"requests":)"
-         R"({"cpu":"100m","memory":"128Mi"}}}]}})";
+  return ksched::testing::PodJson({.name = "pod-" + std::to_string(i),
+                                   .memory = "128Mi",
+                                   .scheduler = "ksched",
+                                   .labels = R"("app":"load")"});
 }
 
 double Ms(Clock::duration d) {

@@ -38,6 +38,18 @@ function(ksched_test name)
   if(KSCHED_SANITIZE)
     set(env "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/test/sanitizers/lsan.supp")
   endif()
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60
-    PROPERTIES LABELS "unit;${ARG_LABELS}" ENVIRONMENT "${env}")
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 TEST_LIST ${name}_TESTS
+    PROPERTIES LABELS unit ENVIRONMENT "${env}")
+  # Further labels are added once ctest has read the discovered tests:
+  # discovery writes property values unquoted, so a "unit;<label>" list
+  # would be split and the properties after it lost.
+  if(ARG_LABELS)
+    set(labels_script ${CMAKE_CURRENT_BINARY_DIR}/${name}_labels.cmake)
+    file(WRITE ${labels_script}
+      "if(${name}_TESTS)\n"
+      "  set_tests_properties(\${${name}_TESTS} PROPERTIES\n"
+      "    LABELS \"unit;${ARG_LABELS}\")\n"
+      "endif()\n")
+    set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${labels_script})
+  endif()
 endfunction()

@@ -2,6 +2,8 @@
 
 #include <thread>
 
+#include "test/apiserver/test_objects.h"
+
 namespace ksched::testing {
 
 rapidjson::Document ParseJsonOrDie(const std::string& text) {
@@ -13,22 +15,12 @@ rapidjson::Document ParseJsonOrDie(const std::string& text) {
 
 std::string PodJson(const std::string& name, const std::string& ns,
                     const std::string& extra_spec, const std::string& labels) {
-  std::string json = R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" +
-                     name + R"(","namespace":")" + ns + "\"";
-  if (!labels.empty()) json += R"(,"labels":{)" + labels + "}";
-  json += R"(},"spec":{)";
-  if (!extra_spec.empty()) json += extra_spec + ",";
-  json += R"("containers":[{"name":"c","image":"registry.k8s.io/pause:3.10",)"
-          R"("resources":{"requests":{"cpu":"100m"}}}]}})";
-  return json;
+  return PodJson(PodFixture{
+      .name = name, .ns = ns, .labels = labels, .extra_spec = extra_spec});
 }
 
 std::string NodeJson(const std::string& name, const std::string& labels) {
-  std::string json =
-      R"({"apiVersion":"v1","kind":"Node","metadata":{"name":")" + name + "\"";
-  if (!labels.empty()) json += R"(,"labels":{)" + labels + "}";
-  json += R"(},"status":{"capacity":{"cpu":"4","memory":"8Gi","pods":"110"}}})";
-  return json;
+  return NodeJson(NodeFixture{.name = name, .labels = labels});
 }
 
 std::string BindingJson(const std::string& pod, const std::string& node,

@@ -10,6 +10,7 @@
 #include "pkg/util/json.h"
 #include "test/apiserver/https_test_client.h"
 #include "test/apiserver/test_api_server.h"
+#include "test/apiserver/test_objects.h"
 
 namespace ksched::testing {
 

@@ -88,6 +88,14 @@ class Registry {
   std::optional<ObjectPtr> CommitUpdate(const ResourceInfo& resource,
                                         const ObjectPtr& current,
                                         JsonDocument next);
+  // What an update or patch ends in once `next` holds the object asked
+  // for: prepared, answered as unchanged or dry-run, or committed.
+  // nullopt when another write committed first (the caller retries).
+  std::optional<Response> WriteUpdate(const Request& request,
+                                      const ApiPath& path,
+                                      const ObjectPtr& current,
+                                      const JsonValue& written,
+                                      JsonDocument next);
 
   // Deletes (registry_delete.cc).
   Response Delete(const Request& request, const ApiPath& path);

@@ -206,27 +206,39 @@ Response Registry::Update(const Request& request, const ApiPath& path) {
     }
     JsonDocument next;
     next.CopyFrom(doc, next.GetAllocator());
-    bool unchanged = false;
-    if (auto e =
-            PrepareUpdate(request, path, *current, doc, next, &unchanged)) {
-      return ErrorResponse(*e, request.pretty);
-    }
-    if (unchanged) return ObjectResponse(200, r, *current, request.pretty);
-    std::optional<ApiError> dry_run_error;
-    if (IsDryRun(request, &dry_run_error)) {
-      return DryRunResponse(200, r, next, request.pretty);
-    }
-    if (dry_run_error) return ErrorResponse(*dry_run_error, request.pretty);
-    std::optional<ObjectPtr> updated =
-        CommitUpdate(r, current, std::move(next));
-    if (updated.has_value()) {
-      return ObjectResponse(200, r, **updated, request.pretty);
+    if (std::optional<Response> done =
+            WriteUpdate(request, path, current, doc, std::move(next))) {
+      return std::move(*done);
     }
     if (!wanted_rv.empty()) {
       return ErrorResponse(ConflictModified(r, path.name), request.pretty);
     }
   }
   return ErrorResponse(ConflictModified(r, path.name), request.pretty);
+}
+
+std::optional<Response> Registry::WriteUpdate(const Request& request,
+                                              const ApiPath& path,
+                                              const ObjectPtr& current,
+                                              const JsonValue& written,
+                                              JsonDocument next) {
+  const ResourceInfo& r = *path.resource;
+  bool unchanged = false;
+  if (auto e =
+          PrepareUpdate(request, path, *current, written, next, &unchanged)) {
+    return ErrorResponse(*e, request.pretty);
+  }
+  if (unchanged) return ObjectResponse(200, r, *current, request.pretty);
+  std::optional<ApiError> dry_run_error;
+  if (IsDryRun(request, &dry_run_error)) {
+    return DryRunResponse(200, r, next, request.pretty);
+  }
+  if (dry_run_error) return ErrorResponse(*dry_run_error, request.pretty);
+  std::optional<ObjectPtr> updated = CommitUpdate(r, current, std::move(next));
+  if (updated.has_value()) {
+    return ObjectResponse(200, r, **updated, request.pretty);
+  }
+  return std::nullopt;
 }
 
 Response Registry::Patch(const Request& request, const ApiPath& path) {
@@ -297,26 +309,15 @@ Response Registry::Patch(const Request& request, const ApiPath& path) {
                                                 patched_uid, current->uid),
                            request.pretty);
     }
-    bool unchanged = false;
     const JsonValue& written = type == "application/json-patch+json"
                                    ? static_cast<const JsonValue&>(next)
                                    : static_cast<const JsonValue&>(patch);
+    // A copy: `next` changes while it is prepared, and may be `written`.
     JsonDocument written_copy;
     written_copy.CopyFrom(written, written_copy.GetAllocator());
-    if (auto e = PrepareUpdate(request, path, *current, written_copy, next,
-                               &unchanged)) {
-      return ErrorResponse(*e, request.pretty);
-    }
-    if (unchanged) return ObjectResponse(200, r, *current, request.pretty);
-    std::optional<ApiError> dry_run_error;
-    if (IsDryRun(request, &dry_run_error)) {
-      return DryRunResponse(200, r, next, request.pretty);
-    }
-    if (dry_run_error) return ErrorResponse(*dry_run_error, request.pretty);
-    std::optional<ObjectPtr> updated =
-        CommitUpdate(r, current, std::move(next));
-    if (updated.has_value()) {
-      return ObjectResponse(200, r, **updated, request.pretty);
+    if (std::optional<Response> done = WriteUpdate(
+            request, path, current, written_copy, std::move(next))) {
+      return std::move(*done);
     }
   }
   return ErrorResponse(ConflictModified(r, path.name), request.pretty);

@@ -13,30 +13,13 @@
 #include "pkg/api/codec.h"
 #include "pkg/client/rest_list_watch.h"
 #include "test/apiserver/test_api_server.h"
+#include "test/apiserver/test_objects.h"
 #include "test/integration/ksched_process.h"
 
 namespace ksched::testing {
 namespace {
 
 using std::chrono::seconds;
-
-std::string NodeJson(const std::string& name, const std::string& cpu) {
-  return R"({"apiVersion":"v1","kind":"Node","metadata":{"name":")" + name +
-         R"(","labels":{"kubernetes.io/hostname":")" + name +
-         R"("}},"status":{"capacity":{"cpu":")" + cpu +
-         R"(","memory":"8Gi","pods":"110"},"allocatable":{"cpu":")" + cpu +
-         R"(","memory":"8Gi","pods":"110"},"conditions":[{"type":"Ready",)"
-         R"("status":"True"}]}})";
-}
-
-std::string PodJson(const std::string& name, const std::string& cpu,
-                    const std::string& scheduler = "ksched") {
-  return R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
-         R"(","namespace":"default"},"spec":{"schedulerName":")" + scheduler +
-         R"(","containers":[{"name":"c","image":"registry.k8s.io/pause:3.10",)"
-         R"("resources":{"requests":{"cpu":")" +
-         cpu + R"(","memory":"64Mi"}}}]}})";
-}
 
 class SchedulingTest : public ::testing::Test {
  protected:
@@ -66,11 +49,18 @@ class SchedulingTest : public ::testing::Test {
     ASSERT_EQ(reply.code, 201) << reply.body;
   }
   void CreateNode(const std::string& name, const std::string& cpu) {
-    Create("/api/v1/nodes", NodeJson(name, cpu));
+    Create("/api/v1/nodes",
+           NodeJson({.name = name,
+                     .cpu = cpu,
+                     .labels = R"("kubernetes.io/hostname":")" + name + "\""}));
   }
   void CreatePod(const std::string& name, const std::string& cpu,
                  const std::string& scheduler = "ksched") {
-    Create("/api/v1/namespaces/default/pods", PodJson(name, cpu, scheduler));
+    Create("/api/v1/namespaces/default/pods",
+           PodJson({.name = name,
+                    .cpu = cpu,
+                    .memory = "64Mi",
+                    .scheduler = scheduler}));
   }
 
   std::vector<api::Pod> Pods() {
