@@ -174,6 +174,7 @@ util::Result<HttpResponse> CpprestTransport::RoundTrip(
     http::http_response response = client_->request(MakeRequest(request)).get();
     HttpResponse out;
     out.code = response.status_code();
+    if (out.code == 401) tokens_.Invalidate();
     std::vector<unsigned char> body = response.extract_vector().get();
     out.body.assign(body.begin(), body.end());
     out.content_type = Header(response.headers(), "Content-Type");
@@ -194,6 +195,7 @@ util::Result<StreamedResponse> CpprestTransport::Stream(
         client_->request(MakeRequest(request), source->get_token()).get();
     StreamedResponse out;
     out.code = response.status_code();
+    if (out.code == 401) tokens_.Invalidate();
     out.content_type = Header(response.headers(), "Content-Type");
     out.retry_after = Header(response.headers(), "Retry-After");
     out.body = std::make_unique<CpprestBodyReader>(

@@ -50,4 +50,9 @@ std::string TokenSource::Token() {
   return token_;
 }
 
+void TokenSource::Invalidate() {
+  std::lock_guard lock(mu_);
+  next_check_ = util::Clock::TimePoint{};
+}
+
 }  // namespace ksched::client

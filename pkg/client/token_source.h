@@ -24,6 +24,10 @@ class TokenSource {
 
   // The token to send; empty for none.
   std::string Token();
+  // The server refused the token (401): look at the file again on the next
+  // request instead of waiting out the recheck interval, as client-go
+  // resets its cached token on an Unauthorized answer.
+  void Invalidate();
 
  private:
   const util::Clock& clock_;

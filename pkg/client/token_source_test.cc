@@ -54,6 +54,22 @@ TEST_F(TokenSourceTest, RotatedFileIsReRead) {
   EXPECT_EQ(source.Token(), "second");
 }
 
+// After a 401 the file is looked at again at once.
+TEST_F(TokenSourceTest, InvalidateChecksTheFileBeforeTheInterval) {
+  util::FakeClock clock;
+  WriteToken("first");
+  RestConfig config;
+  config.token_file = path_.string();
+  TokenSource source(clock, config, std::chrono::seconds(60));
+  EXPECT_EQ(source.Token(), "first");
+  WriteToken("second");
+  EXPECT_EQ(source.Token(), "first");
+  source.Invalidate();
+  EXPECT_EQ(source.Token(), "second");
+  WriteToken("third");
+  EXPECT_EQ(source.Token(), "second") << "the interval starts again";
+}
+
 // While the file is missing or empty, the last good token is kept.
 TEST_F(TokenSourceTest, LastGoodTokenSurvivesAMissingFile) {
   util::FakeClock clock;

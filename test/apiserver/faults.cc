@@ -1,5 +1,8 @@
 #include "test/apiserver/faults.h"
 
+#include <algorithm>
+#include <string_view>
+
 #include "test/apiserver/ids.h"
 
 namespace ksched::testing::apiserver {
@@ -70,6 +73,21 @@ bool Faults::IsForbidden(const std::string& verb,
     if ((v == "*" || v == verb) && (r == "*" || r == resource)) return true;
   }
   return false;
+}
+
+void Faults::SetTokens(std::vector<std::string> tokens) {
+  std::lock_guard lock(mu_);
+  tokens_ = std::move(tokens);
+}
+
+bool Faults::Authenticates(const std::string& authorization,
+                           const std::string& configured) const {
+  constexpr std::string_view kBearer = "Bearer ";
+  if (!authorization.starts_with(kBearer)) return false;
+  const std::string token = authorization.substr(kBearer.size());
+  std::lock_guard lock(mu_);
+  if (!tokens_.has_value()) return token == configured;
+  return std::find(tokens_->begin(), tokens_->end(), token) != tokens_->end();
 }
 
 void Faults::Clear() {

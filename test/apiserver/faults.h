@@ -40,6 +40,16 @@ class Faults {
 
   void Clear();  // faults, delays and denials; not the request log
 
+  // Bearer tokens that authenticate, replacing the configured one: a
+  // rotation keeps the old token valid for a while (as bound service
+  // account tokens stay valid after the kubelet writes a new one), then
+  // revokes it.
+  void SetTokens(std::vector<std::string> tokens);
+  // Whether `authorization` ("Bearer ...") names an accepted token;
+  // `configured` is the server's own while SetTokens was never called.
+  bool Authenticates(const std::string& authorization,
+                     const std::string& configured) const;
+
   void Record(const std::string& method, const std::string& target);
   int Count(const std::string& method, const std::string& substring) const;
 
@@ -49,6 +59,7 @@ class Faults {
   std::vector<std::pair<std::string, std::chrono::milliseconds>> delays_;
   std::vector<std::pair<std::string, std::string>> forbidden_;
   std::vector<std::pair<std::string, std::string>> requests_;
+  std::optional<std::vector<std::string>> tokens_;
 };
 
 }  // namespace ksched::testing::apiserver

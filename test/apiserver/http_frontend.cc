@@ -304,7 +304,8 @@ void HttpFrontend::Process(http::http_request request, Request parsed,
   // refused everywhere.
   const bool is_public =
       path.endpoint == Endpoint::kHealth || path.endpoint == Endpoint::kVersion;
-  const bool authenticated = authorization == "Bearer " + config_.token;
+  const bool authenticated =
+      faults_.Authenticates(authorization, config_.token);
   if (!authenticated && !(is_public && authorization.empty())) {
     Reply(request, ErrorAnswer(Unauthorized(), parsed.pretty), false, guard);
     return;

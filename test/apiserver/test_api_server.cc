@@ -105,7 +105,8 @@ std::string TestApiServer::ca_pem() const { return state_->pki.ca_pem(); }
 
 std::string TestApiServer::token() const { return state_->options.token; }
 
-void TestApiServer::WriteKubeconfig(const std::string& path) const {
+void TestApiServer::WriteKubeconfig(const std::string& path,
+                                    const std::string& token_file) const {
   std::ofstream out(path, std::ios::trunc);
   out << "apiVersion: v1\n"
          "kind: Config\n"
@@ -121,8 +122,8 @@ void TestApiServer::WriteKubeconfig(const std::string& path) const {
          "users:\n"
          "- name: ksched-test\n"
          "  user:\n"
-         "    token: "
-      << token()
+      << (token_file.empty() ? "    token: " + token()
+                             : "    tokenFile: " + token_file)
       << "\n"
          "contexts:\n"
          "- name: ksched-test\n"
@@ -214,6 +215,10 @@ void TestApiServer::Forbid(const std::string& verb,
 }
 
 void TestApiServer::ClearFaults() { state_->faults.Clear(); }
+
+void TestApiServer::SetTokens(const std::vector<std::string>& tokens) {
+  state_->faults.SetTokens(tokens);
+}
 
 void TestApiServer::Stop() {
   State& s = *state_;

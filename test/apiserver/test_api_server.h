@@ -59,8 +59,10 @@ class TestApiServer {
   std::string ca_pem() const;
   std::string token() const;
   // Writes a kubeconfig (certificate-authority-data + token) for this
-  // server.
-  void WriteKubeconfig(const std::string& path) const;
+  // server; with `token_file`, the user's token is read from that file
+  // (tokenFile) instead, as with a projected service-account token.
+  void WriteKubeconfig(const std::string& path,
+                       const std::string& token_file = "") const;
 
   // In-process object access, by API path, JSON text in and out, with
   // exactly the semantics (and watch events) of the HTTP verbs, e.g.
@@ -122,6 +124,9 @@ class TestApiServer {
   // "*", ...) on resource ("nodes", "pods/binding", "*").
   void Forbid(const std::string& verb, const std::string& resource);
   void ClearFaults();
+  // The bearer tokens accepted from now on, in place of options.token
+  // (several at once while a rotated-out token is still valid).
+  void SetTokens(const std::vector<std::string>& tokens);
   // Stop listening / listen again on the same port, with the same CA and
   // stored objects; open watches are cut.
   void Stop();

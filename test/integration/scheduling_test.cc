@@ -5,119 +5,16 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <filesystem>
-#include <map>
-#include <set>
 #include <string>
 
-#include "pkg/api/codec.h"
-#include "pkg/client/rest_list_watch.h"
-#include "test/apiserver/test_api_server.h"
-#include "test/apiserver/test_objects.h"
-#include "test/integration/ksched_process.h"
+#include "test/integration/cluster_test_base.h"
 
 namespace ksched::testing {
 namespace {
 
 using std::chrono::seconds;
 
-class SchedulingTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    server_ = TestApiServer::Start({.bookmark_interval = seconds(1)});
-    ASSERT_NE(server_, nullptr);
-    dir_ = std::filesystem::temp_directory_path() /
-           ("ksched-it-" + std::to_string(getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::create_directories(dir_);
-    server_->WriteKubeconfig(dir_ / "kubeconfig");
-  }
-  void TearDown() override {
-    ksched_.reset();
-    std::filesystem::remove_all(dir_);
-  }
-
-  void StartKsched() {
-    ksched_ = std::make_unique<KschedProcess>(
-        std::vector<std::string>{"--kubeconfig", dir_ / "kubeconfig", "--v",
-                                 "2"},
-        dir_ / "ksched.log");
-  }
-
-  void Create(const std::string& collection, const std::string& json) {
-    auto reply = server_->Create(collection, json);
-    ASSERT_EQ(reply.code, 201) << reply.body;
-  }
-  void CreateNode(const std::string& name, const std::string& cpu) {
-    Create("/api/v1/nodes",
-           NodeJson({.name = name,
-                     .cpu = cpu,
-                     .labels = R"("kubernetes.io/hostname":")" + name + "\""}));
-  }
-  void CreatePod(const std::string& name, const std::string& cpu,
-                 const std::string& scheduler = "ksched") {
-    Create("/api/v1/namespaces/default/pods",
-           PodJson({.name = name,
-                    .cpu = cpu,
-                    .memory = "64Mi",
-                    .scheduler = scheduler}));
-  }
-
-  std::vector<api::Pod> Pods() {
-    auto reply = server_->List("/api/v1/pods");
-    EXPECT_EQ(reply.code, 200);
-    auto page = client::DecodeListPage<api::Pod>(reply.body);
-    EXPECT_TRUE(page.ok()) << page.error().message();
-    return page.ok() ? page->items : std::vector<api::Pod>{};
-  }
-  api::Pod GetPod(const std::string& name) {
-    auto reply = server_->Get("/api/v1/namespaces/default/pods/" + name);
-    auto pod = api::DecodeJson<api::Pod>(reply.body);
-    EXPECT_TRUE(pod.ok());
-    return pod.ok() ? *pod : api::Pod{};
-  }
-  std::vector<api::Event> Events() {
-    auto reply = server_->List("/apis/events.k8s.io/v1/events");
-    auto page = client::DecodeListPage<api::Event>(reply.body);
-    EXPECT_TRUE(page.ok()) << reply.body.substr(0, 200);
-    return page.ok() ? page->items : std::vector<api::Event>{};
-  }
-  // Pods of ours not bound yet.
-  int Unbound() {
-    int n = 0;
-    for (const api::Pod& p : Pods()) {
-      if (p.spec.scheduler_name == "ksched" && p.spec.node_name.empty()) ++n;
-    }
-    return n;
-  }
-
-  // Every binding of a pod answered 201 exactly once, and no node holds
-  // more CPU than it has (millicores by node).
-  void ExpectBoundOnceAndFitting(const std::map<std::string, int>& node_cpu) {
-    std::map<std::string, int> successes;
-    for (const auto& b : server_->Bindings()) {
-      if (b.code == 201) ++successes[b.ns + "/" + b.name];
-    }
-    std::map<std::string, int> used;
-    for (const api::Pod& p : Pods()) {
-      if (p.spec.node_name.empty()) continue;
-      EXPECT_EQ(successes["default/" + p.metadata.name], 1) << p.metadata.name;
-      for (const auto& c : p.spec.containers) {
-        if (const api::Quantity* cpu = c.resources.requests.Find("cpu")) {
-          used[p.spec.node_name] += static_cast<int>(cpu->MilliValue());
-        }
-      }
-    }
-    for (const auto& [node, millis] : used) {
-      ASSERT_TRUE(node_cpu.contains(node)) << node;
-      EXPECT_LE(millis, node_cpu.at(node)) << node;
-    }
-  }
-
-  std::unique_ptr<TestApiServer> server_;
-  std::filesystem::path dir_;
-  std::unique_ptr<KschedProcess> ksched_;
-};
+class SchedulingTest : public ClusterTestBase {};
 
 TEST_F(SchedulingTest, BindsOurPodsOnceAndValidlyAndLeavesOthersAlone) {
   for (int i = 0; i < 3; ++i) CreateNode("node-" + std::to_string(i), "2");

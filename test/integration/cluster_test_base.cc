@@ -1,0 +1,128 @@
+#include "test/integration/cluster_test_base.h"
+
+#include <unistd.h>
+
+#include <chrono>
+
+#include "pkg/api/codec.h"
+#include "pkg/client/rest_list_watch.h"
+#include "test/apiserver/test_objects.h"
+
+namespace ksched::testing {
+
+void ClusterTestBase::SetUp() {
+  server_ =
+      TestApiServer::Start({.bookmark_interval = std::chrono::seconds(1)});
+  ASSERT_NE(server_, nullptr);
+  dir_ = std::filesystem::temp_directory_path() /
+         ("ksched-it-" + std::to_string(getpid()) + "-" +
+          ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::filesystem::create_directories(dir_);
+  server_->WriteKubeconfig(dir_ / "kubeconfig");
+}
+
+void ClusterTestBase::TearDown() {
+  ksched_.reset();
+  std::filesystem::remove_all(dir_);
+}
+
+void ClusterTestBase::StartKsched(const std::vector<std::string>& extra_args) {
+  std::vector<std::string> args = {"--kubeconfig", dir_ / "kubeconfig", "--v",
+                                   "2"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  ksched_ = std::make_unique<KschedProcess>(args, dir_ / "ksched.log");
+}
+
+void ClusterTestBase::Create(const std::string& collection,
+                             const std::string& json) {
+  auto reply = server_->Create(collection, json);
+  ASSERT_EQ(reply.code, 201) << reply.body;
+}
+
+void ClusterTestBase::CreateNode(const std::string& name,
+                                 const std::string& cpu) {
+  Create("/api/v1/nodes",
+         NodeJson({.name = name,
+                   .cpu = cpu,
+                   .labels = R"("kubernetes.io/hostname":")" + name + "\""}));
+}
+
+void ClusterTestBase::CreatePod(const std::string& name, const std::string& cpu,
+                                const std::string& scheduler) {
+  Create("/api/v1/namespaces/default/pods", PodJson({.name = name,
+                                                     .cpu = cpu,
+                                                     .memory = "64Mi",
+                                                     .scheduler = scheduler}));
+}
+
+int ClusterTestBase::BindElsewhere(const std::string& pod,
+                                   const std::string& node) {
+  return server_
+      ->Create("/api/v1/namespaces/default/pods/" + pod + "/binding",
+               R"({"apiVersion":"v1","kind":"Binding","metadata":{"name":")" +
+                   pod + R"("},"target":{"kind":"Node","name":")" + node +
+                   R"("}})")
+      .code;
+}
+
+std::vector<api::Pod> ClusterTestBase::Pods() {
+  auto reply = server_->List("/api/v1/pods");
+  EXPECT_EQ(reply.code, 200);
+  auto page = client::DecodeListPage<api::Pod>(reply.body);
+  EXPECT_TRUE(page.ok()) << page.error().message();
+  return page.ok() ? page->items : std::vector<api::Pod>{};
+}
+
+api::Pod ClusterTestBase::GetPod(const std::string& name) {
+  auto reply = server_->Get("/api/v1/namespaces/default/pods/" + name);
+  auto pod = api::DecodeJson<api::Pod>(reply.body);
+  EXPECT_TRUE(pod.ok());
+  return pod.ok() ? *pod : api::Pod{};
+}
+
+std::vector<api::Event> ClusterTestBase::Events() {
+  auto reply = server_->List("/apis/events.k8s.io/v1/events");
+  auto page = client::DecodeListPage<api::Event>(reply.body);
+  EXPECT_TRUE(page.ok()) << reply.body.substr(0, 200);
+  return page.ok() ? page->items : std::vector<api::Event>{};
+}
+
+int ClusterTestBase::Unbound() {
+  int n = 0;
+  for (const api::Pod& p : Pods()) {
+    if (p.spec.scheduler_name == "ksched" && p.spec.node_name.empty()) ++n;
+  }
+  return n;
+}
+
+bool ClusterTestBase::HasEvent(const std::string& pod,
+                               const std::string& reason) {
+  for (const api::Event& e : Events()) {
+    if (e.regarding.name == pod && e.reason == reason) return true;
+  }
+  return false;
+}
+
+void ClusterTestBase::ExpectBoundOnceAndFitting(
+    const std::map<std::string, int>& node_cpu) {
+  std::map<std::string, int> successes;
+  for (const auto& b : server_->Bindings()) {
+    if (b.code == 201) ++successes[b.ns + "/" + b.name];
+  }
+  std::map<std::string, int> used;
+  for (const api::Pod& p : Pods()) {
+    if (p.spec.node_name.empty()) continue;
+    EXPECT_EQ(successes["default/" + p.metadata.name], 1) << p.metadata.name;
+    for (const auto& c : p.spec.containers) {
+      if (const api::Quantity* cpu = c.resources.requests.Find("cpu")) {
+        used[p.spec.node_name] += static_cast<int>(cpu->MilliValue());
+      }
+    }
+  }
+  for (const auto& [node, millis] : used) {
+    ASSERT_TRUE(node_cpu.contains(node)) << node;
+    EXPECT_LE(millis, node_cpu.at(node)) << node;
+  }
+}
+
+}  // namespace ksched::testing

@@ -1,0 +1,52 @@
+// ClusterTestBase: a test API server per test, the real ksched binary
+// pointed at it, and the helpers the integration tests share to create
+// objects and check what was bound.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "pkg/api/objects.h"
+#include "test/apiserver/test_api_server.h"
+#include "test/integration/ksched_process.h"
+
+namespace ksched::testing {
+
+class ClusterTestBase : public ::testing::Test {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  // Starts ksched with the kubeconfig written in SetUp, at --v 2.
+  void StartKsched(const std::vector<std::string>& extra_args = {});
+
+  void Create(const std::string& collection, const std::string& json);
+  void CreateNode(const std::string& name, const std::string& cpu);
+  void CreatePod(const std::string& name, const std::string& cpu,
+                 const std::string& scheduler = "ksched");
+  // Binds the pod as another scheduler would; the server's answer code.
+  int BindElsewhere(const std::string& pod, const std::string& node);
+
+  std::vector<api::Pod> Pods();
+  api::Pod GetPod(const std::string& name);
+  std::vector<api::Event> Events();
+  // Pods of ours not bound yet.
+  int Unbound();
+  // Whether an event with this reason was written about the pod.
+  bool HasEvent(const std::string& pod, const std::string& reason);
+
+  // Every bound pod got exactly one successful (201) binding, and no node
+  // holds more CPU than it has (millicores by node).
+  void ExpectBoundOnceAndFitting(const std::map<std::string, int>& node_cpu);
+
+  std::unique_ptr<TestApiServer> server_;
+  std::filesystem::path dir_;
+  std::unique_ptr<KschedProcess> ksched_;
+};
+
+}  // namespace ksched::testing
