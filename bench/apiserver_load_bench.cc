@@ -2,11 +2,15 @@
 // created in the test API server, over HTTPS, as it would in a cluster.
 //
 //   apiserver_load_bench [--nodes 1000] [--pods 5000] [--mode stream|backlog]
+//                        [--rate PODS_PER_S] [--parallelism N]
 //                        [--ksched-args "..."]
 //
 // stream:  ksched starts first; the pods are then created as fast as the
 //          server takes them, and each pod's time from creation to its
-//          Binding is measured (p50/p99), with the bind rate.
+//          Binding is measured (p50/p99), with the bind rate. With
+//          --rate, pods are created at that steady rate instead, so the
+//          latency is that of a scheduler keeping up, not of a queue
+//          draining a burst.
 // backlog: the pods exist before ksched starts (as in the design notes'
 //          kube-scheduler figures): time from start to all bound.
 // It prints figures; it asserts nothing.
@@ -63,12 +67,6 @@ std::vector<std::string> Split(const std::string& s) {
   return out;
 }
 
-long ChildPeakRssKiB() {
-  rusage usage{};
-  getrusage(RUSAGE_CHILDREN, &usage);
-  return usage.ru_maxrss;
-}
-
 // User + system CPU seconds of this process (the API server) or of the
 // finished children (ksched).
 double CpuSeconds(int who) {
@@ -85,12 +83,16 @@ int main(int argc, char** argv) {
   int pods = 5000;
   std::string mode = "stream";
   std::string extra;
+  int parallelism = 16;  // kube-scheduler's default
+  double rate = 0;       // pods/s; 0: as fast as the server takes them
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--nodes") nodes = std::stoi(argv[i + 1]);
     if (flag == "--pods") pods = std::stoi(argv[i + 1]);
     if (flag == "--mode") mode = argv[i + 1];
     if (flag == "--ksched-args") extra = argv[i + 1];
+    if (flag == "--parallelism") parallelism = std::stoi(argv[i + 1]);
+    if (flag == "--rate") rate = std::stod(argv[i + 1]);
   }
   auto server = TestApiServer::Start({});
   const auto dir = std::filesystem::temp_directory_path() /
@@ -102,12 +104,15 @@ int main(int argc, char** argv) {
   {
     // Client limits as in the design notes' kube-scheduler runs.
     std::FILE* f = std::fopen(config.c_str(), "w");
-    std::fputs(
+    const std::string yaml =
         "apiVersion: kubescheduler.config.k8s.io/v1\n"
         "kind: KubeSchedulerConfiguration\n"
+        "parallelism: " +
+        std::to_string(parallelism) +
+        "\n"
         "clientConnection:\n  qps: 5000\n  burst: 5000\n"
-        "profiles:\n- schedulerName: ksched\n",
-        f);
+        "profiles:\n- schedulerName: ksched\n";
+    std::fputs(yaml.c_str(), f);
     std::fclose(f);
   }
   for (int i = 0; i < nodes; ++i) {
@@ -119,7 +124,13 @@ int main(int argc, char** argv) {
 
   std::map<std::string, Clock::time_point> created;
   auto create_pods = [&] {
+    const Clock::time_point begin = Clock::now();
     for (int i = 0; i < pods; ++i) {
+      if (rate > 0) {
+        std::this_thread::sleep_until(
+            begin + std::chrono::duration_cast<Clock::duration>(
+                        std::chrono::duration<double>(i / rate)));
+      }
       const auto reply =
           server->Create("/api/v1/namespaces/default/pods", PodJson(i));
       created["pod-" + std::to_string(i)] = Clock::now();
@@ -157,6 +168,7 @@ int main(int argc, char** argv) {
   const bool done = ksched::testing::WaitUntil([&] { return bound() >= pods; },
                                                std::chrono::seconds(600));
   const auto records = server->Bindings();
+  const long peak_rss_kib = ksched->PeakRssKiB();
   ksched->Terminate();
 
   std::vector<double> latency;
@@ -177,9 +189,11 @@ int main(int argc, char** argv) {
     return latency[std::min(latency.size() - 1,
                             static_cast<size_t>(p * latency.size()))];
   };
-  std::printf("mode=%s nodes=%d pods=%d bound=%zu failed_bindings=%d%s\n",
-              mode.c_str(), nodes, pods, latency.size(), failed,
-              done ? "" : " (timed out)");
+  std::printf(
+      "mode=%s nodes=%d pods=%d rate=%s bound=%zu failed_bindings=%d%s\n",
+      mode.c_str(), nodes, pods,
+      rate > 0 ? std::to_string(static_cast<int>(rate)).c_str() : "max",
+      latency.size(), failed, done ? "" : " (timed out)");
   std::printf("creating all pods took %.0f ms\n", Ms(created_all - start));
   std::printf("start to last binding: %.0f ms -> %.0f pods/s\n",
               Ms(last_bind - start),
@@ -190,7 +204,7 @@ int main(int argc, char** argv) {
       latency.size() / std::max(1e-9, Ms(last_bind - first_bind) / 1000.0));
   std::printf("creation to binding: p50 %.1f ms, p99 %.1f ms, max %.1f ms\n",
               pct(0.50), pct(0.99), latency.empty() ? 0.0 : latency.back());
-  std::printf("ksched peak RSS: %ld MiB\n", ChildPeakRssKiB() / 1024);
+  std::printf("ksched peak RSS: %ld MiB\n", peak_rss_kib / 1024);
   // Both share this machine's cores: where the CPU went says what bounds
   // the rate.
   std::printf("CPU seconds: ksched %.1f, test API server and load %.1f\n",

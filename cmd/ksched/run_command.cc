@@ -12,6 +12,7 @@
 
 #include "cmd/ksched/startup_report.h"
 #include "pkg/apiwriter/rest_writer.h"
+#include "pkg/client/cpprest_threads.h"
 #include "pkg/client/cpprest_transport.h"
 #include "pkg/client/kubeconfig.h"
 #include "pkg/client/rest_client.h"
@@ -194,6 +195,7 @@ int RunScheduler(const std::vector<std::string>& args) {
   }
 
   SignalWatcher::BlockTerminationSignals();
+  client::ConfigureCpprestThreads(client::DefaultCpprestThreads());
   util::RealClock clock;
   util::DefaultRandom random;
   auto transport = client::CpprestTransport::Create(*rest_config, clock, {});

@@ -151,18 +151,64 @@ void RestWriter::EventLoop() {
     const api::Timestamp now =
         std::chrono::time_point_cast<std::chrono::microseconds>(
             clock_.WallNow());
+    std::vector<EventWrite> writes;
     for (const api::Event& event : batch) {
-      if (auto write = series_.Observe(event, now)) Write(*write);
+      if (auto write = series_.Observe(event, now)) {
+        writes.push_back(std::move(*write));
+      }
     }
-    for (const EventWrite& write : series_.Heartbeat(now)) Write(write);
+    for (EventWrite& write : series_.Heartbeat(now)) {
+      writes.push_back(std::move(write));
+    }
+    for (EventWrite& write : writes) {
+      if (Write(write)) continue;
+      if (retries_.size() >= options_.event_queue ||
+          options_.event_tries <= 1) {
+        events_dropped_.fetch_add(1);
+        continue;
+      }
+      retries_.push_back(
+          {std::move(write), 1, clock_.Now() + options_.event_retry_interval});
+    }
+    RetryDue();
     lock.lock();
     busy_ = false;
     if (queue_.empty()) idle_cv_.notify_all();
-    if (stopping && queue_.empty()) return;
+    if (stopping && queue_.empty()) {
+      // Shutdown does not wait out an unreachable server.
+      if (!retries_.empty()) {
+        events_dropped_.fetch_add(static_cast<int64_t>(retries_.size()));
+        log_.Warning("dropping " + std::to_string(retries_.size()) +
+                     " events the API server could not be reached for");
+      }
+      return;
+    }
   }
 }
 
-void RestWriter::Write(const EventWrite& write) {
+void RestWriter::RetryDue() {
+  // Every entry waits the same interval, so the due ones are at the
+  // front; each is tried once per call, even if the interval is zero.
+  const util::Clock::TimePoint now = clock_.Now();
+  size_t due = 0;
+  while (due < retries_.size() && retries_[due].due <= now) ++due;
+  for (size_t i = 0; i < due; ++i) {
+    PendingWrite pending = std::move(retries_.front());
+    retries_.pop_front();
+    if (Write(pending.write)) continue;
+    if (++pending.tries >= options_.event_tries) {
+      events_dropped_.fetch_add(1);
+      log_.Warning("giving up on event " + pending.write.event.metadata.ns +
+                   "/" + pending.write.event.metadata.name + " after " +
+                   std::to_string(pending.tries) + " tries");
+      continue;
+    }
+    pending.due = now + options_.event_retry_interval;
+    retries_.push_back(std::move(pending));
+  }
+}
+
+bool RestWriter::Write(const EventWrite& write) {
   const client::Resource& events = ResourceOf<api::Event>::kResource;
   client::ApiResult result;
   if (write.kind == EventWrite::Kind::kCreate) {
@@ -180,11 +226,15 @@ void RestWriter::Write(const EventWrite& write) {
   }
   if (result.ok()) {
     events_written_.fetch_add(1);
-  } else {
-    log_.Warning("writing event " + write.event.metadata.ns + "/" +
-                 write.event.metadata.name + " (" + write.event.reason +
-                 "): " + result.error->message());
+    return true;
   }
+  log_.Warning("writing event " + write.event.metadata.ns + "/" +
+               write.event.metadata.name + " (" + write.event.reason +
+               "): " + result.error->message());
+  if (client::IsConnectionError(*result.error)) return false;
+  // Refused: it would be refused again.
+  events_dropped_.fetch_add(1);
+  return true;
 }
 
 }  // namespace ksched::apiwriter

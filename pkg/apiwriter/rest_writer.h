@@ -6,7 +6,10 @@
 //   RecordEvent: events.k8s.io/v1 Events, written by a background thread
 //     from a bounded queue (the scheduling loop never waits on them), folded
 //     into series (see EventSeries); when the queue is full, events are
-//     dropped and counted rather than slowing scheduling down.
+//     dropped and counted rather than slowing scheduling down. A write
+//     that got no answer (server unreachable) is tried again later, up to
+//     a limit, as client-go's broadcaster does; one the server refused is
+//     not, since it would be refused again.
 #pragma once
 
 #include <atomic>
@@ -31,6 +34,9 @@ struct RestWriterOptions {
   std::string host;
   size_t event_queue = 1000;
   EventSeriesOptions series;
+  // client-go's maxTriesPerEvent and the sleep between tries.
+  int event_tries = 12;
+  util::Clock::Duration event_retry_interval = std::chrono::seconds(10);
 };
 
 class RestWriter final : public framework::Binder,
@@ -59,14 +65,25 @@ class RestWriter final : public framework::Binder,
   void FlushEvents();
 
  private:
+  // A write that got no answer, waiting for its next try.
+  struct PendingWrite {
+    EventWrite write;
+    int tries;
+    util::Clock::TimePoint due;
+  };
+
   void EventLoop();
-  void Write(const EventWrite& write);
+  // Writes the events that are due for another try.
+  void RetryDue();
+  // False when the server could not be reached (worth another try).
+  bool Write(const EventWrite& write);
 
   client::RestClient& client_;
   const util::Clock& clock_;
   util::Logger& log_;
   RestWriterOptions options_;
-  EventSeries series_;  // event thread only
+  EventSeries series_;                // event thread only
+  std::deque<PendingWrite> retries_;  // event thread only, oldest first
 
   std::mutex mu_;
   std::condition_variable cv_;

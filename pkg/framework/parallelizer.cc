@@ -1,16 +1,22 @@
 #include "pkg/framework/parallelizer.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 namespace ksched::framework {
 
 namespace {
 
-// About 50-100 microseconds of polling: longer than the gap between the
-// Filter and Score passes of a cycle, far shorter than an idle scheduler's
-// wait for the next pod.
-constexpr int kSpinIterations = 20000;
+// How long a worker polls for the next job before it parks: longer than
+// the gap between the Filter and Score passes of a cycle, shorter than the
+// gap between two pods' cycles. Polling longer keeps a core busy for
+// nothing, which on a small machine is a core the API client and the
+// binding threads need. Bounded by time, not by a count of pause
+// instructions, whose cost differs tenfold between CPUs.
+constexpr auto kJobSpin = std::chrono::microseconds(20);
+// How long the caller polls for workers to finish their last chunk.
+constexpr auto kDoneSpin = std::chrono::microseconds(50);
 
 inline void CpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -18,6 +24,19 @@ inline void CpuRelax() {
 #elif defined(__aarch64__)
   asm volatile("yield");
 #endif
+}
+
+// Polls `done` for at most `budget`; whether it came true.
+template <typename Done>
+bool SpinFor(Done done, std::chrono::nanoseconds budget) {
+  const auto deadline = std::chrono::steady_clock::now() + budget;
+  while (true) {
+    for (int i = 0; i < 64; ++i) {
+      if (done()) return true;
+      CpuRelax();
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return done();
+  }
 }
 
 }  // namespace
@@ -52,10 +71,13 @@ void Parallelizer::RunChunks() {
 }
 
 bool Parallelizer::AwaitJob(uint64_t seen) {
-  for (int i = 0; i < kSpinIterations; ++i) {
-    if (stopping_.load(std::memory_order_relaxed)) return false;
-    if (job_id_.load(std::memory_order_acquire) != seen) return true;
-    CpuRelax();
+  if (SpinFor(
+          [&] {
+            return stopping_.load(std::memory_order_relaxed) ||
+                   job_id_.load(std::memory_order_acquire) != seen;
+          },
+          kJobSpin)) {
+    return !stopping_.load(std::memory_order_relaxed);
   }
   std::unique_lock<std::mutex> lock(mu_);
   // seq_cst with the caller's job_id_ bump and sleepers_ check: either the
@@ -118,11 +140,8 @@ void Parallelizer::UntilChunks(int n, const std::function<bool(int, int)>& fn) {
   }
   RunChunks();
   // Workers that are mid-chunk finish within microseconds: poll first.
-  for (int i = 0; i < kSpinIterations; ++i) {
-    if (active_.load(std::memory_order_acquire) == 0) break;
-    CpuRelax();
-  }
-  if (active_.load(std::memory_order_acquire) != 0) {
+  if (!SpinFor([&] { return active_.load(std::memory_order_acquire) == 0; },
+               kDoneSpin)) {
     std::unique_lock<std::mutex> lock(mu_);
     done_cv_.wait(lock,
                   [&] { return active_.load(std::memory_order_acquire) == 0; });

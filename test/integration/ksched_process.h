@@ -63,6 +63,17 @@ class KschedProcess {
     return !exited_;
   }
 
+  // The process's resident-set high-water mark (VmHWM) in KiB, read while
+  // it runs; -1 once it has exited. (getrusage's ru_maxrss of a child
+  // would count the pages it shared with this process before exec.)
+  long PeakRssKiB() const {
+    std::ifstream in("/proc/" + std::to_string(pid_) + "/status");
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
+    }
+    return -1;
+  }
+
   std::string Log() const {
     std::ifstream in(log_path_);
     std::stringstream ss;

@@ -1,0 +1,190 @@
+#include "pkg/apiwriter/rest_writer.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <functional>
+#include <mutex>
+#include <vector>
+
+#include "pkg/util/fake_clock.h"
+#include "pkg/util/random.h"
+
+namespace ksched::apiwriter {
+namespace {
+
+using client::HttpRequest;
+using client::HttpResponse;
+
+// Answers every request through `answer`, recording what was asked; safe
+// to call from the event thread.
+class FunctionTransport final : public client::Transport {
+ public:
+  using AnswerFn = std::function<util::Result<HttpResponse>(int call)>;
+  explicit FunctionTransport(AnswerFn answer) : answer_(std::move(answer)) {}
+
+  util::Result<HttpResponse> RoundTrip(const HttpRequest& request) override {
+    std::lock_guard lock(mu_);
+    requests_.push_back(request);
+    return answer_(static_cast<int>(requests_.size()));
+  }
+  util::Result<client::StreamedResponse> Stream(const HttpRequest&,
+                                                util::Cancellation&) override {
+    return util::Error("not streamed here");
+  }
+  std::vector<HttpRequest> requests() const {
+    std::lock_guard lock(mu_);
+    return requests_;
+  }
+
+ private:
+  AnswerFn answer_;
+  mutable std::mutex mu_;
+  std::vector<HttpRequest> requests_;
+};
+
+HttpResponse Answer(int code, std::string body = "{}") {
+  return {.code = code, .body = std::move(body)};
+}
+
+class RestWriterTest : public ::testing::Test {
+ protected:
+  // A writer over `answer`; event retries come after `retry_interval` of
+  // the fake clock (which only the client's waits move).
+  std::unique_ptr<RestWriter> Writer(
+      FunctionTransport::AnswerFn answer,
+      util::Clock::Duration retry_interval = std::chrono::seconds(0)) {
+    auto transport = std::make_unique<FunctionTransport>(std::move(answer));
+    transport_ = transport.get();
+    client::RestClientOptions client_options;
+    client_options.qps = 1e6;
+    client_options.burst = 1000000;
+    client_ = std::make_unique<client::RestClient>(
+        std::move(transport), clock_, random_,
+        [this](util::Clock::Duration d) { clock_.Advance(d); }, client_options);
+    RestWriterOptions options;
+    options.host = "test-host";
+    options.event_tries = 3;
+    options.event_retry_interval = retry_interval;
+    return std::make_unique<RestWriter>(*client_, clock_, log_, options);
+  }
+
+  static api::Pod Pod() {
+    api::Pod pod;
+    pod.metadata.name = "web-1";
+    pod.metadata.ns = "shop";
+    pod.metadata.uid = "uid-1";
+    pod.spec.scheduler_name = "ksched";
+    return pod;
+  }
+
+  int EventPosts() const {
+    int n = 0;
+    for (const HttpRequest& r : transport_->requests()) {
+      if (r.method == "POST" && r.path.find("/events") != std::string::npos) {
+        ++n;
+      }
+    }
+    return n;
+  }
+
+  util::FakeClock clock_;
+  util::DefaultRandom random_{7};
+  util::RecordingLogger log_;
+  FunctionTransport* transport_ = nullptr;
+  std::unique_ptr<client::RestClient> client_;
+};
+
+TEST_F(RestWriterTest, BindPostsABindingAndReportsRefusals) {
+  auto writer = Writer([](int call) -> util::Result<HttpResponse> {
+    if (call == 1)
+      return Answer(201, R"({"kind":"Status","status":"Success"})");
+    return Answer(409, R"({"kind":"Status","apiVersion":"v1","status":"Failure",
+      "message":"pod web-1 is already assigned to node \"b\"",
+      "reason":"Conflict","code":409})");
+  });
+  EXPECT_TRUE(writer->Bind(Pod(), "a").IsSuccess());
+  const framework::Status conflict = writer->Bind(Pod(), "a");
+  EXPECT_FALSE(conflict.IsSuccess());
+  EXPECT_NE(conflict.Message().find("already assigned"), std::string::npos)
+      << conflict.Message();
+  const auto requests = transport_->requests();
+  ASSERT_EQ(requests.size(), 2u) << "a 409 is not retried";
+  EXPECT_EQ(requests[0].path, "/api/v1/namespaces/shop/pods/web-1/binding");
+  EXPECT_NE(requests[0].body.find(R"("uid":"uid-1")"), std::string::npos);
+}
+
+// No answer: tried again; written once the server answers.
+TEST_F(RestWriterTest, EventWithoutAnAnswerIsTriedAgain) {
+  auto writer = Writer([](int call) -> util::Result<HttpResponse> {
+    if (call <= 2) return util::Error("connection refused");
+    return Answer(201);
+  });
+  writer->RecordEvent(Pod(), "Normal", "Scheduled", "Binding", "assigned");
+  writer->FlushEvents();
+  // The retries wait for the event thread's next pass (at most 1 s).
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (writer->events_written() == 0 &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(writer->events_written(), 1);
+  EXPECT_EQ(EventPosts(), 3);
+  EXPECT_EQ(writer->events_dropped(), 0);
+}
+
+// Unreachable for good: given up after event_tries.
+TEST_F(RestWriterTest, EventIsGivenUpAfterItsTries) {
+  auto writer = Writer([](int) -> util::Result<HttpResponse> {
+    return util::Error("connection refused");
+  });
+  writer->RecordEvent(Pod(), "Normal", "Scheduled", "Binding", "assigned");
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (writer->events_dropped() == 0 &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_EQ(writer->events_dropped(), 1);
+  EXPECT_EQ(EventPosts(), 3);
+  EXPECT_EQ(writer->events_written(), 0);
+}
+
+// Refused (an answer): not tried again, it would be refused again.
+TEST_F(RestWriterTest, RefusedEventIsNotTriedAgain) {
+  auto writer = Writer([](int) -> util::Result<HttpResponse> {
+    return Answer(403, R"({"kind":"Status","apiVersion":"v1","status":"Failure",
+      "message":"forbidden","reason":"Forbidden","code":403})");
+  });
+  writer->RecordEvent(Pod(), "Normal", "Scheduled", "Binding", "assigned");
+  writer->FlushEvents();
+  EXPECT_EQ(EventPosts(), 1);
+  EXPECT_EQ(writer->events_dropped(), 1);
+  // Two passes of the event thread later, still one.
+  std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+  EXPECT_EQ(EventPosts(), 1);
+}
+
+// Shutdown does not wait out an unreachable server.
+TEST_F(RestWriterTest, ShutdownDropsPendingRetries) {
+  auto writer = Writer(
+      [](int) -> util::Result<HttpResponse> {
+        return util::Error("connection refused");
+      },
+      std::chrono::hours(1));
+  writer->RecordEvent(Pod(), "Normal", "Scheduled", "Binding", "assigned");
+  writer->FlushEvents();
+  const auto start = std::chrono::steady_clock::now();
+  writer.reset();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(3));
+  EXPECT_EQ(EventPosts(), 1) << "the retry was not due yet";
+  bool warned = false;
+  for (const auto& line : log_.lines()) {
+    warned |= line.message.find("could not be reached") != std::string::npos;
+  }
+  EXPECT_TRUE(warned);
+}
+
+}  // namespace
+}  // namespace ksched::apiwriter
