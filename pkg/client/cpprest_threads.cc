@@ -1,5 +1,7 @@
 #include "pkg/client/cpprest_threads.h"
 
+#include <openssl/crypto.h>
+
 #include <algorithm>
 #include <exception>
 #include <thread>
@@ -19,6 +21,10 @@ int DefaultCpprestThreads() {
 
 bool ConfigureCpprestThreads(int threads) {
   if (threads < 1) return false;
+  // The pool threads are never joined, so they still run when the process
+  // exits; OpenSSL's exit-time cleanup would free shared state under them
+  // and leave their per-thread state dangling. The process ends anyway.
+  OPENSSL_init_crypto(OPENSSL_INIT_NO_ATEXIT, nullptr);
   try {
     crossplat::threadpool::initialize_with_threads(
         static_cast<size_t>(threads));
