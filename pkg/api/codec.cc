@@ -66,4 +66,8 @@ KSCHED_API_CODEC_INSTANTIATE(StorageClass)
 KSCHED_API_CODEC_INSTANTIATE(PodDisruptionBudget)
 #undef KSCHED_API_CODEC_INSTANTIATE
 
+util::Result<rapidjson::Document> ParseJson(std::string_view text) {
+  return codec::ParseDocument(text);
+}
+
 }  // namespace ksched::api

@@ -54,6 +54,10 @@ struct JsonDecodeOptions {
   std::string base_path;
 };
 
+// Parses JSON text without recursion (deep nesting cannot exhaust the
+// stack); a syntax error names its offset.
+util::Result<rapidjson::Document> ParseJson(std::string_view text);
+
 // Decodes one object from a parsed JSON value.
 template <typename T>
 util::Result<T> DecodeJson(const rapidjson::Value& value,
