@@ -1,0 +1,261 @@
+#include "pkg/extender/service.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "pkg/config/config.h"
+#include "pkg/framework/testing/wrappers.h"
+#include "pkg/plugins/registry.h"
+#include "pkg/util/fake_clock.h"
+
+namespace ksched::extender {
+namespace {
+
+using ksched::testing::NodeBuilder;
+using ksched::testing::PodBuilder;
+
+std::string Fixture(const std::string& name) {
+  std::ifstream in(std::string(KSCHED_SOURCE_DIR) + "/pkg/extender/testdata/" +
+                   name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class RecordingBinder final : public framework::Binder {
+ public:
+  framework::Status Bind(const api::Pod& pod,
+                         const std::string& node) override {
+    bound.push_back(pod.metadata.ns + "/" + pod.metadata.name + "/" +
+                    pod.metadata.uid + "->" + node);
+    return answer;
+  }
+  std::vector<std::string> bound;
+  framework::Status answer;
+};
+
+// The answer (by value: results are temporaries), or an empty one after
+// reporting the error.
+template <typename T>
+T Ok(const VerbResult<T>& result) {
+  if (const auto* e = std::get_if<VerbError>(&result)) {
+    ADD_FAILURE() << e->message;
+    return T{};
+  }
+  return std::get<T>(result);
+}
+
+template <typename T>
+VerbError Err(const VerbResult<T>& result) {
+  if (const auto* e = std::get_if<VerbError>(&result)) return *e;
+  ADD_FAILURE() << "expected an error";
+  return {};
+}
+
+// The cluster of the request fixtures: node-1 fits the pod (500m), node-2
+// has 250m, node-3 a taint the pod does not tolerate.
+class ExtenderServiceTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    AddNode(NodeBuilder("node-1").Capacity(
+        {{"cpu", "4"}, {"memory", "8Gi"}, {"pods", "110"}}));
+    AddNode(NodeBuilder("node-2").Capacity(
+        {{"cpu", "250m"}, {"memory", "8Gi"}, {"pods", "110"}}));
+    AddNode(NodeBuilder("node-3")
+                .Capacity({{"cpu", "4"}, {"memory", "8Gi"}, {"pods", "110"}})
+                .Taint("dedicated", "gpu", api::TaintEffect::kNoSchedule));
+  }
+
+  void AddNode(const NodeBuilder& node) { cache_.AddNode(node.Ptr()); }
+  void AddPod(const PodBuilder& pod) {
+    ASSERT_TRUE(cache_
+                    .AddPod(framework::PodInfo::CreateBound(
+                        pod.Obj(), &cache_.label_sets()))
+                    .ok());
+  }
+
+  std::unique_ptr<ExtenderService> Service() {
+    ExtenderService::Options options;
+    options.clock = &clock_;
+    options.binder = &binder_;
+    auto service = ExtenderService::Create(config::DefaultConfig(), registry_,
+                                           cache_, options);
+    EXPECT_TRUE(service.ok()) << service.error().message();
+    return service.ok() ? std::move(*service) : nullptr;
+  }
+
+  static ExtenderArgs Args(const std::string& fixture) {
+    auto args = DecodeExtenderArgs(Fixture(fixture));
+    EXPECT_TRUE(args.ok()) << args.error().message();
+    return args.ok() ? *args : ExtenderArgs{};
+  }
+
+  util::FakeClock clock_;
+  cache::Cache cache_{clock_, std::chrono::nanoseconds(0)};
+  framework::Registry registry_ = plugins::NewInTreeRegistry();
+  RecordingBinder binder_;
+};
+
+constexpr const char* kProfile = "ksched";
+
+TEST_F(ExtenderServiceTest, FilterByNodeNamesAnswersWithTheSubsetSent) {
+  auto service = Service();
+  const ExtenderFilterResult r =
+      Ok(service->Filter(kProfile, Args("filter_args_node_names.json")));
+  EXPECT_EQ(EncodeFilterResult(r),
+            R"({"Nodes":null,"NodeNames":["node-1"],)"
+            R"("FailedNodes":{"node-2":"Insufficient cpu"},)"
+            R"("FailedAndUnresolvableNodes":{"node-3":)"
+            R"("node(s) had untolerated taint {dedicated: gpu}"},"Error":""})");
+}
+
+TEST_F(ExtenderServiceTest, FilterByFullNodesHandsBackTheNodesAsSent) {
+  auto service = Service();
+  const ExtenderArgs args = Args("filter_args_nodes.json");
+  const ExtenderFilterResult r = Ok(service->Filter(kProfile, args));
+  EXPECT_FALSE(r.node_names.has_value());
+  ASSERT_TRUE(r.nodes_json.has_value());
+  ASSERT_EQ(r.nodes_json->size(), 1u);
+  EXPECT_EQ((*r.nodes_json)[0], (*args.nodes)[0].json);
+  EXPECT_EQ(r.failed_nodes.at("node-2"), "Insufficient cpu");
+  EXPECT_EQ(r.failed_and_unresolvable_nodes.at("node-3"),
+            "node(s) had untolerated taint {dedicated: gpu}");
+}
+
+// Pods ksched knows of count: node-1 full, nothing fits.
+TEST_F(ExtenderServiceTest, FilterCountsThePodsInTheCache) {
+  AddPod(PodBuilder("big").Uid("big").Node("node-1").Req({{"cpu", "3800m"}}));
+  auto service = Service();
+  const ExtenderFilterResult r =
+      Ok(service->Filter(kProfile, Args("filter_args_node_names.json")));
+  ASSERT_TRUE(r.node_names.has_value());
+  EXPECT_TRUE(r.node_names->empty());
+  EXPECT_NE(EncodeFilterResult(r).find(R"("NodeNames":[])"), std::string::npos);
+  EXPECT_EQ(r.failed_nodes.at("node-1"), "Insufficient cpu");
+}
+
+// A node sent in full that the cache has not seen yet is judged as sent.
+TEST_F(ExtenderServiceTest, FilterJudgesAnUnseenNodeAsSent) {
+  auto service = Service();
+  ExtenderArgs args = Args("filter_args_nodes.json");
+  SentNode fresh = (*args.nodes)[0];
+  fresh.node.metadata.name = "node-new";
+  args.nodes = std::vector<SentNode>{fresh};
+  const ExtenderFilterResult r = Ok(service->Filter(kProfile, args));
+  ASSERT_EQ(r.nodes_json->size(), 1u);
+}
+
+TEST_F(ExtenderServiceTest, UnknownNamesAndProfilesAreBadRequests) {
+  auto service = Service();
+  ExtenderArgs args = Args("filter_args_node_names.json");
+  args.node_names->push_back("node-9");
+  VerbError e = Err(service->Filter(kProfile, args));
+  EXPECT_EQ(e.kind, VerbError::Kind::kBadRequest);
+  EXPECT_EQ(e.message, "node(s) not in ksched's cache: node-9");
+  e = Err(service->Prioritize(kProfile, args));
+  EXPECT_EQ(e.kind, VerbError::Kind::kBadRequest);
+  e = Err(service->Filter("nobody", Args("filter_args_node_names.json")));
+  EXPECT_EQ(e.message, "no profile with schedulerName \"nobody\"");
+}
+
+// LeastAllocated and BalancedAllocation prefer the emptier node.
+TEST_F(ExtenderServiceTest, PrioritizeRanksOnZeroToTen) {
+  AddNode(NodeBuilder("node-4").Capacity(
+      {{"cpu", "4"}, {"memory", "8Gi"}, {"pods", "110"}}));
+  AddPod(PodBuilder("busy").Uid("busy").Node("node-4").Req(
+      {{"cpu", "3"}, {"memory", "6Gi"}}));
+  auto service = Service();
+  ExtenderArgs args = Args("filter_args_node_names.json");
+  args.node_names = std::vector<std::string>{"node-1", "node-4"};
+  const auto list = Ok(service->Prioritize(kProfile, args));
+  EXPECT_EQ(EncodeHostPriorityList(list),
+            R"([{"Host":"node-1","Score":10},{"Host":"node-4","Score":0}])");
+
+  args.node_names = std::vector<std::string>{"node-1"};
+  EXPECT_EQ(EncodeHostPriorityList(Ok(service->Prioritize(kProfile, args))),
+            R"([{"Host":"node-1","Score":10}])");
+}
+
+TEST_F(ExtenderServiceTest, BindGoesThroughTheBinder) {
+  auto service = Service();
+  auto args = DecodeBindingArgs(Fixture("bind_args.json"));
+  ASSERT_TRUE(args.ok());
+  EXPECT_EQ(service->Bind(*args).error, "");
+  EXPECT_EQ(
+      binder_.bound,
+      std::vector<std::string>{
+          "default/bind-me/fbf635fb-06f5-4b27-b748-d867f09ee829->node-1"});
+  binder_.answer = framework::Status::Error("pods \"bind-me\" not found");
+  EXPECT_EQ(service->Bind(*args).error, "pods \"bind-me\" not found");
+}
+
+// node-1 (1 cpu) is full with the victim; without it the pod fits. node-2
+// is too small whatever goes; node-9 is unknown.
+TEST_F(ExtenderServiceTest, PreemptKeepsTheNodesWhereRemovalHelps) {
+  cache_.RemoveNode(NodeBuilder("node-1").Obj());
+  AddNode(NodeBuilder("node-1").Capacity(
+      {{"cpu", "1"}, {"memory", "8Gi"}, {"pods", "110"}}));
+  AddPod(PodBuilder("victim")
+             .Uid("7e1c5b0e-7d43-4c56-a3a1-0c7d1d6e0001")
+             .Node("node-1")
+             .Req({{"cpu", "800m"}}));
+  auto service = Service();
+  auto args = DecodePreemptionArgs(Fixture("preempt_args_meta.json"));
+  ASSERT_TRUE(args.ok()) << args.error().message();
+  (*args->node_to_meta_victims)["node-9"] = {{"x"}, 0};
+  const ExtenderPreemptionResult r = Ok(service->Preempt(kProfile, *args));
+  EXPECT_EQ(
+      EncodePreemptionResult(r),
+      R"({"NodeNameToMetaVictims":{"node-1":{"Pods":[{"UID":)"
+      R"("7e1c5b0e-7d43-4c56-a3a1-0c7d1d6e0001"}],"NumPDBViolations":0}}})");
+
+  // Without removing the victim, node-1 does not help either.
+  (*args->node_to_meta_victims)["node-1"].pod_uids.clear();
+  EXPECT_TRUE(
+      Ok(service->Preempt(kProfile, *args)).node_to_meta_victims.empty());
+
+  // Full pods as victims: the same answer, as UIDs.
+  auto full = DecodePreemptionArgs(Fixture("preempt_args_full.json"));
+  ASSERT_TRUE(full.ok());
+  const ExtenderPreemptionResult rf = Ok(service->Preempt(kProfile, *full));
+  ASSERT_EQ(rf.node_to_meta_victims.size(), 1u);
+  EXPECT_EQ(rf.node_to_meta_victims.at("node-1").pod_uids,
+            std::vector<std::string>{"7e1c5b0e-7d43-4c56-a3a1-0c7d1d6e0001"});
+}
+
+// Requests on many threads at once get the answers one alone gets.
+TEST_F(ExtenderServiceTest, ParallelRequestsAgree) {
+  ExtenderService::Options options;
+  options.clock = &clock_;
+  options.max_parallel_requests = 3;
+  auto created = ExtenderService::Create(config::DefaultConfig(), registry_,
+                                         cache_, options);
+  ASSERT_TRUE(created.ok());
+  ExtenderService& service = **created;
+  const ExtenderArgs args = Args("filter_args_node_names.json");
+  const std::string expected =
+      EncodeFilterResult(Ok(service.Filter(kProfile, args)));
+  std::atomic<int> mismatches{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([&] {
+      for (int i = 0; i < 50; ++i) {
+        auto r = service.Filter(kProfile, args);
+        if (!std::holds_alternative<ExtenderFilterResult>(r) ||
+            EncodeFilterResult(std::get<ExtenderFilterResult>(r)) != expected) {
+          ++mismatches;
+        }
+        auto p = service.Prioritize(kProfile, args);
+        if (!std::holds_alternative<std::vector<HostPriority>>(p)) ++mismatches;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  EXPECT_EQ(mismatches.load(), 0);
+}
+
+}  // namespace
+}  // namespace ksched::extender
