@@ -1,0 +1,120 @@
+// ExtenderServer: the extender verbs over HTTP(S), on cpprestsdk's
+// listener.
+//
+// The listener's threads are cpprestsdk's small shared pool, which the API
+// client needs too; a verb that waited there (bind waits on a Binding POST)
+// could starve it. So the listener only reads bodies, asynchronously and up
+// to the size limit, and hands each request to this server's own workers,
+// which answer it. When every worker is busy and the backlog is full, new
+// requests get 503 at once rather than queueing without bound.
+//
+// Answers:
+//   200  the verb's result. filter and bind also answer 200 when a request
+//        that decoded cannot be served (unknown node or profile, a plugin
+//        error), with the reason in Error: kube-scheduler reports that text,
+//        while for any other code it reports only the code.
+//   400  a body that does not decode (malformed JSON, wrong types, no Pod);
+//        for prioritize and preempt, which have no Error field, also an
+//        unknown node or profile.
+//   404  unknown path; 405 a method other than POST; 413 a body over the
+//   limit; 500 a plugin failed (prioritize, preempt); 503 overloaded or
+//   shutting down.
+// Error bodies are {"Error": "..."}; each refused request is logged once.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "pkg/extender/routes.h"
+#include "pkg/extender/service.h"
+#include "pkg/util/logger.h"
+#include "pkg/util/result.h"
+
+namespace web::http {
+class http_request;
+namespace experimental::listener {
+class http_listener;
+}  // namespace experimental::listener
+}  // namespace web::http
+
+namespace ksched::extender {
+
+struct ServerOptions {
+  // HOST:PORT to listen on.
+  std::string bind_address = "0.0.0.0:10262";
+  RouteTable routes;
+  // Enough for the NodeList of a 5,000-node cluster.
+  size_t max_body_bytes = 64u << 20;
+  // Threads answering verbs, and requests waiting for one.
+  int workers = 4;
+  size_t backlog = 256;
+  // HTTPS when both are set (PEM files); with client_ca_file, clients must
+  // present a certificate it signed.
+  std::string tls_cert_file;
+  std::string tls_key_file;
+  std::string client_ca_file;
+};
+
+class ExtenderServer {
+ public:
+  // Errors when the address or the TLS files are unusable, or the port is
+  // taken.
+  static util::Result<std::unique_ptr<ExtenderServer>> Start(
+      ExtenderService& service, const ServerOptions& options,
+      util::Logger& log);
+  // Stops listening, then answers what was accepted.
+  ~ExtenderServer();
+  ExtenderServer(const ExtenderServer&) = delete;
+  ExtenderServer& operator=(const ExtenderServer&) = delete;
+
+  std::string url() const { return url_; }
+
+  // Requests answered so far, by HTTP code (for tests and metrics).
+  int64_t Answered(int code) const;
+
+ private:
+  struct Job;
+  ExtenderServer(ExtenderService& service, const ServerOptions& options,
+                 util::Logger& log);
+  void Receive(web::http::http_request request);
+  void ReadBody(std::shared_ptr<Job> job);
+  void Enqueue(std::shared_ptr<Job> job);
+  void WorkerLoop();
+  void Answer(Job& job);
+  // Sends the answer; the request stops counting as in flight once it is
+  // out.
+  void Reply(web::http::http_request& request, int code,
+             const std::string& body);
+  void Refuse(web::http::http_request& request, int code,
+              const std::string& what, const std::string& message);
+  bool WaitIdle(std::chrono::milliseconds limit);
+
+  ExtenderService& service_;
+  const ServerOptions options_;
+  util::Logger& log_;
+  std::string url_;
+  std::unique_ptr<web::http::experimental::listener::http_listener> listener_;
+
+  std::mutex mu_;
+  std::condition_variable work_cv_;
+  std::deque<std::shared_ptr<Job>> jobs_;
+  bool stopping_ = false;
+  std::vector<std::thread> workers_;
+
+  // Requests received and not yet answered (continuations hold `this`).
+  std::atomic<int> in_flight_{0};
+  std::atomic<bool> closing_{false};
+  static constexpr int kCodes = 600;
+  std::unique_ptr<std::atomic<int64_t>[]> answered_;
+};
+
+}  // namespace ksched::extender

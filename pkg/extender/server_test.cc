@@ -1,0 +1,258 @@
+#include "pkg/extender/server.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "pkg/client/cpprest_transport.h"
+#include "pkg/client/testing/loopback.h"
+#include "pkg/client/testing/test_pki.h"
+#include "pkg/config/config.h"
+#include "pkg/framework/testing/wrappers.h"
+#include "pkg/plugins/registry.h"
+#include "pkg/util/fake_clock.h"
+
+namespace ksched::extender {
+namespace {
+
+using ksched::testing::NodeBuilder;
+
+std::string Fixture(const std::string& name) {
+  std::ifstream in(std::string(KSCHED_SOURCE_DIR) + "/pkg/extender/testdata/" +
+                   name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class NullBinder final : public framework::Binder {
+ public:
+  framework::Status Bind(const api::Pod&, const std::string&) override {
+    ++binds;
+    return {};
+  }
+  std::atomic<int> binds{0};
+};
+
+class ExtenderServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const auto& [name, cpu] :
+         std::vector<std::pair<std::string, std::string>>{{"node-1", "4"},
+                                                          {"node-2", "250m"}}) {
+      cache_.AddNode(
+          NodeBuilder(name)
+              .Capacity({{"cpu", cpu}, {"memory", "8Gi"}, {"pods", "110"}})
+              .Ptr());
+    }
+    cache_.AddNode(
+        NodeBuilder("node-3")
+            .Capacity({{"cpu", "4"}, {"memory", "8Gi"}, {"pods", "110"}})
+            .Taint("dedicated", "gpu", api::TaintEffect::kNoSchedule)
+            .Ptr());
+    ExtenderService::Options options;
+    options.clock = &clock_;
+    options.binder = &binder_;
+    auto service = ExtenderService::Create(config::DefaultConfig(), registry_,
+                                           cache_, options);
+    ASSERT_TRUE(service.ok()) << service.error().message();
+    service_ = std::move(*service);
+  }
+
+  // Listens on a free loopback port.
+  bool Start(ServerOptions options = {}) {
+    options.routes.default_profile = "ksched";
+    for (int attempt = 0; attempt < 5; ++attempt) {
+      options.bind_address =
+          "127.0.0.1:" + std::to_string(client::testing::FreePort());
+      auto server = ExtenderServer::Start(*service_, options, log_);
+      if (server.ok()) {
+        server_ = std::move(*server);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  client::HttpResponse Post(const std::string& path, const std::string& body,
+                            client::RestConfig config = {},
+                            const std::string& method = "POST") {
+    config.server = server_->url();
+    auto transport = client::CpprestTransport::Create(config, clock_, {});
+    EXPECT_TRUE(transport.ok()) << transport.error().message();
+    auto answer = (*transport)
+                      ->RoundTrip({.method = method,
+                                   .path = path,
+                                   .body = body,
+                                   .content_type = "application/json"});
+    if (!answer.ok()) return {.code = -1, .body = answer.error().message()};
+    return *answer;
+  }
+
+  util::FakeClock clock_;
+  cache::Cache cache_{clock_, std::chrono::nanoseconds(0)};
+  framework::Registry registry_ = plugins::NewInTreeRegistry();
+  NullBinder binder_;
+  util::RecordingLogger log_;
+  std::unique_ptr<ExtenderService> service_;
+  std::unique_ptr<ExtenderServer> server_;
+};
+
+TEST_F(ExtenderServerTest, AnswersEveryVerbOverHttp) {
+  ASSERT_TRUE(Start());
+  client::HttpResponse r =
+      Post("/filter", Fixture("filter_args_node_names.json"));
+  EXPECT_EQ(r.code, 200) << r.body;
+  EXPECT_EQ(r.content_type, "application/json");
+  EXPECT_EQ(r.body,
+            R"({"Nodes":null,"NodeNames":["node-1"],)"
+            R"("FailedNodes":{"node-2":"Insufficient cpu"},)"
+            R"("FailedAndUnresolvableNodes":{"node-3":)"
+            R"("node(s) had untolerated taint {dedicated: gpu}"},"Error":""})");
+
+  // The profile by name in the path.
+  r = Post("/ksched/prioritize", Fixture("filter_args_node_names.json"));
+  EXPECT_EQ(r.code, 200) << r.body;
+  EXPECT_EQ(r.body.front(), '[');
+  EXPECT_NE(r.body.find(R"({"Host":"node-1","Score":)"), std::string::npos);
+
+  r = Post("/bind", Fixture("bind_args.json"));
+  EXPECT_EQ(r.code, 200);
+  EXPECT_EQ(r.body, R"({"Error":""})");
+  EXPECT_EQ(binder_.binds.load(), 1);
+
+  r = Post("/preempt", Fixture("preempt_args_meta.json"));
+  EXPECT_EQ(r.code, 200) << r.body;
+  EXPECT_EQ(r.body.rfind(R"({"NodeNameToMetaVictims":)", 0), 0u) << r.body;
+}
+
+TEST_F(ExtenderServerTest, ConfiguredVerbsAndPrefixes) {
+  ServerOptions options;
+  options.routes.filter_verb = "predicates";
+  options.routes.prefixes["/ksched/gpu"] = "ksched";
+  ASSERT_TRUE(Start(options));
+  EXPECT_EQ(
+      Post("/ksched/gpu/predicates", Fixture("filter_args_node_names.json"))
+          .code,
+      200);
+  EXPECT_EQ(Post("/predicates", Fixture("filter_args_node_names.json")).code,
+            200);
+  EXPECT_EQ(Post("/filter", Fixture("filter_args_node_names.json")).code, 404);
+  EXPECT_EQ(
+      Post("/other/predicates", Fixture("filter_args_node_names.json")).code,
+      404);
+}
+
+TEST_F(ExtenderServerTest, RefusesBadRequestsClearly) {
+  ServerOptions options;
+  options.max_body_bytes = 64 * 1024;
+  ASSERT_TRUE(Start(options));
+  client::HttpResponse r = Post("/filter", "{\"Pod\":");
+  EXPECT_EQ(r.code, 400);
+  EXPECT_NE(r.body.find("malformed JSON"), std::string::npos) << r.body;
+  r = Post("/prioritize", R"({"NodeNames":["node-1"]})");
+  EXPECT_EQ(r.code, 400);
+  EXPECT_EQ(r.body, R"({"Error":"Pod: missing"})");
+  r = Post("/filter", "", {}, "GET");
+  EXPECT_EQ(r.code, 405);
+  r = Post("/filter", std::string(100 * 1024, ' '));
+  EXPECT_EQ(r.code, 413);
+  r = Post("/nothing-here", "{}");
+  EXPECT_EQ(r.code, 404);
+
+  // Decoded, but not answerable: filter says why in Error.
+  std::string args = Fixture("filter_args_node_names.json");
+  args.replace(args.find("\"node-3\""), 8, "\"node-9\"");
+  r = Post("/filter", args);
+  EXPECT_EQ(r.code, 200);
+  EXPECT_NE(r.body.find(R"("Error":"node(s) not in ksched's cache: node-9")"),
+            std::string::npos)
+      << r.body;
+  // prioritize has no Error field: 400.
+  EXPECT_EQ(Post("/prioritize", args).code, 400);
+  EXPECT_EQ(server_->Answered(400), 3);
+  // Still serving.
+  EXPECT_EQ(Post("/filter", Fixture("filter_args_node_names.json")).code, 200);
+}
+
+TEST_F(ExtenderServerTest, ManyClientsAtOnce) {
+  ASSERT_TRUE(Start());
+  const std::string body = Fixture("filter_args_nodes.json");
+  std::atomic<int> ok{0};
+  std::vector<std::thread> clients;
+  for (int c = 0; c < 8; ++c) {
+    clients.emplace_back([&] {
+      for (int i = 0; i < 20; ++i) ok += Post("/filter", body).code == 200;
+    });
+  }
+  for (auto& t : clients) t.join();
+  EXPECT_EQ(ok.load(), 160);
+}
+
+TEST_F(ExtenderServerTest, HttpsWithClientCertificates) {
+  client::testing::TestPki pki;
+  const auto server_cert = pki.Issue("ksched", "IP:127.0.0.1");
+  const auto client_cert = pki.Issue("kube-scheduler", "DNS:kube-scheduler",
+                                     /*client=*/true);
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() /
+      ("ksched-extender-tls-" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  auto write = [&](const std::string& name, const std::string& pem) {
+    std::ofstream(dir / name) << pem;
+    return (dir / name).string();
+  };
+  ServerOptions options;
+  options.tls_cert_file = write("tls.crt", server_cert.cert_pem);
+  options.tls_key_file = write("tls.key", server_cert.key_pem);
+  options.client_ca_file = write("ca.crt", pki.ca_pem());
+  ASSERT_TRUE(Start(options));
+  EXPECT_EQ(server_->url().rfind("https://", 0), 0u);
+
+  client::RestConfig with_cert;
+  with_cert.ca_pem = pki.ca_pem();
+  with_cert.client_cert_pem = client_cert.cert_pem;
+  with_cert.client_key_pem = client_cert.key_pem;
+  EXPECT_EQ(
+      Post("/filter", Fixture("filter_args_node_names.json"), with_cert).code,
+      200);
+  client::RestConfig without_cert;
+  without_cert.ca_pem = pki.ca_pem();
+  EXPECT_EQ(
+      Post("/filter", Fixture("filter_args_node_names.json"), without_cert)
+          .code,
+      -1)
+      << "the handshake fails without a client certificate";
+  server_.reset();
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ExtenderServerStartTest, ExplainsWhatIsWrong) {
+  util::FakeClock clock;
+  cache::Cache cache(clock, std::chrono::nanoseconds(0));
+  framework::Registry registry = plugins::NewInTreeRegistry();
+  util::RecordingLogger log;
+  ExtenderService::Options options;
+  options.clock = &clock;
+  auto service = ExtenderService::Create(config::DefaultConfig(), registry,
+                                         cache, options);
+  ASSERT_TRUE(service.ok());
+  ServerOptions bad;
+  bad.bind_address = "nowhere";
+  auto server = ExtenderServer::Start(**service, bad, log);
+  ASSERT_FALSE(server.ok());
+  EXPECT_EQ(server.error().message(),
+            "extender bind address \"nowhere\": expected HOST:PORT");
+  bad.bind_address = "127.0.0.1:0";
+  bad.tls_cert_file = "/nonexistent.crt";
+  bad.tls_key_file = "/nonexistent.key";
+  server = ExtenderServer::Start(**service, bad, log);
+  ASSERT_FALSE(server.ok());
+  EXPECT_EQ(server.error().message(), "cannot read /nonexistent.crt");
+}
+
+}  // namespace
+}  // namespace ksched::extender
