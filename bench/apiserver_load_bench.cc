@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
     server->Create("/api/v1/nodes", NodeJson(i));
   }
   std::vector<std::string> args = {"--kubeconfig", kubeconfig, "--config",
-                                   config};
+                                   config, "--extender-bind-address="};
   for (auto& a : Split(extra)) args.push_back(a);
 
   std::map<std::string, Clock::time_point> created;

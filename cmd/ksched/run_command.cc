@@ -16,6 +16,8 @@
 #include "pkg/client/cpprest_transport.h"
 #include "pkg/client/kubeconfig.h"
 #include "pkg/client/rest_client.h"
+#include "pkg/extender/server.h"
+#include "pkg/extender/service.h"
 #include "pkg/framework/cluster_objects.h"
 #include "pkg/plugins/registry.h"
 #include "pkg/scheduler/cluster_informers.h"
@@ -36,6 +38,32 @@ constexpr const char* kDescription =
     "  simulate   schedule the pending pods of a manifest file, without an "
     "API server\n"
     "  version    print the version\n\n";
+
+// The extender's default profile is the first one unless named; every
+// profile a route names must exist.
+std::string CheckExtenderProfiles(const config::KubeSchedulerConfiguration& cfg,
+                                  extender::RouteTable* routes) {
+  auto known = [&cfg](const std::string& name) {
+    for (const config::Profile& p : cfg.profiles) {
+      if (p.scheduler_name == name) return true;
+    }
+    return false;
+  };
+  if (routes->default_profile.empty() && !cfg.profiles.empty()) {
+    routes->default_profile = cfg.profiles.front().scheduler_name;
+  }
+  if (!known(routes->default_profile)) {
+    return "--extender-default-profile: no profile \"" +
+           routes->default_profile + "\"";
+  }
+  for (const auto& [prefix, profile] : routes->prefixes) {
+    if (!known(profile)) {
+      return "--extender-profiles: " + prefix + " names no profile \"" +
+             profile + "\"";
+    }
+  }
+  return "";
+}
 
 std::string Env(const char* name) {
   const char* value = std::getenv(name);
@@ -134,6 +162,10 @@ int RunScheduler(const std::vector<std::string>& args) {
   bool leader_elect = false;
   int64_t verbosity = 0;
   int64_t binding_workers = 16;
+  extender::ServerOptions extender_options;
+  std::string extender_profiles;
+  int64_t extender_max_body =
+      static_cast<int64_t>(extender_options.max_body_bytes);
   util::FlagSet flags("ksched [command] [flags]");
   flags.String("config", &config_path,
                "Path to a KubeSchedulerConfiguration file");
@@ -147,6 +179,33 @@ int RunScheduler(const std::vector<std::string>& args) {
   flags.Int("binding-workers", &binding_workers,
             "Binding cycles run at once (Binding POSTs in flight)");
   flags.Int("v", &verbosity, "Log verbosity");
+  flags.String("extender-bind-address", &extender_options.bind_address,
+               "HOST:PORT the extender API listens on; empty: no extender");
+  flags.String("extender-default-profile",
+               &extender_options.routes.default_profile,
+               "Profile answering the verbs at the root (/filter, ...); "
+               "default: the first profile");
+  flags.String("extender-profiles", &extender_profiles,
+               "More prefixes and the profile answering under each, "
+               "PREFIX=PROFILE,... (e.g. /ksched/gpu=gpu); /<profile>/<verb> "
+               "always works");
+  flags.String("extender-filter-verb", &extender_options.routes.filter_verb,
+               "Path of filter under a prefix (the entry's filterVerb)");
+  flags.String("extender-prioritize-verb",
+               &extender_options.routes.prioritize_verb,
+               "Path of prioritize (prioritizeVerb)");
+  flags.String("extender-bind-verb", &extender_options.routes.bind_verb,
+               "Path of bind (bindVerb)");
+  flags.String("extender-preempt-verb", &extender_options.routes.preempt_verb,
+               "Path of preempt (preemptVerb)");
+  flags.Int("extender-max-body-bytes", &extender_max_body,
+            "Largest request body the extender reads");
+  flags.String("extender-tls-cert-file", &extender_options.tls_cert_file,
+               "PEM certificate chain: the extender serves HTTPS");
+  flags.String("extender-tls-private-key-file", &extender_options.tls_key_file,
+               "PEM private key of --extender-tls-cert-file");
+  flags.String("extender-client-ca-file", &extender_options.client_ca_file,
+               "PEM CA bundle: clients must present a certificate it signed");
   auto positional = flags.Parse(args);
   if (!positional.ok()) {
     std::cerr << "Error: " << positional.error().message() << "\n\n"
@@ -166,6 +225,20 @@ int RunScheduler(const std::vector<std::string>& args) {
     std::cerr << "Error: --binding-workers must be between 1 and 1024\n";
     return 2;
   }
+  if (extender_max_body < 1024) {
+    std::cerr << "Error: --extender-max-body-bytes must be at least 1024\n";
+    return 2;
+  }
+  extender_options.max_body_bytes = static_cast<size_t>(extender_max_body);
+  {
+    std::string error;
+    auto prefixes = extender::ParsePrefixes(extender_profiles, &error);
+    if (!prefixes.has_value()) {
+      std::cerr << "Error: --extender-profiles: " << error << "\n";
+      return 2;
+    }
+    extender_options.routes.prefixes = std::move(*prefixes);
+  }
 
   util::StderrLogger log(static_cast<int>(verbosity));
   framework::Registry registry = plugins::NewInTreeRegistry();
@@ -176,6 +249,11 @@ int RunScheduler(const std::vector<std::string>& args) {
   }
   for (const std::string& note : StartupNotes(*cfg))
     log.Info(0, "note: " + note);
+  if (auto e = CheckExtenderProfiles(*cfg, &extender_options.routes);
+      !e.empty()) {
+    std::cerr << "Error: " << e << "\n";
+    return 1;
+  }
   if (leader_elect) {
     log.Warning(
         "leader election is not available in this build: scheduling as the "
@@ -252,6 +330,30 @@ int RunScheduler(const std::vector<std::string>& args) {
                   " nodes, " + std::to_string(informers->pods().size()) +
                   " pods; scheduling");
 
+  // The extender answers from the same cache, so only once it is synced.
+  std::unique_ptr<extender::ExtenderService> extender_service;
+  std::unique_ptr<extender::ExtenderServer> extender_server;
+  if (!extender_options.bind_address.empty()) {
+    auto service = extender::ExtenderService::Create(
+        *cfg, registry, s.cache(),
+        {.clock = &clock, .objects = &objects, .binder = &writer});
+    if (!service.ok()) {
+      std::cerr << "Error: " << service.error().message() << "\n";
+      return 1;
+    }
+    extender_service = std::move(*service);
+    auto server = extender::ExtenderServer::Start(*extender_service,
+                                                  extender_options, log);
+    if (!server.ok()) {
+      std::cerr << "Error: " << server.error().message() << "\n";
+      return 1;
+    }
+    extender_server = std::move(*server);
+    log.Info(0, "extender API on " + extender_server->url() +
+                    " (default profile " +
+                    extender_options.routes.default_profile + ")");
+  }
+
   std::thread ticker([&] {
     while (!stop.WaitFor(std::chrono::seconds(1))) s.Tick();
   });
@@ -259,6 +361,7 @@ int RunScheduler(const std::vector<std::string>& args) {
   }
   stop.Cancel();
   ticker.join();
+  extender_server.reset();
   s.WaitForBindings();
   writer.FlushEvents();
   log.Info(0, "stopped");

@@ -29,6 +29,12 @@ void ClusterTestBase::TearDown() {
 void ClusterTestBase::StartKsched(const std::vector<std::string>& extra_args) {
   std::vector<std::string> args = {"--kubeconfig", dir_ / "kubeconfig", "--v",
                                    "2"};
+  // Tests run in parallel: no extender on the default port unless asked.
+  bool extender = false;
+  for (const std::string& a : extra_args) {
+    extender |= a.rfind("--extender-bind-address", 0) == 0;
+  }
+  if (!extender) args.push_back("--extender-bind-address=");
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   ksched_ = std::make_unique<KschedProcess>(args, dir_ / "ksched.log");
 }

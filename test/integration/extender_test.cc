@@ -1,0 +1,159 @@
+// The real ksched binary serving the extender API, as a stock
+// kube-scheduler calls it: request bodies in the form kube-scheduler sends
+// (pkg/extender/testdata, built from recorded API objects) POSTed over
+// HTTP, answered from ksched's cache of the test API server's cluster, and
+// bind writing a real Binding.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "pkg/api/codec.h"
+#include "pkg/client/cpprest_transport.h"
+#include "pkg/client/testing/loopback.h"
+#include "pkg/util/clock.h"
+#include "test/apiserver/test_objects.h"
+#include "test/integration/cluster_test_base.h"
+
+namespace ksched::testing {
+namespace {
+
+using std::chrono::seconds;
+
+std::string Fixture(const std::string& name) {
+  std::ifstream in(std::string(KSCHED_SOURCE_DIR) + "/pkg/extender/testdata/" +
+                   name);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+class ExtenderTest : public ClusterTestBase {
+ protected:
+  // The cluster of the fixtures: node-1 fits the pod's 500m, node-2 has
+  // 250m, node-3 a taint the pod does not tolerate.
+  void CreateFixtureCluster() {
+    CreateNode("node-1", "4");
+    CreateNode("node-2", "250m");
+    Create("/api/v1/nodes",
+           NodeJson({.name = "node-3",
+                     .cpu = "4",
+                     .labels = R"("kubernetes.io/hostname":"node-3")"}));
+    auto tainted = server_->Patch(
+        "/api/v1/nodes/node-3",
+        R"({"spec":{"taints":[{"key":"dedicated","value":"gpu","effect":"NoSchedule"}]}})",
+        "application/merge-patch+json");
+    ASSERT_EQ(tainted.code, 200) << tainted.body;
+  }
+
+  void StartWithExtender() {
+    port_ = client::testing::FreePort();
+    StartKsched({"--extender-bind-address=127.0.0.1:" + std::to_string(port_)});
+    ASSERT_TRUE(WaitUntil(
+        [&] {
+          return ksched_->Log().find("extender API on") != std::string::npos;
+        },
+        seconds(30)))
+        << ksched_->Log();
+  }
+
+  client::HttpResponse Post(const std::string& path, const std::string& body) {
+    client::RestConfig config;
+    config.server = "http://127.0.0.1:" + std::to_string(port_);
+    auto transport = client::CpprestTransport::Create(config, clock_, {});
+    EXPECT_TRUE(transport.ok());
+    auto answer = (*transport)
+                      ->RoundTrip({.method = "POST",
+                                   .path = path,
+                                   .body = body,
+                                   .content_type = "application/json"});
+    if (!answer.ok()) return {.code = -1, .body = answer.error().message()};
+    return *answer;
+  }
+
+  util::RealClock clock_;
+  int port_ = 0;
+};
+
+TEST_F(ExtenderTest, AnswersKubeSchedulersRequests) {
+  CreateFixtureCluster();
+  StartWithExtender();
+
+  // nodeCacheCapable: names in, names out.
+  client::HttpResponse r =
+      Post("/filter", Fixture("filter_args_node_names.json"));
+  ASSERT_EQ(r.code, 200) << r.body << ksched_->Log();
+  auto doc = api::ParseJson(r.body);
+  ASSERT_TRUE(doc.ok());
+  ASSERT_TRUE((*doc)["Nodes"].IsNull());
+  ASSERT_TRUE((*doc)["NodeNames"].IsArray());
+  ASSERT_EQ((*doc)["NodeNames"].Size(), 1u);
+  EXPECT_STREQ((*doc)["NodeNames"][0].GetString(), "node-1");
+  EXPECT_STREQ((*doc)["FailedNodes"]["node-2"].GetString(), "Insufficient cpu");
+  EXPECT_STREQ((*doc)["FailedAndUnresolvableNodes"]["node-3"].GetString(),
+               "node(s) had untolerated taint {dedicated: gpu}");
+  EXPECT_STREQ((*doc)["Error"].GetString(), "");
+
+  // Not nodeCacheCapable: the NodeList in, the fitting nodes out as sent.
+  const std::string full = Fixture("filter_args_nodes.json");
+  r = Post("/filter", full);
+  ASSERT_EQ(r.code, 200) << r.body;
+  doc = api::ParseJson(r.body);
+  ASSERT_TRUE(doc.ok());
+  ASSERT_TRUE((*doc)["NodeNames"].IsNull());
+  const auto& items = (*doc)["Nodes"]["items"];
+  ASSERT_EQ(items.Size(), 1u);
+  EXPECT_STREQ(items[0]["metadata"]["name"].GetString(), "node-1");
+  // Exactly as sent, fields ksched does not model (nodeInfo,
+  // daemonEndpoints) included.
+  auto sent = api::ParseJson(full);
+  ASSERT_TRUE(sent.ok());
+  EXPECT_TRUE(items[0] == (*sent)["Nodes"]["items"][0]);
+
+  r = Post("/prioritize", Fixture("filter_args_node_names.json"));
+  ASSERT_EQ(r.code, 200) << r.body;
+  doc = api::ParseJson(r.body);
+  ASSERT_TRUE(doc.ok() && doc->IsArray());
+  ASSERT_EQ(doc->Size(), 3u);
+  for (const auto& p : doc->GetArray()) {
+    EXPECT_GE(p["Score"].GetInt64(), 0);
+    EXPECT_LE(p["Score"].GetInt64(), 10);
+  }
+
+  // A bad body is refused, and ksched goes on.
+  r = Post("/filter", R"({"Pod": 5, "NodeNames": []})");
+  EXPECT_EQ(r.code, 400);
+  EXPECT_EQ(r.body, R"({"Error":"Pod: expected object"})");
+  EXPECT_TRUE(ksched_->Running());
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+}
+
+// bind POSTs a Binding for a pod of another scheduler, as kube-scheduler
+// asks when ksched is its binder.
+TEST_F(ExtenderTest, BindWritesTheBinding) {
+  CreateFixtureCluster();
+  CreatePod("bind-me", "500m", "default-scheduler");
+  StartWithExtender();
+  const std::string uid = GetPod("bind-me").metadata.uid;
+  client::HttpResponse r =
+      Post("/bind", R"({"PodName":"bind-me","PodNamespace":"default",)"
+                    R"("PodUID":")" +
+                        uid + R"(","Node":"node-1"})");
+  ASSERT_EQ(r.code, 200) << r.body;
+  EXPECT_EQ(r.body, R"({"Error":""})");
+  EXPECT_EQ(GetPod("bind-me").spec.node_name, "node-1");
+
+  // Again: the API server's 409, passed on in Error.
+  r = Post("/bind", R"({"PodName":"bind-me","PodNamespace":"default",)"
+                    R"("PodUID":")" +
+                        uid + R"(","Node":"node-2"})");
+  ASSERT_EQ(r.code, 200);
+  EXPECT_NE(r.body.find("already assigned to node"), std::string::npos)
+      << r.body;
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+}
+
+}  // namespace
+}  // namespace ksched::testing
