@@ -36,7 +36,9 @@ void ClusterTestBase::StartKsched(const std::vector<std::string>& extra_args) {
   }
   if (!extender) args.push_back("--extender-bind-address=");
   args.insert(args.end(), extra_args.begin(), extra_args.end());
-  ksched_ = std::make_unique<KschedProcess>(args, dir_ / "ksched.log");
+  // A log of its own per start, so nothing reads the previous one's.
+  ksched_ = std::make_unique<KschedProcess>(
+      args, dir_ / ("ksched-" + std::to_string(++starts_) + ".log"));
 }
 
 void ClusterTestBase::Create(const std::string& collection,

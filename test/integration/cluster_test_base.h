@@ -48,6 +48,7 @@ class ClusterTestBase : public ::testing::Test {
   std::unique_ptr<TestApiServer> server_;
   std::filesystem::path dir_;
   std::unique_ptr<KschedProcess> ksched_;
+  int starts_ = 0;
 };
 
 }  // namespace ksched::testing

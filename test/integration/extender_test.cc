@@ -155,5 +155,48 @@ TEST_F(ExtenderTest, BindWritesTheBinding) {
   EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
 }
 
+// The worked example of the README: kube-scheduler spreads pods by
+// default; with ksched's packing profile as its extender, the node ksched
+// ranks first for a pod is the fuller one that still fits.
+TEST_F(ExtenderTest, PackingProfileRanksTheFullerNodeFirst) {
+  CreateNode("node-a", "4");
+  CreateNode("node-b", "4");
+  CreatePod("busy", "3", "default-scheduler");
+  ASSERT_EQ(BindElsewhere("busy", "node-a"), 201);
+  port_ = client::testing::FreePort();
+  StartKsched({"--config",
+               std::string(KSCHED_SOURCE_DIR) +
+                   "/manifests/extender/ksched-config.yaml",
+               "--extender-bind-address=127.0.0.1:" + std::to_string(port_)});
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return ksched_->Log().find("extender API on") != std::string::npos;
+      },
+      seconds(30)))
+      << ksched_->Log();
+  const std::string args =
+      R"({"Pod":)" + PodJson({.name = "web", .cpu = "500m", .memory = "64Mi"}) +
+      R"(,"Nodes":null,"NodeNames":["node-a","node-b"]})";
+  client::HttpResponse r = Post("/ksched-packing/prioritize", args);
+  ASSERT_EQ(r.code, 200) << r.body << ksched_->Log();
+  EXPECT_EQ(r.body,
+            R"([{"Host":"node-a","Score":10},{"Host":"node-b","Score":0}])");
+  r = Post("/ksched-packing/filter", args);
+  ASSERT_EQ(r.code, 200);
+  EXPECT_NE(r.body.find(R"("NodeNames":["node-a","node-b"])"),
+            std::string::npos)
+      << r.body;
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+
+  // ksched's default profile, like kube-scheduler's, ranks the other way.
+  port_ = client::testing::FreePort();
+  StartWithExtender();
+  r = Post("/prioritize", args);
+  ASSERT_EQ(r.code, 200) << r.body;
+  EXPECT_EQ(r.body,
+            R"([{"Host":"node-a","Score":0},{"Host":"node-b","Score":10}])");
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+}
+
 }  // namespace
 }  // namespace ksched::testing
