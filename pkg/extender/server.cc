@@ -46,6 +46,7 @@ const char* VerbName(Verb verb) {
 
 struct ExtenderServer::Job {
   http::http_request request;
+  std::chrono::steady_clock::time_point start;
   Route route;
   std::string body;
   std::vector<uint8_t> chunk;
@@ -176,6 +177,7 @@ void ExtenderServer::Receive(http::http_request request) {
     return;
   }
   auto job = std::make_shared<Job>();
+  job->start = Clock::now();
   job->request = std::move(request);
   job->route = std::move(*route);
   job->chunk.resize(kReadChunk);
@@ -200,10 +202,11 @@ void ExtenderServer::ReadBody(std::shared_ptr<Job> job) {
         }
         job->body.append(reinterpret_cast<const char*>(job->chunk.data()), n);
         if (job->body.size() > options_.max_body_bytes) {
-          Refuse(job->request, 413,
-                 std::string("POST ") + VerbName(job->route.verb),
-                 "body over " + std::to_string(options_.max_body_bytes) +
-                     " bytes");
+          Refuse(
+              job->request, 413,
+              std::string("POST ") + VerbName(job->route.verb),
+              "body over " + std::to_string(options_.max_body_bytes) + " bytes",
+              VerbName(job->route.verb), job->start);
           return;
         }
         ReadBody(job);
@@ -220,7 +223,8 @@ void ExtenderServer::Enqueue(std::shared_ptr<Job> job) {
     }
   }
   Refuse(job->request, 503, std::string("POST ") + VerbName(job->route.verb),
-         "ksched's extender is overloaded; try again");
+         "ksched's extender is overloaded; try again",
+         VerbName(job->route.verb), job->start);
 }
 
 void ExtenderServer::WorkerLoop() {
@@ -240,74 +244,103 @@ void ExtenderServer::WorkerLoop() {
 void ExtenderServer::Answer(Job& job) {
   const std::string what = std::string("POST ") + VerbName(job.route.verb);
   const std::string& profile = job.route.profile;
+  const char* verb = VerbName(job.route.verb);
   // filter and bind carry failures in Error (200); the others in the code.
   auto filter_error = [&](const std::string& message) {
     ExtenderFilterResult result;
     result.error = message;
     log_.Warning("extender " + what + ": " + message);
-    Reply(job.request, 200, EncodeFilterResult(result));
+    Reply(job.request, 200, EncodeFilterResult(result), verb, job.start);
   };
   auto verb_error = [&](const VerbError& e) {
     Refuse(job.request, e.kind == VerbError::Kind::kBadRequest ? 400 : 500,
-           what, e.message);
+           what, e.message, verb, job.start);
   };
   switch (job.route.verb) {
     case Verb::kFilter: {
       auto args = DecodeExtenderArgs(job.body);
       if (!args.ok())
-        return Refuse(job.request, 400, what, args.error().message());
+        return Refuse(job.request, 400, what, args.error().message(), verb,
+                      job.start);
       auto result = service_.Filter(profile, *args);
       if (auto* e = std::get_if<VerbError>(&result))
         return filter_error(e->message);
       return Reply(job.request, 200,
-                   EncodeFilterResult(std::get<ExtenderFilterResult>(result)));
+                   EncodeFilterResult(std::get<ExtenderFilterResult>(result)),
+                   verb, job.start);
     }
     case Verb::kPrioritize: {
       auto args = DecodeExtenderArgs(job.body);
       if (!args.ok())
-        return Refuse(job.request, 400, what, args.error().message());
+        return Refuse(job.request, 400, what, args.error().message(), verb,
+                      job.start);
       auto result = service_.Prioritize(profile, *args);
       if (auto* e = std::get_if<VerbError>(&result)) return verb_error(*e);
       return Reply(
           job.request, 200,
-          EncodeHostPriorityList(std::get<std::vector<HostPriority>>(result)));
+          EncodeHostPriorityList(std::get<std::vector<HostPriority>>(result)),
+          verb, job.start);
     }
     case Verb::kBind: {
       auto args = DecodeBindingArgs(job.body);
       if (!args.ok())
-        return Refuse(job.request, 400, what, args.error().message());
+        return Refuse(job.request, 400, what, args.error().message(), verb,
+                      job.start);
       ExtenderBindingResult result = service_.Bind(*args);
       if (!result.error.empty()) {
         log_.Warning("extender " + what + " " + args->pod_namespace + "/" +
                      args->pod_name + " to " + args->node + ": " +
                      result.error);
       }
-      return Reply(job.request, 200, EncodeBindingResult(result));
+      return Reply(job.request, 200, EncodeBindingResult(result), verb,
+                   job.start);
     }
     case Verb::kPreempt: {
       auto args = DecodePreemptionArgs(job.body);
       if (!args.ok())
-        return Refuse(job.request, 400, what, args.error().message());
+        return Refuse(job.request, 400, what, args.error().message(), verb,
+                      job.start);
       auto result = service_.Preempt(profile, *args);
       if (auto* e = std::get_if<VerbError>(&result)) return verb_error(*e);
       return Reply(
           job.request, 200,
-          EncodePreemptionResult(std::get<ExtenderPreemptionResult>(result)));
+          EncodePreemptionResult(std::get<ExtenderPreemptionResult>(result)),
+          verb, job.start);
     }
   }
 }
 
 void ExtenderServer::Refuse(http::http_request& request, int code,
-                            const std::string& what,
-                            const std::string& message) {
+                            const std::string& what, const std::string& message,
+                            const char* verb, Clock::time_point start) {
   log_.Warning("extender " + what + ": " + std::to_string(code) + " " +
                message);
-  Reply(request, code, ErrorBody(message));
+  Reply(request, code, ErrorBody(message), verb, start);
+}
+
+std::map<std::string, ExtenderServer::VerbStats> ExtenderServer::Stats() const {
+  std::lock_guard lock(stats_mu_);
+  return stats_;
 }
 
 void ExtenderServer::Reply(http::http_request& request, int code,
-                           const std::string& body) {
+                           const std::string& body, const char* verb,
+                           Clock::time_point start) {
   if (code >= 0 && code < kCodes) ++answered_[code];
+  {
+    std::lock_guard lock(stats_mu_);
+    VerbStats& stats = stats_[verb];
+    ++stats.by_code[code];
+    if (start != Clock::time_point{}) {
+      const double seconds =
+          std::chrono::duration<double>(Clock::now() - start).count();
+      stats.latency_sum_seconds += seconds;
+      for (size_t i = 0; i < kLatencyBuckets.size(); ++i) {
+        if (seconds <= kLatencyBuckets[i]) ++stats.latency_counts[i];
+      }
+      ++stats.latency_counts.back();
+    }
+  }
   http::http_response response(static_cast<http::status_code>(code));
   response.set_body(body, "application/json");
   if (code == 405) response.headers().add("Allow", "POST");

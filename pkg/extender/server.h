@@ -22,12 +22,14 @@
 // Error bodies are {"Error": "..."}; each refused request is logged once.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -81,6 +83,20 @@ class ExtenderServer {
   // Requests answered so far, by HTTP code (for tests and metrics).
   int64_t Answered(int code) const;
 
+  // Per verb ("filter", ...; "" for requests no verb was found for): the
+  // answers by HTTP code, and how long requests took from arrival to
+  // answer, in kube-scheduler's latency buckets (seconds).
+  static constexpr std::array<double, 12> kLatencyBuckets = {
+      0.001, 0.002, 0.004, 0.008, 0.016, 0.032,
+      0.064, 0.128, 0.256, 0.512, 1.024, 2.048};
+  struct VerbStats {
+    std::map<int, int64_t> by_code;
+    // Cumulative counts per bucket bound, then the total (+Inf).
+    std::array<int64_t, kLatencyBuckets.size() + 1> latency_counts{};
+    double latency_sum_seconds = 0;
+  };
+  std::map<std::string, VerbStats> Stats() const;
+
  private:
   struct Job;
   ExtenderServer(ExtenderService& service, const ServerOptions& options,
@@ -90,12 +106,16 @@ class ExtenderServer {
   void Enqueue(std::shared_ptr<Job> job);
   void WorkerLoop();
   void Answer(Job& job);
-  // Sends the answer; the request stops counting as in flight once it is
-  // out.
+  using Clock = std::chrono::steady_clock;
+  // Sends the answer and records it under `verb` (with the time since
+  // `start` when given); the request stops counting as in flight once it
+  // is out.
   void Reply(web::http::http_request& request, int code,
-             const std::string& body);
+             const std::string& body, const char* verb = "",
+             Clock::time_point start = {});
   void Refuse(web::http::http_request& request, int code,
-              const std::string& what, const std::string& message);
+              const std::string& what, const std::string& message,
+              const char* verb = "", Clock::time_point start = {});
   bool WaitIdle(std::chrono::milliseconds limit);
 
   ExtenderService& service_;
@@ -115,6 +135,8 @@ class ExtenderServer {
   std::atomic<bool> closing_{false};
   static constexpr int kCodes = 600;
   std::unique_ptr<std::atomic<int64_t>[]> answered_;
+  mutable std::mutex stats_mu_;
+  std::map<std::string, VerbStats> stats_;
 };
 
 }  // namespace ksched::extender

@@ -1,7 +1,12 @@
 #include "pkg/extender/server.h"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -127,6 +132,15 @@ TEST_F(ExtenderServerTest, AnswersEveryVerbOverHttp) {
   r = Post("/preempt", Fixture("preempt_args_meta.json"));
   EXPECT_EQ(r.code, 200) << r.body;
   EXPECT_EQ(r.body.rfind(R"({"NodeNameToMetaVictims":)", 0), 0u) << r.body;
+
+  // One answer each, counted by verb and code, with its latency.
+  const auto stats = server_->Stats();
+  for (const char* verb : {"filter", "prioritize", "bind", "preempt"}) {
+    ASSERT_TRUE(stats.contains(verb)) << verb;
+    EXPECT_EQ(stats.at(verb).by_code.at(200), 1) << verb;
+    EXPECT_EQ(stats.at(verb).latency_counts.back(), 1) << verb;
+    EXPECT_GT(stats.at(verb).latency_sum_seconds, 0) << verb;
+  }
 }
 
 TEST_F(ExtenderServerTest, ConfiguredVerbsAndPrefixes) {
@@ -174,6 +188,11 @@ TEST_F(ExtenderServerTest, RefusesBadRequestsClearly) {
   // prioritize has no Error field: 400.
   EXPECT_EQ(Post("/prioritize", args).code, 400);
   EXPECT_EQ(server_->Answered(400), 3);
+  const auto stats = server_->Stats();
+  EXPECT_EQ(stats.at("").by_code.at(405), 1);
+  EXPECT_EQ(stats.at("").by_code.at(404), 1);
+  EXPECT_EQ(stats.at("filter").by_code.at(400), 1);
+  EXPECT_EQ(stats.at("prioritize").by_code.at(400), 2);
   // Still serving.
   EXPECT_EQ(Post("/filter", Fixture("filter_args_node_names.json")).code, 200);
 }
@@ -228,6 +247,69 @@ TEST_F(ExtenderServerTest, HttpsWithClientCertificates) {
       << "the handshake fails without a client certificate";
   server_.reset();
   std::filesystem::remove_all(dir);
+}
+
+// Sends raw bytes on a fresh connection and returns what comes back until
+// the server closes or `limit` passes.
+std::string RawExchange(
+    int port, const std::string& bytes, bool close_early,
+    std::chrono::milliseconds limit = std::chrono::milliseconds(3000)) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    ::close(fd);
+    return "connect failed";
+  }
+  (void)::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+  if (close_early) {
+    ::close(fd);
+    return "";
+  }
+  timeval tv{static_cast<time_t>(limit.count() / 1000),
+             static_cast<suseconds_t>((limit.count() % 1000) * 1000)};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  std::string answer;
+  char buf[4096];
+  while (true) {
+    ssize_t n = ::recv(fd, buf, sizeof(buf), 0);
+    if (n <= 0) break;
+    answer.append(buf, static_cast<size_t>(n));
+    if (answer.find("\r\n\r\n") != std::string::npos &&
+        answer.find("\"Error\"") != std::string::npos) {
+      break;
+    }
+  }
+  ::close(fd);
+  return answer;
+}
+
+// Without a Content-Length the limit is enforced as the body arrives; a
+// body cut short leaves the server serving others.
+TEST_F(ExtenderServerTest, ChunkedAndTruncatedBodies) {
+  ServerOptions options;
+  options.max_body_bytes = 64 * 1024;
+  ASSERT_TRUE(Start(options));
+  const int port =
+      std::stoi(server_->url().substr(server_->url().rfind(':') + 1));
+  std::string chunked =
+      "POST /filter HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+      "Content-Type: application/json\r\n\r\n";
+  const std::string piece(40 * 1024, ' ');
+  char size_line[32];
+  std::snprintf(size_line, sizeof(size_line), "%zx\r\n", piece.size());
+  for (int i = 0; i < 3; ++i) chunked += size_line + piece + "\r\n";
+  chunked += "0\r\n\r\n";
+  const std::string answer = RawExchange(port, chunked, false);
+  EXPECT_EQ(answer.rfind("HTTP/1.1 413", 0), 0u) << answer.substr(0, 200);
+
+  RawExchange(port,
+              "POST /filter HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n"
+              "{\"Pod\":",
+              /*close_early=*/true);
+  EXPECT_EQ(Post("/filter", Fixture("filter_args_node_names.json")).code, 200);
 }
 
 TEST(ExtenderServerStartTest, ExplainsWhatIsWrong) {
