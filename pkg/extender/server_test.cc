@@ -16,6 +16,7 @@
 #include "pkg/client/testing/loopback.h"
 #include "pkg/client/testing/test_pki.h"
 #include "pkg/config/config.h"
+#include "pkg/extender/testing/fixtures.h"
 #include "pkg/framework/testing/wrappers.h"
 #include "pkg/plugins/registry.h"
 #include "pkg/util/fake_clock.h"
@@ -23,24 +24,10 @@
 namespace ksched::extender {
 namespace {
 
+using testing::Fixture;
+using testing::RecordingBinder;
+
 using ksched::testing::NodeBuilder;
-
-std::string Fixture(const std::string& name) {
-  std::ifstream in(std::string(KSCHED_SOURCE_DIR) + "/pkg/extender/testdata/" +
-                   name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-class NullBinder final : public framework::Binder {
- public:
-  framework::Status Bind(const api::Pod&, const std::string&) override {
-    ++binds;
-    return {};
-  }
-  std::atomic<int> binds{0};
-};
 
 class ExtenderServerTest : public ::testing::Test {
  protected:
@@ -100,7 +87,7 @@ class ExtenderServerTest : public ::testing::Test {
   util::FakeClock clock_;
   cache::Cache cache_{clock_, std::chrono::nanoseconds(0)};
   framework::Registry registry_ = plugins::NewInTreeRegistry();
-  NullBinder binder_;
+  RecordingBinder binder_;
   util::RecordingLogger log_;
   std::unique_ptr<ExtenderService> service_;
   std::unique_ptr<ExtenderServer> server_;
@@ -127,7 +114,7 @@ TEST_F(ExtenderServerTest, AnswersEveryVerbOverHttp) {
   r = Post("/bind", Fixture("bind_args.json"));
   EXPECT_EQ(r.code, 200);
   EXPECT_EQ(r.body, R"({"Error":""})");
-  EXPECT_EQ(binder_.binds.load(), 1);
+  EXPECT_EQ(binder_.bound().size(), 1u);
 
   r = Post("/preempt", Fixture("preempt_args_meta.json"));
   EXPECT_EQ(r.code, 200) << r.body;

@@ -98,6 +98,38 @@ class ExtenderService::Lease {
   std::unique_ptr<Context> context_;
 };
 
+// What every verb starts from: a context leased for the profile and brought
+// up to date, and the pod's PreFilter run over the whole cluster (plugins
+// such as PodTopologySpread count across every node, not only the ones
+// kube-scheduler sent).
+struct ExtenderService::Cycle {
+  explicit Cycle(Lease leased) : lease(std::move(leased)) {}
+  framework::Framework& fwk() const { return lease.fwk(); }
+  const framework::Snapshot& snapshot() const { return lease->snapshot; }
+
+  Lease lease;
+  framework::PodInfoPtr pod;
+  framework::CycleState state;
+  framework::PreFilterResult narrowed;
+  std::set<std::string> narrowing_plugins;
+  Status pre_filter;  // success or a rejection; errors end Begin
+};
+
+VerbResult<std::unique_ptr<ExtenderService::Cycle>> ExtenderService::Begin(
+    const std::string& profile, const api::Pod& pod) {
+  auto leased = Acquire(profile);
+  if (auto* e = std::get_if<VerbError>(&leased)) return *e;
+  auto cycle = std::make_unique<Cycle>(std::move(std::get<Lease>(leased)));
+  cycle->pod = framework::PodInfo::Create(std::make_shared<api::Pod>(pod));
+  cycle->pre_filter = cycle->fwk().RunPreFilterPlugins(
+      cycle->state, *cycle->pod, cycle->snapshot().nodes(), &cycle->narrowed,
+      &cycle->narrowing_plugins);
+  if (!cycle->pre_filter.IsSuccess() && !cycle->pre_filter.IsRejected()) {
+    return Internal(cycle->pre_filter.Message());
+  }
+  return cycle;
+}
+
 util::Result<std::unique_ptr<ExtenderService>> ExtenderService::Create(
     const config::KubeSchedulerConfiguration& cfg,
     const framework::Registry& registry, cache::Cache& cache, Options options) {
@@ -185,22 +217,16 @@ void ExtenderService::Release(std::unique_ptr<Context> context) {
 
 VerbResult<ExtenderFilterResult> ExtenderService::Filter(
     const std::string& profile, const ExtenderArgs& args) {
-  auto leased = Acquire(profile);
-  if (auto* e = std::get_if<VerbError>(&leased)) return *e;
-  const Lease& lease = std::get<Lease>(leased);
-  framework::Framework& fwk = lease.fwk();
-  auto resolved = ResolveNodes(lease->snapshot, args);
+  auto begun = Begin(profile, args.pod);
+  if (auto* e = std::get_if<VerbError>(&begun)) return *e;
+  Cycle& cycle = *std::get<std::unique_ptr<Cycle>>(begun);
+  framework::Framework& fwk = cycle.fwk();
+  auto resolved = ResolveNodes(cycle.snapshot(), args);
   if (auto* e = std::get_if<VerbError>(&resolved)) return *e;
   const std::vector<NodeInfoPtr>& nodes =
       std::get<std::vector<NodeInfoPtr>>(resolved);
-
-  auto pod = framework::PodInfo::Create(std::make_shared<api::Pod>(args.pod));
-  framework::CycleState state;
-  framework::PreFilterResult narrowed;
-  std::set<std::string> narrowing_plugins;
-  const Status pre = fwk.RunPreFilterPlugins(
-      state, *pod, lease->snapshot.nodes(), &narrowed, &narrowing_plugins);
-  if (!pre.IsSuccess() && !pre.IsRejected()) return Internal(pre.Message());
+  const Status& pre = cycle.pre_filter;
+  const framework::PreFilterResult& narrowed = cycle.narrowed;
 
   std::vector<Status> statuses(nodes.size());
   if (!pre.IsSuccess()) {
@@ -208,7 +234,7 @@ VerbResult<ExtenderFilterResult> ExtenderService::Filter(
     std::fill(statuses.begin(), statuses.end(), pre);
   } else {
     std::string outside;  // for nodes a PreFilter result left out
-    for (const std::string& p : narrowing_plugins) {
+    for (const std::string& p : cycle.narrowing_plugins) {
       outside += (outside.empty() ? "" : " ") + p;
     }
     fwk.parallelizer().Until(static_cast<int>(nodes.size()), [&](int i) {
@@ -217,7 +243,7 @@ VerbResult<ExtenderFilterResult> ExtenderService::Filter(
         statuses[i] = Status::Unresolvable(
             "node(s) didn't satisfy plugin(s) [" + outside + "]");
       } else {
-        statuses[i] = fwk.RunFilterPlugins(state, *pod, node);
+        statuses[i] = fwk.RunFilterPlugins(cycle.state, *cycle.pod, node);
       }
       return true;
     });
@@ -252,11 +278,13 @@ VerbResult<ExtenderFilterResult> ExtenderService::Filter(
 
 VerbResult<std::vector<HostPriority>> ExtenderService::Prioritize(
     const std::string& profile, const ExtenderArgs& args) {
-  auto leased = Acquire(profile);
-  if (auto* e = std::get_if<VerbError>(&leased)) return *e;
-  const Lease& lease = std::get<Lease>(leased);
-  framework::Framework& fwk = lease.fwk();
-  auto resolved = ResolveNodes(lease->snapshot, args);
+  // Score plugins may read what PreFilter computed; a PreFilter rejection
+  // is filter's business, not prioritize's.
+  auto begun = Begin(profile, args.pod);
+  if (auto* e = std::get_if<VerbError>(&begun)) return *e;
+  Cycle& cycle = *std::get<std::unique_ptr<Cycle>>(begun);
+  framework::Framework& fwk = cycle.fwk();
+  auto resolved = ResolveNodes(cycle.snapshot(), args);
   if (auto* e = std::get_if<VerbError>(&resolved)) return *e;
   const std::vector<NodeInfoPtr>& nodes =
       std::get<std::vector<NodeInfoPtr>>(resolved);
@@ -266,19 +294,10 @@ VerbResult<std::vector<HostPriority>> ExtenderService::Prioritize(
   for (const NodeInfoPtr& node : nodes) list.push_back({node->name(), 0});
   if (nodes.empty() || !fwk.HasScorePlugins()) return list;
 
-  auto pod = framework::PodInfo::Create(std::make_shared<api::Pod>(args.pod));
-  framework::CycleState state;
-  framework::PreFilterResult narrowed;
-  std::set<std::string> narrowing_plugins;
-  // Score plugins may read what PreFilter computed; a PreFilter rejection
-  // is filter's business, not prioritize's.
-  Status s = fwk.RunPreFilterPlugins(state, *pod, lease->snapshot.nodes(),
-                                     &narrowed, &narrowing_plugins);
-  if (!s.IsSuccess() && !s.IsRejected()) return Internal(s.Message());
-  s = fwk.RunPreScorePlugins(state, *pod, nodes);
+  Status s = fwk.RunPreScorePlugins(cycle.state, *cycle.pod, nodes);
   if (!s.IsSuccess()) return Internal(s.Message());
   std::vector<framework::NodePluginScores> scores;
-  s = fwk.RunScorePlugins(state, *pod, nodes, &scores);
+  s = fwk.RunScorePlugins(cycle.state, *cycle.pod, nodes, &scores);
   if (!s.IsSuccess()) return Internal(s.Message());
 
   // The weighted totals onto 0..10, best 10 and worst 0. Totals of feasible
@@ -316,10 +335,10 @@ ExtenderBindingResult ExtenderService::Bind(const ExtenderBindingArgs& args) {
 
 VerbResult<ExtenderPreemptionResult> ExtenderService::Preempt(
     const std::string& profile, const ExtenderPreemptionArgs& args) {
-  auto leased = Acquire(profile);
-  if (auto* e = std::get_if<VerbError>(&leased)) return *e;
-  const Lease& lease = std::get<Lease>(leased);
-  framework::Framework& fwk = lease.fwk();
+  auto begun = Begin(profile, args.pod);
+  if (auto* e = std::get_if<VerbError>(&begun)) return *e;
+  Cycle& cycle = *std::get<std::unique_ptr<Cycle>>(begun);
+  framework::Framework& fwk = cycle.fwk();
 
   // Candidates as UIDs, whichever form they came in.
   std::map<std::string, MetaVictims> candidates;
@@ -336,24 +355,18 @@ VerbResult<ExtenderPreemptionResult> ExtenderService::Preempt(
   }
 
   ExtenderPreemptionResult result;
-  auto pod = framework::PodInfo::Create(std::make_shared<api::Pod>(args.pod));
-  framework::CycleState state;
-  framework::PreFilterResult narrowed;
-  std::set<std::string> narrowing_plugins;
-  const Status pre = fwk.RunPreFilterPlugins(
-      state, *pod, lease->snapshot.nodes(), &narrowed, &narrowing_plugins);
-  if (!pre.IsSuccess()) {
-    if (!pre.IsRejected()) return Internal(pre.Message());
-    return result;  // fits nowhere, whatever is removed
-  }
+  // A PreFilter rejection: the pod fits nowhere, whatever is removed.
+  if (!cycle.pre_filter.IsSuccess()) return result;
+  const framework::PreFilterResult& narrowed = cycle.narrowed;
+  const framework::PodInfo& pod = *cycle.pod;
   for (const auto& [name, victims] : candidates) {
-    const NodeInfoPtr cached = lease->snapshot.GetPtr(name);
+    const NodeInfoPtr cached = cycle.snapshot().GetPtr(name);
     // A node ksched does not know cannot be vouched for.
     if (cached == nullptr) continue;
     if (!narrowed.AllNodes() && !narrowed.node_names->contains(name)) continue;
     // The node as it would be without the victims.
     framework::NodeInfo reduced = *cached;
-    std::unique_ptr<framework::CycleState> what_if = state.Clone();
+    std::unique_ptr<framework::CycleState> what_if = cycle.state.Clone();
     bool failed = false;
     for (const std::string& uid : victims.pod_uids) {
       framework::PodInfoPtr victim;
@@ -363,14 +376,14 @@ VerbResult<ExtenderPreemptionResult> ExtenderService::Preempt(
       if (victim == nullptr) continue;  // gone already
       reduced.RemovePod(uid);
       Status s =
-          fwk.RunPreFilterExtensionRemovePod(*what_if, *pod, victim, reduced);
+          fwk.RunPreFilterExtensionRemovePod(*what_if, pod, victim, reduced);
       if (!s.IsSuccess()) {
         failed = true;
         break;
       }
     }
     if (failed) continue;
-    const Status s = fwk.RunFilterPlugins(*what_if, *pod, reduced);
+    const Status s = fwk.RunFilterPlugins(*what_if, pod, reduced);
     if (s.code() == Code::kError) return Internal(name + ": " + s.Message());
     if (s.IsSuccess()) result.node_to_meta_victims[name] = victims;
   }

@@ -78,6 +78,7 @@ class ExtenderService {
  private:
   struct Context;
   class Lease;
+  struct Cycle;
 
   ExtenderService(const config::KubeSchedulerConfiguration& cfg,
                   const framework::Registry& registry, cache::Cache& cache,
@@ -87,6 +88,10 @@ class ExtenderService {
   // VerbError when the profile is unknown or the snapshot failed.
   VerbResult<Lease> Acquire(const std::string& profile);
   void Release(std::unique_ptr<Context> context);
+  // Acquire, then the pod's PreFilter; a VerbError when either fails (a
+  // PreFilter rejection is not a failure: each verb reads it its own way).
+  VerbResult<std::unique_ptr<Cycle>> Begin(const std::string& profile,
+                                           const api::Pod& pod);
 
   const config::KubeSchedulerConfiguration cfg_;
   const framework::Registry& registry_;

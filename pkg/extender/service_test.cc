@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "pkg/config/config.h"
+#include "pkg/extender/testing/fixtures.h"
 #include "pkg/framework/testing/wrappers.h"
 #include "pkg/plugins/registry.h"
 #include "pkg/util/fake_clock.h"
@@ -14,28 +15,11 @@
 namespace ksched::extender {
 namespace {
 
+using testing::Fixture;
+using testing::RecordingBinder;
+
 using ksched::testing::NodeBuilder;
 using ksched::testing::PodBuilder;
-
-std::string Fixture(const std::string& name) {
-  std::ifstream in(std::string(KSCHED_SOURCE_DIR) + "/pkg/extender/testdata/" +
-                   name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-class RecordingBinder final : public framework::Binder {
- public:
-  framework::Status Bind(const api::Pod& pod,
-                         const std::string& node) override {
-    bound.push_back(pod.metadata.ns + "/" + pod.metadata.name + "/" +
-                    pod.metadata.uid + "->" + node);
-    return answer;
-  }
-  std::vector<std::string> bound;
-  framework::Status answer;
-};
 
 // The answer (by value: results are temporaries), or an empty one after
 // reporting the error.
@@ -185,10 +169,10 @@ TEST_F(ExtenderServiceTest, BindGoesThroughTheBinder) {
   ASSERT_TRUE(args.ok());
   EXPECT_EQ(service->Bind(*args).error, "");
   EXPECT_EQ(
-      binder_.bound,
+      binder_.bound(),
       std::vector<std::string>{
           "default/bind-me/fbf635fb-06f5-4b27-b748-d867f09ee829->node-1"});
-  binder_.answer = framework::Status::Error("pods \"bind-me\" not found");
+  binder_.set_answer(framework::Status::Error("pods \"bind-me\" not found"));
   EXPECT_EQ(service->Bind(*args).error, "pods \"bind-me\" not found");
 }
 

@@ -6,18 +6,12 @@
 #include <sstream>
 
 #include "pkg/api/codec.h"
+#include "pkg/extender/testing/fixtures.h"
 
 namespace ksched::extender {
 namespace {
 
-std::string Fixture(const std::string& name) {
-  std::ifstream in(std::string(KSCHED_SOURCE_DIR) + "/pkg/extender/testdata/" +
-                   name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  EXPECT_FALSE(ss.str().empty()) << name;
-  return ss.str();
-}
+using testing::Fixture;
 
 TEST(WireTest, FilterArgsWithNodeNames) {
   auto args = DecodeExtenderArgs(Fixture("filter_args_node_names.json"));

@@ -13,6 +13,7 @@
 #include "pkg/api/codec.h"
 #include "pkg/client/cpprest_transport.h"
 #include "pkg/client/testing/loopback.h"
+#include "pkg/extender/testing/fixtures.h"
 #include "pkg/util/clock.h"
 #include "test/apiserver/test_objects.h"
 #include "test/integration/cluster_test_base.h"
@@ -20,15 +21,8 @@
 namespace ksched::testing {
 namespace {
 
+using extender::testing::Fixture;
 using std::chrono::seconds;
-
-std::string Fixture(const std::string& name) {
-  std::ifstream in(std::string(KSCHED_SOURCE_DIR) + "/pkg/extender/testdata/" +
-                   name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 class ExtenderTest : public ClusterTestBase {
  protected:
