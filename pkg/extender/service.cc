@@ -113,6 +113,8 @@ struct ExtenderService::Cycle {
   framework::PreFilterResult narrowed;
   std::set<std::string> narrowing_plugins;
   Status pre_filter;  // success or a rejection; errors end Begin
+  // filter and prioritize: the nodes the request names, in its order.
+  std::vector<NodeInfoPtr> nodes;
 };
 
 VerbResult<std::unique_ptr<ExtenderService::Cycle>> ExtenderService::Begin(
@@ -128,6 +130,17 @@ VerbResult<std::unique_ptr<ExtenderService::Cycle>> ExtenderService::Begin(
     return Internal(cycle->pre_filter.Message());
   }
   return cycle;
+}
+
+VerbResult<std::unique_ptr<ExtenderService::Cycle>> ExtenderService::Begin(
+    const std::string& profile, const ExtenderArgs& args) {
+  auto begun = Begin(profile, args.pod);
+  if (auto* e = std::get_if<VerbError>(&begun)) return *e;
+  auto& cycle = std::get<std::unique_ptr<Cycle>>(begun);
+  auto resolved = ResolveNodes(cycle->snapshot(), args);
+  if (auto* e = std::get_if<VerbError>(&resolved)) return *e;
+  cycle->nodes = std::move(std::get<std::vector<NodeInfoPtr>>(resolved));
+  return std::move(cycle);
 }
 
 util::Result<std::unique_ptr<ExtenderService>> ExtenderService::Create(
@@ -217,14 +230,11 @@ void ExtenderService::Release(std::unique_ptr<Context> context) {
 
 VerbResult<ExtenderFilterResult> ExtenderService::Filter(
     const std::string& profile, const ExtenderArgs& args) {
-  auto begun = Begin(profile, args.pod);
+  auto begun = Begin(profile, args);
   if (auto* e = std::get_if<VerbError>(&begun)) return *e;
   Cycle& cycle = *std::get<std::unique_ptr<Cycle>>(begun);
   framework::Framework& fwk = cycle.fwk();
-  auto resolved = ResolveNodes(cycle.snapshot(), args);
-  if (auto* e = std::get_if<VerbError>(&resolved)) return *e;
-  const std::vector<NodeInfoPtr>& nodes =
-      std::get<std::vector<NodeInfoPtr>>(resolved);
+  const std::vector<NodeInfoPtr>& nodes = cycle.nodes;
   const Status& pre = cycle.pre_filter;
   const framework::PreFilterResult& narrowed = cycle.narrowed;
 
@@ -280,14 +290,11 @@ VerbResult<std::vector<HostPriority>> ExtenderService::Prioritize(
     const std::string& profile, const ExtenderArgs& args) {
   // Score plugins may read what PreFilter computed; a PreFilter rejection
   // is filter's business, not prioritize's.
-  auto begun = Begin(profile, args.pod);
+  auto begun = Begin(profile, args);
   if (auto* e = std::get_if<VerbError>(&begun)) return *e;
   Cycle& cycle = *std::get<std::unique_ptr<Cycle>>(begun);
   framework::Framework& fwk = cycle.fwk();
-  auto resolved = ResolveNodes(cycle.snapshot(), args);
-  if (auto* e = std::get_if<VerbError>(&resolved)) return *e;
-  const std::vector<NodeInfoPtr>& nodes =
-      std::get<std::vector<NodeInfoPtr>>(resolved);
+  const std::vector<NodeInfoPtr>& nodes = cycle.nodes;
 
   std::vector<HostPriority> list;
   list.reserve(nodes.size());

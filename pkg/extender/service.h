@@ -92,6 +92,10 @@ class ExtenderService {
   // PreFilter rejection is not a failure: each verb reads it its own way).
   VerbResult<std::unique_ptr<Cycle>> Begin(const std::string& profile,
                                            const api::Pod& pod);
+  // Begin, and the nodes the request names (an unknown name is a
+  // VerbError).
+  VerbResult<std::unique_ptr<Cycle>> Begin(const std::string& profile,
+                                           const ExtenderArgs& args);
 
   const config::KubeSchedulerConfiguration cfg_;
   const framework::Registry& registry_;
