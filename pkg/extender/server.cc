@@ -342,7 +342,11 @@ void ExtenderServer::Reply(http::http_request& request, int code,
     }
   }
   http::http_response response(static_cast<http::status_code>(code));
-  response.set_body(body, "application/json");
+  // As bytes: cpprestsdk's std::string overload reads the string through a
+  // stream buffer of another character type (undefined behaviour that
+  // UBSan reports).
+  response.set_body(std::vector<unsigned char>(body.begin(), body.end()));
+  response.headers().set_content_type("application/json");
   if (code == 405) response.headers().add("Allow", "POST");
   try {
     request.reply(response).then([this](pplx::task<void> sent) {
