@@ -118,8 +118,12 @@ int main(int argc, char** argv) {
   for (int i = 0; i < nodes; ++i) {
     server->Create("/api/v1/nodes", NodeJson(i));
   }
-  std::vector<std::string> args = {"--kubeconfig", kubeconfig, "--config",
-                                   config, "--extender-bind-address="};
+  std::vector<std::string> args = {"--kubeconfig",
+                                   kubeconfig,
+                                   "--config",
+                                   config,
+                                   "--extender-bind-address=",
+                                   "--metrics-bind-address="};
   for (auto& a : Split(extra)) args.push_back(a);
 
   std::map<std::string, Clock::time_point> created;

@@ -7,6 +7,7 @@ packages=(
   cmake g++ make
   libcpprest-dev rapidjson-dev libssl-dev prometheus-cpp-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  prometheus
 )
 
 missing=()

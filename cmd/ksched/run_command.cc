@@ -1,5 +1,6 @@
 #include "cmd/ksched/run_command.h"
 
+#include <prometheus/registry.h>
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -19,6 +20,9 @@
 #include "pkg/extender/server.h"
 #include "pkg/extender/service.h"
 #include "pkg/framework/cluster_objects.h"
+#include "pkg/metrics/health_checks.h"
+#include "pkg/metrics/metrics_server.h"
+#include "pkg/metrics/scheduler_metrics.h"
 #include "pkg/plugins/registry.h"
 #include "pkg/scheduler/cluster_informers.h"
 #include "pkg/scheduler/scheduler.h"
@@ -117,6 +121,22 @@ void LogAttempt(util::Logger& log, const scheduler::AttemptOutcome& o) {
   }
 }
 
+// The attempt in kube-scheduler's metrics.
+void RecordAttempt(metrics::SchedulerMetrics& m,
+                   const scheduler::AttemptOutcome& o) {
+  using Result = scheduler::AttemptOutcome::Result;
+  const char* result = o.result == Result::kScheduled       ? "scheduled"
+                       : o.result == Result::kUnschedulable ? "unschedulable"
+                                                            : "error";
+  m.ObserveAttempt(result, o.profile,
+                   std::chrono::duration<double>(o.duration).count());
+  if (o.result == Result::kScheduled) {
+    m.ObserveScheduled(
+        o.attempts,
+        std::chrono::duration<double>(o.since_first_queued).count());
+  }
+}
+
 // Waits for SIGTERM or SIGINT (blocked in every thread, so only this one
 // takes them) and then cancels `stop`; also ends when `stop` fires.
 class SignalWatcher {
@@ -162,6 +182,7 @@ int RunScheduler(const std::vector<std::string>& args) {
   bool leader_elect = false;
   int64_t verbosity = 0;
   int64_t binding_workers = 16;
+  metrics::MetricsServerOptions metrics_options;
   extender::ServerOptions extender_options;
   std::string extender_profiles;
   int64_t extender_max_body =
@@ -179,6 +200,14 @@ int RunScheduler(const std::vector<std::string>& args) {
   flags.Int("binding-workers", &binding_workers,
             "Binding cycles run at once (Binding POSTs in flight)");
   flags.Int("v", &verbosity, "Log verbosity");
+  flags.String("metrics-bind-address", &metrics_options.bind_address,
+               "HOST:PORT serving /metrics, /healthz, /livez and /readyz; "
+               "empty: none");
+  flags.String("metrics-tls-cert-file", &metrics_options.tls_cert_file,
+               "PEM certificate chain: /metrics and the health checks over "
+               "HTTPS");
+  flags.String("metrics-tls-private-key-file", &metrics_options.tls_key_file,
+               "PEM private key of --metrics-tls-cert-file");
   flags.String("extender-bind-address", &extender_options.bind_address,
                "HOST:PORT the extender API listens on; empty: no extender");
   flags.String("extender-default-profile",
@@ -296,6 +325,8 @@ int RunScheduler(const std::vector<std::string>& args) {
   apiwriter::RestWriter writer(api, clock, log, {.host = HostName()});
   framework::InMemoryClusterObjects objects;
 
+  prometheus::Registry metrics_registry;
+  metrics::SchedulerMetrics scheduler_metrics(metrics_registry);
   std::unique_ptr<scheduler::ClusterInformers> informers;
   scheduler::Scheduler::Dependencies deps;
   deps.clock = &clock;
@@ -308,8 +339,10 @@ int RunScheduler(const std::vector<std::string>& args) {
     return informers->GetPod(ns, name);
   };
   deps.binding_workers = static_cast<int>(binding_workers);
-  deps.on_attempt = [&log](const scheduler::AttemptOutcome& o) {
+  deps.on_attempt = [&log,
+                     &scheduler_metrics](const scheduler::AttemptOutcome& o) {
     LogAttempt(log, o);
+    RecordAttempt(scheduler_metrics, o);
   };
   auto sched = scheduler::Scheduler::Create(*cfg, registry, std::move(deps));
   if (!sched.ok()) {
@@ -321,11 +354,50 @@ int RunScheduler(const std::vector<std::string>& args) {
                                                             log, random);
 
   util::Cancellation stop;
+  // Health as kube-scheduler reports it: live while the process runs,
+  // ready once the informers synced and until shutdown begins.
+  std::atomic<bool> synced{false};
+  metrics::HealthChecks health;
+  health.Add("ping", {"healthz", "livez", "readyz"},
+             [] { return std::nullopt; });
+  health.Add("sched-handler-sync", {"readyz"},
+             [&synced]() -> std::optional<std::string> {
+               if (synced) return std::nullopt;
+               return "waiting for the informers to sync";
+             });
+  health.Add("shutdown", {"readyz"}, [&stop]() -> std::optional<std::string> {
+    if (!stop.cancelled()) return std::nullopt;
+    return "shutting down";
+  });
+  std::unique_ptr<metrics::MetricsServer> metrics_server;
+  if (!metrics_options.bind_address.empty()) {
+    metrics_options.before_scrape = [&s, &scheduler_metrics] {
+      const auto pending = s.queue().PendingCounts();
+      scheduler_metrics.SetPendingPods(
+          static_cast<int64_t>(pending.active),
+          static_cast<int64_t>(pending.backoff),
+          static_cast<int64_t>(pending.unschedulable),
+          static_cast<int64_t>(pending.gated));
+      const auto cached = s.cache().GetStats();
+      scheduler_metrics.SetCacheSize(static_cast<int64_t>(cached.nodes),
+                                     static_cast<int64_t>(cached.pods),
+                                     static_cast<int64_t>(cached.assumed_pods));
+    };
+    auto server = metrics::MetricsServer::Start(metrics_options,
+                                                metrics_registry, health);
+    if (!server.ok()) {
+      std::cerr << "Error: " << server.error().message() << "\n";
+      return 1;
+    }
+    metrics_server = std::move(*server);
+    log.Info(0, "metrics and health on " + metrics_server->url());
+  }
   SignalWatcher signals(stop, log);
   auto close_queue = stop.OnCancel([&s] { s.Stop(); });
   log.Info(0, "ksched " KSCHED_VERSION " connecting to " + rest_config->server);
   informers->Start();
   if (!informers->WaitForSync(stop)) return 0;
+  synced = true;
   log.Info(0, "caches synced: " + std::to_string(informers->nodes().size()) +
                   " nodes, " + std::to_string(informers->pods().size()) +
                   " pods; scheduling");

@@ -315,8 +315,15 @@ void Scheduler::RunBindingCycle(std::shared_ptr<framework::CycleState> state,
         "Successfully assigned " + Key(assumed->pod()) + " to " + node);
   }
   fwk.RunPostBindPlugins(*state, *assumed, node);
-  Report({AttemptOutcome::Result::kScheduled, Key(assumed->pod()), node, "", "",
-          deps_.clock->Now() - start, fwk.profile_name()});
+  AttemptOutcome outcome{
+      AttemptOutcome::Result::kScheduled, Key(assumed->pod()), node, "", "",
+      deps_.clock->Now() - start,         fwk.profile_name()};
+  outcome.attempts = queued->attempts;
+  if (queued->initial_attempt_timestamp.has_value()) {
+    outcome.since_first_queued =
+        deps_.clock->Now() - *queued->initial_attempt_timestamp;
+  }
+  Report(std::move(outcome));
 }
 
 void Scheduler::HandleBindingFailure(framework::CycleState& state,
@@ -431,10 +438,16 @@ void Scheduler::HandleSchedulingFailure(framework::Framework& fwk,
       (void)deps_.writer->UpdatePodStatus(*current, update);
     }
   }
-  Report({rejected ? AttemptOutcome::Result::kUnschedulable
-                   : AttemptOutcome::Result::kError,
-          Key(pod), "", message, nomination.value_or(""),
-          deps_.clock->Now() - start, fwk.profile_name()});
+  AttemptOutcome outcome{rejected ? AttemptOutcome::Result::kUnschedulable
+                                  : AttemptOutcome::Result::kError,
+                         Key(pod),
+                         "",
+                         message,
+                         nomination.value_or(""),
+                         deps_.clock->Now() - start,
+                         fwk.profile_name()};
+  outcome.attempts = queued->attempts;
+  Report(std::move(outcome));
 }
 
 // ---------------------------------------------------------------- events

@@ -43,6 +43,10 @@ struct AttemptOutcome {
   std::string nominated_node;
   std::chrono::nanoseconds duration{0};
   std::string profile;
+  // Attempts so far, this one included, and the time since the pod first
+  // entered the queue (for the pod-level latency metrics).
+  int attempts = 0;
+  std::chrono::nanoseconds since_first_queued{0};
 };
 
 class Scheduler {

@@ -29,12 +29,13 @@ void ClusterTestBase::TearDown() {
 void ClusterTestBase::StartKsched(const std::vector<std::string>& extra_args) {
   std::vector<std::string> args = {"--kubeconfig", dir_ / "kubeconfig", "--v",
                                    "2"};
-  // Tests run in parallel: no extender on the default port unless asked.
-  bool extender = false;
-  for (const std::string& a : extra_args) {
-    extender |= a.rfind("--extender-bind-address", 0) == 0;
+  // Tests run in parallel: nothing on the default ports unless asked.
+  for (const char* flag :
+       {"--extender-bind-address", "--metrics-bind-address"}) {
+    bool given = false;
+    for (const std::string& a : extra_args) given |= a.rfind(flag, 0) == 0;
+    if (!given) args.push_back(std::string(flag) + "=");
   }
-  if (!extender) args.push_back("--extender-bind-address=");
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   // A log of its own per start, so nothing reads the previous one's.
   ksched_ = std::make_unique<KschedProcess>(

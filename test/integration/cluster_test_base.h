@@ -23,7 +23,7 @@ class ClusterTestBase : public ::testing::Test {
   void TearDown() override;
 
   // Starts ksched with the kubeconfig written in SetUp, at --v 2, without
-  // the extender unless `extra_args` gives --extender-bind-address.
+  // the extender or metrics unless `extra_args` gives their bind address.
   void StartKsched(const std::vector<std::string>& extra_args = {});
 
   void Create(const std::string& collection, const std::string& json);

@@ -17,10 +17,12 @@ namespace ksched::testing {
 
 class KschedProcess {
  public:
+  // Runs `binary` (ksched unless given) with `args`.
   KschedProcess(const std::vector<std::string>& args,
-                const std::string& log_path)
+                const std::string& log_path,
+                const std::string& binary = KSCHED_BINARY)
       : log_path_(log_path) {
-    std::vector<std::string> argv = {KSCHED_BINARY};
+    std::vector<std::string> argv = {binary};
     argv.insert(argv.end(), args.begin(), args.end());
     pid_ = fork();
     if (pid_ == 0) {
@@ -29,7 +31,7 @@ class KschedProcess {
       std::vector<char*> raw;
       for (std::string& a : argv) raw.push_back(a.data());
       raw.push_back(nullptr);
-      execv(raw[0], raw.data());
+      execvp(raw[0], raw.data());
       _exit(127);
     }
   }

@@ -1,0 +1,60 @@
+#include "pkg/metrics/health_checks.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+
+namespace ksched::metrics {
+namespace {
+
+class HealthChecksTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    checks_.Add("ping", {"healthz", "livez", "readyz"},
+                [] { return std::nullopt; });
+    checks_.Add("sched-handler-sync", {"readyz"},
+                [this]() -> std::optional<std::string> {
+                  if (synced_) return std::nullopt;
+                  return "informers have not synced";
+                });
+  }
+  HealthChecks checks_;
+  std::atomic<bool> synced_{false};
+};
+
+TEST_F(HealthChecksTest, ReadyOnlyOnceSynced) {
+  auto a = checks_.Handle("/readyz", "");
+  ASSERT_TRUE(a.has_value());
+  EXPECT_EQ(a->code, 500);
+  EXPECT_EQ(a->body,
+            "[+]ping ok\n[-]sched-handler-sync failed: reason withheld\n"
+            "readyz check failed\n");
+  // Liveness does not wait for the caches.
+  EXPECT_EQ(checks_.Handle("/livez", "")->code, 200);
+  EXPECT_EQ(checks_.Handle("/livez", "")->body, "ok");
+  synced_ = true;
+  EXPECT_EQ(checks_.Handle("/readyz", "")->code, 200);
+  EXPECT_EQ(checks_.Handle("/readyz", "")->body, "ok");
+}
+
+TEST_F(HealthChecksTest, VerboseSingleAndExcluded) {
+  synced_ = true;
+  EXPECT_EQ(checks_.Handle("/readyz", "verbose")->body,
+            "[+]ping ok\n[+]sched-handler-sync ok\nreadyz check passed\n");
+  synced_ = false;
+  EXPECT_EQ(checks_.Handle("/readyz/ping", "")->body, "ok");
+  auto one = checks_.Handle("/readyz/sched-handler-sync", "");
+  EXPECT_EQ(one->code, 500);
+  EXPECT_EQ(checks_.Handle("/readyz/nothing", "")->code, 404);
+  auto excluded =
+      checks_.Handle("/readyz", "verbose&exclude=sched-handler-sync");
+  EXPECT_EQ(excluded->code, 200);
+  EXPECT_EQ(excluded->body,
+            "[+]ping ok\n[+]sched-handler-sync excluded: ok\n"
+            "readyz check passed\n");
+  EXPECT_FALSE(checks_.Handle("/metrics", "").has_value());
+  EXPECT_EQ(checks_.Handle("/healthz/", "")->code, 200);
+}
+
+}  // namespace
+}  // namespace ksched::metrics

@@ -1,0 +1,62 @@
+// MetricsServer: /metrics (the Prometheus text exposition of a registry)
+// and /healthz, /livez, /readyz (HealthChecks) on one address, as
+// kube-scheduler serves them on its secure port. Plain HTTP unless a
+// certificate and key are given. Answers are computed in the request's
+// handler without waiting on anything, so cpprestsdk's pool is never held.
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "pkg/metrics/health_checks.h"
+#include "pkg/util/result.h"
+
+namespace prometheus {
+class Registry;
+}  // namespace prometheus
+
+namespace web::http {
+class http_request;
+namespace experimental::listener {
+class http_listener;
+}  // namespace experimental::listener
+}  // namespace web::http
+
+namespace ksched::metrics {
+
+struct MetricsServerOptions {
+  std::string bind_address = "0.0.0.0:10251";  // HOST:PORT
+  std::string tls_cert_file;                   // PEM; HTTPS with the key
+  std::string tls_key_file;
+  // Runs before each scrape, to bring gauges up to date.
+  std::function<void()> before_scrape;
+};
+
+class MetricsServer {
+ public:
+  static util::Result<std::unique_ptr<MetricsServer>> Start(
+      const MetricsServerOptions& options, prometheus::Registry& registry,
+      const HealthChecks& health);
+  ~MetricsServer();
+  MetricsServer(const MetricsServer&) = delete;
+  MetricsServer& operator=(const MetricsServer&) = delete;
+
+  std::string url() const { return url_; }
+
+ private:
+  MetricsServer(const MetricsServerOptions& options,
+                prometheus::Registry& registry, const HealthChecks& health);
+  void Receive(web::http::http_request request);
+
+  const MetricsServerOptions options_;
+  prometheus::Registry& registry_;
+  const HealthChecks& health_;
+  std::string url_;
+  std::atomic<int> in_flight_{0};
+  std::atomic<bool> closing_{false};
+  std::unique_ptr<web::http::experimental::listener::http_listener> listener_;
+};
+
+}  // namespace ksched::metrics

@@ -1,0 +1,123 @@
+#include "pkg/metrics/scheduler_metrics.h"
+
+#include <string>
+
+namespace ksched::metrics {
+namespace {
+
+// Bounds of the histograms that take labels, made once: Family::Add reads
+// them only when a label set first appears.
+const std::vector<double>& AttemptBuckets() {
+  static const std::vector<double> bounds = ExponentialBuckets(0.001, 2, 15);
+  return bounds;
+}
+const std::vector<double>& SliBuckets() {
+  static const std::vector<double> bounds = ExponentialBuckets(0.01, 2, 20);
+  return bounds;
+}
+
+}  // namespace
+
+std::vector<double> ExponentialBuckets(double start, double factor, int count) {
+  std::vector<double> bounds;
+  double bound = start;
+  for (int i = 0; i < count; ++i) {
+    bounds.push_back(bound);
+    bound *= factor;
+  }
+  return bounds;
+}
+
+// Help texts as kube-scheduler words them.
+SchedulerMetrics::SchedulerMetrics(prometheus::Registry& registry)
+    : attempts_(prometheus::BuildCounter()
+                    .Name("scheduler_schedule_attempts_total")
+                    .Help("Number of attempts to schedule pods, by the result. "
+                          "'unschedulable' means a pod could not be scheduled, "
+                          "while 'error' means an internal scheduler problem.")
+                    .Register(registry)),
+      attempt_duration_(
+          prometheus::BuildHistogram()
+              .Name("scheduler_scheduling_attempt_duration_seconds")
+              .Help("Scheduling attempt latency in seconds (scheduling "
+                    "algorithm + binding)")
+              .Register(registry)),
+      sli_duration_(
+          prometheus::BuildHistogram()
+              .Name("scheduler_pod_scheduling_sli_duration_seconds")
+              .Help("E2e latency for a pod being scheduled, from the time the "
+                    "pod enters the scheduling queue and might involve "
+                    "multiple scheduling attempts.")
+              .Register(registry)),
+      pod_attempts_(prometheus::BuildHistogram()
+                        .Name("scheduler_pod_scheduling_attempts")
+                        .Help("Number of attempts to successfully schedule a "
+                              "pod.")
+                        .Register(registry)
+                        .Add({}, ExponentialBuckets(1, 2, 5))),
+      pending_(prometheus::BuildGauge()
+                   .Name("scheduler_pending_pods")
+                   .Help("Number of pending pods, by the queue type. 'active' "
+                         "means number of pods in activeQ; 'backoff' means "
+                         "number of pods in backoffQ; 'unschedulable' means "
+                         "number of pods in unschedulablePods that the "
+                         "scheduler attempted to schedule and failed; 'gated' "
+                         "is the number of unschedulable pods that the "
+                         "scheduler never attempted to schedule because they "
+                         "are gated.")
+                   .Register(registry)),
+      cache_size_(prometheus::BuildGauge()
+                      .Name("scheduler_scheduler_cache_size")
+                      .Help("Number of nodes, pods, and assumed (bound) pods "
+                            "in the scheduler cache.")
+                      .Register(registry)),
+      preemption_attempts_(
+          prometheus::BuildCounter()
+              .Name("scheduler_preemption_attempts_total")
+              .Help("Total preemption attempts in the cluster till now")
+              .Register(registry)
+              .Add({})),
+      preemption_victims_(prometheus::BuildHistogram()
+                              .Name("scheduler_preemption_victims")
+                              .Help("Number of selected preemption victims")
+                              .Register(registry)
+                              .Add({}, ExponentialBuckets(1, 2, 7))) {}
+
+void SchedulerMetrics::ObserveAttempt(std::string_view result,
+                                      std::string_view profile,
+                                      double seconds) {
+  const prometheus::Labels labels{{"result", std::string(result)},
+                                  {"profile", std::string(profile)}};
+  attempts_.Add(labels).Increment();
+  attempt_duration_.Add(labels, AttemptBuckets()).Observe(seconds);
+}
+
+void SchedulerMetrics::ObserveScheduled(int attempts, double seconds) {
+  sli_duration_.Add({{"attempts", std::to_string(attempts)}}, SliBuckets())
+      .Observe(seconds);
+  pod_attempts_.Observe(attempts);
+}
+
+void SchedulerMetrics::SetPendingPods(int64_t active, int64_t backoff,
+                                      int64_t unschedulable, int64_t gated) {
+  pending_.Add({{"queue", "active"}}).Set(static_cast<double>(active));
+  pending_.Add({{"queue", "backoff"}}).Set(static_cast<double>(backoff));
+  pending_.Add({{"queue", "unschedulable"}})
+      .Set(static_cast<double>(unschedulable));
+  pending_.Add({{"queue", "gated"}}).Set(static_cast<double>(gated));
+}
+
+void SchedulerMetrics::SetCacheSize(int64_t nodes, int64_t pods,
+                                    int64_t assumed_pods) {
+  cache_size_.Add({{"type", "nodes"}}).Set(static_cast<double>(nodes));
+  cache_size_.Add({{"type", "pods"}}).Set(static_cast<double>(pods));
+  cache_size_.Add({{"type", "assumed_pods"}})
+      .Set(static_cast<double>(assumed_pods));
+}
+
+void SchedulerMetrics::ObservePreemption(int victims) {
+  preemption_attempts_.Increment();
+  preemption_victims_.Observe(victims);
+}
+
+}  // namespace ksched::metrics

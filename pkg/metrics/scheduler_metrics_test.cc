@@ -1,0 +1,44 @@
+#include "pkg/metrics/scheduler_metrics.h"
+
+#include <gtest/gtest.h>
+#include <prometheus/text_serializer.h>
+
+namespace ksched::metrics {
+namespace {
+
+TEST(SchedulerMetricsTest, KubeSchedulersNamesLabelsAndBuckets) {
+  EXPECT_EQ(ExponentialBuckets(0.001, 2, 3),
+            (std::vector<double>{0.001, 0.002, 0.004}));
+  prometheus::Registry registry;
+  SchedulerMetrics m(registry);
+  m.ObserveAttempt("scheduled", "ksched", 0.003);
+  m.ObserveAttempt("scheduled", "ksched", 0.0005);
+  m.ObserveAttempt("unschedulable", "ksched", 0.002);
+  m.ObserveScheduled(2, 0.5);
+  m.SetPendingPods(3, 2, 1, 0);
+  m.SetCacheSize(5, 40, 1);
+  m.ObservePreemption(2);
+  const std::string text =
+      prometheus::TextSerializer().Serialize(registry.Collect());
+  for (
+      const char* line : {
+          "# TYPE scheduler_schedule_attempts_total counter",
+          R"(scheduler_schedule_attempts_total{profile="ksched",result="scheduled"} 2)",
+          R"(scheduler_schedule_attempts_total{profile="ksched",result="unschedulable"} 1)",
+          "# TYPE scheduler_scheduling_attempt_duration_seconds histogram",
+          R"(scheduler_scheduling_attempt_duration_seconds_bucket{profile="ksched",result="scheduled",le="0.001"} 1)",
+          R"(scheduler_scheduling_attempt_duration_seconds_bucket{profile="ksched",result="scheduled",le="16.384"} 2)",
+          R"(scheduler_pod_scheduling_sli_duration_seconds_count{attempts="2"} 1)",
+          R"(scheduler_pod_scheduling_attempts_bucket{le="2"} 1)",
+          R"(scheduler_pending_pods{queue="active"} 3)",
+          R"(scheduler_pending_pods{queue="gated"} 0)",
+          R"(scheduler_scheduler_cache_size{type="assumed_pods"} 1)",
+          "scheduler_preemption_attempts_total 1",
+          R"(scheduler_preemption_victims_bucket{le="2"} 1)",
+      }) {
+    EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
+  }
+}
+
+}  // namespace
+}  // namespace ksched::metrics

@@ -1,0 +1,116 @@
+// The real ksched binary's /metrics and health endpoints, scraped by
+// Debian's real Prometheus server: after a scheduling run, Prometheus'
+// query API reports kube-scheduler's metric with the counts of the run, and
+// promtool accepts the exposition.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "pkg/api/codec.h"
+#include "pkg/client/cpprest_transport.h"
+#include "pkg/client/list_watch.h"
+#include "pkg/client/testing/loopback.h"
+#include "test/integration/cluster_test_base.h"
+
+namespace ksched::testing {
+namespace {
+
+using std::chrono::seconds;
+
+class MetricsTest : public ClusterTestBase {
+ protected:
+  client::HttpResponse Get(int port, const std::string& path) {
+    client::RestConfig config;
+    config.server = "http://127.0.0.1:" + std::to_string(port);
+    auto transport = client::CpprestTransport::Create(
+        config, client::testing::RealTestClock(), {});
+    EXPECT_TRUE(transport.ok());
+    auto r = (*transport)->RoundTrip({.method = "GET", .path = path});
+    if (!r.ok()) return {.code = -1, .body = r.error().message()};
+    return *r;
+  }
+
+  // The value Prometheus' instant query returns for `query`; "" while it
+  // has none.
+  std::string Query(int port, const std::string& query) {
+    client::HttpResponse r =
+        Get(port, "/api/v1/query?query=" + client::EscapeQueryValue(query));
+    if (r.code != 200) return "";
+    auto doc = api::ParseJson(r.body);
+    if (!doc.ok() || !doc->HasMember("data")) return "";
+    const auto& result = (*doc)["data"]["result"];
+    if (!result.IsArray() || result.Empty()) return "";
+    return result[0]["value"][1].GetString();
+  }
+};
+
+TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
+  CreateNode("node-0", "4");
+  for (int i = 0; i < 5; ++i) CreatePod("p-" + std::to_string(i), "100m");
+  CreatePod("too-big", "8");
+  const int metrics_port = client::testing::FreePort();
+  StartKsched(
+      {"--metrics-bind-address=127.0.0.1:" + std::to_string(metrics_port)});
+  ASSERT_TRUE(WaitUntil(
+      [&] { return Get(metrics_port, "/readyz").body == "ok"; }, seconds(30)))
+      << ksched_->Log();
+  ASSERT_TRUE(WaitUntil([&] { return Unbound() == 1; }, seconds(30)))
+      << ksched_->Log();
+  EXPECT_EQ(Get(metrics_port, "/livez").code, 200);
+  EXPECT_EQ(Get(metrics_port, "/readyz?verbose").body,
+            "[+]ping ok\n[+]sched-handler-sync ok\n[+]shutdown ok\n"
+            "readyz check passed\n");
+
+  // promtool lints the exposition as Prometheus reads it.
+  const client::HttpResponse exposition = Get(metrics_port, "/metrics");
+  ASSERT_EQ(exposition.code, 200);
+  const std::string lint_log = dir_ / "promtool.log";
+  FILE* promtool =
+      popen(("promtool check metrics > " + lint_log + " 2>&1").c_str(), "w");
+  ASSERT_NE(promtool, nullptr);
+  std::fwrite(exposition.body.data(), 1, exposition.body.size(), promtool);
+  const int status = pclose(promtool);
+  std::ifstream lint(lint_log);
+  const std::string lint_text((std::istreambuf_iterator<char>(lint)),
+                              std::istreambuf_iterator<char>());
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << lint_text;
+
+  // The real Prometheus, scraping every second.
+  const int prometheus_port = client::testing::FreePort();
+  const std::filesystem::path config = dir_ / "prometheus.yml";
+  std::ofstream(config) << "global:\n  scrape_interval: 1s\n"
+                           "scrape_configs:\n- job_name: ksched\n"
+                           "  static_configs:\n  - targets: ['127.0.0.1:"
+                        << metrics_port << "']\n";
+  KschedProcess prometheus(
+      {"--config.file=" + config.string(),
+       "--storage.tsdb.path=" + (dir_ / "tsdb").string(),
+       "--web.listen-address=127.0.0.1:" + std::to_string(prometheus_port)},
+      dir_ / "prometheus.log", "prometheus");
+  const std::string scheduled =
+      R"(scheduler_schedule_attempts_total{job="ksched",result="scheduled",profile="ksched"})";
+  ASSERT_TRUE(WaitUntil(
+      [&] { return Query(prometheus_port, scheduled) == "5"; }, seconds(60)))
+      << "Prometheus saw: " << Query(prometheus_port, scheduled) << "\n"
+      << prometheus.Log();
+  EXPECT_NE(
+      Query(prometheus_port,
+            R"(scheduler_schedule_attempts_total{result="unschedulable"})"),
+      "");
+  EXPECT_EQ(Query(prometheus_port,
+                  R"(scheduler_pending_pods{queue="unschedulable"})"),
+            "1");
+  EXPECT_EQ(
+      Query(prometheus_port, R"(scheduler_pod_scheduling_attempts_count)"),
+      "5");
+  EXPECT_EQ(prometheus.Terminate(), 0) << prometheus.Log();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+}
+
+}  // namespace
+}  // namespace ksched::testing
