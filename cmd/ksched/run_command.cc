@@ -20,6 +20,9 @@
 #include "pkg/extender/server.h"
 #include "pkg/extender/service.h"
 #include "pkg/framework/cluster_objects.h"
+#include "pkg/leader/elector.h"
+#include "pkg/leader/guarded_binder.h"
+#include "pkg/leader/rest_lease_lock.h"
 #include "pkg/metrics/health_checks.h"
 #include "pkg/metrics/metrics_server.h"
 #include "pkg/metrics/scheduler_metrics.h"
@@ -179,7 +182,7 @@ int RunScheduler(const std::vector<std::string>& args) {
   std::string config_path;
   std::string kubeconfig;
   std::string context;
-  bool leader_elect = false;
+  bool leader_elect = true;
   int64_t verbosity = 0;
   int64_t binding_workers = 16;
   metrics::MetricsServerOptions metrics_options;
@@ -196,7 +199,9 @@ int RunScheduler(const std::vector<std::string>& args) {
   flags.String("context", &context,
                "The kubeconfig context to use (default: its current-context)");
   flags.Bool("leader-elect", &leader_elect,
-             "Elect a leader through a Lease before scheduling");
+             "Elect a leader through a Lease before scheduling, when the "
+             "configuration's leaderElection.leaderElect is on too; "
+             "--leader-elect=false turns it off");
   flags.Int("binding-workers", &binding_workers,
             "Binding cycles run at once (Binding POSTs in flight)");
   flags.Int("v", &verbosity, "Log verbosity");
@@ -283,11 +288,7 @@ int RunScheduler(const std::vector<std::string>& args) {
     std::cerr << "Error: " << e << "\n";
     return 1;
   }
-  if (leader_elect) {
-    log.Warning(
-        "leader election is not available in this build: scheduling as the "
-        "only replica (run one replica)");
-  }
+  const bool elect = leader_elect && cfg->leader_election.leader_elect;
   const std::string kubeconfig_path =
       kubeconfig.empty() ? cfg->client_connection.kubeconfig : kubeconfig;
   auto rest_config = ClusterConfig(kubeconfig_path, context);
@@ -331,7 +332,12 @@ int RunScheduler(const std::vector<std::string>& args) {
   scheduler::Scheduler::Dependencies deps;
   deps.clock = &clock;
   deps.random = &random;
-  deps.binder = &writer;
+  // Set once the elector exists; until then (and without election) every
+  // binding may go out.
+  std::unique_ptr<leader::LeaderElector> elector;
+  leader::GuardedBinder binder(
+      writer, [&elector] { return elector == nullptr || elector->IsLeader(); });
+  deps.binder = &binder;
   deps.writer = &writer;
   deps.objects = &objects;
   deps.pod_lookup = [&informers](const std::string& ns,
@@ -352,6 +358,12 @@ int RunScheduler(const std::vector<std::string>& args) {
   scheduler::Scheduler& s = **sched;
   informers = std::make_unique<scheduler::ClusterInformers>(api, s, objects,
                                                             log, random);
+  // The informers hand events to the scheduler from their own threads, so
+  // they must stop before it is destroyed, on every way out of here.
+  struct StopInformersFirst {
+    std::unique_ptr<scheduler::ClusterInformers>& informers;
+    ~StopInformersFirst() { informers.reset(); }
+  } stop_informers_first{informers};
 
   util::Cancellation stop;
   // Health as kube-scheduler reports it: live while the process runs,
@@ -398,6 +410,42 @@ int RunScheduler(const std::vector<std::string>& args) {
   informers->Start();
   if (!informers->WaitForSync(stop)) return 0;
   synced = true;
+
+  // Every replica keeps its caches warm; only the leader schedules.
+  std::unique_ptr<leader::RestLeaseLock> lease_lock;
+  std::thread renewer;
+  std::atomic<bool> lease_lost{false};
+  if (elect) {
+    const config::LeaderElection& le = cfg->leader_election;
+    lease_lock = std::make_unique<leader::RestLeaseLock>(
+        api, le.resource_namespace, le.resource_name);
+    char unique[17];
+    std::snprintf(unique, sizeof(unique), "%016llx",
+                  static_cast<unsigned long long>(random.Intn(UINT64_MAX)));
+    elector = std::make_unique<leader::LeaderElector>(
+        *lease_lock, clock, random, log,
+        leader::ElectionConfig{.identity = HostName() + "_" + unique,
+                               .lease_duration = le.lease_duration,
+                               .renew_deadline = le.renew_deadline,
+                               .retry_period = le.retry_period},
+        [&stop](util::Clock::Duration d) { return !stop.WaitFor(d); });
+    health.Add("leaderElection", {"healthz", "livez"},
+               [&elector] { return elector->Check(std::chrono::seconds(20)); });
+    log.Info(0, "leader election on lease " + le.resource_namespace + "/" +
+                    le.resource_name);
+    if (!elector->Acquire()) {
+      log.Info(0, "stopped before becoming leader");
+      return 0;
+    }
+    renewer = std::thread([&] {
+      if (!elector->KeepRenewing()) {
+        // As kube-scheduler: a replica that lost the lease stops at once
+        // and exits non-zero; its bindings stop at the renew deadline.
+        lease_lost = true;
+        stop.Cancel();
+      }
+    });
+  }
   log.Info(0, "caches synced: " + std::to_string(informers->nodes().size()) +
                   " nodes, " + std::to_string(informers->pods().size()) +
                   " pods; scheduling");
@@ -434,8 +482,14 @@ int RunScheduler(const std::vector<std::string>& args) {
   stop.Cancel();
   ticker.join();
   extender_server.reset();
+  if (renewer.joinable()) renewer.join();
   s.WaitForBindings();
+  if (elector != nullptr && !lease_lost) elector->Release();
   writer.FlushEvents();
+  if (lease_lost) {
+    log.Error("leaderelection lost");
+    return 1;
+  }
   log.Info(0, "stopped");
   return 0;
 }

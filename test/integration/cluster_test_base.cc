@@ -27,6 +27,11 @@ void ClusterTestBase::TearDown() {
 }
 
 void ClusterTestBase::StartKsched(const std::vector<std::string>& extra_args) {
+  ksched_ = LaunchKsched(extra_args);
+}
+
+std::unique_ptr<KschedProcess> ClusterTestBase::LaunchKsched(
+    const std::vector<std::string>& extra_args) {
   std::vector<std::string> args = {"--kubeconfig", dir_ / "kubeconfig", "--v",
                                    "2"};
   // Tests run in parallel: nothing on the default ports unless asked.
@@ -38,7 +43,7 @@ void ClusterTestBase::StartKsched(const std::vector<std::string>& extra_args) {
   }
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   // A log of its own per start, so nothing reads the previous one's.
-  ksched_ = std::make_unique<KschedProcess>(
+  return std::make_unique<KschedProcess>(
       args, dir_ / ("ksched-" + std::to_string(++starts_) + ".log"));
 }
 

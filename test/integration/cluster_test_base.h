@@ -25,6 +25,9 @@ class ClusterTestBase : public ::testing::Test {
   // Starts ksched with the kubeconfig written in SetUp, at --v 2, without
   // the extender or metrics unless `extra_args` gives their bind address.
   void StartKsched(const std::vector<std::string>& extra_args = {});
+  // Another ksched process, as StartKsched starts one (replicas).
+  std::unique_ptr<KschedProcess> LaunchKsched(
+      const std::vector<std::string>& extra_args = {});
 
   void Create(const std::string& collection, const std::string& json);
   void CreateNode(const std::string& name, const std::string& cpu);

@@ -51,11 +51,24 @@ class KschedProcess {
       int status = 0;
       if (waitpid(pid_, &status, WNOHANG) == pid_) {
         exited_ = true;
+        if (WIFSIGNALED(status)) {
+          std::ofstream(log_path_, std::ios::app)
+              << "\n[test] ksched was killed by signal " << WTERMSIG(status)
+              << "\n";
+        }
         return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
     return -1;
+  }
+
+  // SIGKILL, as a crash or an OOM kill would end it.
+  void Kill() {
+    if (pid_ <= 0 || exited_) return;
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    exited_ = true;
   }
 
   bool Running() {

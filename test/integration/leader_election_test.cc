@@ -1,0 +1,151 @@
+// Two and three ksched replicas against the test API server with leader
+// election: one schedules while the others wait; when the leader is killed
+// the other takes over once the lease expires, when it stops gracefully it
+// hands the lease over at once; every pod is bound exactly once.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "pkg/api/codec.h"
+#include "test/integration/cluster_test_base.h"
+
+namespace ksched::testing {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+constexpr auto kLeaseDuration = seconds(3);
+constexpr auto kRetryPeriod = milliseconds(500);
+
+class LeaderElectionTest : public ClusterTestBase {
+ protected:
+  void SetUp() override {
+    ClusterTestBase::SetUp();
+    config_ = dir_ / "config.yaml";
+    std::ofstream(config_) << "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                              "kind: KubeSchedulerConfiguration\n"
+                              "leaderElection:\n"
+                              "  leaderElect: true\n"
+                              "  leaseDuration: 3s\n"
+                              "  renewDeadline: 2s\n"
+                              "  retryPeriod: 500ms\n";
+  }
+
+  std::unique_ptr<KschedProcess> Replica() {
+    return LaunchKsched({"--config", config_.string()});
+  }
+
+  // The holder the Lease names now ("" if none).
+  std::string Holder() {
+    auto reply = server_->Get(
+        "/apis/coordination.k8s.io/v1/namespaces/kube-system/"
+        "leases/ksched");
+    if (reply.code != 200) return "";
+    auto lease = api::DecodeJson<api::Lease>(reply.body);
+    return lease.ok() ? lease->spec.holder_identity.value_or("") : "";
+  }
+  static bool Leads(const KschedProcess& p, const std::string& holder) {
+    return !holder.empty() && p.Log().find("successfully acquired lease as " +
+                                           holder) != std::string::npos;
+  }
+  static int BoundLines(const KschedProcess& p) {
+    const std::string log = p.Log();
+    int n = 0;
+    for (size_t at = log.find("Successfully bound pod");
+         at != std::string::npos;
+         at = log.find("Successfully bound pod", at + 1)) {
+      ++n;
+    }
+    return n;
+  }
+  void CreatePods(int from, int to) {
+    for (int i = from; i < to; ++i) CreatePod("p-" + std::to_string(i), "100m");
+  }
+
+  std::filesystem::path config_;
+};
+
+TEST_F(LeaderElectionTest, OneLeaderSchedulesAndTheOtherTakesOver) {
+  for (int i = 0; i < 2; ++i) CreateNode("node-" + std::to_string(i), "8");
+  std::unique_ptr<KschedProcess> a = Replica();
+  std::unique_ptr<KschedProcess> b = Replica();
+  // The holder is in the Lease a moment before its log says so.
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        const std::string h = Holder();
+        return Leads(*a, h) || Leads(*b, h);
+      },
+      seconds(30)))
+      << a->Log() << b->Log();
+  const std::string first = Holder();
+  KschedProcess* leader = Leads(*a, first) ? a.get() : b.get();
+  KschedProcess* standby = leader == a.get() ? b.get() : a.get();
+  ASSERT_TRUE(Leads(*leader, first));
+
+  CreatePods(0, 10);
+  ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
+      << leader->Log();
+  EXPECT_EQ(BoundLines(*leader), 10);
+  EXPECT_EQ(BoundLines(*standby), 0) << "the standby does not schedule";
+
+  // The leader dies without a word; the standby waits out the lease.
+  leader->Kill();
+  const auto killed = Clock::now();
+  CreatePods(10, 20);
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        const std::string h = Holder();
+        return h != first && Leads(*standby, h);
+      },
+      seconds(30)))
+      << standby->Log();
+  const auto takeover = Clock::now() - killed;
+  // The lease was renewed at most a retry period before the kill, and the
+  // standby tries every retry period plus up to 120 % jitter.
+  EXPECT_LT(takeover, kLeaseDuration + 3 * kRetryPeriod)
+      << std::chrono::duration_cast<milliseconds>(takeover).count() << " ms";
+  ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
+      << standby->Log();
+  ExpectBoundOnceAndFitting({{"node-0", 8000}, {"node-1", 8000}});
+  EXPECT_EQ(server_->Bindings().size(), 20u);
+  std::printf("takeover after SIGKILL: %lld ms\n",
+              static_cast<long long>(
+                  std::chrono::duration_cast<milliseconds>(takeover).count()));
+
+  // A graceful stop releases the lease: a third replica takes over at once.
+  std::unique_ptr<KschedProcess> c = Replica();
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return c->Log().find("attempting to acquire") != std::string::npos;
+      },
+      seconds(30)));
+  const std::string second = Holder();
+  const auto stopping = Clock::now();
+  EXPECT_EQ(standby->Terminate(), 0) << standby->Log();
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        const std::string h = Holder();
+        return h != second && Leads(*c, h);
+      },
+      seconds(30)))
+      << c->Log();
+  const auto handover = Clock::now() - stopping;
+  EXPECT_LT(handover, kLeaseDuration) << "released, not expired";
+  std::printf("handover after SIGTERM: %lld ms\n",
+              static_cast<long long>(
+                  std::chrono::duration_cast<milliseconds>(handover).count()));
+  CreatePods(20, 25);
+  ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
+      << c->Log();
+  ExpectBoundOnceAndFitting({{"node-0", 8000}, {"node-1", 8000}});
+  EXPECT_EQ(server_->Bindings().size(), 25u);
+  EXPECT_EQ(c->Terminate(), 0) << c->Log();
+}
+
+}  // namespace
+}  // namespace ksched::testing
