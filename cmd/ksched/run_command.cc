@@ -32,6 +32,7 @@
 #include "pkg/util/cancellation.h"
 #include "pkg/util/clock.h"
 #include "pkg/util/flags.h"
+#include "pkg/util/json_logger.h"
 #include "pkg/util/logger.h"
 
 namespace ksched::cmd {
@@ -184,6 +185,7 @@ int RunScheduler(const std::vector<std::string>& args) {
   std::string context;
   bool leader_elect = true;
   int64_t verbosity = 0;
+  std::string logging_format = "text";
   int64_t binding_workers = 16;
   metrics::MetricsServerOptions metrics_options;
   extender::ServerOptions extender_options;
@@ -205,6 +207,8 @@ int RunScheduler(const std::vector<std::string>& args) {
   flags.Int("binding-workers", &binding_workers,
             "Binding cycles run at once (Binding POSTs in flight)");
   flags.Int("v", &verbosity, "Log verbosity");
+  flags.String("logging-format", &logging_format,
+               "Log format: text (klog's) or json");
   flags.String("metrics-bind-address", &metrics_options.bind_address,
                "HOST:PORT serving /metrics, /healthz, /livez and /readyz; "
                "empty: none");
@@ -274,7 +278,15 @@ int RunScheduler(const std::vector<std::string>& args) {
     extender_options.routes.prefixes = std::move(*prefixes);
   }
 
-  util::StderrLogger log(static_cast<int>(verbosity));
+  if (logging_format != "text" && logging_format != "json") {
+    std::cerr << "Error: --logging-format must be text or json\n";
+    return 2;
+  }
+  util::StderrLogger text_log(static_cast<int>(verbosity));
+  util::JsonLogger json_log(static_cast<int>(verbosity));
+  util::Logger& log = logging_format == "json"
+                          ? static_cast<util::Logger&>(json_log)
+                          : static_cast<util::Logger&>(text_log);
   framework::Registry registry = plugins::NewInTreeRegistry();
   auto cfg = LoadConfiguration(config_path, registry);
   if (!cfg.ok()) {

@@ -19,13 +19,17 @@ class Logger {
   virtual ~Logger() = default;
   // Whether info messages at `verbosity` are written (as klog's V(n)).
   virtual bool Enabled(int verbosity) const = 0;
-  virtual void Log(Severity severity, std::string_view message) = 0;
+  // `verbosity` is the V level of an info message (0 for the others).
+  virtual void Log(Severity severity, int verbosity,
+                   std::string_view message) = 0;
 
   void Info(int verbosity, std::string_view message) {
-    if (Enabled(verbosity)) Log(Severity::kInfo, message);
+    if (Enabled(verbosity)) Log(Severity::kInfo, verbosity, message);
   }
-  void Warning(std::string_view message) { Log(Severity::kWarning, message); }
-  void Error(std::string_view message) { Log(Severity::kError, message); }
+  void Warning(std::string_view message) {
+    Log(Severity::kWarning, 0, message);
+  }
+  void Error(std::string_view message) { Log(Severity::kError, 0, message); }
 };
 
 // klog's text header ("I1122 10:23:45.123456] message") on stderr, one
@@ -34,7 +38,7 @@ class StderrLogger final : public Logger {
  public:
   explicit StderrLogger(int verbosity) : verbosity_(verbosity) {}
   bool Enabled(int verbosity) const override { return verbosity <= verbosity_; }
-  void Log(Severity severity, std::string_view message) override {
+  void Log(Severity severity, int, std::string_view message) override {
     const auto now = std::chrono::system_clock::now();
     const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
     const auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
@@ -66,7 +70,7 @@ class StderrLogger final : public Logger {
 class RecordingLogger final : public Logger {
  public:
   bool Enabled(int) const override { return true; }
-  void Log(Severity severity, std::string_view message) override {
+  void Log(Severity severity, int, std::string_view message) override {
     std::lock_guard<std::mutex> lock(mu_);
     lines_.push_back({severity, std::string(message)});
   }

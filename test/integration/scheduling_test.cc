@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <sstream>
 #include <string>
 
+#include "pkg/api/codec.h"
 #include "test/integration/cluster_test_base.h"
 
 namespace ksched::testing {
@@ -131,6 +133,36 @@ TEST_F(SchedulingTest, DroppedAndExpiredWatchesLoseNothing) {
   EXPECT_EQ(server_->Bindings().size(), 30u);
   EXPECT_TRUE(ksched_->Running());
   EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+}
+
+// --logging-format=json: every line an object, and the outcome line of a
+// bound pod carries the pod and node as fields.
+TEST_F(SchedulingTest, JsonLogs) {
+  CreateNode("node-0", "2");
+  CreatePod("web", "500m");
+  StartKsched({"--logging-format=json"});
+  ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
+      << ksched_->Log();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+  std::istringstream lines(ksched_->Log());
+  int objects = 0;
+  bool bound_line = false;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) continue;
+    auto doc = api::ParseJson(line);
+    ASSERT_TRUE(doc.ok() && doc->IsObject()) << line;
+    ASSERT_TRUE(doc->HasMember("ts") && doc->HasMember("msg")) << line;
+    ++objects;
+    if (std::string((*doc)["msg"].GetString()) ==
+        "Successfully bound pod to node") {
+      bound_line = true;
+      EXPECT_STREQ((*doc)["pod"].GetString(), "default/web");
+      EXPECT_STREQ((*doc)["node"].GetString(), "node-0");
+      EXPECT_EQ((*doc)["v"].GetInt(), 2);
+    }
+  }
+  EXPECT_GT(objects, 5);
+  EXPECT_TRUE(bound_line) << ksched_->Log();
 }
 
 }  // namespace
