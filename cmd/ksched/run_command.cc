@@ -20,12 +20,15 @@
 #include "pkg/extender/server.h"
 #include "pkg/extender/service.h"
 #include "pkg/framework/cluster_objects.h"
+#include "pkg/informer/informer.h"
 #include "pkg/leader/elector.h"
 #include "pkg/leader/guarded_binder.h"
 #include "pkg/leader/rest_lease_lock.h"
 #include "pkg/metrics/health_checks.h"
+#include "pkg/metrics/ksched_metrics.h"
 #include "pkg/metrics/metrics_server.h"
 #include "pkg/metrics/scheduler_metrics.h"
+#include "pkg/metrics/timed_binder.h"
 #include "pkg/plugins/registry.h"
 #include "pkg/scheduler/cluster_informers.h"
 #include "pkg/scheduler/scheduler.h"
@@ -139,6 +142,33 @@ void RecordAttempt(metrics::SchedulerMetrics& m,
         o.attempts,
         std::chrono::duration<double>(o.since_first_queued).count());
   }
+}
+
+// The extender server's counts as ksched_extender_* families.
+std::vector<prometheus::MetricFamily> ExtenderFamilies(
+    const std::map<std::string, extender::ExtenderServer::VerbStats>& stats) {
+  std::vector<std::pair<std::map<std::string, std::string>, double>> requests;
+  std::vector<metrics::HistogramSnapshot> latency;
+  const auto& bounds = extender::ExtenderServer::kLatencyBuckets;
+  for (const auto& [verb, s] : stats) {
+    for (const auto& [code, n] : s.by_code) {
+      requests.push_back({{{"verb", verb}, {"code", std::to_string(code)}},
+                          static_cast<double>(n)});
+    }
+    if (verb.empty()) continue;  // refused before a verb was known
+    latency.push_back(
+        {{{"verb", verb}},
+         std::vector<double>(bounds.begin(), bounds.end()),
+         std::vector<int64_t>(s.latency_counts.begin(), s.latency_counts.end()),
+         s.latency_sum_seconds});
+  }
+  return {
+      metrics::CounterFamily(
+          "ksched_extender_requests_total",
+          "Extender API requests answered, by verb and HTTP code.", requests),
+      metrics::HistogramFamily(
+          "ksched_extender_request_duration_seconds",
+          "Extender API request latency in seconds, by verb.", latency)};
 }
 
 // Waits for SIGTERM or SIGINT (blocked in every thread, so only this one
@@ -329,17 +359,25 @@ int RunScheduler(const std::vector<std::string>& args) {
               << "\n";
     return 1;
   }
+  prometheus::Registry metrics_registry;
+  metrics::SchedulerMetrics scheduler_metrics(metrics_registry);
+  metrics::KschedMetrics ksched_metrics(metrics_registry);
   client::RestClient api(
       std::move(*transport), clock, random,
       [](util::Clock::Duration d) { std::this_thread::sleep_for(d); },
       {.qps = cfg->client_connection.qps,
-       .burst = cfg->client_connection.burst});
+       .burst = cfg->client_connection.burst,
+       .observer = [&ksched_metrics](const client::RequestRecord& r) {
+         const bool watch =
+             r.request.path.find("watch=true") != std::string::npos;
+         ksched_metrics.ObserveApiRequest(
+             watch ? "WATCH" : r.request.method,
+             client::ResourceOfPath(r.request.path), r.code,
+             std::chrono::duration<double>(r.duration).count());
+       }});
   api.UseStreamTransport(std::move(*stream_transport));
   apiwriter::RestWriter writer(api, clock, log, {.host = HostName()});
   framework::InMemoryClusterObjects objects;
-
-  prometheus::Registry metrics_registry;
-  metrics::SchedulerMetrics scheduler_metrics(metrics_registry);
   std::unique_ptr<scheduler::ClusterInformers> informers;
   scheduler::Scheduler::Dependencies deps;
   deps.clock = &clock;
@@ -347,8 +385,13 @@ int RunScheduler(const std::vector<std::string>& args) {
   // Set once the elector exists; until then (and without election) every
   // binding may go out.
   std::unique_ptr<leader::LeaderElector> elector;
-  leader::GuardedBinder binder(
-      writer, [&elector] { return elector == nullptr || elector->IsLeader(); });
+  metrics::TimedBinder timed_writer(
+      writer, [&ksched_metrics](std::string_view result, double seconds) {
+        ksched_metrics.ObserveBinding(result, seconds);
+      });
+  leader::GuardedBinder binder(timed_writer, [&elector] {
+    return elector == nullptr || elector->IsLeader();
+  });
   deps.binder = &binder;
   deps.writer = &writer;
   deps.objects = &objects;
@@ -368,8 +411,13 @@ int RunScheduler(const std::vector<std::string>& args) {
     return 1;
   }
   scheduler::Scheduler& s = **sched;
-  informers = std::make_unique<scheduler::ClusterInformers>(api, s, objects,
-                                                            log, random);
+  informer::InformerOptions informer_options;
+  informer_options.observer = [&ksched_metrics](const std::string& informer,
+                                                const char* restart) {
+    ksched_metrics.ObserveInformerRestart(informer, restart);
+  };
+  informers = std::make_unique<scheduler::ClusterInformers>(
+      api, s, objects, log, random, informer_options);
   // The informers hand events to the scheduler from their own threads, so
   // they must stop before it is destroyed, on every way out of here.
   struct StopInformersFirst {
@@ -393,6 +441,13 @@ int RunScheduler(const std::vector<std::string>& args) {
     if (!stop.cancelled()) return std::nullopt;
     return "shutting down";
   });
+  // The extender server, once it runs, for its counts in /metrics.
+  std::atomic<extender::ExtenderServer*> extender_for_metrics{nullptr};
+  metrics_options.extra_families = [&extender_for_metrics] {
+    extender::ExtenderServer* server = extender_for_metrics.load();
+    return server == nullptr ? std::vector<prometheus::MetricFamily>{}
+                             : ExtenderFamilies(server->Stats());
+  };
   std::unique_ptr<metrics::MetricsServer> metrics_server;
   if (!metrics_options.bind_address.empty()) {
     metrics_options.before_scrape = [&s, &scheduler_metrics] {
@@ -481,6 +536,7 @@ int RunScheduler(const std::vector<std::string>& args) {
       return 1;
     }
     extender_server = std::move(*server);
+    extender_for_metrics = extender_server.get();
     log.Info(0, "extender API on " + extender_server->url() +
                     " (default profile " +
                     extender_options.routes.default_profile + ")");
@@ -493,6 +549,9 @@ int RunScheduler(const std::vector<std::string>& args) {
   }
   stop.Cancel();
   ticker.join();
+  // /metrics reads the extender's counts: it stops first.
+  metrics_server.reset();
+  extender_for_metrics = nullptr;
   extender_server.reset();
   if (renewer.joinable()) renewer.join();
   s.WaitForBindings();

@@ -1,8 +1,41 @@
 #include "pkg/client/rest_client.h"
 
+#include <chrono>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 namespace ksched::client {
+
+std::string ResourceOfPath(std::string_view path) {
+  if (size_t q = path.find('?'); q != std::string_view::npos) {
+    path = path.substr(0, q);
+  }
+  std::vector<std::string_view> parts;
+  while (!path.empty()) {
+    const size_t slash = path.find('/');
+    if (slash != 0) parts.push_back(path.substr(0, slash));
+    if (slash == std::string_view::npos) break;
+    path.remove_prefix(slash + 1);
+  }
+  // /api/v1/... or /apis/<group>/<version>/...
+  size_t at = 0;
+  if (parts.size() >= 2 && parts[0] == "api") {
+    at = 2;
+  } else if (parts.size() >= 3 && parts[0] == "apis") {
+    at = 3;
+  } else {
+    return "";
+  }
+  if (at + 1 < parts.size() && parts[at] == "namespaces" &&
+      parts.size() > at + 2) {
+    at += 2;  // namespaced: skip "namespaces/<ns>"
+  }
+  if (at >= parts.size()) return "";
+  std::string resource(parts[at]);
+  if (at + 2 < parts.size()) resource += "/" + std::string(parts[at + 2]);
+  return resource;
+}
 
 bool IsIdempotent(const std::string& method) {
   return method == "GET" || method == "HEAD" || method == "PUT" ||
@@ -24,7 +57,12 @@ ApiResult RestClient::Do(const HttpRequest& request) {
     // Every attempt, retries included, spends a token.
     if (auto wait = bucket_.Reserve(); wait.count() > 0) sleep_(wait);
     ApiResult result;
+    const auto started = std::chrono::steady_clock::now();
     util::Result<HttpResponse> answer = transport_->RoundTrip(request);
+    if (options_.observer) {
+      options_.observer({request, answer.ok() ? answer->code : 0,
+                         std::chrono::steady_clock::now() - started});
+    }
     if (!answer.ok()) {
       result.error = ConnectionError(answer.error().message());
     } else if (answer->code >= 200 && answer->code < 300) {
@@ -48,7 +86,12 @@ RestClient::StreamResult RestClient::Stream(const HttpRequest& request,
   if (auto wait = bucket_.Reserve(); wait.count() > 0) sleep_(wait);
   Transport& transport = stream_transport_ ? *stream_transport_ : *transport_;
   StreamResult result;
+  const auto started = std::chrono::steady_clock::now();
   util::Result<StreamedResponse> answer = transport.Stream(request, cancel);
+  if (options_.observer) {
+    options_.observer({request, answer.ok() ? answer->code : 0,
+                       std::chrono::steady_clock::now() - started});
+  }
   if (!answer.ok()) {
     result.error = ConnectionError(answer.error().message());
     return result;

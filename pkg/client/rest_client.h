@@ -18,12 +18,28 @@
 
 namespace ksched::client {
 
+// One answered (or failed) attempt, for metrics: the HTTP code, 0 when no
+// answer came; for a stream, the time until its headers.
+struct RequestRecord {
+  const HttpRequest& request;
+  int code;
+  std::chrono::nanoseconds duration;
+};
+
 struct RestClientOptions {
   // KubeSchedulerConfiguration's clientConnection defaults.
   double qps = 50;
   int burst = 100;
   RetryBackoff backoff;
+  // Called after every attempt, retries included, from the calling thread.
+  std::function<void(const RequestRecord&)> observer;
 };
+
+// The resource a request path names, with its subresource:
+// "/api/v1/namespaces/a/pods/b/binding" -> "pods/binding",
+// "/apis/coordination.k8s.io/v1/namespaces/a/leases/b" -> "leases",
+// "/api/v1/nodes?watch=true" -> "nodes"; "" for other paths.
+std::string ResourceOfPath(std::string_view path);
 
 // A 2xx response, or the error that ended the request.
 struct ApiResult {

@@ -109,6 +109,42 @@ TEST_F(RestClientTest, ServerErrorsAreRetriedOnlyWhenIdempotent) {
   EXPECT_EQ(slept_[1], milliseconds(500));
 }
 
+// Every attempt is observed, with its code (0 for no answer).
+TEST_F(RestClientTest, ObserverSeesEveryAttempt) {
+  std::vector<std::pair<std::string, int>> seen;
+  RestClientOptions options;
+  options.observer = [&seen](const RequestRecord& r) {
+    seen.emplace_back(ResourceOfPath(r.request.path), r.code);
+  };
+  auto client = Client(
+      {Answer(503), util::Error("connection reset"), Answer(201)}, options);
+  ASSERT_TRUE(client
+                  ->Do({.method = "PUT",
+                        .path = "/apis/coordination.k8s.io/v1/namespaces/"
+                                "kube-system/leases/ksched"})
+                  .ok());
+  EXPECT_EQ(seen, (std::vector<std::pair<std::string, int>>{
+                      {"leases", 503}, {"leases", 0}, {"leases", 201}}));
+}
+
+TEST(ResourceOfPathTest, ResourcesAndSubresources) {
+  EXPECT_EQ(ResourceOfPath("/api/v1/namespaces/a/pods/b/binding"),
+            "pods/binding");
+  EXPECT_EQ(ResourceOfPath("/api/v1/namespaces/a/pods/b/status"),
+            "pods/status");
+  EXPECT_EQ(ResourceOfPath("/api/v1/namespaces/a/pods"), "pods");
+  EXPECT_EQ(ResourceOfPath("/api/v1/pods?watch=true&resourceVersion=5"),
+            "pods");
+  EXPECT_EQ(ResourceOfPath("/api/v1/nodes/n1"), "nodes");
+  EXPECT_EQ(ResourceOfPath("/api/v1/namespaces"), "namespaces");
+  EXPECT_EQ(ResourceOfPath("/api/v1/namespaces/kube-system"), "namespaces");
+  EXPECT_EQ(ResourceOfPath("/apis/events.k8s.io/v1/namespaces/a/events"),
+            "events");
+  EXPECT_EQ(ResourceOfPath("/apis/storage.k8s.io/v1/storageclasses"),
+            "storageclasses");
+  EXPECT_EQ(ResourceOfPath("/version"), "");
+}
+
 TEST_F(RestClientTest, GivesUpAfterMaxRetriesWithTheLastError) {
   RestClientOptions options;
   options.backoff.max_retries = 2;

@@ -52,6 +52,11 @@ struct InformerOptions {
                                .factor = 2.0,
                                .max = std::chrono::seconds(30),
                                .jitter = 1.0};
+  // Told of each restart, for metrics: "relist" (a LIST after the first,
+  // after a 410), "rewatch" (a watch ended and was resumed), "failure" (a
+  // LIST or WATCH failed and is retried after backoff).
+  std::function<void(const std::string& informer, const char* restart)>
+      observer;
 };
 
 // Waits for a duration; true if the informer is being stopped meanwhile.
@@ -140,12 +145,18 @@ class Informer {
 template <typename T>
 void Informer<T>::Run(util::Cancellation& stop, const WaitFn& wait) {
   bool need_list = true;
+  bool listed_once = false;
   int failures = 0;
+  auto observe = [this](const char* restart) {
+    if (options_.observer) options_.observer(name_, restart);
+  };
   while (!stop.cancelled()) {
     if (need_list) {
+      if (listed_once) observe("relist");
       auto listed = ListAll();
       if (!listed.ok()) {
         if (stop.cancelled()) return;
+        observe("failure");
         ++failures;
         log_.Warning("informer " + name_ + ": list failed (" +
                      std::to_string(failures) +
@@ -155,18 +166,21 @@ void Informer<T>::Run(util::Cancellation& stop, const WaitFn& wait) {
       }
       Replace(std::move(*listed));
       need_list = false;
+      listed_once = true;
       failures = 0;
     }
     switch (Watch(stop)) {
       case WatchEnd::kStopped:
         return;
       case WatchEnd::kRewatch:
+        observe("rewatch");
         failures = 0;
         break;
       case WatchEnd::kRelist:
         need_list = true;
         break;
       case WatchEnd::kFailed:
+        observe("failure");
         ++failures;
         if (wait(Backoff(failures))) return;
         break;

@@ -125,8 +125,12 @@ void MetricsServer::Receive(http::http_request request) {
     Send(request, 405, "method not allowed\n", text, in_flight_);
   } else if (path == "/metrics" || path == "/metrics/") {
     if (options_.before_scrape) options_.before_scrape();
-    Send(request, 200,
-         prometheus::TextSerializer().Serialize(registry_.Collect()),
+    std::vector<prometheus::MetricFamily> families = registry_.Collect();
+    if (options_.extra_families) {
+      for (auto& f : options_.extra_families())
+        families.push_back(std::move(f));
+    }
+    Send(request, 200, prometheus::TextSerializer().Serialize(families),
          "text/plain; version=0.0.4; charset=utf-8", in_flight_);
   } else if (auto answer = health_.Handle(path, query)) {
     Send(request, answer->code, answer->body, text, in_flight_);

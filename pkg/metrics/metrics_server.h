@@ -9,12 +9,14 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "pkg/metrics/health_checks.h"
 #include "pkg/util/result.h"
 
 namespace prometheus {
 class Registry;
+struct MetricFamily;
 }  // namespace prometheus
 
 namespace web::http {
@@ -32,6 +34,8 @@ struct MetricsServerOptions {
   std::string tls_key_file;
   // Runs before each scrape, to bring gauges up to date.
   std::function<void()> before_scrape;
+  // Families kept outside the registry, added to each scrape.
+  std::function<std::vector<prometheus::MetricFamily>()> extra_families;
 };
 
 class MetricsServer {

@@ -54,8 +54,10 @@ TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
   for (int i = 0; i < 5; ++i) CreatePod("p-" + std::to_string(i), "100m");
   CreatePod("too-big", "8");
   const int metrics_port = client::testing::FreePort();
+  const int extender_port = client::testing::FreePort();
   StartKsched(
-      {"--metrics-bind-address=127.0.0.1:" + std::to_string(metrics_port)});
+      {"--metrics-bind-address=127.0.0.1:" + std::to_string(metrics_port),
+       "--extender-bind-address=127.0.0.1:" + std::to_string(extender_port)});
   ASSERT_TRUE(WaitUntil(
       [&] { return Get(metrics_port, "/readyz").body == "ok"; }, seconds(30)))
       << ksched_->Log();
@@ -66,9 +68,41 @@ TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
             "[+]ping ok\n[+]sched-handler-sync ok\n[+]shutdown ok\n"
             "readyz check passed\n");
 
+  // One extender call, to be counted.
+  {
+    client::RestConfig config;
+    config.server = "http://127.0.0.1:" + std::to_string(extender_port);
+    auto transport = client::CpprestTransport::Create(
+        config, client::testing::RealTestClock(), {});
+    ASSERT_TRUE(transport.ok());
+    auto r =
+        (*transport)
+            ->RoundTrip(
+                {.method = "POST",
+                 .path = "/filter",
+                 .body =
+                     R"({"Pod":{"metadata":{"name":"x"}},"NodeNames":["node-0"]})",
+                 .content_type = "application/json"});
+    ASSERT_TRUE(r.ok() && r->code == 200) << (r.ok() ? r->body : "");
+  }
+
   // promtool lints the exposition as Prometheus reads it.
   const client::HttpResponse exposition = Get(metrics_port, "/metrics");
   ASSERT_EQ(exposition.code, 200);
+  // ksched's own families.
+  for (
+      const char* line : {
+          R"(ksched_api_requests_total{code="201",resource="pods/binding",verb="POST"} 5)",
+          R"(ksched_bindings_total{result="bound"} 5)",
+          R"(ksched_binding_duration_seconds_count{result="bound"} 5)",
+          R"(ksched_extender_requests_total{code="200",verb="filter"} 1)",
+          R"(ksched_extender_request_duration_seconds_count{verb="filter"} 1)",
+          R"(scheduler_scheduler_cache_size{type="nodes"} 1)",
+      }) {
+    EXPECT_NE(exposition.body.find(line), std::string::npos)
+        << line << "\n"
+        << exposition.body.substr(0, 3000);
+  }
   const std::string lint_log = dir_ / "promtool.log";
   FILE* promtool =
       popen(("promtool check metrics > " + lint_log + " 2>&1").c_str(), "w");
