@@ -400,6 +400,7 @@ int RunScheduler(const std::vector<std::string>& args) {
     return informers->GetPod(ns, name);
   };
   deps.binding_workers = static_cast<int>(binding_workers);
+  deps.metrics = &scheduler_metrics;
   deps.on_attempt = [&log,
                      &scheduler_metrics](const scheduler::AttemptOutcome& o) {
     LogAttempt(log, o);

@@ -79,8 +79,16 @@ class CycleState {
     copy->skip_filter_plugins_ = skip_filter_plugins_;
     copy->skip_score_plugins_ = skip_score_plugins_;
     copy->filter_skip_mask_ = filter_skip_mask_;
+    copy->record_plugin_metrics_ = record_plugin_metrics_;
     return copy;
   }
+
+  // Whether this cycle times each plugin call (a sampled share of cycles,
+  // as kube-scheduler's pluginMetricsSamplePercent).
+  void set_record_plugin_metrics(bool record) {
+    record_plugin_metrics_ = record;
+  }
+  bool record_plugin_metrics() const { return record_plugin_metrics_; }
 
   // Plugins whose PreFilter / PreScore returned Skip: the framework does not
   // call their Filter / Score in this cycle.
@@ -114,6 +122,7 @@ class CycleState {
   std::vector<std::string_view> skip_filter_plugins_;
   std::vector<std::string_view> skip_score_plugins_;
   std::optional<uint64_t> filter_skip_mask_;
+  bool record_plugin_metrics_ = false;
 };
 
 }  // namespace ksched::framework

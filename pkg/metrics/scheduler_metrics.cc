@@ -11,6 +11,15 @@ const std::vector<double>& AttemptBuckets() {
   static const std::vector<double> bounds = ExponentialBuckets(0.001, 2, 15);
   return bounds;
 }
+const std::vector<double>& ExtensionPointBuckets() {
+  static const std::vector<double> bounds = ExponentialBuckets(0.0001, 2, 12);
+  return bounds;
+}
+const std::vector<double>& PluginBuckets() {
+  static const std::vector<double> bounds =
+      ExponentialBuckets(0.00001, 1.5, 20);
+  return bounds;
+}
 const std::vector<double>& SliBuckets() {
   static const std::vector<double> bounds = ExponentialBuckets(0.01, 2, 20);
   return bounds;
@@ -81,7 +90,60 @@ SchedulerMetrics::SchedulerMetrics(prometheus::Registry& registry)
                               .Name("scheduler_preemption_victims")
                               .Help("Number of selected preemption victims")
                               .Register(registry)
-                              .Add({}, ExponentialBuckets(1, 2, 7))) {}
+                              .Add({}, ExponentialBuckets(1, 2, 7))),
+      extension_point_duration_(
+          prometheus::BuildHistogram()
+              .Name("scheduler_framework_extension_point_duration_seconds")
+              .Help("Latency for running all plugins of a specific extension "
+                    "point.")
+              .Register(registry)),
+      plugin_duration_(
+          prometheus::BuildHistogram()
+              .Name("scheduler_plugin_execution_duration_seconds")
+              .Help("Duration for running a plugin at a specific extension "
+                    "point.")
+              .Register(registry)) {}
+
+void SchedulerMetrics::ObserveExtensionPoint(
+    std::string_view extension_point, framework::Code status,
+    std::string_view profile, std::chrono::nanoseconds duration) {
+  extension_point_duration_
+      .Add({{"extension_point", std::string(extension_point)},
+            {"status", std::string(framework::CodeName(status))},
+            {"profile", std::string(profile)}},
+           ExtensionPointBuckets())
+      .Observe(std::chrono::duration<double>(duration).count());
+}
+
+void SchedulerMetrics::ObservePlugin(std::string_view plugin,
+                                     std::string_view extension_point,
+                                     framework::Code status,
+                                     std::chrono::nanoseconds duration) {
+  const std::string_view code = framework::CodeName(status);
+  std::string key;
+  key.reserve(plugin.size() + extension_point.size() + code.size() + 2);
+  key.append(plugin)
+      .append("/")
+      .append(extension_point)
+      .append("/")
+      .append(code);
+  prometheus::Histogram* histogram = nullptr;
+  {
+    std::lock_guard lock(plugin_mu_);
+    auto it = plugin_cache_.find(key);
+    if (it == plugin_cache_.end()) {
+      histogram = &plugin_duration_.Add(
+          {{"plugin", std::string(plugin)},
+           {"extension_point", std::string(extension_point)},
+           {"status", std::string(code)}},
+          PluginBuckets());
+      plugin_cache_.emplace(std::move(key), histogram);
+    } else {
+      histogram = it->second;
+    }
+  }
+  histogram->Observe(std::chrono::duration<double>(duration).count());
+}
 
 void SchedulerMetrics::ObserveAttempt(std::string_view result,
                                       std::string_view profile,

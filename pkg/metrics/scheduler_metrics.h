@@ -10,17 +10,31 @@
 #include <prometheus/registry.h>
 
 #include <cstdint>
+#include <map>
+#include <mutex>
+#include <string>
 #include <string_view>
 #include <vector>
+
+#include "pkg/framework/metrics_recorder.h"
 
 namespace ksched::metrics {
 
 // Prometheus' exponential buckets: start, start*factor, ... (count bounds).
 std::vector<double> ExponentialBuckets(double start, double factor, int count);
 
-class SchedulerMetrics {
+class SchedulerMetrics final : public framework::MetricsRecorder {
  public:
   explicit SchedulerMetrics(prometheus::Registry& registry);
+
+  // scheduler_framework_extension_point_duration_seconds and (sampled)
+  // scheduler_plugin_execution_duration_seconds.
+  void ObserveExtensionPoint(std::string_view extension_point,
+                             framework::Code status, std::string_view profile,
+                             std::chrono::nanoseconds duration) override;
+  void ObservePlugin(std::string_view plugin, std::string_view extension_point,
+                     framework::Code status,
+                     std::chrono::nanoseconds duration) override;
 
   // One scheduling attempt ended: result is "scheduled", "unschedulable" or
   // "error" (scheduler_schedule_attempts_total,
@@ -49,6 +63,12 @@ class SchedulerMetrics {
   prometheus::Family<prometheus::Gauge>& cache_size_;
   prometheus::Counter& preemption_attempts_;
   prometheus::Histogram& preemption_victims_;
+  prometheus::Family<prometheus::Histogram>& extension_point_duration_;
+  prometheus::Family<prometheus::Histogram>& plugin_duration_;
+  // Plugin histograms by label set, so the sampled per-node Filter calls
+  // look one up under a short lock instead of hashing labels each time.
+  std::mutex plugin_mu_;
+  std::map<std::string, prometheus::Histogram*, std::less<>> plugin_cache_;
 };
 
 }  // namespace ksched::metrics

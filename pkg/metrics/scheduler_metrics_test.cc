@@ -18,6 +18,12 @@ TEST(SchedulerMetricsTest, KubeSchedulersNamesLabelsAndBuckets) {
   m.SetPendingPods(3, 2, 1, 0);
   m.SetCacheSize(5, 40, 1);
   m.ObservePreemption(2);
+  m.ObserveExtensionPoint("PreFilter", framework::Code::kSuccess, "ksched",
+                          std::chrono::microseconds(150));
+  m.ObservePlugin("NodeResourcesFit", "Filter", framework::Code::kUnschedulable,
+                  std::chrono::microseconds(3));
+  m.ObservePlugin("NodeResourcesFit", "Filter", framework::Code::kUnschedulable,
+                  std::chrono::microseconds(4));
   const std::string text =
       prometheus::TextSerializer().Serialize(registry.Collect());
   for (

@@ -94,6 +94,7 @@ util::Result<std::unique_ptr<Scheduler>> Scheduler::Create(
   std::unique_ptr<Scheduler> s(new Scheduler(std::move(deps), cfg.parallelism,
                                              cfg.percentage_of_nodes_to_score));
   framework::Framework::Options options;
+  options.metrics = s->deps_.metrics;
   options.parallelizer = &s->parallelizer_;
   options.clock = s->deps_.clock;
   options.binder = s->deps_.binder;
@@ -195,6 +196,11 @@ void Scheduler::RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,
   const framework::PodInfo& pod_info = *queued->pod_info;
   const api::Pod& pod = pod_info.pod();
   auto state = std::make_shared<framework::CycleState>();
+  // kube-scheduler times each plugin call in 10 % of its cycles.
+  constexpr uint64_t kPluginMetricsSamplePercent = 10;
+  state->set_record_plugin_metrics(deps_.metrics != nullptr &&
+                                   deps_.random->Intn(100) <
+                                       kPluginMetricsSamplePercent);
 
   if (auto r = cache_->UpdateSnapshot(&snapshot_); !r.ok()) {
     HandleSchedulingFailure(fwk, queued, Status::Error(r.error().message()),

@@ -15,6 +15,7 @@
 #include "pkg/framework/binder.h"
 #include "pkg/framework/cluster_objects.h"
 #include "pkg/framework/cluster_writer.h"
+#include "pkg/framework/metrics_recorder.h"
 #include "pkg/framework/parallelizer.h"
 #include "pkg/framework/registry.h"
 #include "pkg/framework/waiting_pods.h"
@@ -63,6 +64,8 @@ class Scheduler {
     // How long an assumed pod whose binding finished may wait for the
     // watch to confirm it before the cache drops it.
     std::chrono::nanoseconds assumed_pod_ttl = std::chrono::minutes(15);
+    // Extension point and sampled plugin durations; none when null.
+    framework::MetricsRecorder* metrics = nullptr;
     // Called once per finished attempt (scheduling or binding failure,
     // successful bind), from the thread that finished it.
     std::function<void(const AttemptOutcome&)> on_attempt;

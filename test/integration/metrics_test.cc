@@ -98,6 +98,8 @@ TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
           R"(ksched_extender_requests_total{code="200",verb="filter"} 1)",
           R"(ksched_extender_request_duration_seconds_count{verb="filter"} 1)",
           R"(scheduler_scheduler_cache_size{type="nodes"} 1)",
+          R"(scheduler_framework_extension_point_duration_seconds_count{extension_point="Bind",profile="ksched",status="Success"} 5)",
+          R"(scheduler_framework_extension_point_duration_seconds_count{extension_point="PreFilter",profile="ksched",status="Success"})",
       }) {
     EXPECT_NE(exposition.body.find(line), std::string::npos)
         << line << "\n"

@@ -312,7 +312,7 @@ Status Framework::RunPreEnqueuePlugins(const api::Pod& pod) const {
   return Status();
 }
 
-Status Framework::RunPreFilterPlugins(
+Status Framework::RunPreFilterPluginsUntimed(
     CycleState& state, const PodInfo& pod,
     const std::vector<NodeInfoPtr>& nodes, PreFilterResult* result,
     std::set<std::string>* plugins_with_nodes) {
@@ -320,7 +320,13 @@ Status Framework::RunPreFilterPlugins(
   PreFilterResult merged;
   for (PreFilterPlugin* pl : pre_filter_) {
     PreFilterResult r;
+    const auto plugin_start = std::chrono::steady_clock::now();
     Status s = pl->PreFilter(state, pod, nodes, &r);
+    if (options_.metrics != nullptr && state.record_plugin_metrics()) {
+      options_.metrics->ObservePlugin(
+          pl->Name(), "PreFilter", s.code(),
+          std::chrono::steady_clock::now() - plugin_start);
+    }
     if (s.IsSkip()) {
       state.SkipFilter(pl->Name());
       continue;
@@ -377,7 +383,15 @@ Status Framework::RunFilterPlugins(const CycleState& state, const PodInfo& pod,
                              ? (*mask >> i) & 1
                              : state.FilterSkipped(pl->Name());
     if (skipped) continue;
-    Status s = pl->Filter(state, pod, node);
+    Status s;
+    if (options_.metrics != nullptr && state.record_plugin_metrics()) {
+      const auto start = std::chrono::steady_clock::now();
+      s = pl->Filter(state, pod, node);
+      options_.metrics->ObservePlugin(pl->Name(), "Filter", s.code(),
+                                      std::chrono::steady_clock::now() - start);
+    } else {
+      s = pl->Filter(state, pod, node);
+    }
     if (!s.IsSuccess()) {
       if (!s.IsRejected())
         return AsError("running filter plugin", pl->Name(), s);
@@ -414,9 +428,10 @@ Status Framework::RunPreFilterExtensionRemovePod(CycleState& state,
   return Status();
 }
 
-Status Framework::RunPostFilterPlugins(CycleState& state, const PodInfo& pod,
-                                       const NodeToStatus& filtered,
-                                       PostFilterResult* result) {
+Status Framework::RunPostFilterPluginsUntimed(CycleState& state,
+                                              const PodInfo& pod,
+                                              const NodeToStatus& filtered,
+                                              PostFilterResult* result) {
   std::vector<std::string> reasons;
   std::string rejector;
   for (PostFilterPlugin* pl : post_filter_) {
@@ -442,11 +457,18 @@ Status Framework::RunPostFilterPlugins(CycleState& state, const PodInfo& pod,
   return out;
 }
 
-Status Framework::RunPreScorePlugins(CycleState& state, const PodInfo& pod,
-                                     const std::vector<NodeInfoPtr>& nodes) {
+Status Framework::RunPreScorePluginsUntimed(
+    CycleState& state, const PodInfo& pod,
+    const std::vector<NodeInfoPtr>& nodes) {
   state.ClearSkipScore();
   for (PreScorePlugin* pl : pre_score_) {
+    const auto plugin_start = std::chrono::steady_clock::now();
     Status s = pl->PreScore(state, pod, nodes);
+    if (options_.metrics != nullptr && state.record_plugin_metrics()) {
+      options_.metrics->ObservePlugin(
+          pl->Name(), "PreScore", s.code(),
+          std::chrono::steady_clock::now() - plugin_start);
+    }
     if (s.IsSkip()) {
       state.SkipScore(pl->Name());
       continue;
@@ -457,9 +479,10 @@ Status Framework::RunPreScorePlugins(CycleState& state, const PodInfo& pod,
   return Status();
 }
 
-Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
-                                  const std::vector<NodeInfoPtr>& nodes,
-                                  std::vector<NodePluginScores>* out) {
+Status Framework::RunScorePluginsUntimed(const CycleState& state,
+                                         const PodInfo& pod,
+                                         const std::vector<NodeInfoPtr>& nodes,
+                                         std::vector<NodePluginScores>* out) {
   out->assign(nodes.size(), NodePluginScores{});
   for (size_t i = 0; i < nodes.size(); ++i) (*out)[i].node = nodes[i].get();
 
@@ -534,9 +557,9 @@ Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
   return Status();
 }
 
-Status Framework::RunReservePluginsReserve(CycleState& state,
-                                           const PodInfo& pod,
-                                           const std::string& node) {
+Status Framework::RunReservePluginsReserveUntimed(CycleState& state,
+                                                  const PodInfo& pod,
+                                                  const std::string& node) {
   for (ReservePlugin* pl : reserve_) {
     Status s = pl->Reserve(state, pod, node);
     if (!s.IsSuccess()) {
@@ -550,15 +573,15 @@ Status Framework::RunReservePluginsReserve(CycleState& state,
   return Status();
 }
 
-void Framework::RunReservePluginsUnreserve(CycleState& state,
-                                           const PodInfo& pod,
-                                           const std::string& node) {
+void Framework::RunReservePluginsUnreserveUntimed(CycleState& state,
+                                                  const PodInfo& pod,
+                                                  const std::string& node) {
   for (auto it = reserve_.rbegin(); it != reserve_.rend(); ++it) {
     (*it)->Unreserve(state, pod, node);
   }
 }
 
-Status Framework::RunPermitPlugins(
+Status Framework::RunPermitPluginsUntimed(
     CycleState& state, const PodInfo& pod, const std::string& node,
     std::vector<std::pair<std::string, std::chrono::milliseconds>>* waits) {
   waits->clear();
@@ -587,8 +610,9 @@ Status Framework::RunPermitPlugins(
   return Status();
 }
 
-Status Framework::RunPreBindPlugins(CycleState& state, const PodInfo& pod,
-                                    const std::string& node) {
+Status Framework::RunPreBindPluginsUntimed(CycleState& state,
+                                           const PodInfo& pod,
+                                           const std::string& node) {
   for (PreBindPlugin* pl : pre_bind_) {
     Status s = pl->PreBind(state, pod, node);
     if (!s.IsSuccess()) {
@@ -602,8 +626,8 @@ Status Framework::RunPreBindPlugins(CycleState& state, const PodInfo& pod,
   return Status();
 }
 
-Status Framework::RunBindPlugins(CycleState& state, const PodInfo& pod,
-                                 const std::string& node) {
+Status Framework::RunBindPluginsUntimed(CycleState& state, const PodInfo& pod,
+                                        const std::string& node) {
   Status last = Status::Skip();
   for (BindPlugin* pl : bind_) {
     last = pl->Bind(state, pod, node);
@@ -620,8 +644,8 @@ Status Framework::RunBindPlugins(CycleState& state, const PodInfo& pod,
   return last;
 }
 
-void Framework::RunPostBindPlugins(CycleState& state, const PodInfo& pod,
-                                   const std::string& node) {
+void Framework::RunPostBindPluginsUntimed(CycleState& state, const PodInfo& pod,
+                                          const std::string& node) {
   for (PostBindPlugin* pl : post_bind_) pl->PostBind(state, pod, node);
 }
 
@@ -653,6 +677,105 @@ int32_t Framework::ScoreWeight(std::string_view plugin) const {
     if (score_[i]->Name() == plugin) return score_weights_[i];
   }
   return 0;
+}
+
+// ---- timed entry points (scheduler_framework_extension_point_duration) --
+
+namespace {
+using MetricsClock = std::chrono::steady_clock;
+}  // namespace
+
+void Framework::RecordPoint(std::string_view point, Code code,
+                            MetricsClock::time_point start) const {
+  if (options_.metrics == nullptr) return;
+  options_.metrics->ObserveExtensionPoint(point, code, profile_name_,
+                                          MetricsClock::now() - start);
+}
+
+Status Framework::RunPreFilterPlugins(
+    CycleState& state, const PodInfo& pod,
+    const std::vector<NodeInfoPtr>& nodes, PreFilterResult* result,
+    std::set<std::string>* plugins_with_nodes) {
+  const auto start = MetricsClock::now();
+  Status s =
+      RunPreFilterPluginsUntimed(state, pod, nodes, result, plugins_with_nodes);
+  RecordPoint("PreFilter", s.code(), start);
+  return s;
+}
+
+Status Framework::RunPostFilterPlugins(CycleState& state, const PodInfo& pod,
+                                       const NodeToStatus& filtered,
+                                       PostFilterResult* result) {
+  const auto start = MetricsClock::now();
+  Status s = RunPostFilterPluginsUntimed(state, pod, filtered, result);
+  RecordPoint("PostFilter", s.code(), start);
+  return s;
+}
+
+Status Framework::RunPreScorePlugins(CycleState& state, const PodInfo& pod,
+                                     const std::vector<NodeInfoPtr>& nodes) {
+  const auto start = MetricsClock::now();
+  Status s = RunPreScorePluginsUntimed(state, pod, nodes);
+  RecordPoint("PreScore", s.code(), start);
+  return s;
+}
+
+Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
+                                  const std::vector<NodeInfoPtr>& nodes,
+                                  std::vector<NodePluginScores>* scores) {
+  const auto start = MetricsClock::now();
+  Status s = RunScorePluginsUntimed(state, pod, nodes, scores);
+  RecordPoint("Score", s.code(), start);
+  return s;
+}
+
+Status Framework::RunReservePluginsReserve(CycleState& state,
+                                           const PodInfo& pod,
+                                           const std::string& node) {
+  const auto start = MetricsClock::now();
+  Status s = RunReservePluginsReserveUntimed(state, pod, node);
+  RecordPoint("Reserve", s.code(), start);
+  return s;
+}
+
+void Framework::RunReservePluginsUnreserve(CycleState& state,
+                                           const PodInfo& pod,
+                                           const std::string& node) {
+  const auto start = MetricsClock::now();
+  RunReservePluginsUnreserveUntimed(state, pod, node);
+  RecordPoint("Unreserve", Code::kSuccess, start);
+}
+
+Status Framework::RunPermitPlugins(
+    CycleState& state, const PodInfo& pod, const std::string& node,
+    std::vector<std::pair<std::string, std::chrono::milliseconds>>* waits) {
+  const auto start = MetricsClock::now();
+  Status s = RunPermitPluginsUntimed(state, pod, node, waits);
+  RecordPoint("Permit", s.code(), start);
+  return s;
+}
+
+Status Framework::RunPreBindPlugins(CycleState& state, const PodInfo& pod,
+                                    const std::string& node) {
+  const auto start = MetricsClock::now();
+  Status s = RunPreBindPluginsUntimed(state, pod, node);
+  RecordPoint("PreBind", s.code(), start);
+  return s;
+}
+
+Status Framework::RunBindPlugins(CycleState& state, const PodInfo& pod,
+                                 const std::string& node) {
+  const auto start = MetricsClock::now();
+  Status s = RunBindPluginsUntimed(state, pod, node);
+  RecordPoint("Bind", s.code(), start);
+  return s;
+}
+
+void Framework::RunPostBindPlugins(CycleState& state, const PodInfo& pod,
+                                   const std::string& node) {
+  const auto start = MetricsClock::now();
+  RunPostBindPluginsUntimed(state, pod, node);
+  RecordPoint("PostBind", Code::kSuccess, start);
 }
 
 }  // namespace ksched::framework

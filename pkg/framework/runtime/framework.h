@@ -15,6 +15,7 @@
 #include "pkg/config/types.h"
 #include "pkg/framework/handle.h"
 #include "pkg/framework/interface.h"
+#include "pkg/framework/metrics_recorder.h"
 #include "pkg/framework/registry.h"
 
 namespace ksched::framework {
@@ -37,6 +38,8 @@ class Framework final : public Handle {
     PodNominator* nominator = nullptr;
     // Shared by the profiles of one scheduler; the framework's own if null.
     WaitingPods* waiting_pods = nullptr;
+    // Extension point and (sampled) plugin durations; none when null.
+    MetricsRecorder* metrics = nullptr;
   };
 
   // Instantiates every plugin the profile enables (once each, with its
@@ -144,6 +147,34 @@ class Framework final : public Handle {
   }
 
  private:
+  // The extension points as they run, untimed; the public Run* time them.
+  Status RunPreFilterPluginsUntimed(CycleState& state, const PodInfo& pod,
+                                    const std::vector<NodeInfoPtr>& nodes,
+                                    PreFilterResult* result,
+                                    std::set<std::string>* plugins_with_nodes);
+  Status RunPostFilterPluginsUntimed(CycleState& state, const PodInfo& pod,
+                                     const NodeToStatus& filtered,
+                                     PostFilterResult* result);
+  Status RunPreScorePluginsUntimed(CycleState& state, const PodInfo& pod,
+                                   const std::vector<NodeInfoPtr>& nodes);
+  Status RunScorePluginsUntimed(const CycleState& state, const PodInfo& pod,
+                                const std::vector<NodeInfoPtr>& nodes,
+                                std::vector<NodePluginScores>* scores);
+  Status RunReservePluginsReserveUntimed(CycleState& state, const PodInfo& pod,
+                                         const std::string& node);
+  void RunReservePluginsUnreserveUntimed(CycleState& state, const PodInfo& pod,
+                                         const std::string& node);
+  Status RunPermitPluginsUntimed(
+      CycleState& state, const PodInfo& pod, const std::string& node,
+      std::vector<std::pair<std::string, std::chrono::milliseconds>>* waits);
+  Status RunPreBindPluginsUntimed(CycleState& state, const PodInfo& pod,
+                                  const std::string& node);
+  Status RunBindPluginsUntimed(CycleState& state, const PodInfo& pod,
+                               const std::string& node);
+  void RunPostBindPluginsUntimed(CycleState& state, const PodInfo& pod,
+                                 const std::string& node);
+  void RecordPoint(std::string_view point, Code code,
+                   std::chrono::steady_clock::time_point start) const;
   // Records in `state` which Filter plugins PreFilter skipped, by position.
   void SetFilterSkipMask(CycleState& state) const;
   Framework() = default;

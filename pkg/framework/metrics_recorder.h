@@ -1,0 +1,27 @@
+// MetricsRecorder seam: how long extension points and plugins took, for
+// kube-scheduler's scheduler_framework_extension_point_duration_seconds
+// and scheduler_plugin_execution_duration_seconds. The framework times each
+// extension point of a cycle, and each plugin call only in the cycles the
+// scheduler samples (CycleState::record_plugin_metrics), as kube-scheduler
+// does, so the per-node Filter calls stay cheap.
+#pragma once
+
+#include <chrono>
+#include <string_view>
+
+#include "pkg/framework/status.h"
+
+namespace ksched::framework {
+
+class MetricsRecorder {
+ public:
+  virtual ~MetricsRecorder() = default;
+  virtual void ObserveExtensionPoint(std::string_view extension_point,
+                                     Code status, std::string_view profile,
+                                     std::chrono::nanoseconds duration) = 0;
+  virtual void ObservePlugin(std::string_view plugin,
+                             std::string_view extension_point, Code status,
+                             std::chrono::nanoseconds duration) = 0;
+};
+
+}  // namespace ksched::framework
