@@ -9,6 +9,7 @@
 #include "pkg/framework/cluster_objects.h"
 #include "pkg/framework/cluster_writer.h"
 #include "pkg/framework/cycle_state.h"
+#include "pkg/framework/metrics_recorder.h"
 #include "pkg/framework/parallelizer.h"
 #include "pkg/framework/pod_nominator.h"
 #include "pkg/framework/snapshot.h"
@@ -54,6 +55,9 @@ class Handle {
   // Makes a placement real (DefaultBinder); nullptr when binding is not
   // possible in this process.
   virtual Binder* binder() = 0;
+  // Where plugins report what kube-scheduler's plugins put in metrics;
+  // nullptr when nothing is recorded.
+  virtual MetricsRecorder* metrics() { return nullptr; }
 };
 
 }  // namespace ksched::framework

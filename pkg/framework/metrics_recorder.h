@@ -22,6 +22,10 @@ class MetricsRecorder {
   virtual void ObservePlugin(std::string_view plugin,
                              std::string_view extension_point, Code status,
                              std::chrono::nanoseconds duration) = 0;
+  // DefaultPreemption ran for a pod (scheduler_preemption_attempts_total),
+  // and picked a node with this many victims (scheduler_preemption_victims).
+  virtual void ObservePreemptionAttempt() {}
+  virtual void ObservePreemptionVictims(int victims) { (void)victims; }
 };
 
 }  // namespace ksched::framework

@@ -177,8 +177,11 @@ void SchedulerMetrics::SetCacheSize(int64_t nodes, int64_t pods,
       .Set(static_cast<double>(assumed_pods));
 }
 
-void SchedulerMetrics::ObservePreemption(int victims) {
+void SchedulerMetrics::ObservePreemptionAttempt() {
   preemption_attempts_.Increment();
+}
+
+void SchedulerMetrics::ObservePreemptionVictims(int victims) {
   preemption_victims_.Observe(victims);
 }
 

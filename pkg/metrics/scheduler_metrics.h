@@ -50,9 +50,9 @@ class SchedulerMetrics final : public framework::MetricsRecorder {
                       int64_t gated);
   // scheduler_scheduler_cache_size{type}.
   void SetCacheSize(int64_t nodes, int64_t pods, int64_t assumed_pods);
-  // A preemption ran and picked `victims` pods
-  // (scheduler_preemption_attempts_total, scheduler_preemption_victims).
-  void ObservePreemption(int victims);
+  // scheduler_preemption_attempts_total and scheduler_preemption_victims.
+  void ObservePreemptionAttempt() override;
+  void ObservePreemptionVictims(int victims) override;
 
  private:
   prometheus::Family<prometheus::Counter>& attempts_;

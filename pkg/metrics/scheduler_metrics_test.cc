@@ -17,7 +17,8 @@ TEST(SchedulerMetricsTest, KubeSchedulersNamesLabelsAndBuckets) {
   m.ObserveScheduled(2, 0.5);
   m.SetPendingPods(3, 2, 1, 0);
   m.SetCacheSize(5, 40, 1);
-  m.ObservePreemption(2);
+  m.ObservePreemptionAttempt();
+  m.ObservePreemptionVictims(2);
   m.ObserveExtensionPoint("PreFilter", framework::Code::kSuccess, "ksched",
                           std::chrono::microseconds(150));
   m.ObservePlugin("NodeResourcesFit", "Filter", framework::Code::kUnschedulable,

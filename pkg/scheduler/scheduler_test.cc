@@ -31,6 +31,7 @@ namespace {
 
 using framework::Code;
 using framework::Status;
+using ::testing::Contains;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 using ::testing::IsEmpty;
@@ -327,6 +328,35 @@ struct StartOptions {
   // TestA at PreFilter too (for hooks that run inside the cycle).
   bool test_pre_filter = false;
   bool preemption = true;
+  // Report to metrics_ (the scheduler then samples cycles for plugin
+  // timings, drawing from the random source).
+  bool metrics = false;
+};
+
+// What the framework and plugins report for metrics.
+class RecordingMetrics final : public framework::MetricsRecorder {
+ public:
+  void ObserveExtensionPoint(std::string_view point, framework::Code status,
+                             std::string_view,
+                             std::chrono::nanoseconds) override {
+    std::lock_guard lock(mu_);
+    points.push_back(std::string(point) + ":" +
+                     std::string(framework::CodeName(status)));
+  }
+  void ObservePlugin(std::string_view, std::string_view, framework::Code,
+                     std::chrono::nanoseconds) override {}
+  void ObservePreemptionAttempt() override {
+    std::lock_guard lock(mu_);
+    ++preemption_attempts;
+  }
+  void ObservePreemptionVictims(int n) override {
+    std::lock_guard lock(mu_);
+    victims.push_back(n);
+  }
+  std::mutex mu_;
+  std::vector<std::string> points;
+  int preemption_attempts = 0;
+  std::vector<int> victims;
 };
 
 class SchedulerTest : public ::testing::Test {
@@ -384,6 +414,7 @@ class SchedulerTest : public ::testing::Test {
       return api_.Get(ns, name);
     };
     deps.binding_workers = o.binding_workers;
+    if (o.metrics) deps.metrics = &metrics_;
     deps.assumed_pod_ttl = o.assumed_pod_ttl;
     deps.on_attempt = [this](const AttemptOutcome& outcome) {
       {
@@ -477,6 +508,7 @@ class SchedulerTest : public ::testing::Test {
   util::DefaultRandom random_{1};
   framework::InMemoryClusterObjects objects_;
   FakeApiServer api_;
+  RecordingMetrics metrics_;
   PluginControl control_;
   framework::Registry registry_;
   std::mutex outcomes_mu_;
@@ -1530,7 +1562,7 @@ TEST_F(SchedulerTest, AssumedPodDoesNotExpireWhileItsBindingRuns) {
 // ---------------------------------------------------------------- preemption
 
 TEST_F(SchedulerTest, HighPriorityPodPreemptsThroughTheWriter) {
-  ASSERT_TRUE(Start({.test_plugins = false}));
+  ASSERT_TRUE(Start({.test_plugins = false, .metrics = true}));
   AddNode("n1", "2");
   std::shared_ptr<const api::Pod> victim =
       AddPod(PodBuilder("victim").Node("n1").Priority(0).Req({{"cpu", "2"}}));
@@ -1545,6 +1577,11 @@ TEST_F(SchedulerTest, HighPriorityPodPreemptsThroughTheWriter) {
   EXPECT_THAT(outcomes[0].message,
               StartsWith("0/1 nodes are available: 1 Insufficient cpu."));
   EXPECT_THAT(api_.Deleted(), ElementsAre("default/victim"));
+  // kube-scheduler's preemption metrics, and the extension points timed.
+  EXPECT_EQ(metrics_.preemption_attempts, 1);
+  EXPECT_THAT(metrics_.victims, ElementsAre(1));
+  EXPECT_THAT(metrics_.points, Contains("PreFilter:Success"));
+  EXPECT_THAT(metrics_.points, Contains("PostFilter:Success"));
   std::vector<FakeApiServer::Event> victim_events =
       api_.Events("default/victim");
   ASSERT_FALSE(victim_events.empty());

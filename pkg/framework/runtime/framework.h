@@ -60,6 +60,7 @@ class Framework final : public Handle {
   const util::Clock& clock() const override { return *options_.clock; }
   const api::StringMap* NamespaceLabels(std::string_view ns) const override;
   Binder* binder() override { return options_.binder; }
+  MetricsRecorder* metrics() override { return options_.metrics; }
   const ClusterObjects& objects() const override { return *options_.objects; }
   ClusterWriter* writer() override { return options_.writer; }
   PodNominator* nominator() override { return options_.nominator; }

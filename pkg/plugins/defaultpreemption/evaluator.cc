@@ -73,6 +73,9 @@ Status Evaluator::Preempt(framework::CycleState& state,
   // kube re-reads the pod from its informer first; the pod handed to
   // PostFilter is already the queue's latest copy here.
   const api::Pod& p = pod.pod();
+  if (framework::MetricsRecorder* m = handle_.metrics()) {
+    m->ObservePreemptionAttempt();
+  }
   Eligibility eligibility = interface_.PodEligibleToPreemptOthers(
       p, filtered.Get(p.status.nominated_node_name));
   if (!eligibility.eligible) return Status::Unschedulable(eligibility.reason);
@@ -120,6 +123,9 @@ Status Evaluator::Preempt(framework::CycleState& state,
   const Candidate* best = SelectCandidate(dry_run.candidates);
   if (best == nullptr || best->name.empty()) {
     return Status::Unschedulable("no candidate node for preemption");
+  }
+  if (framework::MetricsRecorder* m = handle_.metrics()) {
+    m->ObservePreemptionVictims(static_cast<int>(best->victims.pods.size()));
   }
   Status prepared = PrepareCandidate(*best, pod);
   if (!prepared.IsSuccess()) return prepared;
