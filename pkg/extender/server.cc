@@ -3,6 +3,8 @@
 #include <fstream>
 #include <utility>
 
+#include "pkg/http/reply.h"
+
 // boost/asio, under cpprestsdk, uses std::exchange without including
 // <utility>.
 // clang-format off
@@ -341,25 +343,10 @@ void ExtenderServer::Reply(http::http_request& request, int code,
       ++stats.latency_counts.back();
     }
   }
-  http::http_response response(static_cast<http::status_code>(code));
-  // As bytes: cpprestsdk's std::string overload reads the string through a
-  // stream buffer of another character type (undefined behaviour that
-  // UBSan reports).
-  response.set_body(std::vector<unsigned char>(body.begin(), body.end()));
-  response.headers().set_content_type("application/json");
-  if (code == 405) response.headers().add("Allow", "POST");
-  try {
-    request.reply(response).then([this](pplx::task<void> sent) {
-      try {
-        sent.get();
-      } catch (const std::exception&) {
-        // The client went away.
-      }
-      --in_flight_;
-    });
-  } catch (const std::exception&) {
-    --in_flight_;
-  }
+  std::vector<std::pair<std::string, std::string>> headers;
+  if (code == 405) headers.emplace_back("Allow", "POST");
+  ksched::http::ReplyAsync(request, code, body, "application/json", headers,
+                           [this] { --in_flight_; });
 }
 
 }  // namespace ksched::extender

@@ -14,34 +14,20 @@
 #include <cpprest/http_listener.h>
 // clang-format on
 
+#include "pkg/http/reply.h"
+
 namespace ksched::metrics {
 namespace {
 
 namespace http = web::http;
 namespace ssl = boost::asio::ssl;
 
-// Replies without waiting for the answer to go out (waiting would hold one
-// of cpprestsdk's few pool threads); `in_flight` drops once it has.
 void Send(http::http_request& request, int code, const std::string& body,
           const std::string& content_type, std::atomic<int>& in_flight) {
-  http::http_response response(static_cast<http::status_code>(code));
-  // As bytes: cpprestsdk's std::string overload reads the string through a
-  // stream buffer of another character type (undefined behaviour).
-  response.set_body(std::vector<unsigned char>(body.begin(), body.end()));
-  response.headers().set_content_type(content_type);
-  if (code == 405) response.headers().add("Allow", "GET");
-  try {
-    request.reply(response).then([&in_flight](pplx::task<void> sent) {
-      try {
-        sent.get();
-      } catch (const std::exception&) {
-        // The client went away.
-      }
-      --in_flight;
-    });
-  } catch (const std::exception&) {
-    --in_flight;
-  }
+  std::vector<std::pair<std::string, std::string>> headers;
+  if (code == 405) headers.emplace_back("Allow", "GET");
+  ksched::http::ReplyAsync(request, code, body, content_type, headers,
+                           [&in_flight] { --in_flight; });
 }
 
 }  // namespace
