@@ -401,6 +401,10 @@ int RunScheduler(const std::vector<std::string>& args) {
   };
   deps.binding_workers = static_cast<int>(binding_workers);
   deps.metrics = &scheduler_metrics;
+  deps.on_incoming_pod = [&scheduler_metrics](std::string_view queue,
+                                              std::string_view event) {
+    scheduler_metrics.ObserveIncomingPod(queue, event);
+  };
   deps.on_attempt = [&log,
                      &scheduler_metrics](const scheduler::AttemptOutcome& o) {
     LogAttempt(log, o);
@@ -458,6 +462,7 @@ int RunScheduler(const std::vector<std::string>& args) {
           static_cast<int64_t>(pending.backoff),
           static_cast<int64_t>(pending.unschedulable),
           static_cast<int64_t>(pending.gated));
+      scheduler_metrics.SetUnschedulablePods(s.queue().UnschedulableReasons());
       const auto cached = s.cache().GetStats();
       scheduler_metrics.SetCacheSize(static_cast<int64_t>(cached.nodes),
                                      static_cast<int64_t>(cached.pods),

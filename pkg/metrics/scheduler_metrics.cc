@@ -80,6 +80,19 @@ SchedulerMetrics::SchedulerMetrics(prometheus::Registry& registry)
                       .Help("Number of nodes, pods, and assumed (bound) pods "
                             "in the scheduler cache.")
                       .Register(registry)),
+      incoming_(prometheus::BuildCounter()
+                    .Name("scheduler_queue_incoming_pods_total")
+                    .Help("Number of pods added to scheduling queues by event "
+                          "and queue type.")
+                    .Register(registry)),
+      unschedulable_(
+          prometheus::BuildGauge()
+              .Name("scheduler_unschedulable_pods")
+              .Help("The number of unschedulable pods broken down by plugin "
+                    "name. A pod will increment the gauge for all plugins "
+                    "that caused it to not schedule and so this metric have "
+                    "meaning only when broken down by plugin.")
+              .Register(registry)),
       preemption_attempts_(
           prometheus::BuildCounter()
               .Name("scheduler_preemption_attempts_total")
@@ -175,6 +188,42 @@ void SchedulerMetrics::SetCacheSize(int64_t nodes, int64_t pods,
   cache_size_.Add({{"type", "pods"}}).Set(static_cast<double>(pods));
   cache_size_.Add({{"type", "assumed_pods"}})
       .Set(static_cast<double>(assumed_pods));
+}
+
+void SchedulerMetrics::ObserveIncomingPod(std::string_view queue,
+                                          std::string_view event) {
+  std::string key;
+  key.reserve(queue.size() + event.size() + 1);
+  key.append(queue).append("/").append(event);
+  prometheus::Counter* counter = nullptr;
+  {
+    std::lock_guard lock(incoming_mu_);
+    auto it = incoming_cache_.find(key);
+    if (it == incoming_cache_.end()) {
+      counter = &incoming_.Add(
+          {{"queue", std::string(queue)}, {"event", std::string(event)}});
+      incoming_cache_.emplace(std::move(key), counter);
+    } else {
+      counter = it->second;
+    }
+  }
+  counter->Increment();
+}
+
+void SchedulerMetrics::SetUnschedulablePods(const ReasonCounts& counts) {
+  std::lock_guard lock(unschedulable_mu_);
+  for (auto& [key, gauge] : unschedulable_series_) {
+    if (counts.count(key) == 0) gauge->Set(0);
+  }
+  for (const auto& [key, pods] : counts) {
+    auto it = unschedulable_series_.find(key);
+    if (it == unschedulable_series_.end()) {
+      prometheus::Gauge* gauge =
+          &unschedulable_.Add({{"profile", key.first}, {"plugin", key.second}});
+      it = unschedulable_series_.emplace(key, gauge).first;
+    }
+    it->second->Set(static_cast<double>(pods));
+  }
 }
 
 void SchedulerMetrics::ObservePreemptionAttempt() {

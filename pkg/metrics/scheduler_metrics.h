@@ -14,6 +14,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "pkg/framework/metrics_recorder.h"
@@ -48,6 +49,14 @@ class SchedulerMetrics final : public framework::MetricsRecorder {
   // scheduler_pending_pods{queue}.
   void SetPendingPods(int64_t active, int64_t backoff, int64_t unschedulable,
                       int64_t gated);
+  // scheduler_queue_incoming_pods_total{queue,event}: one move into a
+  // queue. Called under the scheduling queue's lock, so it looks the
+  // counter up in a small cache rather than hashing labels each time.
+  void ObserveIncomingPod(std::string_view queue, std::string_view event);
+  // scheduler_unschedulable_pods{plugin,profile}, from a count taken now:
+  // (profile, plugin) -> pods. Series absent from `counts` drop to 0.
+  using ReasonCounts = std::map<std::pair<std::string, std::string>, int64_t>;
+  void SetUnschedulablePods(const ReasonCounts& counts);
   // scheduler_scheduler_cache_size{type}.
   void SetCacheSize(int64_t nodes, int64_t pods, int64_t assumed_pods);
   // scheduler_preemption_attempts_total and scheduler_preemption_victims.
@@ -61,6 +70,8 @@ class SchedulerMetrics final : public framework::MetricsRecorder {
   prometheus::Histogram& pod_attempts_;
   prometheus::Family<prometheus::Gauge>& pending_;
   prometheus::Family<prometheus::Gauge>& cache_size_;
+  prometheus::Family<prometheus::Counter>& incoming_;
+  prometheus::Family<prometheus::Gauge>& unschedulable_;
   prometheus::Counter& preemption_attempts_;
   prometheus::Histogram& preemption_victims_;
   prometheus::Family<prometheus::Histogram>& extension_point_duration_;
@@ -69,6 +80,13 @@ class SchedulerMetrics final : public framework::MetricsRecorder {
   // look one up under a short lock instead of hashing labels each time.
   std::mutex plugin_mu_;
   std::map<std::string, prometheus::Histogram*, std::less<>> plugin_cache_;
+  std::mutex incoming_mu_;
+  std::map<std::string, prometheus::Counter*, std::less<>> incoming_cache_;
+  // Every (profile, plugin) reported so far, so a count that fell to zero
+  // reads 0 rather than its last value.
+  std::mutex unschedulable_mu_;
+  std::map<std::pair<std::string, std::string>, prometheus::Gauge*>
+      unschedulable_series_;
 };
 
 }  // namespace ksched::metrics

@@ -47,5 +47,30 @@ TEST(SchedulerMetricsTest, KubeSchedulersNamesLabelsAndBuckets) {
   }
 }
 
+TEST(SchedulerMetricsTest, IncomingPodsAndUnschedulableReasons) {
+  prometheus::Registry registry;
+  SchedulerMetrics m(registry);
+  m.ObserveIncomingPod("active", "UnscheduledPodAdd");
+  m.ObserveIncomingPod("active", "UnscheduledPodAdd");
+  m.ObserveIncomingPod("unschedulable", "ScheduleAttemptFailure");
+  m.SetUnschedulablePods({{{"ksched", "NodeResourcesFit"}, 3},
+                          {{"ksched", "TaintToleration"}, 1}});
+  // NodeResourcesFit's pods were all retried: it reads 0, not 3.
+  m.SetUnschedulablePods({{{"ksched", "TaintToleration"}, 2}});
+  const std::string text =
+      prometheus::TextSerializer().Serialize(registry.Collect());
+  for (
+      const char* line : {
+          "# TYPE scheduler_queue_incoming_pods_total counter",
+          R"(scheduler_queue_incoming_pods_total{event="UnscheduledPodAdd",queue="active"} 2)",
+          R"(scheduler_queue_incoming_pods_total{event="ScheduleAttemptFailure",queue="unschedulable"} 1)",
+          "# TYPE scheduler_unschedulable_pods gauge",
+          R"(scheduler_unschedulable_pods{plugin="NodeResourcesFit",profile="ksched"} 0)",
+          R"(scheduler_unschedulable_pods{plugin="TaintToleration",profile="ksched"} 2)",
+      }) {
+    EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
+  }
+}
+
 }  // namespace
 }  // namespace ksched::metrics

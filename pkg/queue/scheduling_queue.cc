@@ -482,6 +482,28 @@ SchedulingQueue::Counts SchedulingQueue::PendingCounts() const {
   return c;
 }
 
+std::map<SchedulingQueue::ReasonKey, int64_t>
+SchedulingQueue::UnschedulableReasons() const {
+  std::map<ReasonKey, int64_t> out;
+  auto count = [&out](const QueuedPodInfoPtr& info) {
+    const std::string profile(ProfileOf(info->pod()));
+    for (const std::string& plugin : info->unschedulable_plugins) {
+      ++out[{profile, plugin}];
+    }
+    // A plugin may be in both sets; the pod counts once for it.
+    for (const std::string& plugin : info->pending_plugins) {
+      if (info->unschedulable_plugins.count(plugin) == 0) {
+        ++out[{profile, plugin}];
+      }
+    }
+  };
+  std::lock_guard lock(mu_);
+  active_.heap().ForEach(count);
+  backoff_.ForEach(count);
+  unschedulable_.ForEach(count);
+  return out;
+}
+
 std::pair<std::string, QueuedPodInfoPtr> SchedulingQueue::Find(
     const api::Pod& pod) const {
   std::lock_guard lock(mu_);

@@ -159,6 +159,12 @@ class SchedulingQueue final : public framework::PodNominator {
   void Close();
 
   Counts PendingCounts() const;
+  // What scheduler_unschedulable_pods{plugin,profile} reports: for each
+  // profile and plugin, how many queued pods (in any queue, not in flight)
+  // that plugin rejected or gated in their last attempt. Counted when
+  // asked, so the figure cannot drift as pods come, go and are retried.
+  using ReasonKey = std::pair<std::string, std::string>;  // profile, plugin
+  std::map<ReasonKey, int64_t> UnschedulableReasons() const;
   // Where a pod is ("active", "backoff", "unschedulable", "gated", or ""),
   // with its queue entry; for tests and debugging.
   std::pair<std::string, QueuedPodInfoPtr> Find(const api::Pod& pod) const;

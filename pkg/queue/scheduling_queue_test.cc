@@ -885,6 +885,36 @@ TEST_F(SchedulingQueueTest, PendingCountsAndIncomingObserver) {
                       }));
 }
 
+TEST_F(SchedulingQueueTest, UnschedulableReasonsCountQueuedRejectedPods) {
+  using Reasons = std::map<SchedulingQueue::ReasonKey, int64_t>;
+  using Key = SchedulingQueue::ReasonKey;
+  const std::string profile(api::kDefaultSchedulerName);
+  AddAndReject(PodBuilder("a"), {kFoo, kSkipper});
+  AddAndReject(PodBuilder("b"), {kFoo});
+  q_->Add(PodBuilder("gated").SchedulingGate("g").Info());
+  EXPECT_EQ(q_->UnschedulableReasons(), (Reasons{{{profile, kFoo}, 2},
+                                                 {{profile, kSkipper}, 1},
+                                                 {{profile, kGates}, 1}}));
+  // Node/Add moves both to backoffQ (fooPlugin queues): still counted.
+  q_->MoveAllToActiveOrBackoffQueue(kNodeAdd, framework::EventObjects{});
+  EXPECT_EQ(q_->UnschedulableReasons().at(Key(profile, kFoo)), 2);
+  // Once popped for a new attempt, a pod no longer counts.
+  clock_.Advance(seconds(20));
+  q_->FlushBackoffQCompleted();
+  QueuedPodInfoPtr popped = q_->Pop();
+  ASSERT_NE(popped, nullptr);
+  const Reasons after_pop = q_->UnschedulableReasons();
+  EXPECT_EQ(after_pop.at(Key(profile, kFoo)), 1);
+  // Deleted pods do not count either.
+  q_->Delete(popped->pod().metadata.name == "a" ? PodBuilder("b").Obj()
+                                                : PodBuilder("a").Obj());
+  q_->Delete(PodBuilder("gated").Obj());
+  EXPECT_EQ(q_->UnschedulableReasons(), Reasons{});
+  // A pod rejected as Pending by the same plugin counts once.
+  Reject(popped, {kPendingPl}, {kPendingPl});
+  EXPECT_EQ(q_->UnschedulableReasons(), (Reasons{{{profile, kPendingPl}, 1}}));
+}
+
 // Many threads at once; meant for the sanitizers (TSan in particular).
 TEST_F(SchedulingQueueTest, ConcurrentProducersConsumerAndEvents) {
   constexpr int kPerProducer = 200;

@@ -114,6 +114,7 @@ util::Result<std::unique_ptr<Scheduler>> Scheduler::Create(
   qopts.pod_initial_backoff =
       std::chrono::seconds(cfg.pod_initial_backoff_seconds);
   qopts.pod_max_backoff = std::chrono::seconds(cfg.pod_max_backoff_seconds);
+  qopts.on_incoming_pod = s->deps_.on_incoming_pod;
   if (s->deps_.pod_lookup) {
     // kube's nominator asks its pod lister: a pod deleted or bound meanwhile
     // (say, while its failed cycle was being handled) is not nominated, or

@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "pkg/cache/cache.h"
 #include "pkg/config/types.h"
@@ -69,6 +70,10 @@ class Scheduler {
     // Called once per finished attempt (scheduling or binding failure,
     // successful bind), from the thread that finished it.
     std::function<void(const AttemptOutcome&)> on_attempt;
+    // Every move of a pod into a queue (SchedulingQueue::Options), under
+    // the queue's lock: it must be quick and not call back.
+    std::function<void(std::string_view queue, std::string_view event)>
+        on_incoming_pod;
   };
 
   static util::Result<std::unique_ptr<Scheduler>> Create(

@@ -98,6 +98,9 @@ TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
           R"(ksched_extender_requests_total{code="200",verb="filter"} 1)",
           R"(ksched_extender_request_duration_seconds_count{verb="filter"} 1)",
           R"(scheduler_scheduler_cache_size{type="nodes"} 1)",
+          R"(scheduler_queue_incoming_pods_total{event="UnscheduledPodAdd",queue="active"} 6)",
+          R"(scheduler_queue_incoming_pods_total{event="ScheduleAttemptFailure",queue="unschedulable"} 1)",
+          R"(scheduler_unschedulable_pods{plugin="NodeResourcesFit",profile="ksched"} 1)",
           R"(scheduler_framework_extension_point_duration_seconds_count{extension_point="Bind",profile="ksched",status="Success"} 5)",
           R"(scheduler_framework_extension_point_duration_seconds_count{extension_point="PreFilter",profile="ksched",status="Success"})",
       }) {
@@ -144,6 +147,9 @@ TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
   EXPECT_EQ(
       Query(prometheus_port, R"(scheduler_pod_scheduling_attempts_count)"),
       "5");
+  EXPECT_EQ(Query(prometheus_port,
+                  R"(scheduler_unschedulable_pods{plugin="NodeResourcesFit"})"),
+            "1");
   EXPECT_EQ(prometheus.Terminate(), 0) << prometheus.Log();
   EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
 }
