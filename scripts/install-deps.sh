@@ -8,6 +8,11 @@ packages=(
   libcpprest-dev rapidjson-dev libssl-dev prometheus-cpp-dev libyaml-cpp-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   prometheus
+  # The Helm chart's tests render it with Go's text/template and sprig,
+  # the template engine Helm itself uses (test/chart/render.go), and read
+  # the API server's gzip'd OpenAPI document with zlib.
+  golang-go golang-github-masterminds-sprig-dev golang-github-ghodss-yaml-dev
+  golang-github-xeipuuv-gojsonschema-dev zlib1g-dev
 )
 
 missing=()

@@ -1,0 +1,402 @@
+// The Helm chart and manifests/: rendered with several sets of values, every
+// object must be valid against the real API's OpenAPI schema, the
+// KubeSchedulerConfiguration it carries must load in ksched, and what an
+// operator relies on (leader election with replicas, security context,
+// probes, flags ksched knows) must hold. manifests/ksched.yaml must be the
+// default rendering, byte for byte.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <yaml-cpp/yaml.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "pkg/config/config.h"
+#include "test/deploy/openapi_validator.h"
+
+namespace ksched::testing {
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kSource = KSCHED_SOURCE_DIR;
+
+std::string ReadFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out, err;
+};
+
+// Runs a shell command, with stdout and stderr kept apart.
+CommandResult Shell(const std::string& command) {
+  const fs::path err_file =
+      fs::temp_directory_path() / ("chart_test_" + std::to_string(::getpid()));
+  CommandResult run;
+  FILE* pipe = ::popen((command + " 2> " + err_file.string()).c_str(), "r");
+  if (pipe == nullptr) return run;
+  char buf[4096];
+  size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) run.out.append(buf, n);
+  const int status = ::pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  run.err = ReadFile(err_file);
+  fs::remove(err_file);
+  return run;
+}
+
+// `helm template ksched helm/ksched -n kube-system [-f values/<variant>]`.
+CommandResult Render(const std::string& variant, bool notes = false) {
+  std::string command = "cd " + (kSource / "helm").string() + " && " +
+                        KSCHED_CHART_RENDER +
+                        " --name ksched --namespace kube-system";
+  if (!variant.empty()) {
+    command +=
+        " -f " + (kSource / "test/chart/values" / (variant + ".yaml")).string();
+  }
+  if (notes) command += " --notes";
+  return Shell(command + " ksched");
+}
+
+std::vector<YAML::Node> Documents(const std::string& text) {
+  std::vector<YAML::Node> out;
+  for (const YAML::Node& doc : YAML::LoadAll(text)) {
+    if (doc.IsMap()) out.push_back(doc);
+  }
+  return out;
+}
+
+std::optional<YAML::Node> Find(const std::vector<YAML::Node>& docs,
+                               const std::string& kind,
+                               const std::string& name = "") {
+  for (const YAML::Node& d : docs) {
+    if (d["kind"].as<std::string>() != kind) continue;
+    if (!name.empty() && d["metadata"]["name"].as<std::string>() != name) {
+      continue;
+    }
+    return d;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> Args(const YAML::Node& deployment) {
+  return deployment["spec"]["template"]["spec"]["containers"][0]["args"]
+      .as<std::vector<std::string>>();
+}
+
+bool HasArg(const YAML::Node& deployment, const std::string& arg) {
+  for (const std::string& a : Args(deployment)) {
+    if (a == arg) return true;
+  }
+  return false;
+}
+
+const std::vector<std::string> kGoodVariants = {"", "ha", "minimal"};
+
+class ChartTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    auto schema = deploy::OpenApiSchema::LoadGzip(
+        (fs::path(KSCHED_SHARED_DIR) / "apiserver/openapi-v2.json.gz")
+            .string());
+    ASSERT_TRUE(schema.ok()) << schema.error().message();
+    schema_ = std::make_unique<deploy::OpenApiSchema>(std::move(*schema));
+  }
+  static void TearDownTestSuite() { schema_.reset(); }
+
+  // The rendering of a good variant; fails the test if it does not render.
+  static std::vector<YAML::Node> Objects(const std::string& variant) {
+    const CommandResult r = Render(variant);
+    EXPECT_EQ(r.exit_code, 0) << variant << ": " << r.err;
+    return Documents(r.out);
+  }
+
+  static std::unique_ptr<deploy::OpenApiSchema> schema_;
+};
+std::unique_ptr<deploy::OpenApiSchema> ChartTest::schema_;
+
+TEST_F(ChartTest, ManifestsAreTheDefaultRendering) {
+  const CommandResult r = Render("");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string expected =
+      ReadFile(kSource / "test/chart/manifests_header.txt") + r.out;
+  EXPECT_TRUE(ReadFile(kSource / "manifests/ksched.yaml") == expected)
+      << "manifests/ksched.yaml differs from the chart's default rendering: "
+         "run scripts/render-manifests.sh";
+}
+
+TEST_F(ChartTest, EveryObjectIsValidAgainstTheApisOpenApiSchema) {
+  for (const std::string& variant : kGoodVariants) {
+    const std::vector<YAML::Node> docs = Objects(variant);
+    ASSERT_GE(docs.size(), 3u) << variant;
+    for (const YAML::Node& doc : docs) {
+      const std::string what = (variant.empty() ? "default" : variant) + ": " +
+                               doc["kind"].as<std::string>() + " " +
+                               doc["metadata"]["name"].as<std::string>();
+      if (doc["apiVersion"].as<std::string>() == "monitoring.coreos.com/v1") {
+        // A Prometheus Operator resource: not part of the API's schema.
+        EXPECT_EQ(doc["kind"].as<std::string>(), "ServiceMonitor") << what;
+        EXPECT_TRUE(doc["spec"]["endpoints"][0]["port"].IsScalar()) << what;
+        continue;
+      }
+      for (const std::string& problem : schema_->Validate(doc)) {
+        ADD_FAILURE() << what << ": " << problem;
+      }
+    }
+  }
+}
+
+TEST_F(ChartTest, ExampleObjectsAreValid) {
+  for (const char* file : {"manifests/examples/pod.yaml"}) {
+    for (const YAML::Node& doc : Documents(ReadFile(kSource / file))) {
+      for (const std::string& problem : schema_->Validate(doc)) {
+        ADD_FAILURE() << file << ": " << problem;
+      }
+    }
+  }
+  // The extender examples are scheduler configurations, which ksched (and
+  // kube-scheduler) must accept.
+  for (const char* file : {"manifests/extender/ksched-config.yaml",
+                           "manifests/extender/kube-scheduler-config.yaml"}) {
+    auto cfg = config::LoadConfigFile((kSource / file).string());
+    EXPECT_TRUE(cfg.ok()) << file << ": " << cfg.error().message();
+  }
+}
+
+TEST_F(ChartTest, TheValidatorCatchesABrokenObject) {
+  // The check above is only worth something if it can fail: the default
+  // Deployment with one misspelt field must be rejected.
+  std::vector<YAML::Node> docs = Objects("");
+  std::optional<YAML::Node> deployment = Find(docs, "Deployment");
+  ASSERT_TRUE(deployment);
+  YAML::Node broken = YAML::Clone(*deployment);
+  broken["spec"]["template"]["spec"]["containers"][0]["imagePullPolice"] =
+      "Always";
+  const std::vector<std::string> problems = schema_->Validate(broken);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("containers[0].imagePullPolice"),
+            std::string::npos)
+      << problems[0];
+}
+
+TEST_F(ChartTest, TheConfigMapHoldsAConfigurationKschedLoads) {
+  const std::map<std::string, std::vector<std::string>> profiles = {
+      {"", {"ksched"}},
+      {"ha", {"ksched", "ksched-packing"}},
+      {"minimal", {"ksched"}}};
+  for (const auto& [variant, expected] : profiles) {
+    const std::vector<YAML::Node> docs = Objects(variant);
+    std::optional<YAML::Node> cm = Find(docs, "ConfigMap");
+    ASSERT_TRUE(cm) << variant;
+    auto cfg =
+        config::ParseConfig((*cm)["data"]["config.yaml"].as<std::string>());
+    ASSERT_TRUE(cfg.ok()) << variant << ": " << cfg.error().message();
+    std::vector<std::string> names;
+    for (const auto& p : cfg->profiles) names.push_back(p.scheduler_name);
+    EXPECT_EQ(names, expected) << variant;
+    // The lease the configuration names is the one the Role grants.
+    EXPECT_EQ(cfg->leader_election.resource_namespace, "kube-system");
+    EXPECT_EQ(cfg->leader_election.resource_name, "ksched");
+  }
+}
+
+TEST_F(ChartTest, LeaderElectionIsOnWithSeveralReplicas) {
+  struct Case {
+    std::string variant;
+    bool leader_elect;
+  };
+  for (const Case& c :
+       {Case{"", false}, Case{"ha", true}, Case{"minimal", true}}) {
+    const std::vector<YAML::Node> docs = Objects(c.variant);
+    std::optional<YAML::Node> deployment = Find(docs, "Deployment");
+    std::optional<YAML::Node> cm = Find(docs, "ConfigMap");
+    ASSERT_TRUE(deployment && cm) << c.variant;
+    const std::string flag =
+        std::string("--leader-elect=") + (c.leader_elect ? "true" : "false");
+    EXPECT_TRUE(HasArg(*deployment, flag)) << c.variant;
+    auto cfg =
+        config::ParseConfig((*cm)["data"]["config.yaml"].as<std::string>());
+    ASSERT_TRUE(cfg.ok());
+    EXPECT_EQ(cfg->leader_election.leader_elect, c.leader_elect) << c.variant;
+    // Without a leader, a rollout must not run two schedulers at once.
+    const YAML::Node strategy = (*deployment)["spec"]["strategy"];
+    EXPECT_EQ(strategy && strategy["type"].as<std::string>() == "Recreate",
+              !c.leader_elect)
+        << c.variant;
+  }
+  const std::vector<YAML::Node> ha = Objects("ha");
+  std::optional<YAML::Node> cm = Find(ha, "ConfigMap");
+  ASSERT_TRUE(cm);
+  auto cfg =
+      config::ParseConfig((*cm)["data"]["config.yaml"].as<std::string>());
+  ASSERT_TRUE(cfg.ok());
+  EXPECT_EQ(cfg->leader_election.lease_duration, std::chrono::seconds(30));
+}
+
+TEST_F(ChartTest, RunsLockedDown) {
+  for (const std::string& variant : kGoodVariants) {
+    std::optional<YAML::Node> deployment = Find(Objects(variant), "Deployment");
+    ASSERT_TRUE(deployment);
+    const YAML::Node pod = (*deployment)["spec"]["template"]["spec"];
+    const YAML::Node container = pod["containers"][0];
+    EXPECT_TRUE(pod["securityContext"]["runAsNonRoot"].as<bool>());
+    EXPECT_EQ(
+        pod["securityContext"]["seccompProfile"]["type"].as<std::string>(),
+        "RuntimeDefault");
+    const YAML::Node sc = container["securityContext"];
+    EXPECT_TRUE(sc["readOnlyRootFilesystem"].as<bool>());
+    EXPECT_FALSE(sc["allowPrivilegeEscalation"].as<bool>());
+    EXPECT_EQ(sc["capabilities"]["drop"].as<std::vector<std::string>>(),
+              std::vector<std::string>{"ALL"});
+    // The image's user (Dockerfile) is the one the chart runs as, so that
+    // runAsNonRoot and file ownership agree.
+    const std::string user =
+        std::to_string(pod["securityContext"]["runAsUser"].as<int>());
+    EXPECT_NE(ReadFile(kSource / "Dockerfile")
+                  .find("\nUSER " + user + ":" + user + "\n"),
+              std::string::npos);
+  }
+}
+
+TEST_F(ChartTest, ProbesAndPortsMatchTheFlags) {
+  for (const std::string& variant : kGoodVariants) {
+    const std::vector<YAML::Node> docs = Objects(variant);
+    std::optional<YAML::Node> deployment = Find(docs, "Deployment");
+    std::optional<YAML::Node> service = Find(docs, "Service");
+    ASSERT_TRUE(deployment && service) << variant;
+    const YAML::Node container =
+        (*deployment)["spec"]["template"]["spec"]["containers"][0];
+    std::map<std::string, int> ports;
+    for (const YAML::Node& p : container["ports"]) {
+      ports[p["name"].as<std::string>()] = p["containerPort"].as<int>();
+    }
+    ASSERT_EQ(ports.count("metrics"), 1u) << variant;
+    EXPECT_TRUE(HasArg(*deployment, "--metrics-bind-address=0.0.0.0:" +
+                                        std::to_string(ports["metrics"])));
+    if (ports.count("extender") != 0) {
+      EXPECT_TRUE(HasArg(*deployment, "--extender-bind-address=0.0.0.0:" +
+                                          std::to_string(ports["extender"])));
+    } else {
+      EXPECT_TRUE(HasArg(*deployment, "--extender-bind-address="));
+    }
+    EXPECT_EQ(container["livenessProbe"]["httpGet"]["path"].as<std::string>(),
+              "/livez");
+    EXPECT_EQ(container["readinessProbe"]["httpGet"]["path"].as<std::string>(),
+              "/readyz");
+    for (const char* probe : {"livenessProbe", "readinessProbe"}) {
+      EXPECT_EQ(container[probe]["httpGet"]["port"].as<std::string>(),
+                "metrics");
+      const bool tls = HasArg(*deployment,
+                              "--metrics-tls-cert-file="
+                              "/etc/ksched/metrics-tls/tls.crt");
+      EXPECT_EQ(container[probe]["httpGet"]["scheme"].as<std::string>(),
+                tls ? "HTTPS" : "HTTP");
+    }
+    // Every service port targets a named container port.
+    for (const YAML::Node& p : (*service)["spec"]["ports"]) {
+      EXPECT_EQ(ports.count(p["targetPort"].as<std::string>()), 1u) << variant;
+    }
+  }
+}
+
+TEST_F(ChartTest, TheContainerArgsAreFlagsKschedKnows) {
+  const CommandResult help = Shell(std::string(KSCHED_BINARY) + " --help");
+  ASSERT_EQ(help.exit_code, 0) << help.err;
+  for (const std::string& variant : kGoodVariants) {
+    std::optional<YAML::Node> deployment = Find(Objects(variant), "Deployment");
+    ASSERT_TRUE(deployment);
+    for (const std::string& arg : Args(*deployment)) {
+      const std::string flag = arg.substr(0, arg.find('='));
+      EXPECT_NE(help.out.find("  " + flag + " "), std::string::npos)
+          << variant << ": ksched has no flag " << flag;
+    }
+  }
+}
+
+TEST_F(ChartTest, VolumesMountedAreDeclaredAndSecretsAreOptional) {
+  const std::vector<YAML::Node> ha = Objects("ha");
+  std::optional<YAML::Node> deployment = Find(ha, "Deployment");
+  ASSERT_TRUE(deployment);
+  const YAML::Node pod = (*deployment)["spec"]["template"]["spec"];
+  std::set<std::string> volumes;
+  for (const YAML::Node& v : pod["volumes"]) {
+    volumes.insert(v["name"].as<std::string>());
+  }
+  EXPECT_EQ(volumes,
+            (std::set<std::string>{"config", "metrics-tls", "extender-tls"}));
+  for (const YAML::Node& m : pod["containers"][0]["volumeMounts"]) {
+    EXPECT_EQ(volumes.count(m["name"].as<std::string>()), 1u);
+  }
+  EXPECT_TRUE(Find(ha, "ServiceMonitor"));
+  // The default rendering has neither TLS nor a ServiceMonitor.
+  const std::vector<YAML::Node> defaults = Objects("");
+  EXPECT_FALSE(Find(defaults, "ServiceMonitor"));
+  EXPECT_EQ(Find(defaults, "Deployment")
+                .value()["spec"]["template"]["spec"]["volumes"]
+                .size(),
+            1u);
+  // minimal: the operator's own service account, no RBAC objects.
+  const std::vector<YAML::Node> minimal = Objects("minimal");
+  EXPECT_FALSE(Find(minimal, "ServiceAccount"));
+  EXPECT_FALSE(Find(minimal, "ClusterRole"));
+  EXPECT_FALSE(Find(minimal, "PodDisruptionBudget"));
+  EXPECT_EQ(Find(minimal, "Deployment")
+                .value()["spec"]["template"]["spec"]["serviceAccountName"]
+                .as<std::string>(),
+            "scheduler");
+}
+
+TEST_F(ChartTest, BadValuesAreRefusedWithTheFieldNamed) {
+  const std::map<std::string, std::string> cases = {
+      {"bad-replicas", "replicaCount: Invalid type. Expected: integer"},
+      {"bad-log-format", "logging.format"},
+      {"bad-unknown-key", "Additional property replicas is not allowed"},
+      {"bad-duration", "leaderElection.leaseDuration"},
+      {"bad-no-profiles", "config.profiles"},
+      {"bad-replicas-without-leader", "replicaCount > 1 needs leader election"},
+  };
+  for (const auto& [variant, message] : cases) {
+    const CommandResult r = Render(variant);
+    EXPECT_NE(r.exit_code, 0) << variant;
+    EXPECT_NE(r.err.find(message), std::string::npos)
+        << variant << ": " << r.err;
+  }
+}
+
+TEST_F(ChartTest, NotesTellHowToUseIt) {
+  const CommandResult defaults = Render("", /*notes=*/true);
+  ASSERT_EQ(defaults.exit_code, 0) << defaults.err;
+  EXPECT_NE(defaults.out.find("schedulerName: ksched"), std::string::npos);
+  EXPECT_NE(defaults.out.find(
+                "urlPrefix: http://ksched.kube-system.svc:10262/ksched"),
+            std::string::npos)
+      << defaults.out;
+  const CommandResult ha = Render("ha", /*notes=*/true);
+  ASSERT_EQ(ha.exit_code, 0) << ha.err;
+  EXPECT_NE(ha.out.find("Leader election is on"), std::string::npos);
+  EXPECT_NE(ha.out.find("urlPrefix: https://"), std::string::npos);
+  const CommandResult minimal = Render("minimal", /*notes=*/true);
+  ASSERT_EQ(minimal.exit_code, 0) << minimal.err;
+  EXPECT_EQ(minimal.out.find("urlPrefix"), std::string::npos);
+}
+
+TEST_F(ChartTest, ChartVersionIsKschedsVersion) {
+  const YAML::Node chart =
+      YAML::LoadFile((kSource / "helm/ksched/Chart.yaml").string());
+  EXPECT_EQ(chart["appVersion"].as<std::string>(), KSCHED_VERSION);
+}
+
+}  // namespace
+}  // namespace ksched::testing
