@@ -17,12 +17,13 @@ RUN cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DKSCHED_
  && cmake --build build -j "$(nproc)" --target ksched \
  && strip build/cmd/ksched/ksched
 
-# Runtime stage: only the shared libraries ksched links against.
+# Runtime stage: only the shared libraries ksched links against (a chart
+# test checks this list against ldd of the binary).
 FROM debian:bookworm-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       ca-certificates libcpprest2.10 libssl3 libyaml-cpp0.7 \
-      libprometheus-cpp-core1.0 libprometheus-cpp-pull1.0 \
+      libprometheus-cpp-core1.0 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /src/build/cmd/ksched/ksched /usr/local/bin/ksched
 COPY examples /usr/share/ksched/examples

@@ -392,6 +392,37 @@ TEST_F(ChartTest, NotesTellHowToUseIt) {
   EXPECT_EQ(minimal.out.find("urlPrefix"), std::string::npos);
 }
 
+// The image's runtime stage installs packages by name; a library ksched
+// links that none of them (or the base image's libc6, libstdc++6,
+// libgcc-s1) brings would fail only when the pod starts.
+TEST_F(ChartTest, TheImageInstallsEveryLibraryKschedLinks) {
+  const std::string dockerfile = ReadFile(kSource / "Dockerfile");
+  const size_t runtime = dockerfile.find("FROM debian:bookworm-slim");
+  ASSERT_NE(runtime, std::string::npos);
+  const std::string runtime_stage = dockerfile.substr(runtime);
+  const CommandResult ldd =
+      Shell(std::string("ldd ") + KSCHED_BINARY +
+            " | awk '$3 ~ /^\\// {print $3}' | while read lib; do"
+            " dpkg -S \"*/$(basename \"$(readlink -f \"$lib\")\")\" | head -1 |"
+            " cut -d: -f1; done | sort -u");
+  ASSERT_EQ(ldd.exit_code, 0) << ldd.err;
+  std::istringstream packages(ldd.out);
+  std::string package;
+  int checked = 0;
+  for (; std::getline(packages, package); ++checked) {
+    // lib32* and libc6-i386 are other architectures' copies dpkg also names.
+    if (package.rfind("libc6", 0) == 0 || package == "libgcc-s1" ||
+        package.find("stdc++6") != std::string::npos) {
+      continue;
+    }
+    // Dependencies of the listed packages come along.
+    if (package == "libbrotli1" || package == "zlib1g") continue;
+    EXPECT_NE(runtime_stage.find(" " + package), std::string::npos)
+        << "the Dockerfile's runtime stage does not install " << package;
+  }
+  EXPECT_GE(checked, 5);
+}
+
 TEST_F(ChartTest, ChartVersionIsKschedsVersion) {
   const YAML::Node chart =
       YAML::LoadFile((kSource / "helm/ksched/Chart.yaml").string());
