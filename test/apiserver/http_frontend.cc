@@ -88,20 +88,6 @@ std::string Header(const http::http_request& request, const char* name) {
   return it == request.headers().end() ? "" : it->second;
 }
 
-std::string VerbOf(const Request& request, const ApiPath& path) {
-  const std::string& m = request.method;
-  if (m == "GET") {
-    if (!path.name.empty()) return "get";
-    const std::string watch = request.query.Get("watch");
-    return watch == "true" || watch == "1" ? "watch" : "list";
-  }
-  if (m == "POST") return "create";
-  if (m == "PUT") return "update";
-  if (m == "PATCH") return "patch";
-  if (m == "DELETE") return path.name.empty() ? "deletecollection" : "delete";
-  return "";
-}
-
 // What an injected failure answers for this request.
 ApiError InjectedError(const FaultRule& rule, const ApiPath& path) {
   const bool object =
@@ -178,10 +164,10 @@ HttpFrontend::Guard HttpFrontend::Enter() {
 
 std::unique_ptr<HttpFrontend> HttpFrontend::Start(const FrontendConfig& config,
                                                   Registry& registry,
-                                                  Faults& faults,
+                                                  Faults& faults, Rbac& rbac,
                                                   IdSource& ids) {
   std::unique_ptr<HttpFrontend> frontend(
-      new HttpFrontend(config, registry, faults, ids));
+      new HttpFrontend(config, registry, faults, rbac, ids));
   try {
     frontend->listener_->open().wait();
   } catch (const std::exception&) {
@@ -191,10 +177,11 @@ std::unique_ptr<HttpFrontend> HttpFrontend::Start(const FrontendConfig& config,
 }
 
 HttpFrontend::HttpFrontend(const FrontendConfig& config, Registry& registry,
-                           Faults& faults, IdSource& ids)
+                           Faults& faults, Rbac& rbac, IdSource& ids)
     : config_(config),
       registry_(registry),
       faults_(faults),
+      rbac_(rbac),
       ids_(ids),
       delays_(std::make_unique<DelayQueue>()) {
   http::experimental::listener::http_listener_config listener_config;
@@ -280,21 +267,23 @@ void HttpFrontend::Receive(http::http_request request) {
       });
 }
 
-std::optional<ApiError> HttpFrontend::Authorize(const Request& request,
-                                                const ApiPath& path) const {
-  if (path.endpoint != Endpoint::kResource) return std::nullopt;
-  const ResourceInfo& r = *path.resource;
-  const std::string verb = VerbOf(request, path);
-  const std::string resource = path.subresource.empty()
-                                   ? r.resource
-                                   : r.resource + "/" + path.subresource;
-  if (!faults_.IsForbidden(verb, resource)) return std::nullopt;
-  std::string reason = "User \"" + config_.user + "\" cannot " + verb +
+std::optional<ApiError> HttpFrontend::Authorize(const Request& request) const {
+  const RequestAttributes a =
+      AttributesOf(request.method, request.path, request.query);
+  if (!a.resource_request) return std::nullopt;
+  const std::string resource = a.CombinedResource();
+  // Asked of the policy first, so that the access is recorded even when a
+  // Forbid() denies it as well.
+  const bool allowed = rbac_.Allows(a);
+  if (allowed && !faults_.IsForbidden(a.verb, resource)) return std::nullopt;
+  // The RBAC authorizer gives no reason of its own (it only would for a
+  // binding to a missing role), so this is the filter's message alone.
+  std::string reason = "User \"" + config_.user + "\" cannot " + a.verb +
                        " resource \"" + resource + "\" in API group \"" +
-                       r.group + "\"";
-  reason += path.ns.empty() ? " at the cluster scope"
-                            : " in the namespace \"" + path.ns + "\"";
-  return Forbidden(r, path.name, reason);
+                       a.group + "\"";
+  reason += a.ns.empty() ? " at the cluster scope"
+                         : " in the namespace \"" + a.ns + "\"";
+  return Forbidden(a.group, a.resource, a.name, reason);
 }
 
 void HttpFrontend::Process(http::http_request request, Request parsed,
@@ -310,7 +299,7 @@ void HttpFrontend::Process(http::http_request request, Request parsed,
     Reply(request, ErrorAnswer(Unauthorized(), parsed.pretty), false, guard);
     return;
   }
-  if (auto denied = Authorize(parsed, path)) {
+  if (auto denied = Authorize(parsed)) {
     Response r = ErrorAnswer(*denied, parsed.pretty);
     r.headers.emplace_back("X-Content-Type-Options", "nosniff");
     Reply(request, r, true, guard);

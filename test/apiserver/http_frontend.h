@@ -1,9 +1,9 @@
 // HttpFrontend: the HTTPS listener in front of the registry. It does what
 // kube-apiserver's filters do before a request reaches a resource:
-// authentication (bearer token), authorization (the denials a test asked
-// for, worded as RBAC words them), and what tests inject (failures,
-// delays); it counts requests, stamps the headers every answer carries,
-// and streams watches as chunked bodies.
+// authentication (bearer token), authorization (the RBAC policy and the
+// denials a test asked for, worded as RBAC words them), and what tests
+// inject (failures, delays); it counts requests, stamps the headers every
+// answer carries, and streams watches as chunked bodies.
 #pragma once
 
 #include <chrono>
@@ -15,6 +15,7 @@
 #include "test/apiserver/delay_queue.h"
 #include "test/apiserver/faults.h"
 #include "test/apiserver/ids.h"
+#include "test/apiserver/rbac.h"
 #include "test/apiserver/registry.h"
 
 namespace web::http {
@@ -42,13 +43,13 @@ class HttpFrontend {
   // Listens on https://127.0.0.1:<port>; nullptr if it cannot.
   static std::unique_ptr<HttpFrontend> Start(const FrontendConfig& config,
                                              Registry& registry, Faults& faults,
-                                             IdSource& ids);
+                                             Rbac& rbac, IdSource& ids);
   // Stops listening and waits for the requests in flight.
   ~HttpFrontend();
 
  private:
   HttpFrontend(const FrontendConfig& config, Registry& registry, Faults& faults,
-               IdSource& ids);
+               Rbac& rbac, IdSource& ids);
   // Counts requests from arrival until their answer is sent (watches:
   // until the stream ends), so that destruction waits for them.
   class InFlight;
@@ -62,12 +63,13 @@ class HttpFrontend {
                std::string authorization, Guard guard);
   void Reply(web::http::http_request& request, const Response& response,
              bool authenticated, Guard guard);
-  std::optional<ApiError> Authorize(const Request& request,
-                                    const ApiPath& path) const;
+  // The 403 for a resource request the user may not make, if it is one.
+  std::optional<ApiError> Authorize(const Request& request) const;
 
   const FrontendConfig config_;
   Registry& registry_;
   Faults& faults_;
+  Rbac& rbac_;
   IdSource& ids_;
 
   // Shared with the guards, which may outlive the front end if the

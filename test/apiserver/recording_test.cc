@@ -279,6 +279,19 @@ TEST_F(RecordingTest, AuthenticationAndAuthorization) {
   Check("sa_no_rbac_binding_403");
 }
 
+// The same denials from an RBAC policy that grants neither request.
+TEST_F(RecordingTest, RbacDenials) {
+  TestApiServerOptions options;
+  options.user = "system:serviceaccount:default:noperms";
+  StartServer(options);
+  SeedPendingPods();
+  server_->SetRbac({.cluster = {{.api_groups = {""},
+                                 .resources = {"pods", "nodes/status"},
+                                 .verbs = {"*"}}}});
+  Check("sa_no_rbac_403");
+  Check("sa_no_rbac_binding_403");
+}
+
 TEST_F(RecordingTest, VersionAndHealth) {
   Check("version");
   RequestOptions request = Request("GET", "/readyz?verbose");

@@ -2,6 +2,7 @@
 
 #include "test/apiserver/encoding.h"
 #include "test/apiserver/json_util.h"
+#include "test/apiserver/rbac.h"
 #include "test/apiserver/resources.h"
 
 namespace ksched::testing::apiserver {
@@ -96,8 +97,8 @@ Response Registry::Handle(const Request& request, const ApiPath& path) {
   }
   if (path.name.empty()) {
     if (m == "GET") {
-      const std::string watch = request.query.Get("watch");
-      if (watch == "true" || watch == "1") return Watch(request, path);
+      // Decided as authorization decides list or watch.
+      if (WantsWatch(request.query)) return Watch(request, path);
       return List(request, path);
     }
     // Creating needs the namespace a namespaced resource lives in.

@@ -188,12 +188,23 @@ ApiError Invalid(const ResourceInfo& resource, std::string_view name,
 
 ApiError Forbidden(const ResourceInfo& resource, std::string_view name,
                    std::string_view reason) {
+  return Forbidden(resource.group, resource.resource, name, reason);
+}
+
+ApiError Forbidden(std::string_view group, std::string_view resource,
+                   std::string_view name, std::string_view reason) {
   ApiError e{.code = 403, .reason = "Forbidden"};
-  e.message = resource.Qualified();
-  if (!name.empty()) e.message += " " + Quoted(name);
-  e.message += " is forbidden: " + std::string(reason);
-  return WithResourceDetails(std::move(e), resource.group, resource.resource,
-                             name);
+  std::string qualified(resource);
+  if (!group.empty()) qualified += "." + std::string(group);
+  // errors.NewForbidden: an empty group and resource name nothing.
+  if (qualified.empty()) {
+    e.message = "forbidden: " + std::string(reason);
+  } else {
+    e.message = qualified;
+    if (!name.empty()) e.message += " " + Quoted(name);
+    e.message += " is forbidden: " + std::string(reason);
+  }
+  return WithResourceDetails(std::move(e), group, resource, name);
 }
 
 ApiError BadRequest(std::string message) {

@@ -58,6 +58,10 @@ ApiError Invalid(const ResourceInfo& resource, std::string_view name,
 // admission plugins deny.
 ApiError Forbidden(const ResourceInfo& resource, std::string_view name,
                    std::string_view reason);
+// The same for any group and resource, served here or not, as the
+// authorization filter denies requests before they are routed.
+ApiError Forbidden(std::string_view group, std::string_view resource,
+                   std::string_view name, std::string_view reason);
 ApiError BadRequest(std::string message);
 ApiError Expired(std::string message);
 ApiError Unauthorized();

@@ -11,6 +11,7 @@
 #include "test/apiserver/http_frontend.h"
 #include "test/apiserver/ids.h"
 #include "test/apiserver/object_store.h"
+#include "test/apiserver/rbac.h"
 #include "test/apiserver/registry.h"
 #include "test/apiserver/resources.h"
 #include "test/apiserver/watch_hub.h"
@@ -41,6 +42,7 @@ struct TestApiServer::State {
   client::testing::TestPki pki;
   const client::testing::CertAndKey identity;
   Faults faults;
+  apiserver::Rbac rbac;
   apiserver::WatchHub hub;
   apiserver::ObjectStore store;
   apiserver::Registry registry;
@@ -91,7 +93,7 @@ bool TestApiServer::Listen() {
                                    .flowschema_uid = s.flowschema_uid,
                                    .prioritylevel_uid = s.prioritylevel_uid};
   std::lock_guard<std::mutex> lock(s.frontend_mu);
-  s.frontend = HttpFrontend::Start(config, s.registry, s.faults, s.ids);
+  s.frontend = HttpFrontend::Start(config, s.registry, s.faults, s.rbac, s.ids);
   return s.frontend != nullptr;
 }
 
@@ -215,6 +217,16 @@ void TestApiServer::Forbid(const std::string& verb,
 }
 
 void TestApiServer::ClearFaults() { state_->faults.Clear(); }
+
+void TestApiServer::SetRbac(RbacPolicy policy) {
+  state_->rbac.SetPolicy(std::move(policy));
+}
+
+void TestApiServer::ClearRbac() { state_->rbac.Clear(); }
+
+std::vector<TestApiServer::Access> TestApiServer::Accesses() const {
+  return state_->rbac.Accesses();
+}
 
 void TestApiServer::SetTokens(const std::vector<std::string>& tokens) {
   state_->faults.SetTokens(tokens);

@@ -17,13 +17,34 @@
 #pragma once
 
 #include <chrono>
+#include <compare>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace ksched::testing {
+
+// One rbac.authorization.k8s.io/v1 PolicyRule (resource rules only; the
+// server authorizes no non-resource URLs). "*" in api_groups, resources or
+// verbs matches anything; a resource "*/status" matches that subresource of
+// any resource. Empty resource_names matches every object.
+struct RbacRule {
+  std::vector<std::string> api_groups, resources, verbs, resource_names;
+  friend bool operator==(const RbacRule&, const RbacRule&) = default;
+};
+
+// What a user may do, as RBAC's bindings give it: `cluster` holds the rules
+// of the ClusterRoles bound by ClusterRoleBindings (every namespace and the
+// cluster scope), `by_namespace` those of the Roles or ClusterRoles bound by
+// RoleBindings in that namespace (requests in it only).
+struct RbacPolicy {
+  std::vector<RbacRule> cluster;
+  std::map<std::string, std::vector<RbacRule>> by_namespace;
+  friend bool operator==(const RbacPolicy&, const RbacPolicy&) = default;
+};
 
 struct TestApiServerOptions {
   int port = 0;  // 0: pick a free one
@@ -121,9 +142,34 @@ class TestApiServer {
   void SetResponseDelay(const std::string& path_substring,
                         std::chrono::milliseconds delay);
   // 403 exactly as the recorded RBAC denial, for verb ("list", "create",
-  // "*", ...) on resource ("nodes", "pods/binding", "*").
+  // "*", ...) on resource ("nodes", "pods/binding", "*"), served here or
+  // not.
   void Forbid(const std::string& verb, const std::string& resource);
-  void ClearFaults();
+  void ClearFaults();  // not the RBAC policy
+
+  // RBAC, decided as kube-apiserver's RBAC authorizer decides: from now on
+  // the token's user may do exactly what `policy` allows, and every other
+  // resource request (served here or not, as authorization comes before
+  // routing) gets the 403 the real server answers. Forbid() denials still
+  // apply on top. Non-resource requests (/healthz, /version, discovery)
+  // are not authorized. Resets the access record.
+  void SetRbac(RbacPolicy policy);
+  // Back to allowing everything (the default); the access record stays
+  // until the next SetRbac, to be read after the fact.
+  void ClearRbac();
+  // A resource request as RBAC saw it: `resource` includes the subresource
+  // ("pods/binding"); `name` is the object named in the path (or by a
+  // fieldSelector on metadata.name), "" for create, list and watch;
+  // `allowed` is the policy's answer (a Forbid() on top does not change
+  // it).
+  struct Access {
+    std::string verb, group, resource, ns, name;
+    bool allowed;
+    friend auto operator<=>(const Access&, const Access&) = default;
+  };
+  // Every distinct resource request received since SetRbac while a policy
+  // was set, allowed or not, in sorted order.
+  std::vector<Access> Accesses() const;
   // The bearer tokens accepted from now on, in place of options.token
   // (several at once while a rotated-out token is still valid).
   void SetTokens(const std::vector<std::string>& tokens);
