@@ -7,6 +7,7 @@
 #include "pkg/api/codec.h"
 #include "pkg/client/rest_list_watch.h"
 #include "test/apiserver/test_objects.h"
+#include "test/integration/rbac_manifest.h"
 
 namespace ksched::testing {
 
@@ -19,10 +20,31 @@ void ClusterTestBase::SetUp() {
           ::testing::UnitTest::GetInstance()->current_test_info()->name());
   std::filesystem::create_directories(dir_);
   server_->WriteKubeconfig(dir_ / "kubeconfig");
+  // ksched runs with exactly the permissions its chart grants (the
+  // manifests are the chart's default rendering): a request the chart
+  // does not allow is answered 403 as kube's RBAC would answer it.
+  auto policy = ChartPolicy();
+  ASSERT_TRUE(policy.ok()) << policy.error().message();
+  server_->SetRbac(*policy);
+}
+
+util::Result<RbacPolicy> ClusterTestBase::ChartPolicy() {
+  return RbacPolicyFor(
+      (std::filesystem::path(KSCHED_SOURCE_DIR) / "manifests/ksched.yaml")
+          .string(),
+      "kube-system", "ksched");
 }
 
 void ClusterTestBase::TearDown() {
   ksched_.reset();
+  // Whatever the test did, ksched never needed more than the chart grants.
+  if (server_ != nullptr) {
+    for (const TestApiServer::Access& a : server_->Accesses()) {
+      EXPECT_TRUE(a.allowed)
+          << "the chart's RBAC denies " << a.verb << " " << a.group << "/"
+          << a.resource << " " << a.ns << "/" << a.name;
+    }
+  }
   std::filesystem::remove_all(dir_);
 }
 

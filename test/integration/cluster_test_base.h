@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pkg/api/objects.h"
+#include "pkg/util/result.h"
 #include "test/apiserver/test_api_server.h"
 #include "test/integration/ksched_process.h"
 
@@ -47,6 +48,10 @@ class ClusterTestBase : public ::testing::Test {
   // Every bound pod got exactly one successful (201) binding, and no node
   // holds more CPU than it has (millicores by node).
   void ExpectBoundOnceAndFitting(const std::map<std::string, int>& node_cpu);
+
+  // The RBAC policy manifests/ksched.yaml grants ksched's service account,
+  // which SetUp makes the server enforce.
+  static util::Result<RbacPolicy> ChartPolicy();
 
   std::unique_ptr<TestApiServer> server_;
   std::filesystem::path dir_;

@@ -1,0 +1,122 @@
+// ksched's RBAC: the chart grants exactly what ksched's code calls. Every
+// integration test runs under the chart's rules (ClusterTestBase) and fails
+// on a denial; this test drives every kind of request ksched makes (watch
+// every informer, bind, report status, preempt, annotate a claim for
+// provisioning, write an event and its series, hold the lease) and checks
+// that the set used equals the set granted, so a grant nothing uses fails
+// too.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iterator>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "test/apiserver/test_objects.h"
+#include "test/integration/cluster_test_base.h"
+#include "test/integration/rbac_manifest.h"
+
+namespace ksched::testing {
+namespace {
+
+using std::chrono::seconds;
+
+std::string Describe(const std::set<RbacGrant>& grants) {
+  std::ostringstream out;
+  for (const RbacGrant& g : grants) {
+    out << "  " << g.verb << " " << (g.group.empty() ? "core" : g.group) << "/"
+        << g.resource << "\n";
+  }
+  return out.str();
+}
+
+class RbacTest : public ClusterTestBase {};
+
+TEST_F(RbacTest, KschedUsesExactlyWhatTheChartGrants) {
+  Create("/apis/storage.k8s.io/v1/storageclasses",
+         R"({"apiVersion":"storage.k8s.io/v1","kind":"StorageClass",
+             "metadata":{"name":"wffc"},"provisioner":"example.com/disk",
+             "volumeBindingMode":"WaitForFirstConsumer"})");
+  Create("/api/v1/namespaces/default/persistentvolumeclaims",
+         R"({"apiVersion":"v1","kind":"PersistentVolumeClaim",
+             "metadata":{"name":"data"},
+             "spec":{"storageClassName":"wffc","accessModes":["ReadWriteOnce"],
+                     "resources":{"requests":{"storage":"1Gi"}}}})");
+  Create("/apis/scheduling.k8s.io/v1/priorityclasses",
+         R"({"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass",
+             "metadata":{"name":"high"},"value":1000})");
+  CreateNode("node-0", "1");
+  CreatePod("low", "700m");
+  Create("/api/v1/namespaces/default/pods",
+         PodJson({.name = "with-volume",
+                  .cpu = "100m",
+                  .scheduler = "ksched",
+                  .extra_spec = R"("volumes":[{"name":"d",
+                      "persistentVolumeClaim":{"claimName":"data"}}])"}));
+  StartKsched();
+  ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
+      << ksched_->Log();
+  // Provisioning was asked for on the node chosen.
+  EXPECT_EQ(server_->RequestCount("PATCH", "/persistentvolumeclaims/data"), 1);
+
+  // Preemption: "urgent" needs 500m where 200m are free.
+  Create("/api/v1/namespaces/default/pods",
+         PodJson({.name = "urgent",
+                  .cpu = "500m",
+                  .scheduler = "ksched",
+                  .extra_spec = R"("priorityClassName":"high")"}));
+  ASSERT_TRUE(WaitUntil(
+      [&] { return !GetPod("urgent").spec.node_name.empty(); }, seconds(30)))
+      << ksched_->Log();
+  EXPECT_EQ(server_->Get("/api/v1/namespaces/default/pods/low").code, 404);
+
+  // A pod that never fits: FailedScheduling, then the same again after a
+  // bound pod goes away, which makes the event a series (a PATCH).
+  CreatePod("too-big", "4");
+  ASSERT_TRUE(WaitUntil([&] { return HasEvent("too-big", "FailedScheduling"); },
+                        seconds(30)))
+      << ksched_->Log();
+  ASSERT_EQ(server_->Delete("/api/v1/namespaces/default/pods/with-volume").code,
+            200);
+  ASSERT_TRUE(
+      WaitUntil([&] { return server_->RequestCount("PATCH", "/events/") > 0; },
+                seconds(30)))
+      << ksched_->Log();
+  // The lease is renewed every retryPeriod (2 s): let one renewal happen.
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return server_->RequestCount(
+                   "PUT", "/namespaces/kube-system/leases/ksched") > 0;
+      },
+      seconds(10)))
+      << ksched_->Log();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+
+  auto policy = ChartPolicy();
+  ASSERT_TRUE(policy.ok()) << policy.error().message();
+  const std::set<RbacGrant> granted = GrantedTriples(*policy);
+  const std::set<RbacGrant> used = AccessedTriples(server_->Accesses());
+  std::set<RbacGrant> unused, missing;
+  std::set_difference(granted.begin(), granted.end(), used.begin(), used.end(),
+                      std::inserter(unused, unused.end()));
+  std::set_difference(used.begin(), used.end(), granted.begin(), granted.end(),
+                      std::inserter(missing, missing.end()));
+  EXPECT_TRUE(unused.empty()) << "granted but never used:\n"
+                              << Describe(unused);
+  EXPECT_TRUE(missing.empty()) << "used but not granted:\n"
+                               << Describe(missing);
+  EXPECT_GE(used.size(), 20u) << Describe(used);
+  // And every lease request named the release's lease.
+  for (const TestApiServer::Access& a : server_->Accesses()) {
+    if (a.resource != "leases") continue;
+    EXPECT_EQ(a.ns, "kube-system");
+    if (a.verb != "create") {
+      EXPECT_EQ(a.name, "ksched");
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ksched::testing
