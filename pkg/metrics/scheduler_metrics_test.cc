@@ -3,8 +3,21 @@
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 
+#include <initializer_list>
+#include <string>
+
 namespace ksched::metrics {
 namespace {
+
+// Each line appears in the registry's text exposition.
+void ExpectExposes(prometheus::Registry& registry,
+                   std::initializer_list<const char*> lines) {
+  const std::string text =
+      prometheus::TextSerializer().Serialize(registry.Collect());
+  for (const char* line : lines) {
+    EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
+  }
+}
 
 TEST(SchedulerMetricsTest, KubeSchedulersNamesLabelsAndBuckets) {
   EXPECT_EQ(ExponentialBuckets(0.001, 2, 3),
@@ -25,10 +38,9 @@ TEST(SchedulerMetricsTest, KubeSchedulersNamesLabelsAndBuckets) {
                   std::chrono::microseconds(3));
   m.ObservePlugin("NodeResourcesFit", "Filter", framework::Code::kUnschedulable,
                   std::chrono::microseconds(4));
-  const std::string text =
-      prometheus::TextSerializer().Serialize(registry.Collect());
-  for (
-      const char* line : {
+  ExpectExposes(
+      registry,
+      {
           "# TYPE scheduler_schedule_attempts_total counter",
           R"(scheduler_schedule_attempts_total{profile="ksched",result="scheduled"} 2)",
           R"(scheduler_schedule_attempts_total{profile="ksched",result="unschedulable"} 1)",
@@ -42,9 +54,7 @@ TEST(SchedulerMetricsTest, KubeSchedulersNamesLabelsAndBuckets) {
           R"(scheduler_scheduler_cache_size{type="assumed_pods"} 1)",
           "scheduler_preemption_attempts_total 1",
           R"(scheduler_preemption_victims_bucket{le="2"} 1)",
-      }) {
-    EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
-  }
+      });
 }
 
 TEST(SchedulerMetricsTest, IncomingPodsAndUnschedulableReasons) {
@@ -57,19 +67,16 @@ TEST(SchedulerMetricsTest, IncomingPodsAndUnschedulableReasons) {
                           {{"ksched", "TaintToleration"}, 1}});
   // NodeResourcesFit's pods were all retried: it reads 0, not 3.
   m.SetUnschedulablePods({{{"ksched", "TaintToleration"}, 2}});
-  const std::string text =
-      prometheus::TextSerializer().Serialize(registry.Collect());
-  for (
-      const char* line : {
+  ExpectExposes(
+      registry,
+      {
           "# TYPE scheduler_queue_incoming_pods_total counter",
           R"(scheduler_queue_incoming_pods_total{event="UnscheduledPodAdd",queue="active"} 2)",
           R"(scheduler_queue_incoming_pods_total{event="ScheduleAttemptFailure",queue="unschedulable"} 1)",
           "# TYPE scheduler_unschedulable_pods gauge",
           R"(scheduler_unschedulable_pods{plugin="NodeResourcesFit",profile="ksched"} 0)",
           R"(scheduler_unschedulable_pods{plugin="TaintToleration",profile="ksched"} 2)",
-      }) {
-    EXPECT_NE(text.find(line), std::string::npos) << line << "\n" << text;
-  }
+      });
 }
 
 }  // namespace
