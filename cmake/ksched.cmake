@@ -12,6 +12,24 @@ target_compile_options(ksched_warnings INTERFACE -Wall -Wextra -Werror
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
   target_compile_options(ksched_warnings INTERFACE -Wno-restrict)
 endif()
+# Clang (the fuzzing build) warns that C++20's reversed comparison makes
+# RapidJSON's member iterators' == and != ambiguous; RapidJSON's own
+# operators are the ones chosen, as intended.
+if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+  target_compile_options(ksched_warnings INTERFACE -Wno-ambiguous-reversed-operator)
+endif()
+
+# What the sanitizer builds' runtimes read: suppressions for third-party
+# code (test/sanitizers), and a full stack for every report. Every test
+# gets it, and so does every ksched the integration tests start.
+set(KSCHED_SANITIZER_ENV "")
+if(KSCHED_SANITIZE OR KSCHED_TSAN)
+  set(supp ${PROJECT_SOURCE_DIR}/test/sanitizers)
+  set(KSCHED_SANITIZER_ENV
+    "LSAN_OPTIONS=suppressions=${supp}/lsan.supp"
+    "UBSAN_OPTIONS=suppressions=${supp}/ubsan.supp:print_stacktrace=1:halt_on_error=1"
+    "TSAN_OPTIONS=suppressions=${supp}/tsan.supp:halt_on_error=1:second_deadlock_stack=1")
+endif()
 
 # ksched_library(NAME SOURCES a.cc b.cc DEPS other_lib ...)
 # Declares library ksched_<NAME>; headers are included as "pkg/<dir>/<file>.h".
@@ -34,22 +52,21 @@ function(ksched_test name)
   target_compile_definitions(${name} PRIVATE
     KSCHED_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     KSCHED_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")
-  set(env "")
-  if(KSCHED_SANITIZE)
-    set(env "LSAN_OPTIONS=suppressions=${PROJECT_SOURCE_DIR}/test/sanitizers/lsan.supp")
-  endif()
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 TEST_LIST ${name}_TESTS
-    PROPERTIES LABELS unit ENVIRONMENT "${env}")
-  # Further labels are added once ctest has read the discovered tests:
-  # discovery writes property values unquoted, so a "unit;<label>" list
-  # would be split and the properties after it lost.
+    PROPERTIES LABELS unit)
+  # Further labels and the sanitizers' options are set once ctest has read
+  # the discovered tests: discovery writes property values unquoted, so a
+  # "unit;<label>" list would be split and the properties after it lost.
+  set(labels "unit")
   if(ARG_LABELS)
-    set(labels_script ${CMAKE_CURRENT_BINARY_DIR}/${name}_labels.cmake)
-    file(WRITE ${labels_script}
-      "if(${name}_TESTS)\n"
-      "  set_tests_properties(\${${name}_TESTS} PROPERTIES\n"
-      "    LABELS \"unit;${ARG_LABELS}\")\n"
-      "endif()\n")
-    set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${labels_script})
+    set(labels "unit;${ARG_LABELS}")
   endif()
+  set(props_script ${CMAKE_CURRENT_BINARY_DIR}/${name}_properties.cmake)
+  file(WRITE ${props_script}
+    "if(${name}_TESTS)\n"
+    "  set_tests_properties(\${${name}_TESTS} PROPERTIES\n"
+    "    LABELS \"${labels}\"\n"
+    "    ENVIRONMENT \"${KSCHED_SANITIZER_ENV}\")\n"
+    "endif()\n")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${props_script})
 endfunction()

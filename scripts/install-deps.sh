@@ -13,6 +13,10 @@ packages=(
   # the API server's gzip'd OpenAPI document with zlib.
   golang-go golang-github-masterminds-sprig-dev golang-github-ghodss-yaml-dev
   golang-github-xeipuuv-gojsonschema-dev zlib1g-dev
+  # The sanitizer build CI runs is clang's: ASan, UBSan and libFuzzer
+  # (libclang-rt-14-dev), with llvm-symbolizer (llvm-14) for readable
+  # reports. strace shows a test that ksched writes no file.
+  clang libclang-rt-14-dev llvm-14 strace
 )
 
 missing=()

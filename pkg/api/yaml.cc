@@ -1,10 +1,12 @@
 #include "pkg/api/yaml.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstdlib>
+#include <sstream>
 #include <string>
 
 namespace ksched::api {
@@ -193,23 +195,74 @@ class Converter {
   size_t nodes_ = 0;
 };
 
+// Where each document of a stream starts, and nothing else: the parser's
+// events without building nodes.
+class DocumentStarts : public YAML::EventHandler {
+ public:
+  void OnDocumentStart(const YAML::Mark& mark) override { start = mark; }
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+  void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                const std::string&) override {}
+  void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {}
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {}
+  void OnMapEnd() override {}
+
+  YAML::Mark start;
+};
+
+std::string Where(const YAML::Mark& mark) {
+  if (mark.is_null()) return "";
+  return "line " + std::to_string(mark.line + 1) + ", column " +
+         std::to_string(mark.column + 1) + ": ";
+}
+
+// yaml-cpp 0.7 can stop advancing: after a ',' outside any flow collection
+// ("," alone, "&a ,", "key: v\n,") its parser hands out the same empty
+// document again and again, and YAML::LoadAll never returns, allocating as
+// it loops. Walking the events first, a document that starts where the one
+// before it started is that loop; every other stream ends, and only then
+// is it loaded.
+util::Status CheckParserAdvances(const std::string& text) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  DocumentStarts starts;
+  int documents = 0;
+  int previous_start = -1;
+  while (parser.HandleNextDocument(starts)) {
+    if (++documents > 1 && starts.start.pos <= previous_start) {
+      return util::Error("malformed YAML: " + Where(starts.start) +
+                         "did not find expected node content");
+    }
+    previous_start = starts.start.pos;
+  }
+  return {};
+}
+
 }  // namespace
+
+util::Result<std::vector<YAML::Node>> LoadYamlDocuments(std::string_view text) {
+  const std::string owned(text);
+  try {
+    if (auto advances = CheckParserAdvances(owned); !advances.ok()) {
+      return advances.error();
+    }
+    return YAML::LoadAll(owned);
+  } catch (const YAML::Exception& e) {
+    return util::Error("malformed YAML: " + Where(e.mark) + e.msg);
+  }
+}
 
 util::Result<std::vector<rapidjson::Document>> YamlToJson(
     std::string_view text) {
-  std::vector<YAML::Node> docs;
-  try {
-    docs = YAML::LoadAll(std::string(text));
-  } catch (const YAML::Exception& e) {
-    std::string where;
-    if (!e.mark.is_null()) {
-      where = "line " + std::to_string(e.mark.line + 1) + ", column " +
-              std::to_string(e.mark.column + 1) + ": ";
-    }
-    return util::Error("malformed YAML: " + where + e.msg);
-  }
+  auto docs = LoadYamlDocuments(text);
+  if (!docs.ok()) return docs.error();
   std::vector<rapidjson::Document> out;
-  for (const auto& node : docs) {
+  for (const auto& node : *docs) {
     if (node.IsNull() || !node.IsDefined()) continue;
     rapidjson::Document doc;
     Converter converter(

@@ -2,6 +2,8 @@
 // turned into the JSON it denotes and then decoded like any JSON object.
 #pragma once
 
+#include <yaml-cpp/node/node.h>
+
 #include <string_view>
 #include <vector>
 
@@ -17,5 +19,10 @@ namespace ksched::api {
 // exhaust memory; nesting is limited so recursion cannot exhaust the stack.
 util::Result<std::vector<rapidjson::Document>> YamlToJson(
     std::string_view text);
+
+// YAML::LoadAll, made safe for any input: yaml-cpp's exceptions become the
+// error ("malformed YAML: line 3, column 5: ..."), and a stream on which
+// yaml-cpp's parser would loop forever is refused instead.
+util::Result<std::vector<YAML::Node>> LoadYamlDocuments(std::string_view text);
 
 }  // namespace ksched::api

@@ -42,6 +42,23 @@ TEST(YamlTest, MalformedYamlNamesLineAndColumn) {
   EXPECT_FALSE(tabs.ok());
 }
 
+// yaml-cpp's own LoadAll loops forever on these (found by
+// test/fuzz/kubeconfig_fuzzer and config_fuzzer).
+TEST(YamlTest, StrayCommaIsRefusedNotAnEndlessLoop) {
+  for (const char* yaml : {",", "&a ,", "&a\xff\xff,", "!t ,", "--- &a ,",
+                           "&a [1],", "a: 1\n---\n,"}) {
+    auto docs = YamlToJson(yaml);
+    ASSERT_FALSE(docs.ok()) << yaml;
+    EXPECT_TRUE(docs.error().message().starts_with("malformed YAML: line "))
+        << docs.error().message();
+    EXPECT_FALSE(LoadYamlDocuments(yaml).ok()) << yaml;
+  }
+  // Several documents still load.
+  auto docs = LoadYamlDocuments("a: 1\n---\nb: 2\n---\n");
+  ASSERT_TRUE(docs.ok()) << docs.error().message();
+  EXPECT_EQ(docs->size(), 3u);
+}
+
 TEST(YamlTest, AliasBombIsRefused) {
   // Each level doubles the size: 2^30 nodes if expanded.
   std::string yaml = "a0: &a0 [x, x]\n";

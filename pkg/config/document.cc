@@ -129,14 +129,12 @@ util::Result<rapidjson::Document> ParseYaml(std::string_view text) {
                        " YAML documents; ksched reads exactly one "
                        "KubeSchedulerConfiguration");
   }
-  try {
-    for (const YAML::Node& node : YAML::LoadAll(std::string(text))) {
-      if (std::string dup = DuplicateKeyFinder().Find(node); !dup.empty()) {
-        return util::Error(dup);
-      }
+  auto nodes = api::LoadYamlDocuments(text);
+  if (!nodes.ok()) return nodes.error();
+  for (const YAML::Node& node : *nodes) {
+    if (std::string dup = DuplicateKeyFinder().Find(node); !dup.empty()) {
+      return util::Error(dup);
     }
-  } catch (const YAML::Exception& e) {
-    return util::Error(std::string("malformed YAML: ") + e.what());
   }
   if (docs->empty()) return rapidjson::Document();
   return std::move((*docs)[0]);

@@ -58,9 +58,9 @@ class CycleState {
       if (k != &key) continue;
       // Filter and Score read their state once per node: the exact type
       // (the common case) is checked without a full dynamic_cast.
-      if (d != nullptr && typeid(*d) == typeid(T)) {
-        return static_cast<T*>(d.get());
-      }
+      if (d == nullptr) return nullptr;
+      const auto& data = *d;
+      if (typeid(data) == typeid(T)) return static_cast<T*>(d.get());
       return dynamic_cast<T*>(d.get());
     }
     return nullptr;

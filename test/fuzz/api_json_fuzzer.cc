@@ -1,0 +1,61 @@
+// Every API object ksched reads from the API server, decoded from one
+// input: Pod, Node, the lists, Status (in bodies and as an error answer)
+// and the other kinds the informers and writers decode. A decoded Pod,
+// Node or Status must encode to JSON that decodes to the same object.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "pkg/api/codec.h"
+#include "pkg/api/pod_resources.h"
+#include "pkg/client/api_error.h"
+#include "test/fuzz/fuzz_check.h"
+
+namespace {
+
+using namespace ksched;
+
+template <typename T>
+void RoundTrips(std::string_view text) {
+  auto decoded = api::DecodeJson<T>(text);
+  if (!decoded.ok()) return;
+  const std::string encoded = api::EncodeJson(*decoded);
+  auto again = api::DecodeJson<T>(encoded);
+  KSCHED_FUZZ_CHECK(again.ok(), "an encoded object does not decode");
+  KSCHED_FUZZ_CHECK(*again == *decoded,
+                    "an object changed through encode and decode");
+}
+
+template <typename T>
+void Decodes(std::string_view text) {
+  (void)api::DecodeJson<T>(text);
+  (void)api::DecodeJson<T>(text, {.lenient_scalars = true});
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  RoundTrips<api::Pod>(text);
+  RoundTrips<api::Node>(text);
+  RoundTrips<api::Status>(text);
+  Decodes<api::PodList>(text);
+  Decodes<api::NodeList>(text);
+  Decodes<api::Binding>(text);
+  Decodes<api::Event>(text);
+  Decodes<api::Lease>(text);
+  Decodes<api::PriorityClass>(text);
+  Decodes<api::Namespace>(text);
+  Decodes<api::PersistentVolumeClaim>(text);
+  Decodes<api::PersistentVolume>(text);
+  Decodes<api::StorageClass>(text);
+  Decodes<api::PodDisruptionBudget>(text);
+  // An error answer's body, as the client reads it.
+  (void)client::ErrorFromResponse(409, "POST", text, "");
+  (void)client::ErrorFromResponse(429, "GET", text, "1");
+  if (auto pod = api::DecodeJson<api::Pod>(text); pod.ok()) {
+    (void)api::PodRequests(*pod, {});
+  }
+  return 0;
+}
