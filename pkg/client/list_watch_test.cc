@@ -152,6 +152,20 @@ TEST(ListWatchTest, BrokenStreamsAreErrors) {
   EXPECT_NE(error.find("object.spec"), std::string::npos) << error;
 }
 
+// A watch line may be up to 64 MiB: nesting that deep must not recurse
+// through the stack (a thread's stack is 8 MiB).
+TEST(ListWatchTest, DeeplyNestedEventIsDecodedWithoutRecursion) {
+  const size_t depth = 1 << 20;
+  std::string line = "{\"type\":\"ADDED\",\"object\":{\"deep\":";
+  line.append(depth, '[');
+  line.append(depth, ']');
+  line += "}}";
+  auto event = DecodeWatchEvent<api::Pod>(line);
+  EXPECT_TRUE(event.ok()) << event.error().message();
+  line.resize(line.size() - depth);
+  EXPECT_FALSE(DecodeWatchEvent<api::Pod>(line).ok());
+}
+
 TEST(WatchFramerTest, LinesAcrossChunksBlankLinesAndTheLimit) {
   WatchFramer framer(16);
   std::vector<std::string> lines;

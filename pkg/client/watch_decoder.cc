@@ -37,7 +37,9 @@ util::Status WatchFramer::Feed(
 
 util::Result<RawWatchEvent> ParseWatchEvent(std::string_view line) {
   RawWatchEvent event;
-  event.document.Parse(line.data(), line.size());
+  // Iterative: nesting as deep as the line is long must not recurse.
+  event.document.Parse<rapidjson::kParseIterativeFlag>(line.data(),
+                                                       line.size());
   if (event.document.HasParseError()) {
     return util::Error("watch event is not JSON: " +
                        std::string(rapidjson::GetParseError_En(
