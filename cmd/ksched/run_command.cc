@@ -20,6 +20,7 @@
 #include "pkg/extender/server.h"
 #include "pkg/extender/service.h"
 #include "pkg/framework/cluster_objects.h"
+#include "pkg/http/open_files.h"
 #include "pkg/informer/informer.h"
 #include "pkg/leader/elector.h"
 #include "pkg/leader/guarded_binder.h"
@@ -317,6 +318,13 @@ int RunScheduler(const std::vector<std::string>& args) {
   util::Logger& log = logging_format == "json"
                           ? static_cast<util::Logger&>(json_log)
                           : static_cast<util::Logger&>(text_log);
+  // Connections to the extender and metrics ports each hold a descriptor.
+  if (auto files = http::RaiseOpenFileLimit(); !files.ok()) {
+    log.Warning(files.error().message());
+  } else if (files->after != files->before) {
+    log.Info(2, "open file limit raised from " + std::to_string(files->before) +
+                    " to " + std::to_string(files->after));
+  }
   framework::Registry registry = plugins::NewInTreeRegistry();
   auto cfg = LoadConfiguration(config_path, registry);
   if (!cfg.ok()) {

@@ -1,8 +1,8 @@
 #include "pkg/extender/server.h"
 
-#include <fstream>
 #include <utility>
 
+#include "pkg/http/listener.h"
 #include "pkg/http/reply.h"
 
 // boost/asio, under cpprestsdk, uses std::exchange without including
@@ -16,18 +16,12 @@ namespace ksched::extender {
 namespace {
 
 namespace http = web::http;
-namespace ssl = boost::asio::ssl;
 
 constexpr size_t kReadChunk = 64 * 1024;
 
 std::string ErrorBody(const std::string& message) {
   ExtenderBindingResult error{message};  // {"Error": "..."}
   return EncodeBindingResult(error);
-}
-
-bool Readable(const std::string& path) {
-  std::ifstream in(path);
-  return static_cast<bool>(in);
 }
 
 const char* VerbName(Verb verb) {
@@ -48,6 +42,7 @@ const char* VerbName(Verb verb) {
 
 struct ExtenderServer::Job {
   http::http_request request;
+  std::function<void()> done;
   std::chrono::steady_clock::time_point start;
   Route route;
   std::string body;
@@ -56,32 +51,26 @@ struct ExtenderServer::Job {
 
 util::Result<std::unique_ptr<ExtenderServer>> ExtenderServer::Start(
     ExtenderService& service, const ServerOptions& options, util::Logger& log) {
-  const size_t colon = options.bind_address.rfind(':');
-  if (colon == std::string::npos || colon + 1 == options.bind_address.size()) {
-    return util::Error("extender bind address \"" + options.bind_address +
-                       "\": expected HOST:PORT");
-  }
-  if (options.tls_cert_file.empty() != options.tls_key_file.empty()) {
-    return util::Error(
-        "extender TLS needs both a certificate and a private key file");
-  }
-  for (const std::string* file : {&options.tls_cert_file, &options.tls_key_file,
-                                  &options.client_ca_file}) {
-    if (!file->empty() && !Readable(*file)) {
-      return util::Error("cannot read " + *file);
-    }
-  }
-  if (!options.client_ca_file.empty() && options.tls_cert_file.empty()) {
-    return util::Error("a client CA needs the extender to serve HTTPS");
-  }
+  auto listener = ksched::http::Listener::Create({
+      .bind_address = options.bind_address,
+      .tls_cert_file = options.tls_cert_file,
+      .tls_key_file = options.tls_key_file,
+      .client_ca_file = options.client_ca_file,
+      .name = "extender",
+      .half_tls_error =
+          "extender TLS needs both a certificate and a private key file",
+      .listen_error = "extender cannot listen on",
+  });
+  if (!listener.ok()) return listener.error();
   std::unique_ptr<ExtenderServer> server(
       new ExtenderServer(service, options, log));
-  try {
-    server->listener_->open().wait();
-  } catch (const std::exception& e) {
-    return util::Error("extender cannot listen on " + options.bind_address +
-                       ": " + e.what());
-  }
+  server->listener_ = std::move(*listener);
+  ExtenderServer* s = server.get();
+  auto started = server->listener_->Start(
+      [s](http::http_request request, std::function<void()> done) {
+        s->Receive(std::move(request), std::move(done));
+      });
+  if (!started.ok()) return started.error();
   return server;
 }
 
@@ -92,77 +81,44 @@ ExtenderServer::ExtenderServer(ExtenderService& service,
       log_(log),
       answered_(new std::atomic<int64_t>[kCodes]) {
   for (int i = 0; i < kCodes; ++i) answered_[i] = 0;
-  const bool tls = !options.tls_cert_file.empty();
-  url_ = std::string(tls ? "https" : "http") + "://" + options.bind_address;
-  http::experimental::listener::http_listener_config config;
-  if (tls) {
-    const std::string cert = options.tls_cert_file;
-    const std::string key = options.tls_key_file;
-    const std::string ca = options.client_ca_file;
-    config.set_ssl_context_callback([cert, key, ca](ssl::context& ctx) {
-      ctx.set_options(ssl::context::default_workarounds |
-                      ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                      ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
-      ctx.use_certificate_chain_file(cert);
-      ctx.use_private_key_file(key, ssl::context::pem);
-      if (!ca.empty()) {
-        ctx.load_verify_file(ca);
-        ctx.set_verify_mode(ssl::verify_peer |
-                            ssl::verify_fail_if_no_peer_cert);
-      }
-    });
-  }
-  listener_ = std::make_unique<http::experimental::listener::http_listener>(
-      url_, config);
-  listener_->support(
-      [this](http::http_request request) { Receive(std::move(request)); });
   for (int i = 0; i < std::max(1, options.workers); ++i) {
     workers_.emplace_back([this] { WorkerLoop(); });
   }
 }
 
 ExtenderServer::~ExtenderServer() {
-  // New requests get 503 from here on; those accepted are answered before
-  // the listener closes, because cpprestsdk's close() tears down sockets
-  // whose handlers may still be running.
-  closing_ = true;
-  WaitIdle(std::chrono::seconds(10));
-  {
-    std::lock_guard lock(mu_);
-    stopping_ = true;
+  // New requests get 503 from here on; those accepted are answered (by the
+  // workers, which finish the queue) before the listener closes.
+  auto stop_workers = [this] {
+    {
+      std::lock_guard lock(mu_);
+      stopping_ = true;
+    }
+    work_cv_.notify_all();
+    for (std::thread& t : workers_) t.join();
+  };
+  if (listener_ != nullptr) {
+    listener_->Close(std::chrono::seconds(10), stop_workers);
+  } else {
+    stop_workers();
   }
-  work_cv_.notify_all();
-  for (std::thread& t : workers_) t.join();
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  try {
-    listener_->close().wait();
-  } catch (const std::exception&) {
-  }
-  WaitIdle(std::chrono::seconds(5));
 }
 
-bool ExtenderServer::WaitIdle(std::chrono::milliseconds limit) {
-  const auto deadline = std::chrono::steady_clock::now() + limit;
-  while (in_flight_.load() > 0) {
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return true;
-}
+std::string ExtenderServer::url() const { return listener_->url(); }
 
 int64_t ExtenderServer::Answered(int code) const {
   return code >= 0 && code < kCodes ? answered_[code].load() : 0;
 }
 
-void ExtenderServer::Receive(http::http_request request) {
-  ++in_flight_;
-  if (closing_) {
-    Reply(request, 503, ErrorBody("ksched is shutting down"));
+void ExtenderServer::Receive(http::http_request request,
+                             std::function<void()> done) {
+  if (listener_->closing()) {
+    Reply(request, std::move(done), 503, ErrorBody("ksched is shutting down"));
     return;
   }
   const std::string path = request.relative_uri().path();
   if (request.method() != http::methods::POST) {
-    Refuse(request, 405, request.method() + " " + path,
+    Refuse(request, std::move(done), 405, request.method() + " " + path,
            "method not allowed: the extender verbs take POST");
     return;
   }
@@ -170,17 +126,19 @@ void ExtenderServer::Receive(http::http_request request) {
       path, options_.routes,
       [this](const std::string& p) { return service_.HasProfile(p); });
   if (!route.has_value()) {
-    Refuse(request, 404, "POST " + path, "no extender verb at " + path);
+    Refuse(request, std::move(done), 404, "POST " + path,
+           "no extender verb at " + path);
     return;
   }
   if (request.headers().content_length() > options_.max_body_bytes) {
-    Refuse(request, 413, "POST " + path,
+    Refuse(request, std::move(done), 413, "POST " + path,
            "body over " + std::to_string(options_.max_body_bytes) + " bytes");
     return;
   }
   auto job = std::make_shared<Job>();
   job->start = Clock::now();
   job->request = std::move(request);
+  job->done = std::move(done);
   job->route = std::move(*route);
   job->chunk.resize(kReadChunk);
   ReadBody(std::move(job));
@@ -194,8 +152,14 @@ void ExtenderServer::ReadBody(std::shared_ptr<Job> job) {
         size_t n = 0;
         try {
           n = read.get();
-        } catch (const std::exception&) {
-          --in_flight_;  // the connection broke; nobody to answer
+        } catch (const std::exception& e) {
+          // The body ended early (the client went away): the answer,
+          // though nobody may read it, has cpprestsdk let go of the
+          // connection.
+          Refuse(job->request, job->done, 400,
+                 std::string("POST ") + VerbName(job->route.verb),
+                 std::string("request body: ") + e.what(),
+                 VerbName(job->route.verb), job->start);
           return;
         }
         if (n == 0) {
@@ -205,7 +169,7 @@ void ExtenderServer::ReadBody(std::shared_ptr<Job> job) {
         job->body.append(reinterpret_cast<const char*>(job->chunk.data()), n);
         if (job->body.size() > options_.max_body_bytes) {
           Refuse(
-              job->request, 413,
+              job->request, job->done, 413,
               std::string("POST ") + VerbName(job->route.verb),
               "body over " + std::to_string(options_.max_body_bytes) + " bytes",
               VerbName(job->route.verb), job->start);
@@ -224,7 +188,8 @@ void ExtenderServer::Enqueue(std::shared_ptr<Job> job) {
       return;
     }
   }
-  Refuse(job->request, 503, std::string("POST ") + VerbName(job->route.verb),
+  Refuse(job->request, job->done, 503,
+         std::string("POST ") + VerbName(job->route.verb),
          "ksched's extender is overloaded; try again",
          VerbName(job->route.verb), job->start);
 }
@@ -252,72 +217,75 @@ void ExtenderServer::Answer(Job& job) {
     ExtenderFilterResult result;
     result.error = message;
     log_.Warning("extender " + what + ": " + message);
-    Reply(job.request, 200, EncodeFilterResult(result), verb, job.start);
+    Reply(job.request, job.done, 200, EncodeFilterResult(result), verb,
+          job.start);
   };
   auto verb_error = [&](const VerbError& e) {
-    Refuse(job.request, e.kind == VerbError::Kind::kBadRequest ? 400 : 500,
-           what, e.message, verb, job.start);
+    Refuse(job.request, job.done,
+           e.kind == VerbError::Kind::kBadRequest ? 400 : 500, what, e.message,
+           verb, job.start);
   };
   switch (job.route.verb) {
     case Verb::kFilter: {
       auto args = DecodeExtenderArgs(job.body);
       if (!args.ok())
-        return Refuse(job.request, 400, what, args.error().message(), verb,
-                      job.start);
+        return Refuse(job.request, job.done, 400, what, args.error().message(),
+                      verb, job.start);
       auto result = service_.Filter(profile, *args);
       if (auto* e = std::get_if<VerbError>(&result))
         return filter_error(e->message);
-      return Reply(job.request, 200,
+      return Reply(job.request, job.done, 200,
                    EncodeFilterResult(std::get<ExtenderFilterResult>(result)),
                    verb, job.start);
     }
     case Verb::kPrioritize: {
       auto args = DecodeExtenderArgs(job.body);
       if (!args.ok())
-        return Refuse(job.request, 400, what, args.error().message(), verb,
-                      job.start);
+        return Refuse(job.request, job.done, 400, what, args.error().message(),
+                      verb, job.start);
       auto result = service_.Prioritize(profile, *args);
       if (auto* e = std::get_if<VerbError>(&result)) return verb_error(*e);
       return Reply(
-          job.request, 200,
+          job.request, job.done, 200,
           EncodeHostPriorityList(std::get<std::vector<HostPriority>>(result)),
           verb, job.start);
     }
     case Verb::kBind: {
       auto args = DecodeBindingArgs(job.body);
       if (!args.ok())
-        return Refuse(job.request, 400, what, args.error().message(), verb,
-                      job.start);
+        return Refuse(job.request, job.done, 400, what, args.error().message(),
+                      verb, job.start);
       ExtenderBindingResult result = service_.Bind(*args);
       if (!result.error.empty()) {
         log_.Warning("extender " + what + " " + args->pod_namespace + "/" +
                      args->pod_name + " to " + args->node + ": " +
                      result.error);
       }
-      return Reply(job.request, 200, EncodeBindingResult(result), verb,
-                   job.start);
+      return Reply(job.request, job.done, 200, EncodeBindingResult(result),
+                   verb, job.start);
     }
     case Verb::kPreempt: {
       auto args = DecodePreemptionArgs(job.body);
       if (!args.ok())
-        return Refuse(job.request, 400, what, args.error().message(), verb,
-                      job.start);
+        return Refuse(job.request, job.done, 400, what, args.error().message(),
+                      verb, job.start);
       auto result = service_.Preempt(profile, *args);
       if (auto* e = std::get_if<VerbError>(&result)) return verb_error(*e);
       return Reply(
-          job.request, 200,
+          job.request, job.done, 200,
           EncodePreemptionResult(std::get<ExtenderPreemptionResult>(result)),
           verb, job.start);
     }
   }
 }
 
-void ExtenderServer::Refuse(http::http_request& request, int code,
+void ExtenderServer::Refuse(http::http_request& request,
+                            std::function<void()> done, int code,
                             const std::string& what, const std::string& message,
                             const char* verb, Clock::time_point start) {
   log_.Warning("extender " + what + ": " + std::to_string(code) + " " +
                message);
-  Reply(request, code, ErrorBody(message), verb, start);
+  Reply(request, std::move(done), code, ErrorBody(message), verb, start);
 }
 
 std::map<std::string, ExtenderServer::VerbStats> ExtenderServer::Stats() const {
@@ -325,7 +293,8 @@ std::map<std::string, ExtenderServer::VerbStats> ExtenderServer::Stats() const {
   return stats_;
 }
 
-void ExtenderServer::Reply(http::http_request& request, int code,
+void ExtenderServer::Reply(http::http_request& request,
+                           std::function<void()> done, int code,
                            const std::string& body, const char* verb,
                            Clock::time_point start) {
   if (code >= 0 && code < kCodes) ++answered_[code];
@@ -346,7 +315,7 @@ void ExtenderServer::Reply(http::http_request& request, int code,
   std::vector<std::pair<std::string, std::string>> headers;
   if (code == 405) headers.emplace_back("Allow", "POST");
   ksched::http::ReplyAsync(request, code, body, "application/json", headers,
-                           [this] { --in_flight_; });
+                           std::move(done));
 }
 
 }  // namespace ksched::extender

@@ -13,13 +13,21 @@
 //        that decoded cannot be served (unknown node or profile, a plugin
 //        error), with the reason in Error: kube-scheduler reports that text,
 //        while for any other code it reports only the code.
-//   400  a body that does not decode (malformed JSON, wrong types, no Pod);
+//   400  a body that does not decode (malformed JSON, wrong types, no Pod)
+//        or ended early (the client went away);
 //        for prioritize and preempt, which have no Error field, also an
 //        unknown node or profile.
 //   404  unknown path; 405 a method other than POST; 413 a body over the
 //   limit; 500 a plugin failed (prioritize, preempt); 503 overloaded or
 //   shutting down.
 // Error bodies are {"Error": "..."}; each refused request is logged once.
+// A refusal given before the whole body arrived (413, 404, ...) stops the
+// reading of the body and closes the connection once it is sent.
+//
+// What the listener does not bound: cpprestsdk has no read timeout, so a
+// client that never finishes its headers or body holds its connection (a
+// descriptor and a few KiB) until it goes away; the number of such
+// connections is bounded only by the open file limit.
 #pragma once
 
 #include <array>
@@ -43,10 +51,11 @@
 
 namespace web::http {
 class http_request;
-namespace experimental::listener {
-class http_listener;
-}  // namespace experimental::listener
 }  // namespace web::http
+
+namespace ksched::http {
+class Listener;
+}  // namespace ksched::http
 
 namespace ksched::extender {
 
@@ -78,7 +87,7 @@ class ExtenderServer {
   ExtenderServer(const ExtenderServer&) = delete;
   ExtenderServer& operator=(const ExtenderServer&) = delete;
 
-  std::string url() const { return url_; }
+  std::string url() const;
 
   // Requests answered so far, by HTTP code (for tests and metrics).
   int64_t Answered(int code) const;
@@ -101,28 +110,25 @@ class ExtenderServer {
   struct Job;
   ExtenderServer(ExtenderService& service, const ServerOptions& options,
                  util::Logger& log);
-  void Receive(web::http::http_request request);
+  void Receive(web::http::http_request request, std::function<void()> done);
   void ReadBody(std::shared_ptr<Job> job);
   void Enqueue(std::shared_ptr<Job> job);
   void WorkerLoop();
   void Answer(Job& job);
   using Clock = std::chrono::steady_clock;
   // Sends the answer and records it under `verb` (with the time since
-  // `start` when given); the request stops counting as in flight once it
-  // is out.
-  void Reply(web::http::http_request& request, int code,
-             const std::string& body, const char* verb = "",
+  // `start` when given); `done` runs once it is out.
+  void Reply(web::http::http_request& request, std::function<void()> done,
+             int code, const std::string& body, const char* verb = "",
              Clock::time_point start = {});
-  void Refuse(web::http::http_request& request, int code,
-              const std::string& what, const std::string& message,
+  void Refuse(web::http::http_request& request, std::function<void()> done,
+              int code, const std::string& what, const std::string& message,
               const char* verb = "", Clock::time_point start = {});
-  bool WaitIdle(std::chrono::milliseconds limit);
 
   ExtenderService& service_;
   const ServerOptions options_;
   util::Logger& log_;
-  std::string url_;
-  std::unique_ptr<web::http::experimental::listener::http_listener> listener_;
+  std::unique_ptr<http::Listener> listener_;
 
   std::mutex mu_;
   std::condition_variable work_cv_;
@@ -130,9 +136,6 @@ class ExtenderServer {
   bool stopping_ = false;
   std::vector<std::thread> workers_;
 
-  // Requests received and not yet answered (continuations hold `this`).
-  std::atomic<int> in_flight_{0};
-  std::atomic<bool> closing_{false};
   static constexpr int kCodes = 600;
   std::unique_ptr<std::atomic<int64_t>[]> answered_;
   mutable std::mutex stats_mu_;

@@ -1,5 +1,7 @@
 #include "pkg/http/reply.h"
 
+#include <stdexcept>
+
 // boost/asio, under cpprestsdk, uses std::exchange without including
 // <utility>.
 // clang-format off
@@ -8,6 +10,23 @@
 // clang-format on
 
 namespace ksched::http {
+namespace {
+
+// cpprestsdk sends an answer only once the request's body is all in, and
+// goes on reading the body into memory meanwhile, however long it is. So
+// an answer given before the body was read (a refusal) ends the body,
+// which stops the reading, and closes the connection once sent, as the
+// rest of the body would otherwise be read as the next request. Whether
+// it did.
+bool EndUnreadBody(web::http::http_request& request) {
+  const auto& arrived = request._get_impl()->_get_data_available();
+  if (pplx::create_task(arrived).is_done()) return false;
+  request._get_impl()->_complete(
+      0, std::make_exception_ptr(std::runtime_error("request body not read")));
+  return true;
+}
+
+}  // namespace
 
 void ReplyAsync(web::http::http_request& request, int code,
                 const std::string& body, const std::string& content_type,
@@ -20,6 +39,7 @@ void ReplyAsync(web::http::http_request& request, int code,
   response.set_body(std::vector<unsigned char>(body.begin(), body.end()));
   response.headers().set_content_type(content_type);
   for (const auto& [name, value] : headers) response.headers().add(name, value);
+  if (EndUnreadBody(request)) response.headers().add("Connection", "close");
   try {
     request.reply(response).then([sent](pplx::task<void> done) {
       try {

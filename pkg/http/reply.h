@@ -1,7 +1,8 @@
 // ReplyAsync: answers a cpprestsdk listener request without waiting for the
 // answer to go out (waiting would hold one of the library's few pool
 // threads), then runs `sent` either way, so a server can count what it has
-// in flight.
+// in flight. An answer given before the request's body has all arrived
+// stops the reading of the body and closes the connection once sent.
 #pragma once
 
 #include <functional>

@@ -4,8 +4,6 @@
 #include <prometheus/text_serializer.h>
 
 #include <chrono>
-#include <fstream>
-#include <thread>
 
 // boost/asio, under cpprestsdk, uses std::exchange without including
 // <utility>.
@@ -14,20 +12,20 @@
 #include <cpprest/http_listener.h>
 // clang-format on
 
+#include "pkg/http/listener.h"
 #include "pkg/http/reply.h"
 
 namespace ksched::metrics {
 namespace {
 
 namespace http = web::http;
-namespace ssl = boost::asio::ssl;
 
 void Send(http::http_request& request, int code, const std::string& body,
-          const std::string& content_type, std::atomic<int>& in_flight) {
+          const std::string& content_type, std::function<void()> done) {
   std::vector<std::pair<std::string, std::string>> headers;
   if (code == 405) headers.emplace_back("Allow", "GET");
   ksched::http::ReplyAsync(request, code, body, content_type, headers,
-                           [&in_flight] { --in_flight; });
+                           std::move(done));
 }
 
 }  // namespace
@@ -35,80 +33,49 @@ void Send(http::http_request& request, int code, const std::string& body,
 util::Result<std::unique_ptr<MetricsServer>> MetricsServer::Start(
     const MetricsServerOptions& options, prometheus::Registry& registry,
     const HealthChecks& health) {
-  const size_t colon = options.bind_address.rfind(':');
-  if (colon == std::string::npos || colon + 1 == options.bind_address.size()) {
-    return util::Error("metrics bind address \"" + options.bind_address +
-                       "\": expected HOST:PORT");
-  }
-  if (options.tls_cert_file.empty() != options.tls_key_file.empty()) {
-    return util::Error("metrics TLS needs both a certificate and a key file");
-  }
-  for (const std::string* f : {&options.tls_cert_file, &options.tls_key_file}) {
-    if (!f->empty() && !std::ifstream(*f)) {
-      return util::Error("cannot read " + *f);
-    }
-  }
+  auto listener = ksched::http::Listener::Create({
+      .bind_address = options.bind_address,
+      .tls_cert_file = options.tls_cert_file,
+      .tls_key_file = options.tls_key_file,
+      .name = "metrics",
+      .half_tls_error = "metrics TLS needs both a certificate and a key file",
+      .listen_error = "cannot serve metrics on",
+  });
+  if (!listener.ok()) return listener.error();
   std::unique_ptr<MetricsServer> server(
       new MetricsServer(options, registry, health));
-  try {
-    server->listener_->open().wait();
-  } catch (const std::exception& e) {
-    return util::Error("cannot serve metrics on " + options.bind_address +
-                       ": " + e.what());
-  }
+  server->listener_ = std::move(*listener);
+  MetricsServer* s = server.get();
+  auto started = server->listener_->Start(
+      [s](http::http_request request, std::function<void()> done) {
+        s->Receive(std::move(request), std::move(done));
+      });
+  if (!started.ok()) return started.error();
   return server;
 }
 
 MetricsServer::MetricsServer(const MetricsServerOptions& options,
                              prometheus::Registry& registry,
                              const HealthChecks& health)
-    : options_(options), registry_(registry), health_(health) {
-  const bool tls = !options.tls_cert_file.empty();
-  url_ = std::string(tls ? "https" : "http") + "://" + options.bind_address;
-  http::experimental::listener::http_listener_config config;
-  if (tls) {
-    const std::string cert = options.tls_cert_file;
-    const std::string key = options.tls_key_file;
-    config.set_ssl_context_callback([cert, key](ssl::context& ctx) {
-      ctx.set_options(ssl::context::default_workarounds |
-                      ssl::context::no_sslv2 | ssl::context::no_sslv3 |
-                      ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
-      ctx.use_certificate_chain_file(cert);
-      ctx.use_private_key_file(key, ssl::context::pem);
-    });
-  }
-  listener_ = std::make_unique<http::experimental::listener::http_listener>(
-      url_, config);
-  listener_->support(
-      [this](http::http_request request) { Receive(std::move(request)); });
-}
+    : options_(options), registry_(registry), health_(health) {}
 
 MetricsServer::~MetricsServer() {
-  // Answers in progress finish before the listener closes (cpprestsdk's
-  // close() tears down sockets whose handlers may still run).
-  closing_ = true;
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(5);
-  while (in_flight_.load() > 0 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  try {
-    listener_->close().wait();
-  } catch (const std::exception&) {
-  }
+  // Answers in progress finish before the listener closes.
+  if (listener_ != nullptr) listener_->Close(std::chrono::seconds(5));
 }
 
-void MetricsServer::Receive(http::http_request request) {
-  ++in_flight_;
+std::string MetricsServer::url() const { return listener_->url(); }
+
+void MetricsServer::Receive(http::http_request request,
+                            std::function<void()> done) {
   const std::string path = request.relative_uri().path();
   const std::string query = request.relative_uri().query();
   const std::string text = "text/plain; charset=utf-8";
-  if (closing_) {
-    Send(request, 503, "shutting down\n", text, in_flight_);
+  if (listener_->closing()) {
+    Send(request, 503, "shutting down\n", text, std::move(done));
   } else if (request.method() != http::methods::GET &&
              request.method() != http::methods::HEAD) {
-    Send(request, 405, "method not allowed\n", text, in_flight_);
+    Send(request, 405, "method not allowed\n", text, std::move(done));
   } else if (path == "/metrics" || path == "/metrics/") {
     if (options_.before_scrape) options_.before_scrape();
     std::vector<prometheus::MetricFamily> families = registry_.Collect();
@@ -117,11 +84,11 @@ void MetricsServer::Receive(http::http_request request) {
         families.push_back(std::move(f));
     }
     Send(request, 200, prometheus::TextSerializer().Serialize(families),
-         "text/plain; version=0.0.4; charset=utf-8", in_flight_);
+         "text/plain; version=0.0.4; charset=utf-8", std::move(done));
   } else if (auto answer = health_.Handle(path, query)) {
-    Send(request, answer->code, answer->body, text, in_flight_);
+    Send(request, answer->code, answer->body, text, std::move(done));
   } else {
-    Send(request, 404, "404 page not found\n", text, in_flight_);
+    Send(request, 404, "404 page not found\n", text, std::move(done));
   }
 }
 

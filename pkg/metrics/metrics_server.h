@@ -5,7 +5,6 @@
 // handler without waiting on anything, so cpprestsdk's pool is never held.
 #pragma once
 
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <string>
@@ -21,10 +20,11 @@ struct MetricFamily;
 
 namespace web::http {
 class http_request;
-namespace experimental::listener {
-class http_listener;
-}  // namespace experimental::listener
 }  // namespace web::http
+
+namespace ksched::http {
+class Listener;
+}  // namespace ksched::http
 
 namespace ksched::metrics {
 
@@ -47,20 +47,17 @@ class MetricsServer {
   MetricsServer(const MetricsServer&) = delete;
   MetricsServer& operator=(const MetricsServer&) = delete;
 
-  std::string url() const { return url_; }
+  std::string url() const;
 
  private:
   MetricsServer(const MetricsServerOptions& options,
                 prometheus::Registry& registry, const HealthChecks& health);
-  void Receive(web::http::http_request request);
+  void Receive(web::http::http_request request, std::function<void()> done);
 
   const MetricsServerOptions options_;
   prometheus::Registry& registry_;
   const HealthChecks& health_;
-  std::string url_;
-  std::atomic<int> in_flight_{0};
-  std::atomic<bool> closing_{false};
-  std::unique_ptr<web::http::experimental::listener::http_listener> listener_;
+  std::unique_ptr<http::Listener> listener_;
 };
 
 }  // namespace ksched::metrics
