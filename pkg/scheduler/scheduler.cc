@@ -535,6 +535,17 @@ void Scheduler::OnPodDelete(std::shared_ptr<const api::Pod> pod) {
   // A pod waiting at Permit was assumed: rejecting it frees its room.
   if (auto waiting = waiting_pods_.Get(pod->metadata.uid)) {
     waiting->Reject("", "pod " + Key(*pod) + " was deleted");
+  } else if (cache_->IsAssumedPod(*pod)) {
+    // The last known state may be stale: a relist that missed the pod's
+    // binding tells of its deletion as of a pod not bound yet. Nothing
+    // else would ever take the assumed pod out of the cache (kube cleans
+    // up a DeletedFinalStateUnknown pod in the cache as well as the
+    // queue), where it would hold its room for good.
+    (void)cache_->RemovePod(*pod);
+    framework::EventObjects objs;
+    objs.old_pod = pod.get();
+    queue_->MoveAllToActiveOrBackoffQueue(
+        {framework::EventResource::kAssignedPod, framework::kDelete}, objs);
   }
 }
 

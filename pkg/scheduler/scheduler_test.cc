@@ -1498,6 +1498,28 @@ TEST_F(SchedulerTest, AddOfTheBoundPodAlsoConfirmsIt) {
   EXPECT_EQ(RequestedMilliCpu("n1"), 1000);
 }
 
+// A relist that missed the binding (its watch cut, the bound pod deleted
+// meanwhile) tells of the deletion with the last known, unbound, pod: the
+// assumed pod leaves the cache all the same, with its room, even though
+// assumed pods never expire.
+TEST_F(SchedulerTest, DeletionReplayedAsUnboundRemovesTheAssumedPod) {
+  ASSERT_TRUE(Start({.assumed_pod_ttl = std::chrono::nanoseconds(0)}));
+  AddNode("n1");
+  std::shared_ptr<const api::Pod> pod = AddPod(Pending("p"));
+  ASSERT_TRUE(sched_->ScheduleOne());
+  ASSERT_EQ(api_.Binds().size(), 1u);
+  ASSERT_TRUE(sched_->cache().IsAssumedPod(*pod));
+  ASSERT_EQ(RequestedMilliCpu("n1"), 1000);
+
+  sched_->OnPodDelete(pod);
+  EXPECT_FALSE(sched_->cache().IsAssumedPod(*pod));
+  EXPECT_EQ(sched_->cache().GetPod(pod->metadata.uid), nullptr);
+  EXPECT_EQ(RequestedMilliCpu("n1"), 0);
+  clock_.Advance(std::chrono::hours(1));
+  sched_->Tick();
+  EXPECT_EQ(RequestedMilliCpu("n1"), 0);
+}
+
 // Running pods of one workload keep one copy of their labels between
 // them, in the cache and through updates.
 TEST_F(SchedulerTest, RunningPodsOfAWorkloadShareTheirLabels) {

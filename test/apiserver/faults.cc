@@ -33,6 +33,7 @@ std::optional<FaultRule> Faults::Match(const std::string& method,
       continue;
     }
     if (rule.count > 0) --rule.count;
+    ++injected_[rule.code];
     return rule;
   }
   return std::nullopt;
@@ -113,6 +114,31 @@ int Faults::Count(const std::string& method,
     }
   }
   return n;
+}
+
+void Faults::CountDelayed() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++delayed_;
+}
+
+void Faults::CountUnauthorized() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++unauthorized_;
+}
+
+std::map<int, int> Faults::InjectedByCode() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return injected_;
+}
+
+int Faults::Delayed() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return delayed_;
+}
+
+int Faults::Unauthorized() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return unauthorized_;
 }
 
 }  // namespace ksched::testing::apiserver

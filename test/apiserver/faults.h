@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -53,6 +54,14 @@ class Faults {
   void Record(const std::string& method, const std::string& target);
   int Count(const std::string& method, const std::string& substring) const;
 
+  // What the switches served, counted as it is answered: injected
+  // failures by code, requests held by a delay, 401s.
+  void CountDelayed();
+  void CountUnauthorized();
+  std::map<int, int> InjectedByCode() const;
+  int Delayed() const;
+  int Unauthorized() const;
+
  private:
   mutable std::mutex mu_;
   std::vector<FaultRule> rules_;
@@ -60,6 +69,9 @@ class Faults {
   std::vector<std::pair<std::string, std::string>> forbidden_;
   std::vector<std::pair<std::string, std::string>> requests_;
   std::optional<std::vector<std::string>> tokens_;
+  std::map<int, int> injected_;
+  int delayed_ = 0;
+  int unauthorized_ = 0;
 };
 
 }  // namespace ksched::testing::apiserver

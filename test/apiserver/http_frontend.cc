@@ -2,8 +2,14 @@
 
 #include <cpprest/http_listener.h>
 #include <cpprest/producerconsumerstream.h>
+#include <dirent.h>
+#include <linux/filter.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <functional>
 #include <stdexcept>
 #include <thread>
@@ -131,6 +137,58 @@ ApiError InjectedError(const FaultRule& rule, const ApiPath& path) {
   return e;
 }
 
+// This process's socket listening on 127.0.0.1:`port`, or -1.
+int ListeningSocket(int port) {
+  DIR* dir = opendir("/proc/self/fd");
+  if (dir == nullptr) return -1;
+  int found = -1;
+  while (dirent* entry = readdir(dir)) {
+    const int fd = std::atoi(entry->d_name);
+    if (fd <= 2 || fd == dirfd(dir)) continue;
+    int listening = 0;
+    socklen_t len = sizeof(listening);
+    sockaddr_in addr{};
+    socklen_t addr_len = sizeof(addr);
+    if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &len) == 0 &&
+        listening != 0 &&
+        getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &addr_len) == 0 &&
+        addr.sin_family == AF_INET && ntohs(addr.sin_port) == port) {
+      found = fd;
+      break;
+    }
+  }
+  closedir(dir);
+  return found;
+}
+
+// Lets no new connection in before the listener closes: cpprestsdk's
+// acceptor hands a connection accepted as it closes to a handler that
+// runs after the listener is gone (a use after free). A filter dropping
+// every packet keeps new handshakes out (clients retransmit their SYN and
+// meet whatever listens then); the connections already queued are
+// accepted, and their handlers run, before it closes.
+void QuiesceAcceptor(int port) {
+  const int fd = ListeningSocket(port);
+  if (fd < 0) return;
+  sock_filter drop_all[] = {{BPF_RET | BPF_K, 0, 0, 0}};
+  sock_fprog program{.len = 1, .filter = drop_all};
+  if (setsockopt(fd, SOL_SOCKET, SO_ATTACH_FILTER, &program, sizeof(program)) !=
+      0) {
+    return;
+  }
+  // For a listener, tcpi_unacked is the accept queue's length.
+  for (int i = 0; i < 200; ++i) {
+    tcp_info info{};
+    socklen_t len = sizeof(info);
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &info, &len) != 0 ||
+        info.tcpi_unacked == 0) {
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+}
+
 Response ErrorAnswer(const ApiError& error, bool pretty) {
   Response r{.code = error.code, .body = StatusJson(error, pretty)};
   if (error.retry_after_seconds > 0) {
@@ -170,6 +228,7 @@ std::unique_ptr<HttpFrontend> HttpFrontend::Start(const FrontendConfig& config,
       new HttpFrontend(config, registry, faults, rbac, ids));
   try {
     frontend->listener_->open().wait();
+    frontend->listening_ = true;
   } catch (const std::exception&) {
     return nullptr;
   }
@@ -205,6 +264,7 @@ HttpFrontend::~HttpFrontend() {
   // thread while their own handlers may be running on its pool: closing
   // only once every answer has gone out, and the listener has had a moment
   // to finish with those connections, keeps the two apart.
+  if (listening_) QuiesceAcceptor(config_.port);
   WaitIdle(std::chrono::seconds(5));
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   try {
@@ -255,6 +315,7 @@ void HttpFrontend::Receive(http::http_request request) {
                         content_type, user_agent);
         const std::chrono::milliseconds delay = faults_.DelayFor(target);
         if (delay.count() > 0) {
+          faults_.CountDelayed();
           delays_->RunAfter(delay,
                             [this, request, guard, parsed = std::move(parsed),
                              authorization]() mutable {
@@ -296,6 +357,7 @@ void HttpFrontend::Process(http::http_request request, Request parsed,
   const bool authenticated =
       faults_.Authenticates(authorization, config_.token);
   if (!authenticated && !(is_public && authorization.empty())) {
+    faults_.CountUnauthorized();
     Reply(request, ErrorAnswer(Unauthorized(), parsed.pretty), false, guard);
     return;
   }

@@ -83,6 +83,7 @@ class HttpFrontend {
 
   std::unique_ptr<DelayQueue> delays_;
   std::unique_ptr<web::http::experimental::listener::http_listener> listener_;
+  bool listening_ = false;  // open() succeeded
 };
 
 }  // namespace ksched::testing::apiserver

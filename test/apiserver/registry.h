@@ -8,6 +8,7 @@
 // Handle(); authentication and injected faults are the front end's.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <mutex>
 #include <optional>
@@ -50,6 +51,9 @@ class Registry {
   Response Handle(const Request& request);
 
   std::vector<BindingRecord> Bindings() const;
+  // 410 Gone answers (and watch ERROR 410 events) served for reads and
+  // watches from compacted history.
+  int ExpiredServed() const { return expired_served_; }
 
   // The default namespaces and system priority classes of a new cluster.
   void Bootstrap();
@@ -137,6 +141,7 @@ class Registry {
 
   mutable std::mutex bindings_mu_;
   std::vector<BindingRecord> bindings_;
+  std::atomic<int> expired_served_{0};
 };
 
 }  // namespace ksched::testing::apiserver

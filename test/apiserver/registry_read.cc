@@ -127,6 +127,7 @@ Response Registry::List(const Request& request, const ApiPath& path) {
           "chunk was returned and now may show up in the list.");
       expired.continue_token =
           EncodeContinue(ContinueToken{-1, token->start_key});
+      ++expired_served_;
       return ErrorResponse(expired, pretty);
     }
     list.at_rv = token->rv > 0 ? token->rv : 0;  // -1: inconsistent, latest
@@ -163,6 +164,7 @@ Response Registry::List(const Request& request, const ApiPath& path) {
   }
   ObjectStore::ListResult result = store_.List(r, list);
   if (result.too_old) {
+    ++expired_served_;
     return ErrorResponse(
         Expired("The resourceVersion for the provided list is too old."),
         pretty);
@@ -239,6 +241,7 @@ Response Registry::Watch(const Request& request, const ApiPath& path) {
                    std::move(replay));
         });
     if (start.too_old) {
+      ++expired_served_;
       // HTTP 200 and then a single ERROR event, as the watch cache does.
       std::string status = StatusJson(
           Expired("too old resource version: " + std::to_string(from_rv) +

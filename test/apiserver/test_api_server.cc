@@ -1,5 +1,10 @@
 #include "test/apiserver/test_api_server.h"
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <atomic>
 #include <fstream>
 #include <mutex>
 
@@ -17,6 +22,32 @@
 #include "test/apiserver/watch_hub.h"
 
 namespace ksched::testing {
+
+namespace {
+
+// A socket bound to the port of a stopped server, not listening: a
+// connection to it is refused as to a stopped server, and the port is
+// neither handed out to anyone else (another test's server, FreePort())
+// nor picked as a client's ephemeral port before the server listens on it
+// again. -1 if it cannot be bound.
+int ReservePort(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return -1;
+  const int one = 1;
+  // Past the TIME_WAIT connections the stopped server left.
+  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(static_cast<uint16_t>(port));
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+}  // namespace
 
 using apiserver::FaultRule;
 using apiserver::Faults;
@@ -49,6 +80,8 @@ struct TestApiServer::State {
   const std::string flowschema_uid;
   const std::string prioritylevel_uid;
   int port = 0;
+  std::atomic<int> watches_cut{0};
+  int reserved_fd = -1;  // holds the port while stopped
 
   mutable std::mutex frontend_mu;  // Stop/Restart
   std::unique_ptr<HttpFrontend> frontend;
@@ -81,7 +114,10 @@ std::unique_ptr<TestApiServer> TestApiServer::Start(
 TestApiServer::TestApiServer(std::unique_ptr<State> state)
     : state_(std::move(state)) {}
 
-TestApiServer::~TestApiServer() { Stop(); }
+TestApiServer::~TestApiServer() {
+  Stop();
+  if (state_->reserved_fd >= 0) ::close(state_->reserved_fd);
+}
 
 bool TestApiServer::Listen() {
   State& s = *state_;
@@ -93,7 +129,17 @@ bool TestApiServer::Listen() {
                                    .flowschema_uid = s.flowschema_uid,
                                    .prioritylevel_uid = s.prioritylevel_uid};
   std::lock_guard<std::mutex> lock(s.frontend_mu);
+  // Both sockets allow reuse and the reserving one does not listen, so the
+  // listener binds over it and the port is never free in between.
   s.frontend = HttpFrontend::Start(config, s.registry, s.faults, s.rbac, s.ids);
+  if (s.reserved_fd >= 0) {
+    ::close(s.reserved_fd);
+    s.reserved_fd = -1;
+    if (s.frontend == nullptr) {
+      s.frontend =
+          HttpFrontend::Start(config, s.registry, s.faults, s.rbac, s.ids);
+    }
+  }
   return s.frontend != nullptr;
 }
 
@@ -192,7 +238,9 @@ int TestApiServer::ActiveWatchCount() const {
   return static_cast<int>(state_->hub.ActiveCount());
 }
 
-void TestApiServer::DropWatches() { state_->hub.EndAll(/*abrupt=*/true); }
+void TestApiServer::DropWatches() {
+  state_->watches_cut += static_cast<int>(state_->hub.EndAll(/*abrupt=*/true));
+}
 
 void TestApiServer::CompactHistory() { state_->store.Compact(); }
 
@@ -236,9 +284,10 @@ void TestApiServer::Stop() {
   State& s = *state_;
   std::lock_guard<std::mutex> lock(s.frontend_mu);
   if (s.frontend == nullptr) return;
-  s.hub.EndAll(/*abrupt=*/true);
+  s.watches_cut += static_cast<int>(s.hub.EndAll(/*abrupt=*/true));
   s.frontend.reset();
-  s.hub.EndAll(/*abrupt=*/true);
+  s.reserved_fd = ReservePort(s.port);
+  s.watches_cut += static_cast<int>(s.hub.EndAll(/*abrupt=*/true));
 }
 
 void TestApiServer::Restart() {
@@ -253,6 +302,15 @@ void TestApiServer::Restart() {
 int TestApiServer::RequestCount(const std::string& method,
                                 const std::string& path_substring) const {
   return state_->faults.Count(method, path_substring);
+}
+
+TestApiServer::FaultsServed TestApiServer::Served() const {
+  const State& s = *state_;
+  return FaultsServed{.injected = s.faults.InjectedByCode(),
+                      .delayed = s.faults.Delayed(),
+                      .unauthorized = s.faults.Unauthorized(),
+                      .expired = s.registry.ExpiredServed(),
+                      .watches_cut = s.watches_cut};
 }
 
 }  // namespace ksched::testing

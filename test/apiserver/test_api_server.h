@@ -180,6 +180,20 @@ class TestApiServer {
   int RequestCount(const std::string& method,
                    const std::string& path_substring) const;
 
+  // What the fault switches served since Start, counted as it was
+  // answered: injected failures by HTTP code, requests answered after a
+  // delay, 401s to a token not (or no longer) accepted, 410s and watch
+  // ERROR 410 events for compacted history, and watches cut by
+  // DropWatches or Stop.
+  struct FaultsServed {
+    std::map<int, int> injected;
+    int delayed = 0;
+    int unauthorized = 0;
+    int expired = 0;
+    int watches_cut = 0;
+  };
+  FaultsServed Served() const;
+
  private:
   struct State;
   explicit TestApiServer(std::unique_ptr<State> state);

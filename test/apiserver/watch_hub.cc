@@ -82,13 +82,14 @@ void WatchHub::Add(WatchSpec spec, std::unique_ptr<WatchSink> sink,
   wake_.notify_one();
 }
 
-void WatchHub::EndAll(bool abrupt) {
+size_t WatchHub::EndAll(bool abrupt) {
   std::vector<std::shared_ptr<Watch>> all;
   {
     std::lock_guard<std::mutex> lock(mu_);
     all.swap(watches_);
   }
   for (auto& w : all) End(*w, abrupt);
+  return all.size();
 }
 
 size_t WatchHub::ActiveCount() const {

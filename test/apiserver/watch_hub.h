@@ -73,8 +73,9 @@ class WatchHub {
   void Add(WatchSpec spec, std::unique_ptr<WatchSink> sink, int64_t start_rv,
            std::vector<StoreEvent> replay);
 
-  // Ends every open watch now; `abrupt`: without the final chunk.
-  void EndAll(bool abrupt);
+  // Ends every open watch now; `abrupt`: without the final chunk. How
+  // many it ended.
+  size_t EndAll(bool abrupt);
   size_t ActiveCount() const;
 
  private:

@@ -28,6 +28,10 @@ class KschedProcess {
     if (pid_ == 0) {
       FILE* log = std::fopen(log_path.c_str(), "w");
       if (log != nullptr) dup2(fileno(log), STDERR_FILENO);
+      // Nothing else of this process: an inherited listening socket (the
+      // test API server's) would keep its port taken, and its connections
+      // unanswered, after the server stops.
+      close_range(3, ~0U, 0);
       std::vector<char*> raw;
       for (std::string& a : argv) raw.push_back(a.data());
       raw.push_back(nullptr);
@@ -46,6 +50,12 @@ class KschedProcess {
   // to be killed.
   int Terminate(std::chrono::seconds limit = std::chrono::seconds(20)) {
     kill(pid_, SIGTERM);
+    return Wait(limit);
+  }
+
+  // Waits up to `limit` for the process to end by itself; the exit code,
+  // or -1 if it was killed or is still running.
+  int Wait(std::chrono::seconds limit) {
     const auto deadline = std::chrono::steady_clock::now() + limit;
     while (std::chrono::steady_clock::now() < deadline) {
       int status = 0;
@@ -62,6 +72,8 @@ class KschedProcess {
     }
     return -1;
   }
+
+  pid_t pid() const { return pid_; }
 
   // SIGKILL, as a crash or an OOM kill would end it.
   void Kill() {
