@@ -35,10 +35,6 @@ class KubeconfigTest : public ::testing::Test {
   fs::path dir_;
 };
 
-// "hello" and "world" in base64.
-constexpr char kHello64[] = "aGVsbG8=";
-constexpr char kWorld64[] = "d29ybGQ=";
-
 const char kBasic[] = R"(apiVersion: v1
 kind: Config
 current-context: prod
