@@ -201,17 +201,6 @@ class ChaosTestBase : public ClusterTestBase {
 
 class ChaosTest : public ChaosTestBase {
  protected:
-  client::HttpResponse HttpGet(int port, const std::string& path) {
-    client::RestConfig config;
-    config.server = "http://127.0.0.1:" + std::to_string(port);
-    auto transport = client::CpprestTransport::Create(
-        config, client::testing::RealTestClock(), {});
-    if (!transport.ok()) return {.code = -1};
-    auto r = (*transport)->RoundTrip({.method = "GET", .path = path});
-    if (!r.ok()) return {.code = -1, .body = r.error().message()};
-    return *r;
-  }
-
   // The series in ksched's /metrics that are not 0 yet ("" when all are):
   // assumed pods and pending pods of every queue.
   std::string Leftovers(int metrics_port) {
@@ -510,40 +499,7 @@ TEST_F(ChaosTest, EveryPodBoundOnceUnderApiServerFaults) {
 
 // Two replicas with leader election, pods coming all the time, and the
 // leader SIGKILLed at random moments, each killed replica replaced.
-class LeaderChaosTest : public ChaosTestBase {
- protected:
-  void SetUp() override {
-    ChaosTestBase::SetUp();
-    config_ = dir_ / "config.yaml";
-    std::ofstream(config_) << "apiVersion: kubescheduler.config.k8s.io/v1\n"
-                              "kind: KubeSchedulerConfiguration\n"
-                              "leaderElection:\n"
-                              "  leaderElect: true\n"
-                              "  leaseDuration: 3s\n"
-                              "  renewDeadline: 2s\n"
-                              "  retryPeriod: 500ms\n";
-  }
-
-  std::unique_ptr<KschedProcess> Replica() {
-    return LaunchKsched({"--config", config_.string()});
-  }
-
-  // The holder the Lease names now ("" if none).
-  std::string Holder() {
-    auto reply = server_->Get(
-        "/apis/coordination.k8s.io/v1/namespaces/kube-system/"
-        "leases/ksched");
-    if (reply.code != 200) return "";
-    auto lease = api::DecodeJson<api::Lease>(reply.body);
-    return lease.ok() ? lease->spec.holder_identity.value_or("") : "";
-  }
-  static bool Leads(const KschedProcess& p, const std::string& holder) {
-    return !holder.empty() && p.Log().find("successfully acquired lease as " +
-                                           holder) != std::string::npos;
-  }
-
-  std::filesystem::path config_;
-};
+class LeaderChaosTest : public ChaosTestBase {};
 
 TEST_F(LeaderChaosTest, LeaderKilledAtRandomLosesNothingAndBindsNothingTwice) {
   const uint64_t seed = ChaosSeed();
@@ -561,7 +517,8 @@ TEST_F(LeaderChaosTest, LeaderKilledAtRandomLosesNothingAndBindsNothingTwice) {
   constexpr int kBudget = kNodes * kCpu * 1000 * 7 / 10;
 
   const auto start = Clock::now();
-  std::unique_ptr<KschedProcess> replicas[2] = {Replica(), Replica()};
+  std::unique_ptr<KschedProcess> replicas[2] = {LaunchReplica(),
+                                                LaunchReplica()};
   Background pods([&](const std::atomic<bool>& stop) {
     while (!stop) {
       const int n = std::uniform_int_distribution<int>(1, 4)(pod_rng);
@@ -579,7 +536,7 @@ TEST_F(LeaderChaosTest, LeaderKilledAtRandomLosesNothingAndBindsNothingTwice) {
     int leader = -1;
     ASSERT_TRUE(WaitUntil(
         [&] {
-          const std::string h = Holder();
+          const std::string h = LeaseHolder();
           for (int i = 0; i < 2; ++i) {
             if (Leads(*replicas[i], h)) leader = i;
           }
@@ -599,7 +556,7 @@ TEST_F(LeaderChaosTest, LeaderKilledAtRandomLosesNothingAndBindsNothingTwice) {
     server_->SetResponseDelay("/binding", milliseconds(0));
     ++kills;
     kill_after_ms.push_back(after.count());
-    replicas[leader] = Replica();
+    replicas[leader] = LaunchReplica();
   }
   pods.Join();
 

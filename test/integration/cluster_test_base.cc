@@ -3,9 +3,12 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 
 #include "pkg/api/codec.h"
+#include "pkg/client/cpprest_transport.h"
 #include "pkg/client/rest_list_watch.h"
+#include "pkg/client/testing/loopback.h"
 #include "test/apiserver/test_objects.h"
 #include "test/integration/rbac_manifest.h"
 
@@ -67,6 +70,45 @@ std::unique_ptr<KschedProcess> ClusterTestBase::LaunchKsched(
   // A log of its own per start, so nothing reads the previous one's.
   return std::make_unique<KschedProcess>(
       args, dir_ / ("ksched-" + std::to_string(++starts_) + ".log"));
+}
+
+client::HttpResponse ClusterTestBase::HttpGet(int port,
+                                              const std::string& path) {
+  client::RestConfig config;
+  config.server = "http://127.0.0.1:" + std::to_string(port);
+  auto transport = client::CpprestTransport::Create(
+      config, client::testing::RealTestClock(), {});
+  if (!transport.ok()) return {.code = -1, .body = transport.error().message()};
+  auto r = (*transport)->RoundTrip({.method = "GET", .path = path});
+  if (!r.ok()) return {.code = -1, .body = r.error().message()};
+  return *r;
+}
+
+std::unique_ptr<KschedProcess> ClusterTestBase::LaunchReplica() {
+  const std::filesystem::path config = dir_ / "leader-election.yaml";
+  if (!std::filesystem::exists(config)) {
+    std::ofstream(config) << "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                             "kind: KubeSchedulerConfiguration\n"
+                             "leaderElection:\n"
+                             "  leaderElect: true\n"
+                             "  leaseDuration: 3s\n"
+                             "  renewDeadline: 2s\n"
+                             "  retryPeriod: 500ms\n";
+  }
+  return LaunchKsched({"--config", config.string()});
+}
+
+std::string ClusterTestBase::LeaseHolder() {
+  auto reply = server_->Get(
+      "/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/ksched");
+  if (reply.code != 200) return "";
+  auto lease = api::DecodeJson<api::Lease>(reply.body);
+  return lease.ok() ? lease->spec.holder_identity.value_or("") : "";
+}
+
+bool ClusterTestBase::Leads(const KschedProcess& p, const std::string& holder) {
+  return !holder.empty() && p.Log().find("successfully acquired lease as " +
+                                         holder) != std::string::npos;
 }
 
 void ClusterTestBase::Create(const std::string& collection,

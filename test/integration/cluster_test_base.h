@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pkg/api/objects.h"
+#include "pkg/client/transport.h"
 #include "pkg/util/result.h"
 #include "test/apiserver/test_api_server.h"
 #include "test/integration/ksched_process.h"
@@ -36,6 +37,18 @@ class ClusterTestBase : public ::testing::Test {
                  const std::string& scheduler = "ksched");
   // Binds the pod as another scheduler would; the server's answer code.
   int BindElsewhere(const std::string& pod, const std::string& node);
+
+  // GET http://127.0.0.1:<port><path> (ksched's metrics and health);
+  // code -1 when nothing answered.
+  client::HttpResponse HttpGet(int port, const std::string& path);
+
+  // A replica with leader election on a short lease (3 s lease, 2 s
+  // renew deadline, 500 ms retry), as the leader tests run them.
+  std::unique_ptr<KschedProcess> LaunchReplica();
+  // The holder the ksched Lease names now ("" if none).
+  std::string LeaseHolder();
+  // Whether `p` is the replica that acquired the lease as `holder`.
+  static bool Leads(const KschedProcess& p, const std::string& holder);
 
   std::vector<api::Pod> Pods();
   api::Pod GetPod(const std::string& name);

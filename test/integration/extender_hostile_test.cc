@@ -263,6 +263,13 @@ class ExtenderHostileTest : public ClusterTestBase {
     ASSERT_GT(pid_, 0);
   }
 
+  // For a failure message: whether ksched still runs, and its log.
+  std::string KschedState() {
+    return std::string("\nksched ") +
+           (ksched_->Running() ? "is running" : "has exited") + "; its log:\n" +
+           ksched_->Log();
+  }
+
   // One well-behaved POST /filter on a connection of its own: whether it
   // got the right 200, and how long it took.
   struct Probe {
@@ -362,7 +369,8 @@ TEST_F(ExtenderHostileTest, KeepsAnsweringWellBehavedClients) {
   std::vector<Socket> loris;
   for (int i = 0; i < kLoris; ++i) {
     loris.emplace_back(port_);
-    ASSERT_TRUE(loris.back().ok()) << i << ": " << loris.back().error();
+    ASSERT_TRUE(loris.back().ok())
+        << i << ": " << loris.back().error() << KschedState();
   }
   const std::string slow_head =
       "POST /filter HTTP/1.1\r\nHost: ksched\r\nX-Slow: " +
@@ -411,7 +419,7 @@ TEST_F(ExtenderHostileTest, KeepsAnsweringWellBehavedClients) {
   std::vector<Socket> silent;
   for (int i = 0; i < 2 * kTruncated; ++i) {
     Socket s(port_);
-    ASSERT_TRUE(s.ok()) << s.error();
+    ASSERT_TRUE(s.ok()) << i << ": " << s.error() << KschedState();
     s.Send(truncated_head);
     if (i % 2 == 0) silent.push_back(std::move(s));
   }
@@ -421,7 +429,8 @@ TEST_F(ExtenderHostileTest, KeepsAnsweringWellBehavedClients) {
   std::vector<Socket> crowd;
   for (int i = 0; i < kCrowd; ++i) {
     crowd.emplace_back(port_);
-    ASSERT_TRUE(crowd.back().ok()) << i << ": " << crowd.back().error();
+    ASSERT_TRUE(crowd.back().ok())
+        << i << ": " << crowd.back().error() << KschedState();
     if (i % 2 == 1) crowd.back().Send("POST /filter HTTP/1.1\r\nHost: k");
   }
   std::this_thread::sleep_for(seconds(3));

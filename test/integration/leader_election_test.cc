@@ -24,35 +24,6 @@ constexpr auto kRetryPeriod = milliseconds(500);
 
 class LeaderElectionTest : public ClusterTestBase {
  protected:
-  void SetUp() override {
-    ClusterTestBase::SetUp();
-    config_ = dir_ / "config.yaml";
-    std::ofstream(config_) << "apiVersion: kubescheduler.config.k8s.io/v1\n"
-                              "kind: KubeSchedulerConfiguration\n"
-                              "leaderElection:\n"
-                              "  leaderElect: true\n"
-                              "  leaseDuration: 3s\n"
-                              "  renewDeadline: 2s\n"
-                              "  retryPeriod: 500ms\n";
-  }
-
-  std::unique_ptr<KschedProcess> Replica() {
-    return LaunchKsched({"--config", config_.string()});
-  }
-
-  // The holder the Lease names now ("" if none).
-  std::string Holder() {
-    auto reply = server_->Get(
-        "/apis/coordination.k8s.io/v1/namespaces/kube-system/"
-        "leases/ksched");
-    if (reply.code != 200) return "";
-    auto lease = api::DecodeJson<api::Lease>(reply.body);
-    return lease.ok() ? lease->spec.holder_identity.value_or("") : "";
-  }
-  static bool Leads(const KschedProcess& p, const std::string& holder) {
-    return !holder.empty() && p.Log().find("successfully acquired lease as " +
-                                           holder) != std::string::npos;
-  }
   static int BoundLines(const KschedProcess& p) {
     const std::string log = p.Log();
     int n = 0;
@@ -66,23 +37,21 @@ class LeaderElectionTest : public ClusterTestBase {
   void CreatePods(int from, int to) {
     for (int i = from; i < to; ++i) CreatePod("p-" + std::to_string(i), "100m");
   }
-
-  std::filesystem::path config_;
 };
 
 TEST_F(LeaderElectionTest, OneLeaderSchedulesAndTheOtherTakesOver) {
   for (int i = 0; i < 2; ++i) CreateNode("node-" + std::to_string(i), "8");
-  std::unique_ptr<KschedProcess> a = Replica();
-  std::unique_ptr<KschedProcess> b = Replica();
+  std::unique_ptr<KschedProcess> a = LaunchReplica();
+  std::unique_ptr<KschedProcess> b = LaunchReplica();
   // The holder is in the Lease a moment before its log says so.
   ASSERT_TRUE(WaitUntil(
       [&] {
-        const std::string h = Holder();
+        const std::string h = LeaseHolder();
         return Leads(*a, h) || Leads(*b, h);
       },
       seconds(30)))
       << a->Log() << b->Log();
-  const std::string first = Holder();
+  const std::string first = LeaseHolder();
   KschedProcess* leader = Leads(*a, first) ? a.get() : b.get();
   KschedProcess* standby = leader == a.get() ? b.get() : a.get();
   ASSERT_TRUE(Leads(*leader, first));
@@ -99,7 +68,7 @@ TEST_F(LeaderElectionTest, OneLeaderSchedulesAndTheOtherTakesOver) {
   CreatePods(10, 20);
   ASSERT_TRUE(WaitUntil(
       [&] {
-        const std::string h = Holder();
+        const std::string h = LeaseHolder();
         return h != first && Leads(*standby, h);
       },
       seconds(30)))
@@ -118,18 +87,18 @@ TEST_F(LeaderElectionTest, OneLeaderSchedulesAndTheOtherTakesOver) {
                   std::chrono::duration_cast<milliseconds>(takeover).count()));
 
   // A graceful stop releases the lease: a third replica takes over at once.
-  std::unique_ptr<KschedProcess> c = Replica();
+  std::unique_ptr<KschedProcess> c = LaunchReplica();
   ASSERT_TRUE(WaitUntil(
       [&] {
         return c->Log().find("attempting to acquire") != std::string::npos;
       },
       seconds(30)));
-  const std::string second = Holder();
+  const std::string second = LeaseHolder();
   const auto stopping = Clock::now();
   EXPECT_EQ(standby->Terminate(), 0) << standby->Log();
   ASSERT_TRUE(WaitUntil(
       [&] {
-        const std::string h = Holder();
+        const std::string h = LeaseHolder();
         return h != second && Leads(*c, h);
       },
       seconds(30)))

@@ -24,22 +24,11 @@ using std::chrono::seconds;
 
 class MetricsTest : public ClusterTestBase {
  protected:
-  client::HttpResponse Get(int port, const std::string& path) {
-    client::RestConfig config;
-    config.server = "http://127.0.0.1:" + std::to_string(port);
-    auto transport = client::CpprestTransport::Create(
-        config, client::testing::RealTestClock(), {});
-    EXPECT_TRUE(transport.ok());
-    auto r = (*transport)->RoundTrip({.method = "GET", .path = path});
-    if (!r.ok()) return {.code = -1, .body = r.error().message()};
-    return *r;
-  }
-
   // The value Prometheus' instant query returns for `query`; "" while it
   // has none.
   std::string Query(int port, const std::string& query) {
     client::HttpResponse r =
-        Get(port, "/api/v1/query?query=" + client::EscapeQueryValue(query));
+        HttpGet(port, "/api/v1/query?query=" + client::EscapeQueryValue(query));
     if (r.code != 200) return "";
     auto doc = api::ParseJson(r.body);
     if (!doc.ok() || !doc->HasMember("data")) return "";
@@ -58,13 +47,14 @@ TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
   StartKsched(
       {"--metrics-bind-address=127.0.0.1:" + std::to_string(metrics_port),
        "--extender-bind-address=127.0.0.1:" + std::to_string(extender_port)});
-  ASSERT_TRUE(WaitUntil(
-      [&] { return Get(metrics_port, "/readyz").body == "ok"; }, seconds(30)))
+  ASSERT_TRUE(
+      WaitUntil([&] { return HttpGet(metrics_port, "/readyz").body == "ok"; },
+                seconds(30)))
       << ksched_->Log();
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 1; }, seconds(30)))
       << ksched_->Log();
-  EXPECT_EQ(Get(metrics_port, "/livez").code, 200);
-  EXPECT_EQ(Get(metrics_port, "/readyz?verbose").body,
+  EXPECT_EQ(HttpGet(metrics_port, "/livez").code, 200);
+  EXPECT_EQ(HttpGet(metrics_port, "/readyz?verbose").body,
             "[+]ping ok\n[+]sched-handler-sync ok\n[+]shutdown ok\n"
             "readyz check passed\n");
 
@@ -87,7 +77,7 @@ TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
   }
 
   // promtool lints the exposition as Prometheus reads it.
-  const client::HttpResponse exposition = Get(metrics_port, "/metrics");
+  const client::HttpResponse exposition = HttpGet(metrics_port, "/metrics");
   ASSERT_EQ(exposition.code, 200);
   // ksched's own families.
   for (

@@ -25,16 +25,6 @@ using std::chrono::seconds;
 
 class SecurityTest : public ClusterTestBase {
  protected:
-  std::string Fetch(int port, const std::string& path) {
-    client::RestConfig config;
-    config.server = "http://127.0.0.1:" + std::to_string(port);
-    auto transport = client::CpprestTransport::Create(
-        config, client::testing::RealTestClock(), {});
-    EXPECT_TRUE(transport.ok());
-    auto r = (*transport)->RoundTrip({.method = "GET", .path = path});
-    return r.ok() ? r->body : "";
-  }
-
   void WriteFile(const std::filesystem::path& path, const std::string& text) {
     const std::filesystem::path next = path.string() + ".next";
     std::ofstream(next) << text;
@@ -116,11 +106,11 @@ TEST_F(SecurityTest, CredentialsNeverReachLogsOrMetrics) {
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
       << ksched_->Log();
 
-  const std::string metrics = Fetch(metrics_port, "/metrics");
+  const std::string metrics = HttpGet(metrics_port, "/metrics").body;
   ASSERT_NE(metrics.find("scheduler_schedule_attempts_total"),
             std::string::npos);
-  const std::string health = Fetch(metrics_port, "/healthz?verbose") +
-                             Fetch(metrics_port, "/readyz?verbose");
+  const std::string health = HttpGet(metrics_port, "/healthz?verbose").body +
+                             HttpGet(metrics_port, "/readyz?verbose").body;
   ASSERT_EQ(ksched_->Terminate(), 0);
   const std::string log = ksched_->Log();
   ASSERT_GT(log.size(), 1000u) << "verbosity 10 logs the run";
@@ -199,8 +189,9 @@ TEST_F(SecurityTest, WritesNoFileWhileScheduling) {
       (dir_ / "ksched.log").string(), "strace");
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 1; }, seconds(60)))
       << ksched_->Log();
-  ASSERT_NE(Fetch(metrics_port, "/metrics").find("scheduler_pending_pods"),
-            std::string::npos);
+  ASSERT_NE(
+      HttpGet(metrics_port, "/metrics").body.find("scheduler_pending_pods"),
+      std::string::npos);
   // SIGTERM to ksched itself (strace's child): strace then exits with
   // ksched's exit code, having traced the shutdown too.
   std::ifstream children("/proc/" + std::to_string(ksched_->pid()) + "/task/" +
