@@ -12,15 +12,26 @@
 namespace ksched::http {
 namespace {
 
+// A refused body of a declared length up to this is read to its end and
+// dropped before the answer goes out, as Go's net/http does for up to
+// 256 KiB: a client still sending when the connection closes gets a reset
+// and may never read the answer.
+constexpr uint64_t kDrainBytes = 256 << 10;
+
 // cpprestsdk sends an answer only once the request's body is all in, and
 // goes on reading the body into memory meanwhile, however long it is. So
-// an answer given before the body was read (a refusal) ends the body,
+// an answer given before a longer body was read (a refusal) ends the body,
 // which stops the reading, and closes the connection once sent, as the
 // rest of the body would otherwise be read as the next request. Whether
 // it did.
 bool EndUnreadBody(web::http::http_request& request) {
   const auto& arrived = request._get_impl()->_get_data_available();
   if (pplx::create_task(arrived).is_done()) return false;
+  const auto& headers = request.headers();
+  if (headers.has(web::http::header_names::content_length) &&
+      headers.content_length() <= kDrainBytes) {
+    return false;
+  }
   request._get_impl()->_complete(
       0, std::make_exception_ptr(std::runtime_error("request body not read")));
   return true;
