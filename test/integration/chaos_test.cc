@@ -247,9 +247,7 @@ TEST_F(ChaosTest, EveryPodBoundOnceUnderApiServerFaults) {
 
   const std::filesystem::path token_file = dir_ / "token";
   auto write_token = [&](const std::string& token) {
-    const std::filesystem::path next = dir_ / "token.next";
-    std::ofstream(next) << token;
-    std::filesystem::rename(next, token_file);
+    WriteFileAtomically(token_file, token);
   };
   write_token(server_->token());
   server_->WriteKubeconfig(dir_ / "kubeconfig", token_file);

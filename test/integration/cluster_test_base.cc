@@ -111,6 +111,27 @@ bool ClusterTestBase::Leads(const KschedProcess& p, const std::string& holder) {
                                          holder) != std::string::npos;
 }
 
+void ClusterTestBase::CreateExtenderFixtureCluster() {
+  CreateNode("node-1", "4");
+  CreateNode("node-2", "250m");
+  Create("/api/v1/nodes",
+         NodeJson({.name = "node-3",
+                   .cpu = "4",
+                   .labels = R"("kubernetes.io/hostname":"node-3")"}));
+  auto tainted = server_->Patch(
+      "/api/v1/nodes/node-3",
+      R"({"spec":{"taints":[{"key":"dedicated","value":"gpu","effect":"NoSchedule"}]}})",
+      "application/merge-patch+json");
+  ASSERT_EQ(tainted.code, 200) << tainted.body;
+}
+
+void ClusterTestBase::WriteFileAtomically(const std::filesystem::path& path,
+                                          const std::string& text) {
+  const std::filesystem::path next = path.string() + ".next";
+  std::ofstream(next) << text;
+  std::filesystem::rename(next, path);
+}
+
 void ClusterTestBase::Create(const std::string& collection,
                              const std::string& json) {
   auto reply = server_->Create(collection, json);

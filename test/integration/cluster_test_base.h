@@ -50,6 +50,16 @@ class ClusterTestBase : public ::testing::Test {
   // Whether `p` is the replica that acquired the lease as `holder`.
   static bool Leads(const KschedProcess& p, const std::string& holder);
 
+  // The cluster of the extender fixtures (pkg/extender/testdata): node-1
+  // fits their pod's 500m, node-2 has 250m, node-3 a taint the pod does not
+  // tolerate.
+  void CreateExtenderFixtureCluster();
+
+  // Replaces `path` with `text` in one rename, as kubelet rotates a
+  // projected token, so a reader never sees it half written.
+  static void WriteFileAtomically(const std::filesystem::path& path,
+                                  const std::string& text);
+
   std::vector<api::Pod> Pods();
   api::Pod GetPod(const std::string& name);
   std::vector<api::Event> Events();

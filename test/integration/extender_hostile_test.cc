@@ -227,17 +227,7 @@ class ExtenderHostileTest : public ClusterTestBase {
   // ksched with the extender on, started under the customary soft limit
   // of 1024 open files, as a container runtime sets it.
   void StartWithExtender() {
-    CreateNode("node-1", "4");
-    CreateNode("node-2", "250m");
-    Create("/api/v1/nodes",
-           NodeJson({.name = "node-3",
-                     .cpu = "4",
-                     .labels = R"("kubernetes.io/hostname":"node-3")"}));
-    auto tainted = server_->Patch(
-        "/api/v1/nodes/node-3",
-        R"({"spec":{"taints":[{"key":"dedicated","value":"gpu","effect":"NoSchedule"}]}})",
-        "application/merge-patch+json");
-    ASSERT_EQ(tainted.code, 200) << tainted.body;
+    CreateExtenderFixtureCluster();
     port_ = client::testing::FreePort();
     rlimit low{};
     getrlimit(RLIMIT_NOFILE, &low);

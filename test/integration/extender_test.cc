@@ -26,22 +26,6 @@ using std::chrono::seconds;
 
 class ExtenderTest : public ClusterTestBase {
  protected:
-  // The cluster of the fixtures: node-1 fits the pod's 500m, node-2 has
-  // 250m, node-3 a taint the pod does not tolerate.
-  void CreateFixtureCluster() {
-    CreateNode("node-1", "4");
-    CreateNode("node-2", "250m");
-    Create("/api/v1/nodes",
-           NodeJson({.name = "node-3",
-                     .cpu = "4",
-                     .labels = R"("kubernetes.io/hostname":"node-3")"}));
-    auto tainted = server_->Patch(
-        "/api/v1/nodes/node-3",
-        R"({"spec":{"taints":[{"key":"dedicated","value":"gpu","effect":"NoSchedule"}]}})",
-        "application/merge-patch+json");
-    ASSERT_EQ(tainted.code, 200) << tainted.body;
-  }
-
   void StartWithExtender() {
     port_ = client::testing::FreePort();
     StartKsched({"--extender-bind-address=127.0.0.1:" + std::to_string(port_)});
@@ -72,7 +56,7 @@ class ExtenderTest : public ClusterTestBase {
 };
 
 TEST_F(ExtenderTest, AnswersKubeSchedulersRequests) {
-  CreateFixtureCluster();
+  CreateExtenderFixtureCluster();
   StartWithExtender();
 
   // nodeCacheCapable: names in, names out.
@@ -127,7 +111,7 @@ TEST_F(ExtenderTest, AnswersKubeSchedulersRequests) {
 // bind POSTs a Binding for a pod of another scheduler, as kube-scheduler
 // asks when ksched is its binder.
 TEST_F(ExtenderTest, BindWritesTheBinding) {
-  CreateFixtureCluster();
+  CreateExtenderFixtureCluster();
   CreatePod("bind-me", "500m", "default-scheduler");
   StartWithExtender();
   const std::string uid = GetPod("bind-me").metadata.uid;

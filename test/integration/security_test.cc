@@ -25,12 +25,6 @@ using std::chrono::seconds;
 
 class SecurityTest : public ClusterTestBase {
  protected:
-  void WriteFile(const std::filesystem::path& path, const std::string& text) {
-    const std::filesystem::path next = path.string() + ".next";
-    std::ofstream(next) << text;
-    std::filesystem::rename(next, path);  // atomically, as kubelet does
-  }
-
   // The base64 body lines of a PEM block: what a leaked key would show.
   static std::vector<std::string> PemBodyLines(const std::string& pem) {
     std::vector<std::string> lines;
@@ -65,7 +59,7 @@ TEST_F(SecurityTest, CredentialsNeverReachLogsOrMetrics) {
   const client::testing::CertAndKey client_cert =
       pki.Issue("ksched-client", "", /*client=*/true);
   const std::filesystem::path token_file = dir_ / "token";
-  WriteFile(token_file, first_token);
+  WriteFileAtomically(token_file, first_token);
   server_->SetTokens({first_token});
   server_->WriteKubeconfig(dir_ / "kubeconfig", token_file.string());
   {
@@ -80,7 +74,7 @@ TEST_F(SecurityTest, CredentialsNeverReachLogsOrMetrics) {
                           apiserver::Base64Encode(client_cert.cert_pem) +
                           "\n    client-key-data: " +
                           apiserver::Base64Encode(client_cert.key_pem) + "\n");
-    WriteFile(dir_ / "kubeconfig", kubeconfig);
+    WriteFileAtomically(dir_ / "kubeconfig", kubeconfig);
   }
 
   CreateNode("node-a", "4");
@@ -101,7 +95,7 @@ TEST_F(SecurityTest, CredentialsNeverReachLogsOrMetrics) {
       seconds(30)))
       << "the 401 answers were not logged:\n"
       << ksched_->Log();
-  WriteFile(token_file, second_token);
+  WriteFileAtomically(token_file, second_token);
   for (int i = 4; i < 8; ++i) CreatePod("s-" + std::to_string(i), "100m");
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
       << ksched_->Log();
