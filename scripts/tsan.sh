@@ -5,7 +5,7 @@
 # metrics servers. Builds their unit tests with clang and -fsanitize=thread
 # in build-tsan/ (or $TSAN_BUILD_DIR) and runs each; any data race or
 # lock-order inversion fails it. Not part of CI's time budget: run it by
-# hand (about 15 minutes on two cores, most of it building).
+# hand (minutes on two cores, most of it building).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${TSAN_BUILD_DIR:-build-tsan}"

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <fstream>
 #include <sstream>
 #include <thread>
@@ -239,6 +240,65 @@ TEST_F(ExtenderServiceTest, ParallelRequestsAgree) {
   }
   for (auto& t : threads) t.join();
   EXPECT_EQ(mismatches.load(), 0);
+}
+
+// Requests while the informers' thread changes the cache, as in ksched:
+// each request sees some consistent state (node-1 fits or is full), never
+// an error, and once the changes stop the answer is the first one again.
+// Under ThreadSanitizer (scripts/tsan.sh) this is what covers the
+// extender's handlers against the cache without cpprest's threads, which
+// TSan cannot follow.
+TEST_F(ExtenderServiceTest, RequestsWhileTheCacheChanges) {
+  ExtenderService::Options options;
+  options.clock = &clock_;
+  options.max_parallel_requests = 3;
+  auto created = ExtenderService::Create(config::DefaultConfig(), registry_,
+                                         cache_, options);
+  ASSERT_TRUE(created.ok());
+  ExtenderService& service = **created;
+  const ExtenderArgs args = Args("filter_args_node_names.json");
+  const std::string expected =
+      EncodeFilterResult(Ok(service.Filter(kProfile, args)));
+
+  std::atomic<bool> stop{false};
+  std::atomic<int> errors{0};
+  std::atomic<int> answers{0};
+  std::vector<std::thread> requests;
+  for (int t = 0; t < 4; ++t) {
+    requests.emplace_back([&] {
+      while (!stop.load()) {
+        if (std::holds_alternative<VerbError>(service.Filter(kProfile, args)))
+          ++errors;
+        if (std::holds_alternative<VerbError>(
+                service.Prioritize(kProfile, args)))
+          ++errors;
+        ++answers;
+      }
+    });
+  }
+  // node-1 (4 cpu) fills with 1-cpu pods and empties again, at least 20
+  // times and until the requests have had 50 answers.
+  for (int round = 0; round < 20 || answers.load() < 50; ++round) {
+    std::vector<api::Pod> placed;
+    for (int i = 0; i < 4; ++i) {
+      PodBuilder pod =
+          PodBuilder("filler-" + std::to_string(i))
+              .Uid("filler-" + std::to_string(round) + "-" + std::to_string(i))
+              .Node("node-1")
+              .Req({{"cpu", "1"}});
+      placed.push_back(pod.Obj());
+      AddPod(pod);
+    }
+    for (const api::Pod& pod : placed) {
+      ASSERT_TRUE(cache_.RemovePod(pod).ok());
+    }
+  }
+  stop = true;
+  for (auto& t : requests) t.join();
+
+  EXPECT_EQ(errors.load(), 0);
+  EXPECT_GT(answers.load(), 0);
+  EXPECT_EQ(EncodeFilterResult(Ok(service.Filter(kProfile, args))), expected);
 }
 
 }  // namespace

@@ -3,8 +3,11 @@
 #include <gtest/gtest.h>
 #include <prometheus/text_serializer.h>
 
+#include <atomic>
 #include <initializer_list>
 #include <string>
+#include <thread>
+#include <vector>
 
 namespace ksched::metrics {
 namespace {
@@ -77,6 +80,36 @@ TEST(SchedulerMetricsTest, IncomingPodsAndUnschedulableReasons) {
           R"(scheduler_unschedulable_pods{plugin="NodeResourcesFit",profile="ksched"} 0)",
           R"(scheduler_unschedulable_pods{plugin="TaintToleration",profile="ksched"} 2)",
       });
+}
+
+// The scheduling and binding threads observe while Prometheus scrapes:
+// every observation is counted once.
+TEST(SchedulerMetricsTest, ObservationsFromManyThreadsWhileScraped) {
+  prometheus::Registry registry;
+  SchedulerMetrics m(registry);
+  std::atomic<bool> stop{false};
+  std::thread scraper([&] {
+    while (!stop.load()) {
+      (void)prometheus::TextSerializer().Serialize(registry.Collect());
+    }
+  });
+  std::vector<std::thread> observers;
+  for (int t = 0; t < 4; ++t) {
+    observers.emplace_back([&m, t] {
+      for (int i = 0; i < 1000; ++i) {
+        m.ObserveAttempt("scheduled", "ksched", 0.001);
+        m.ObservePlugin("NodeResourcesFit", "Filter", framework::Code::kSuccess,
+                        std::chrono::microseconds(i));
+        m.SetCacheSize(t, i, 0);
+      }
+    });
+  }
+  for (auto& t : observers) t.join();
+  stop = true;
+  scraper.join();
+  ExpectExposes(
+      registry,
+      {R"(scheduler_schedule_attempts_total{profile="ksched",result="scheduled"} 4000)"});
 }
 
 }  // namespace
