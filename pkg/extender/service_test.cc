@@ -62,10 +62,11 @@ class ExtenderServiceTest : public ::testing::Test {
                     .ok());
   }
 
-  std::unique_ptr<ExtenderService> Service() {
+  std::unique_ptr<ExtenderService> Service(int max_parallel_requests = 4) {
     ExtenderService::Options options;
     options.clock = &clock_;
     options.binder = &binder_;
+    options.max_parallel_requests = max_parallel_requests;
     auto service = ExtenderService::Create(config::DefaultConfig(), registry_,
                                            cache_, options);
     EXPECT_TRUE(service.ok()) << service.error().message();
@@ -213,13 +214,9 @@ TEST_F(ExtenderServiceTest, PreemptKeepsTheNodesWhereRemovalHelps) {
 
 // Requests on many threads at once get the answers one alone gets.
 TEST_F(ExtenderServiceTest, ParallelRequestsAgree) {
-  ExtenderService::Options options;
-  options.clock = &clock_;
-  options.max_parallel_requests = 3;
-  auto created = ExtenderService::Create(config::DefaultConfig(), registry_,
-                                         cache_, options);
-  ASSERT_TRUE(created.ok());
-  ExtenderService& service = **created;
+  auto created = Service(/*max_parallel_requests=*/3);
+  ASSERT_NE(created, nullptr);
+  ExtenderService& service = *created;
   const ExtenderArgs args = Args("filter_args_node_names.json");
   const std::string expected =
       EncodeFilterResult(Ok(service.Filter(kProfile, args)));
@@ -249,13 +246,9 @@ TEST_F(ExtenderServiceTest, ParallelRequestsAgree) {
 // extender's handlers against the cache without cpprest's threads, which
 // TSan cannot follow.
 TEST_F(ExtenderServiceTest, RequestsWhileTheCacheChanges) {
-  ExtenderService::Options options;
-  options.clock = &clock_;
-  options.max_parallel_requests = 3;
-  auto created = ExtenderService::Create(config::DefaultConfig(), registry_,
-                                         cache_, options);
-  ASSERT_TRUE(created.ok());
-  ExtenderService& service = **created;
+  auto created = Service(/*max_parallel_requests=*/3);
+  ASSERT_NE(created, nullptr);
+  ExtenderService& service = *created;
   const ExtenderArgs args = Args("filter_args_node_names.json");
   const std::string expected =
       EncodeFilterResult(Ok(service.Filter(kProfile, args)));
