@@ -241,6 +241,10 @@ const ParseCase kParseCases[] = {
     // Binary fractions: shown in DecimalSI unless a whole number >= 1Ki.
     {"1.5Ki", Dec(1536, 0), kBSI, "1536"},
     {"0.5Ki", Dec(512, 0), kBSI, "512"},
+    // ... and the plain number then reads as DecimalSI, so printing it again
+    // can change it once more (the quantity fuzzer found this pair).
+    {"62.5Ki", Dec(64000, 0), kBSI, "64000"},
+    {"64000", Dec(64, 3), kDSI, "64k"},
     {"0.1Ki", Dec(1024, -1), kBSI, "102400m"},
     {"8Ei", kBinaryCap, kBSI, "9223372036854775807"},
     {"1023Ki", Dec(1023 * 1024, 0), kBSI, "1023Ki"},
