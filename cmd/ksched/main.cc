@@ -2,7 +2,7 @@
 //
 //   ksched [--config FILE] [--kubeconfig FILE] [--leader-elect] [--v N]
 //   ksched simulate --cluster FILE [--config FILE] [--output table|json]
-//   ksched version
+//   ksched version (or --version)
 #include <exception>
 #include <iostream>
 #include <string>

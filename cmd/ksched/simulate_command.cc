@@ -84,6 +84,14 @@ int RunSimulate(const std::vector<std::string>& args) {
     std::cerr << "Error: " << result.error().message() << "\n";
     return 1;
   }
+  std::vector<std::string> profiles;
+  for (const config::Profile& p : cfg->profiles) {
+    profiles.push_back(p.scheduler_name);
+  }
+  for (const std::string& notice : simulator::InputNotices(
+           *cluster, cluster_path, profiles, all_pods, *result)) {
+    std::cerr << notice << "\n";
+  }
   std::cout << (output == "json" ? simulator::RenderJson(*result)
                                  : simulator::RenderTable(*result));
   return 0;

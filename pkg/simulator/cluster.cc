@@ -1,5 +1,9 @@
 #include "pkg/simulator/cluster.h"
 
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <set>
@@ -24,7 +28,12 @@ class Loader {
     if (!obj.IsObject()) return util::Error(where + ": expected an object");
     auto kind_it = obj.FindMember("kind");
     if (kind_it == obj.MemberEnd() || !kind_it->value.IsString()) {
-      return util::Error(where + ": object has no kind");
+      return util::Error(where + ": object has no kind" +
+                         (where.ends_with("]")
+                              ? " (items of a kind: List carry their own "
+                                "kind; only a typed list such as PodList "
+                                "gives it to them)"
+                              : ""));
     }
     std::string kind = kind_it->value.GetString();
     if (kind == "List" || kind.ends_with("List")) {
@@ -51,9 +60,7 @@ class Loader {
 
   util::Result<Cluster> Finish() {
     if (auto r = ResolvePriorities(); !r.ok()) return r.error();
-    for (const auto& [kind, count] : ignored_) {
-      cluster_.ignored.push_back(std::to_string(count) + " " + kind);
-    }
+    cluster_.ignored_kinds = ignored_;
     return std::move(cluster_);
   }
 
@@ -194,8 +201,20 @@ util::Result<Cluster> ParseCluster(std::string_view text) {
 }
 
 util::Result<Cluster> LoadClusterFile(const std::string& path) {
+  // The reason the system gives, as a user would see it from cat.
+  auto failure = [&path](const char* what, int error) {
+    return util::Error(std::string(what) + " cluster file " + path + ": " +
+                       std::strerror(error));
+  };
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return failure("cannot open", errno);
+  if (S_ISDIR(st.st_mode)) return failure("cannot read", EISDIR);
   std::ifstream in(path, std::ios::binary);
-  if (!in) return util::Error("cannot open cluster file " + path);
+  if (!in) return failure("cannot open", errno);
+  if (S_ISREG(st.st_mode) &&
+      static_cast<uint64_t>(st.st_size) > kMaxClusterFileBytes) {
+    return util::Error("cluster file " + path + " is larger than 256 MiB");
+  }
   in.seekg(0, std::ios::end);
   std::streamoff size = in.tellg();
   if (size < 0) return util::Error("cannot read cluster file " + path);

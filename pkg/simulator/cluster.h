@@ -1,6 +1,7 @@
 // A cluster described by manifests: what `ksched simulate` schedules.
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,8 +24,8 @@ struct Cluster {
   std::vector<api::PersistentVolume> persistent_volumes;
   std::vector<api::StorageClass> storage_classes;
   std::vector<api::PodDisruptionBudget> pod_disruption_budgets;
-  // "3 ConfigMap" for kinds the simulator does not use.
-  std::vector<std::string> ignored;
+  // Objects of kinds the simulator does not use, counted by kind.
+  std::map<std::string, int> ignored_kinds;
 };
 
 // Reads Node, Pod, PriorityClass, Namespace, PersistentVolumeClaim,

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
+
 namespace ksched::simulator {
 namespace {
 
@@ -42,7 +45,7 @@ metadata: {name: x, labels: {team: a}}
   EXPECT_EQ(c->pods[0].spec.scheduler_name, "default-scheduler");
   EXPECT_EQ(c->pods[1].spec.scheduler_name, "ksched");
   EXPECT_EQ(c->pods[1].spec.priority, 0);
-  EXPECT_EQ(c->ignored, std::vector<std::string>{"1 ConfigMap"});
+  EXPECT_EQ(c->ignored_kinds, (std::map<std::string, int>{{"ConfigMap", 1}}));
   ASSERT_EQ(c->namespaces.size(), 1u);
   EXPECT_EQ(*c->namespaces[0].metadata.labels.Find("team"), "a");
 }
@@ -99,11 +102,50 @@ TEST(ClusterTest, ErrorsNameTheDocumentAndField) {
   }
 }
 
-TEST(ClusterTest, MissingFileIsAClearError) {
-  auto c = LoadClusterFile("/nonexistent/cluster.yaml");
+TEST(ClusterTest, FileErrorsNameTheSystemsReason) {
+  auto missing = LoadClusterFile("/nonexistent/cluster.yaml");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message(),
+            "cannot open cluster file /nonexistent/cluster.yaml: No such file "
+            "or directory");
+  auto directory = LoadClusterFile(::testing::TempDir());
+  ASSERT_FALSE(directory.ok());
+  EXPECT_EQ(
+      directory.error().message(),
+      "cannot read cluster file " + ::testing::TempDir() + ": Is a directory");
+}
+
+// What `curl .../api/v1/nodes` and `.../pods` print: typed lists whose items
+// carry no kind, in JSON; the item kind comes from the list's.
+TEST(ClusterTest, TypedListItemsTakeTheListsKind) {
+  auto c = ParseCluster(
+      R"({"kind":"NodeList","apiVersion":"v1","metadata":{"resourceVersion":"7"},)"
+      R"("items":[{"metadata":{"name":"n1"}},{"metadata":{"name":"n2"}}]})"
+      "\n"
+      R"({"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"7"},)"
+      R"("items":[{"metadata":{"name":"p","namespace":"a"},"spec":{}}]})"
+      "\n"
+      R"({"kind":"PersistentVolumeClaimList","apiVersion":"v1",)"
+      R"("items":[{"metadata":{"name":"data","namespace":"a"}}]})");
+  ASSERT_TRUE(c.ok()) << c.error().message();
+  ASSERT_EQ(c->nodes.size(), 2u);
+  EXPECT_EQ(c->nodes[1].metadata.name, "n2");
+  ASSERT_EQ(c->pods.size(), 1u);
+  EXPECT_EQ(c->pods[0].metadata.ns, "a");
+  ASSERT_EQ(c->persistent_volume_claims.size(), 1u);
+  EXPECT_TRUE(c->ignored_kinds.empty());
+}
+
+// A plain List names no kind for its items: each must carry its own, and
+// the error says so.
+TEST(ClusterTest, PlainListItemsNeedTheirOwnKind) {
+  auto c = ParseCluster("kind: List\nitems:\n- metadata: {name: n1}\n");
   ASSERT_FALSE(c.ok());
-  EXPECT_EQ(c.error().message(),
-            "cannot open cluster file /nonexistent/cluster.yaml");
+  EXPECT_NE(c.error().message().find(
+                "document 1: items[0]: object has no kind (items of a kind: "
+                "List carry their own kind"),
+            std::string::npos)
+      << c.error().message();
 }
 
 }  // namespace

@@ -203,4 +203,33 @@ std::string RenderJson(const SimulationResult& r) {
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
 }
 
+std::vector<std::string> InputNotices(const Cluster& cluster,
+                                      const std::string& path,
+                                      const std::vector<std::string>& profiles,
+                                      bool all_pods,
+                                      const SimulationResult& result) {
+  std::vector<std::string> notices;
+  if (cluster.nodes.empty()) notices.push_back("no nodes in " + path);
+  if (result.pods.empty()) {
+    std::string names;
+    for (const std::string& p : profiles)
+      names += (names.empty() ? "" : " ") + p;
+    notices.push_back(all_pods
+                          ? "no pending pods in " + path
+                          : "no pending pods for profiles [" + names + "]");
+  }
+  if (!cluster.ignored_kinds.empty()) {
+    int count = 0;
+    std::string kinds;
+    for (const auto& [kind, n] : cluster.ignored_kinds) {
+      count += n;
+      kinds += (kinds.empty() ? "" : ", ") + kind;
+    }
+    notices.push_back("ignored " + std::to_string(count) +
+                      (count == 1 ? " object of kind " : " objects of kinds ") +
+                      kinds);
+  }
+  return notices;
+}
+
 }  // namespace ksched::simulator

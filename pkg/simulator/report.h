@@ -3,7 +3,9 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "pkg/simulator/cluster.h"
 #include "pkg/simulator/simulator.h"
 
 namespace ksched::simulator {
@@ -16,5 +18,15 @@ std::string RenderTable(const SimulationResult& result);
 //   {...}, "pods": N}],
 //  "preempted": [{"namespace", "name", "node", "preemptedBy"}]}
 std::string RenderJson(const SimulationResult& result);
+
+// What a user should know about the input before reading the report, one
+// line each, for stderr: "no nodes in FILE", "no pending pods for profiles
+// [ksched]", "ignored 3 objects of kinds Deployment, Service". Empty when
+// the file gave the simulation something to do and nothing was dropped.
+std::vector<std::string> InputNotices(const Cluster& cluster,
+                                      const std::string& path,
+                                      const std::vector<std::string>& profiles,
+                                      bool all_pods,
+                                      const SimulationResult& result);
 
 }  // namespace ksched::simulator

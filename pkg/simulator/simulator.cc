@@ -1,6 +1,7 @@
 #include "pkg/simulator/simulator.h"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <set>
@@ -105,10 +106,25 @@ util::Result<SimulationResult> Simulate(
     node_names.insert(node.metadata.name);
     s.OnNodeAdd(std::make_shared<const api::Node>(node));
   }
-  // Running pods first, so the pending ones see a settled cluster.
+  // Running pods first, so the pending ones see a settled cluster. Pending
+  // pods then enter the queue in creation order (creationTimestamp where
+  // the file has one, pods without one after those), then file order, one
+  // simulated microsecond apart: PrioritySort breaks ties between equal
+  // priorities by the time a pod entered the queue, and pods added at the
+  // same instant would come out of the heap in no particular order.
+  std::vector<size_t> order_in_file(cluster.pods.size());
+  for (size_t i = 0; i < order_in_file.size(); ++i) order_in_file[i] = i;
+  std::stable_sort(
+      order_in_file.begin(), order_in_file.end(), [&](size_t a, size_t b) {
+        const api::Time& ta = cluster.pods[a].metadata.creation_timestamp;
+        const api::Time& tb = cluster.pods[b].metadata.creation_timestamp;
+        if (ta.IsZero() != tb.IsZero()) return tb.IsZero();
+        return ta.value < tb.value;
+      });
   std::vector<std::string> pending;
   for (int pass = 0; pass < 2; ++pass) {
-    for (api::Pod pod : cluster.pods) {
+    for (size_t index : order_in_file) {
+      api::Pod pod = cluster.pods[index];
       if (IsTerminal(pod)) continue;
       bool assigned = !pod.spec.node_name.empty();
       if (assigned != (pass == 0)) continue;
@@ -126,6 +142,7 @@ util::Result<SimulationResult> Simulate(
           continue;
         }
         pending.push_back(key);
+        clock.Advance(std::chrono::microseconds(1));
       }
       api_server.StorePod(pod);
       s.OnPodAdd(std::make_shared<const api::Pod>(pod));

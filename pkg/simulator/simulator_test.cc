@@ -4,6 +4,9 @@
 
 #include <map>
 #include <set>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "pkg/config/config.h"
 #include "pkg/plugins/registry.h"
@@ -259,6 +262,59 @@ TEST_F(SimulatorTest, ExampleClusterSchedulesAsDocumented) {
   std::string table = RenderTable(r);
   EXPECT_NE(table.find("ml/finetune-0"), std::string::npos) << table;
   EXPECT_NE(table.find("cordoned"), std::string::npos) << table;
+}
+
+// Five pods of one priority and room for four: the first four of the file
+// get the room, whatever the heap makes of equal keys.
+TEST_F(SimulatorTest, EqualPriorityPodsAreTriedInFileOrder) {
+  std::string yaml = R"(
+kind: Node
+metadata: {name: only}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "10"}}
+)";
+  for (const char* name : {"p1", "p2", "p3", "p4", "p5"}) {
+    yaml += std::string("---\nkind: Pod\nmetadata: {name: ") + name +
+            "}\nspec: {schedulerName: ksched, containers: [{name: c, "
+            "resources: {requests: {cpu: \"1\"}}}]}\n";
+  }
+  auto r = Run(yaml);
+  ASSERT_EQ(r.pods.size(), 5u);
+  std::vector<std::string> tried;
+  for (const PodOutcome& p : r.pods) tried.push_back(p.name);
+  EXPECT_EQ(tried, (std::vector<std::string>{"p1", "p2", "p3", "p4", "p5"}));
+  for (const char* name : {"p1", "p2", "p3", "p4"}) {
+    EXPECT_EQ(Pod(r, name).node, "only") << name;
+  }
+  EXPECT_FALSE(Pod(r, "p5").node.has_value());
+}
+
+// A snapshot's creationTimestamps come before file order: the oldest pod
+// is tried first, and pods without one come after those with one.
+TEST_F(SimulatorTest, EqualPriorityPodsAreTriedOldestFirst) {
+  std::string yaml = R"(
+kind: Node
+metadata: {name: only}
+status: {allocatable: {cpu: "2", memory: 8Gi, pods: "10"}}
+)";
+  const std::vector<std::pair<std::string, std::string>> pods = {
+      {"undated", ""},
+      {"newer", "2026-01-02T00:00:00Z"},
+      {"older", "2026-01-01T00:00:00Z"}};
+  for (const auto& [name, created] : pods) {
+    yaml +=
+        "---\nkind: Pod\nmetadata: {name: " + name +
+        (created.empty() ? "" : ", creationTimestamp: \"" + created + "\"") +
+        "}\nspec: {schedulerName: ksched, containers: [{name: c, "
+        "resources: {requests: {cpu: \"1\"}}}]}\n";
+  }
+  auto r = Run(yaml);
+  ASSERT_EQ(r.pods.size(), 3u);
+  EXPECT_EQ(r.pods[0].name, "older");
+  EXPECT_EQ(r.pods[1].name, "newer");
+  EXPECT_EQ(r.pods[2].name, "undated");
+  EXPECT_EQ(Pod(r, "older").node, "only");
+  EXPECT_EQ(Pod(r, "newer").node, "only");
+  EXPECT_FALSE(Pod(r, "undated").node.has_value());
 }
 
 }  // namespace

@@ -85,7 +85,10 @@ TEST(SimulateCliTest, BadInvocationsExplainThemselves) {
        "--output must be table or json"},
       {"simulate --bogus", 2, "unknown flag: --bogus"},
       {"simulate --cluster /nonexistent.yaml", 1,
-       "cannot open cluster file /nonexistent.yaml"},
+       "cannot open cluster file /nonexistent.yaml: No such file or "
+       "directory"},
+      {"simulate --cluster /tmp", 1,
+       "cannot read cluster file /tmp: Is a directory"},
       {"frobnicate", 2, "unknown command \"frobnicate\""},
   };
   for (const Case& c : cases) {
@@ -160,10 +163,56 @@ profiles:
       << r.out;
 }
 
-TEST(VersionCliTest, PrintsTheVersion) {
-  auto r = RunCommand(kKsched + " version");
+// A file that gives the simulation nothing to do still exits 0, and says
+// why the table is empty on stderr.
+TEST(SimulateCliTest, AnEmptyClusterSaysWhatIsMissing) {
+  const std::string services = WriteTemp("services.yaml", R"(
+kind: Deployment
+metadata: {name: web}
+---
+kind: Service
+metadata: {name: web}
+---
+kind: Deployment
+metadata: {name: api}
+)");
+  auto r = RunCommand(kKsched + " simulate --quiet --cluster " + services);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("no nodes in " + services + "\n"), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("no pending pods for profiles [ksched]\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("ignored 3 objects of kinds Deployment, Service\n"),
+            std::string::npos)
+      << r.err;
+
+  // Nodes but no pod of ours: only that is said.
+  const std::string nodes_only = WriteTemp("nodes-only.yaml", R"(
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "1", memory: 1Gi, pods: "10"}}
+---
+kind: Pod
+metadata: {name: theirs}
+spec: {containers: [{name: c}]}
+)");
+  r = RunCommand(kKsched + " simulate --quiet --cluster " + nodes_only);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "no pending pods for profiles [ksched]\n");
+
+  // The example: nothing to say.
+  r = RunCommand(kKsched + " simulate --quiet --cluster " + kExample);
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_TRUE(r.out.starts_with("ksched ")) << r.out;
+  EXPECT_EQ(r.err, "");
+}
+
+TEST(VersionCliTest, PrintsTheVersion) {
+  for (const char* how : {" version", " --version"}) {
+    auto r = RunCommand(kKsched + how);
+    EXPECT_EQ(r.exit_code, 0) << how;
+    EXPECT_EQ(r.out, std::string("ksched ") + KSCHED_VERSION + "\n") << how;
+  }
 }
 
 }  // namespace
