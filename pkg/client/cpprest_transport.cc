@@ -2,8 +2,11 @@
 
 #include <cpprest/http_client.h>
 
+#include <cerrno>
 #include <exception>
 #include <vector>
+
+#include "pkg/client/connect_probe.h"
 
 namespace ksched::client {
 namespace {
@@ -75,6 +78,13 @@ util::Result<std::unique_ptr<CpprestTransport>> CpprestTransport::Create(
       [config](ssl::context& ctx) { ConfigureTls(ctx, config); });
   std::unique_ptr<CpprestTransport> transport(
       new CpprestTransport(config, clock, options));
+  transport->server_ = config.server;
+  while (!transport->server_.empty() && transport->server_.back() == '/') {
+    transport->server_.pop_back();
+  }
+  transport->host_ = uri.host();
+  transport->port_ = std::to_string(
+      uri.port() > 0 ? uri.port() : (uri.scheme() == "https" ? 443 : 80));
   try {
     transport->client_ = std::make_unique<http::client::http_client>(uri, cfg);
   } catch (const std::exception& e) {
@@ -83,13 +93,14 @@ util::Result<std::unique_ptr<CpprestTransport>> CpprestTransport::Create(
   return transport;
 }
 
-http::http_request CpprestTransport::MakeRequest(const HttpRequest& request) {
+http::http_request CpprestTransport::MakeRequest(const HttpRequest& request,
+                                                 const std::string& token) {
   http::http_request msg(request.method);
   msg.set_request_uri(request.path);
   http::http_headers& headers = msg.headers();
   headers.add("Accept", "application/json");
   headers.add("User-Agent", user_agent_);
-  if (std::string token = tokens_.Token(); !token.empty()) {
+  if (!token.empty()) {
     headers.add("Authorization", "Bearer " + token);
   } else if (!basic_auth_.empty()) {
     headers.add("Authorization", basic_auth_);
@@ -168,20 +179,65 @@ class CpprestBodyReader final : public BodyReader {
 
 }  // namespace
 
+bool CpprestTransport::RotatedSince(std::string& token) {
+  tokens_.Invalidate();
+  std::string fresh = tokens_.Token();
+  if (fresh.empty() || fresh == token) return false;
+  token = std::move(fresh);
+  return true;
+}
+
+std::string CpprestTransport::Describe(const HttpRequest& request,
+                                       const std::exception& e) const {
+  std::string cause = e.what();
+  const std::string where = host_ + ":" + port_;
+  if (const auto* h = dynamic_cast<const http::http_exception*>(&e)) {
+    const int code = h->error_code().value();
+    const std::string what = h->what();
+    if (what.find("Failed to connect") != std::string::npos) {
+      // cpprestsdk says the same for every cause: ask the network.
+      std::string why = ProbeConnect(host_, port_, std::chrono::seconds(2));
+      if (why == "connected") why = what;
+      cause = "connect to " + where + ": " + why;
+    } else if (what.find("resolving") != std::string::npos) {
+      cause = "lookup " + host_ + ": " +
+              ProbeConnect(host_, port_, std::chrono::seconds(2));
+    } else if (what.find("SSL handshake") != std::string::npos) {
+      std::string why = OpenSslReason(static_cast<unsigned long>(code));
+      if (why.empty()) {
+        why = code == ETIMEDOUT ? "timeout" : h->error_code().message();
+      }
+      cause = "TLS handshake with " + where + ": " + why;
+    } else if (code == ETIMEDOUT ||
+               what.find("timed out") != std::string::npos) {
+      cause = "timeout waiting for " + where + " (" + what + ")";
+    }
+  }
+  return request.method + " " + server_ + request.path + ": " + cause;
+}
+
 util::Result<HttpResponse> CpprestTransport::RoundTrip(
     const HttpRequest& request) {
   try {
-    http::http_response response = client_->request(MakeRequest(request)).get();
+    std::string token = tokens_.Token();
+    http::http_response response =
+        client_->request(MakeRequest(request, token)).get();
+    if (response.status_code() == 401 && RotatedSince(token)) {
+      // Refused at authentication, before anything took effect: the same
+      // request with the token the file holds now is safe to send, POSTs
+      // included, and saves the caller a failure during a rotation.
+      response = client_->request(MakeRequest(request, token)).get();
+      if (response.status_code() == 401) tokens_.Invalidate();
+    }
     HttpResponse out;
     out.code = response.status_code();
-    if (out.code == 401) tokens_.Invalidate();
     std::vector<unsigned char> body = response.extract_vector().get();
     out.body.assign(body.begin(), body.end());
     out.content_type = Header(response.headers(), "Content-Type");
     out.retry_after = Header(response.headers(), "Retry-After");
     return out;
   } catch (const std::exception& e) {
-    return util::Error(request.method + " " + request.path + ": " + e.what());
+    return util::Error(Describe(request, e));
   }
 }
 
@@ -191,18 +247,25 @@ util::Result<StreamedResponse> CpprestTransport::Stream(
   util::Cancellation::Registration registration =
       cancel.OnCancel([source] { source->cancel(); });
   try {
+    std::string token = tokens_.Token();
     http::http_response response =
-        client_->request(MakeRequest(request), source->get_token()).get();
+        client_->request(MakeRequest(request, token), source->get_token())
+            .get();
+    if (response.status_code() == 401 && RotatedSince(token)) {
+      response =
+          client_->request(MakeRequest(request, token), source->get_token())
+              .get();
+      if (response.status_code() == 401) tokens_.Invalidate();
+    }
     StreamedResponse out;
     out.code = response.status_code();
-    if (out.code == 401) tokens_.Invalidate();
     out.content_type = Header(response.headers(), "Content-Type");
     out.retry_after = Header(response.headers(), "Retry-After");
     out.body = std::make_unique<CpprestBodyReader>(
         std::move(response), std::move(source), std::move(registration));
     return out;
   } catch (const std::exception& e) {
-    return util::Error(request.method + " " + request.path + ": " + e.what());
+    return util::Error(Describe(request, e));
   }
 }
 

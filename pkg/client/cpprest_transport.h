@@ -7,6 +7,7 @@
 #pragma once
 
 #include <chrono>
+#include <exception>
 #include <memory>
 #include <string>
 
@@ -49,12 +50,24 @@ class CpprestTransport final : public Transport {
   CpprestTransport(const RestConfig& config, const util::Clock& clock,
                    const TransportOptions& options);
 
-  web::http::http_request MakeRequest(const HttpRequest& request);
+  web::http::http_request MakeRequest(const HttpRequest& request,
+                                      const std::string& token);
+  // After a 401 to `token`: reads the token file again at once (as
+  // client-go resets its cached token on an Unauthorized answer); true,
+  // with `token` replaced, when it now holds another token.
+  bool RotatedSince(std::string& token);
+  // "GET https://HOST:PORT/path: <cause>", the cause as kube's clients
+  // word it (connection refused, TLS handshake, timeout).
+  std::string Describe(const HttpRequest& request,
+                       const std::exception& e) const;
 
   std::unique_ptr<web::http::client::http_client> client_;
   TokenSource tokens_;
   std::string basic_auth_;  // "Basic ..." or empty
   std::string user_agent_;
+  std::string server_;  // the URL without a trailing slash
+  std::string host_;
+  std::string port_;
 };
 
 }  // namespace ksched::client

@@ -51,8 +51,9 @@ RestClient::RestClient(std::unique_ptr<Transport> transport,
       options_(options),
       bucket_(clock, options.qps, options.burst) {}
 
-ApiResult RestClient::Do(const HttpRequest& request) {
+ApiResult RestClient::Do(const HttpRequest& request, int max_retries) {
   const bool idempotent = IsIdempotent(request.method);
+  if (max_retries < 0) max_retries = options_.backoff.max_retries;
   for (int attempt = 0;; ++attempt) {
     // Every attempt, retries included, spends a token.
     if (auto wait = bucket_.Reserve(); wait.count() > 0) sleep_(wait);
@@ -72,8 +73,7 @@ ApiResult RestClient::Do(const HttpRequest& request) {
       result.error = ErrorFromResponse(answer->code, request.method,
                                        answer->body, answer->retry_after);
     }
-    if (attempt >= options_.backoff.max_retries ||
-        !ShouldRetry(*result.error, idempotent)) {
+    if (attempt >= max_retries || !ShouldRetry(*result.error, idempotent)) {
       return result;
     }
     sleep_(options_.backoff.Wait(attempt, result.error->retry_after_seconds,

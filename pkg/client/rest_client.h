@@ -58,7 +58,8 @@ class RestClient {
              util::Random& random, SleepFn sleep,
              const RestClientOptions& options);
 
-  ApiResult Do(const HttpRequest& request);
+  // `max_retries` overrides the options' backoff.max_retries (-1: keep it).
+  ApiResult Do(const HttpRequest& request, int max_retries = -1);
 
   // A streamed GET (a watch): throttled like any request, never retried
   // (the caller relists or rewatches). A non-2xx answer is read whole and

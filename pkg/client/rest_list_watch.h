@@ -97,7 +97,10 @@ class RestListerWatcher final : public ListerWatcher<T> {
         collection_(CollectionPath(ResourceOf<T>::kResource, ns)) {}
 
   ApiOr<ListPage<T>> List(const ListOptions& options) override {
-    ApiResult result = client_.Do({.path = collection_ + ListQuery(options)});
+    // Not retried here: the informer backs off and tries again itself, and
+    // reports the failure at once (as client-go's reflector does).
+    ApiResult result = client_.Do({.path = collection_ + ListQuery(options)},
+                                  /*max_retries=*/0);
     if (!result.ok()) return *result.error;
     util::Result<ListPage<T>> page = DecodeListPage<T>(result.response.body);
     if (!page.ok()) {

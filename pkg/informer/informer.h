@@ -25,6 +25,7 @@
 #include "pkg/client/api_error.h"
 #include "pkg/client/backoff.h"
 #include "pkg/client/list_watch.h"
+#include "pkg/informer/failure_log.h"
 #include "pkg/util/cancellation.h"
 #include "pkg/util/logger.h"
 #include "pkg/util/random.h"
@@ -57,6 +58,10 @@ struct InformerOptions {
   // LIST or WATCH failed and is retried after backoff).
   std::function<void(const std::string& informer, const char* restart)>
       observer;
+  // Where failed LISTs and WATCHes are reported; informers of one process
+  // share it so that an outage is one warning. Each informer has its own
+  // when unset.
+  std::shared_ptr<FailureLog> failure_log;
 };
 
 // Waits for a duration; true if the informer is being stopped meanwhile.
@@ -80,7 +85,11 @@ class Informer {
         handlers_(std::move(handlers)),
         options_(std::move(options)),
         log_(log),
-        random_(random) {}
+        random_(random) {
+    if (options_.failure_log == nullptr) {
+      options_.failure_log = std::make_shared<FailureLog>(log_);
+    }
+  }
 
   // Lists and watches until `stop` is cancelled. `wait` does the backoff
   // waits (stop.WaitFor in production).
@@ -158,12 +167,11 @@ void Informer<T>::Run(util::Cancellation& stop, const WaitFn& wait) {
         if (stop.cancelled()) return;
         observe("failure");
         ++failures;
-        log_.Warning("informer " + name_ + ": list failed (" +
-                     std::to_string(failures) +
-                     " in a row): " + listed.error().message());
+        options_.failure_log->Failed(name_, "list", listed.error().message());
         if (wait(Backoff(failures))) return;
         continue;
       }
+      options_.failure_log->Succeeded(name_);
       Replace(std::move(*listed));
       need_list = false;
       listed_once = true;
@@ -278,17 +286,17 @@ typename Informer<T>::WatchEnd Informer<T>::Watch(util::Cancellation& stop) {
                        " expired, listing again: " + stream.error().message());
       return WatchEnd::kRelist;
     }
-    log_.Warning("informer " + name_ +
-                 ": watch failed: " + stream.error().message());
+    options_.failure_log->Failed(name_, "watch", stream.error().message());
     return WatchEnd::kFailed;
   }
+  options_.failure_log->Succeeded(name_);
   while (true) {
     auto next = (*stream)->Next();
     if (!next.ok()) {
       if (stop.cancelled()) return WatchEnd::kStopped;
-      log_.Warning("informer " + name_ + ": watch from resourceVersion " +
-                   last_resource_version() +
-                   " broke off: " + next.error().message());
+      options_.failure_log->Failed(
+          name_, "watch from resourceVersion " + last_resource_version(),
+          "broke off: " + next.error().message());
       return WatchEnd::kFailed;
     }
     if (!next->has_value()) return WatchEnd::kRewatch;

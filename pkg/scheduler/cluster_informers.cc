@@ -57,6 +57,10 @@ ClusterInformers::ClusterInformers(client::RestClient& client,
                                    util::Logger& log, util::Random& random,
                                    informer::InformerOptions options)
     : client_(client), log_(log), random_(random) {
+  // One outage, one warning, whichever informers it hits.
+  if (options.failure_log == nullptr) {
+    options.failure_log = std::make_shared<informer::FailureLog>(log);
+  }
   Scheduler* s = &scheduler;
   auto notify = [s](EventResource resource) {
     return [s, resource](uint32_t action) {
