@@ -5,14 +5,18 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 #include <thread>
 
+#include "cmd/ksched/secure_serving.h"
 #include "cmd/ksched/startup_report.h"
 #include "pkg/apiwriter/rest_writer.h"
+#include "pkg/auth/delegating_authorizer.h"
+#include "pkg/auth/rest_reviewer.h"
 #include "pkg/client/cpprest_threads.h"
 #include "pkg/client/cpprest_transport.h"
 #include "pkg/client/kubeconfig.h"
@@ -219,11 +223,18 @@ int RunScheduler(const std::vector<std::string>& args) {
   std::string logging_format = "text";
   int64_t binding_workers = 16;
   metrics::MetricsServerOptions metrics_options;
+  // Plain HTTP only when asked for; the secure port serves by default.
+  metrics_options.bind_address = "";
+  SecureServingFlags secure;
+  std::string extender_auth = "none";
   extender::ServerOptions extender_options;
   std::string extender_profiles;
   int64_t extender_max_body =
       static_cast<int64_t>(extender_options.max_body_bytes);
+  bool print_version = false;
   util::FlagSet flags("ksched [command] [flags]");
+  flags.Bool("version", &print_version,
+             "Print the version and exit, as kube components do");
   flags.String("config", &config_path,
                "Path to a KubeSchedulerConfiguration file");
   flags.String("kubeconfig", &kubeconfig,
@@ -240,9 +251,11 @@ int RunScheduler(const std::vector<std::string>& args) {
   flags.Int("v", &verbosity, "Log verbosity");
   flags.String("logging-format", &logging_format,
                "Log format: text (klog's) or json");
+  secure.Register(flags);
   flags.String("metrics-bind-address", &metrics_options.bind_address,
-               "HOST:PORT serving /metrics, /healthz, /livez and /readyz; "
-               "empty: none");
+               "HOST:PORT serving /metrics, /healthz, /livez and /readyz "
+               "over plain HTTP, without authentication (e.g. "
+               "0.0.0.0:10251); empty: none");
   flags.String("metrics-tls-cert-file", &metrics_options.tls_cert_file,
                "PEM certificate chain: /metrics and the health checks over "
                "HTTPS");
@@ -275,6 +288,14 @@ int RunScheduler(const std::vector<std::string>& args) {
                "PEM private key of --extender-tls-cert-file");
   flags.String("extender-client-ca-file", &extender_options.client_ca_file,
                "PEM CA bundle: clients must present a certificate it signed");
+  flags.String("extender-auth", &extender_auth,
+               "Who may call the extender: none (anyone who reaches the "
+               "port, or whoever has a certificate --extender-client-ca-file "
+               "signed), or token (a bearer token the API server "
+               "authenticates, authorized by a SubjectAccessReview)");
+  flags.Bool("extender-bind-enabled", &extender_options.bind_enabled,
+             "Serve the extender's bind verb (it writes Bindings); off, "
+             "its path is a 404");
   auto positional = flags.Parse(args);
   if (!positional.ok()) {
     std::cerr << "Error: " << positional.error().message() << "\n\n"
@@ -283,6 +304,10 @@ int RunScheduler(const std::vector<std::string>& args) {
   }
   if (flags.help_requested()) {
     std::cout << kDescription << flags.Usage();
+    return 0;
+  }
+  if (print_version) {
+    std::cout << "ksched " << KSCHED_VERSION << "\n";
     return 0;
   }
   if (!positional->empty()) {
@@ -299,6 +324,16 @@ int RunScheduler(const std::vector<std::string>& args) {
     return 2;
   }
   extender_options.max_body_bytes = static_cast<size_t>(extender_max_body);
+  if (extender_auth != "none" && extender_auth != "token") {
+    std::cerr << "Error: --extender-auth must be none or token\n";
+    return 2;
+  }
+  if (extender_auth == "token" && !extender_options.client_ca_file.empty()) {
+    std::cerr << "Error: --extender-auth=token and --extender-client-ca-file "
+                 "are two ways to authenticate the extender's clients; "
+                 "choose one\n";
+    return 2;
+  }
   {
     std::string error;
     auto prefixes = extender::ParsePrefixes(extender_profiles, &error);
@@ -370,20 +405,49 @@ int RunScheduler(const std::vector<std::string>& args) {
   prometheus::Registry metrics_registry;
   metrics::SchedulerMetrics scheduler_metrics(metrics_registry);
   metrics::KschedMetrics ksched_metrics(metrics_registry);
-  client::RestClient api(
-      std::move(*transport), clock, random,
-      [](util::Clock::Duration d) { std::this_thread::sleep_for(d); },
-      {.qps = cfg->client_connection.qps,
-       .burst = cfg->client_connection.burst,
-       .observer = [&ksched_metrics](const client::RequestRecord& r) {
-         const bool watch =
-             r.request.path.find("watch=true") != std::string::npos;
-         ksched_metrics.ObserveApiRequest(
-             watch ? "WATCH" : r.request.method,
-             client::ResourceOfPath(r.request.path), r.code,
-             std::chrono::duration<double>(r.duration).count());
-       }});
+  auto observe_request = [&ksched_metrics](const client::RequestRecord& r) {
+    const bool watch = r.request.path.find("watch=true") != std::string::npos;
+    ksched_metrics.ObserveApiRequest(
+        watch ? "WATCH" : r.request.method,
+        client::ResourceOfPath(r.request.path), r.code,
+        std::chrono::duration<double>(r.duration).count());
+  };
+  auto sleep = [](util::Clock::Duration d) { std::this_thread::sleep_for(d); };
+  client::RestClient api(std::move(*transport), clock, random, sleep,
+                         {.qps = cfg->client_connection.qps,
+                          .burst = cfg->client_connection.burst,
+                          .observer = observe_request});
   api.UseStreamTransport(std::move(*stream_transport));
+  // Delegated authentication and authorization (the secure port, and the
+  // extender with --extender-auth=token) ask the API server through a
+  // client of their own, with kube's higher limits for it (QPS 200, burst
+  // 400): its answers hold up the requests waiting on them.
+  std::unique_ptr<client::RestClient> review_api;
+  std::unique_ptr<auth::RestReviewer> reviewer;
+  std::unique_ptr<auth::DelegatingAuthorizer> authorizer;
+  if (secure.enabled() || extender_auth == "token") {
+    auto review_transport = client::CpprestTransport::Create(
+        *rest_config, clock, {.timeout = std::chrono::seconds(10)});
+    if (!review_transport.ok()) {
+      std::cerr << "Error: " << review_transport.error().message() << "\n";
+      return 1;
+    }
+    review_api = std::make_unique<client::RestClient>(
+        std::move(*review_transport), clock, random, sleep,
+        client::RestClientOptions{
+            .qps = 200, .burst = 400, .observer = observe_request});
+    reviewer = std::make_unique<auth::RestReviewer>(*review_api);
+    authorizer = std::make_unique<auth::DelegatingAuthorizer>(*reviewer, clock);
+  }
+  if (extender_auth == "token") extender_options.authorizer = authorizer.get();
+  if (extender_options.bind_enabled && extender_auth == "none" &&
+      extender_options.client_ca_file.empty() &&
+      !extender_options.bind_address.empty()) {
+    log.Warning(
+        "the extender's bind verb is on and anyone who reaches " +
+        extender_options.bind_address +
+        " may use it: set --extender-auth=token or --extender-client-ca-file");
+  }
   apiwriter::RestWriter writer(api, clock, log, {.host = HostName()});
   framework::InMemoryClusterObjects objects;
   std::unique_ptr<scheduler::ClusterInformers> informers;
@@ -395,7 +459,13 @@ int RunScheduler(const std::vector<std::string>& args) {
   std::unique_ptr<leader::LeaderElector> elector;
   metrics::TimedBinder timed_writer(
       writer, [&ksched_metrics](std::string_view result, double seconds) {
-        ksched_metrics.ObserveBinding(result, seconds);
+        ksched_metrics.ObserveBinding(result, "scheduler", seconds);
+      });
+  // The extender's bind: counted apart, and not held to this replica's
+  // leadership (kube-scheduler decided it).
+  metrics::TimedBinder extender_binder(
+      writer, [&ksched_metrics](std::string_view result, double seconds) {
+        ksched_metrics.ObserveBinding(result, "extender", seconds);
       });
   leader::GuardedBinder binder(timed_writer, [&elector] {
     return elector == nullptr || elector->IsLeader();
@@ -462,7 +532,8 @@ int RunScheduler(const std::vector<std::string>& args) {
                              : ExtenderFamilies(server->Stats());
   };
   std::unique_ptr<metrics::MetricsServer> metrics_server;
-  if (!metrics_options.bind_address.empty()) {
+  std::unique_ptr<metrics::MetricsServer> secure_server;
+  {
     metrics_options.before_scrape = [&s, &scheduler_metrics] {
       const auto pending = s.queue().PendingCounts();
       scheduler_metrics.SetPendingPods(
@@ -476,14 +547,37 @@ int RunScheduler(const std::vector<std::string>& args) {
                                      static_cast<int64_t>(cached.pods),
                                      static_cast<int64_t>(cached.assumed_pods));
     };
-    auto server = metrics::MetricsServer::Start(metrics_options,
-                                                metrics_registry, health);
-    if (!server.ok()) {
-      std::cerr << "Error: " << server.error().message() << "\n";
-      return 1;
+    if (secure.enabled()) {
+      auto options = SecureServingOptions(secure, metrics_options,
+                                          authorizer.get(), HostName());
+      if (!options.ok()) {
+        std::cerr << "Error: " << options.error().message() << "\n";
+        return 1;
+      }
+      auto server =
+          metrics::MetricsServer::Start(*options, metrics_registry, health);
+      if (!server.ok()) {
+        std::cerr << "Error: " << server.error().message() << "\n";
+        return 1;
+      }
+      secure_server = std::move(*server);
+      log.Info(0, "serving securely on " + secure_server->url() +
+                      (secure.tls_cert_file.empty()
+                           ? " with a self-signed certificate"
+                           : "") +
+                      "; /metrics needs a token allowed to get it");
     }
-    metrics_server = std::move(*server);
-    log.Info(0, "metrics and health on " + metrics_server->url());
+    if (!metrics_options.bind_address.empty()) {
+      auto server = metrics::MetricsServer::Start(metrics_options,
+                                                  metrics_registry, health);
+      if (!server.ok()) {
+        std::cerr << "Error: " << server.error().message() << "\n";
+        return 1;
+      }
+      metrics_server = std::move(*server);
+      log.Info(0, "metrics and health on " + metrics_server->url() +
+                      ", without authentication");
+    }
   }
   SignalWatcher signals(stop, log);
   auto close_queue = stop.OnCancel([&s] { s.Stop(); });
@@ -493,13 +587,33 @@ int RunScheduler(const std::vector<std::string>& args) {
   synced = true;
 
   // Every replica keeps its caches warm; only the leader schedules.
+  std::unique_ptr<client::RestClient> lease_api;
   std::unique_ptr<leader::RestLeaseLock> lease_lock;
   std::thread renewer;
   std::atomic<bool> lease_lost{false};
   if (elect) {
     const config::LeaderElection& le = cfg->leader_election;
+    // As kube-scheduler: the lease has a client of its own, so a renewal
+    // never waits behind bindings for the rate limiter, and a request of
+    // it never outlasts the renew deadline. Each renewal is one attempt;
+    // the elector tries again every retry period until the deadline.
+    auto lease_transport = client::CpprestTransport::Create(
+        *rest_config, clock,
+        {.timeout = std::max(std::chrono::seconds(1),
+                             std::chrono::duration_cast<std::chrono::seconds>(
+                                 le.renew_deadline))});
+    if (!lease_transport.ok()) {
+      std::cerr << "Error: " << lease_transport.error().message() << "\n";
+      return 1;
+    }
+    lease_api = std::make_unique<client::RestClient>(
+        std::move(*lease_transport), clock, random, sleep,
+        client::RestClientOptions{.qps = cfg->client_connection.qps,
+                                  .burst = cfg->client_connection.burst,
+                                  .backoff = {.max_retries = 0},
+                                  .observer = observe_request});
     lease_lock = std::make_unique<leader::RestLeaseLock>(
-        api, le.resource_namespace, le.resource_name);
+        *lease_api, le.resource_namespace, le.resource_name);
     char unique[17];
     std::snprintf(unique, sizeof(unique), "%016llx",
                   static_cast<unsigned long long>(random.Intn(UINT64_MAX)));
@@ -537,7 +651,13 @@ int RunScheduler(const std::vector<std::string>& args) {
   if (!extender_options.bind_address.empty()) {
     auto service = extender::ExtenderService::Create(
         *cfg, registry, s.cache(),
-        {.clock = &clock, .objects = &objects, .binder = &writer});
+        {.clock = &clock,
+         .objects = &objects,
+         .binder = &extender_binder,
+         .pod_lookup = [&informers](const std::string& ns,
+                                    const std::string& name) {
+           return informers->GetPod(ns, name);
+         }});
     if (!service.ok()) {
       std::cerr << "Error: " << service.error().message() << "\n";
       return 1;
@@ -565,6 +685,7 @@ int RunScheduler(const std::vector<std::string>& args) {
   ticker.join();
   // /metrics reads the extender's counts: it stops first.
   metrics_server.reset();
+  secure_server.reset();
   extender_for_metrics = nullptr;
   extender_server.reset();
   if (renewer.joinable()) renewer.join();

@@ -1,7 +1,9 @@
 #include "pkg/extender/server.h"
 
+#include <optional>
 #include <utility>
 
+#include "pkg/auth/delegating_authorizer.h"
 #include "pkg/http/listener.h"
 #include "pkg/http/reply.h"
 
@@ -125,7 +127,8 @@ void ExtenderServer::Receive(http::http_request request,
   auto route = ResolveRoute(
       path, options_.routes,
       [this](const std::string& p) { return service_.HasProfile(p); });
-  if (!route.has_value()) {
+  if (!route.has_value() ||
+      (route->verb == Verb::kBind && !options_.bind_enabled)) {
     Refuse(request, std::move(done), 404, "POST " + path,
            "no extender verb at " + path);
     return;
@@ -208,10 +211,45 @@ void ExtenderServer::WorkerLoop() {
   }
 }
 
+bool ExtenderServer::Authorized(Job& job, const auth::Attributes& attributes,
+                                std::string* user) {
+  if (options_.authorizer == nullptr) return true;
+  auto header = job.request.headers().find("Authorization");
+  const auth::Decision decision = options_.authorizer->Check(
+      header == job.request.headers().end() ? "" : header->second, attributes);
+  *user = decision.user;
+  if (decision.allowed()) return true;
+  const char* verb = VerbName(job.route.verb);
+  log_.Warning(std::string("extender POST ") + verb + ": " +
+               std::to_string(decision.code) + " " + decision.message);
+  Reply(job.request, job.done, decision.code, auth::StatusBody(decision), verb,
+        job.start);
+  return false;
+}
+
 void ExtenderServer::Answer(Job& job) {
   const std::string what = std::string("POST ") + VerbName(job.route.verb);
   const std::string& profile = job.route.profile;
   const char* verb = VerbName(job.route.verb);
+  // Who may: the verbs as their path ("post"), and bind as
+  // kube-scheduler's own right to bind, create pods/binding, once the body
+  // says which pod (a body that does not decode is asked as its path).
+  auth::Attributes attributes{.verb = "post",
+                              .path = job.request.relative_uri().path()};
+  std::optional<util::Result<ExtenderBindingArgs>> bind_args;
+  if (job.route.verb == Verb::kBind) {
+    bind_args = DecodeBindingArgs(job.body);
+    if (bind_args->ok()) {
+      attributes = {.verb = "create",
+                    .resource_request = true,
+                    .ns = (*bind_args)->pod_namespace,
+                    .resource = "pods",
+                    .subresource = "binding",
+                    .name = (*bind_args)->pod_name};
+    }
+  }
+  std::string user;
+  if (!Authorized(job, attributes, &user)) return;
   // filter and bind carry failures in Error (200); the others in the code.
   auto filter_error = [&](const std::string& message) {
     ExtenderFilterResult result;
@@ -251,15 +289,21 @@ void ExtenderServer::Answer(Job& job) {
           verb, job.start);
     }
     case Verb::kBind: {
-      auto args = DecodeBindingArgs(job.body);
+      const util::Result<ExtenderBindingArgs>& args = *bind_args;
       if (!args.ok())
         return Refuse(job.request, job.done, 400, what, args.error().message(),
                       verb, job.start);
-      ExtenderBindingResult result = service_.Bind(*args);
-      if (!result.error.empty()) {
-        log_.Warning("extender " + what + " " + args->pod_namespace + "/" +
-                     args->pod_name + " to " + args->node + ": " +
-                     result.error);
+      ExtenderBindingResult result = service_.Bind(profile, *args);
+      const std::string pod = args->pod_namespace + "/" + args->pod_name;
+      const std::string by = user.empty() ? "" : " user=\"" + user + "\"";
+      if (result.error.empty()) {
+        // As the scheduling loop logs an outcome.
+        log_.Info(2, "Successfully bound pod to node pod=\"" + pod +
+                         "\" node=\"" + args->node + "\" profile=\"" + profile +
+                         "\" source=\"extender\"" + by);
+      } else {
+        log_.Warning("extender " + what + " " + pod + " to " + args->node +
+                     ": " + result.error + by);
       }
       return Reply(job.request, job.done, 200, EncodeBindingResult(result),
                    verb, job.start);

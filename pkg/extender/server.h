@@ -17,9 +17,17 @@
 //        or ended early (the client went away);
 //        for prioritize and preempt, which have no Error field, also an
 //        unknown node or profile.
-//   404  unknown path; 405 a method other than POST; 413 a body over the
-//   limit; 500 a plugin failed (prioritize, preempt); 503 overloaded or
-//   shutting down.
+//   401  with an authorizer: no bearer token, or one the API server does
+//        not authenticate (TokenReview);
+//   403  with an authorizer: the user may not (SubjectAccessReview for
+//        "post" on the request's path, or for bind "create" on
+//        pods/binding of the pod's namespace);
+//   404  unknown path, and bind unless it is enabled; 405 a method other
+//   than POST; 413 a body over the limit; 500 a plugin failed (prioritize,
+//   preempt), or the API server could not answer an access review; 503
+//   overloaded or shutting down.
+// 401, 403 and their 500 carry kube's Status body, as kube's filters
+// answer them.
 // Error bodies are {"Error": "..."}; each refused request is logged once.
 // A refusal given before the whole body arrived (413, 404, ...) stops the
 // reading of the body and closes the connection once it is sent.
@@ -44,6 +52,7 @@
 #include <thread>
 #include <vector>
 
+#include "pkg/auth/reviewer.h"
 #include "pkg/extender/routes.h"
 #include "pkg/extender/service.h"
 #include "pkg/util/logger.h"
@@ -56,6 +65,10 @@ class http_request;
 namespace ksched::http {
 class Listener;
 }  // namespace ksched::http
+
+namespace ksched::auth {
+class DelegatingAuthorizer;
+}  // namespace ksched::auth
 
 namespace ksched::extender {
 
@@ -73,6 +86,13 @@ struct ServerOptions {
   std::string tls_cert_file;
   std::string tls_key_file;
   std::string client_ca_file;
+  // bind writes to the cluster: it is served only when asked for; off, its
+  // path is a 404 like any unknown one.
+  bool bind_enabled = false;
+  // Bearer tokens checked by the API server (TokenReview) and each request
+  // authorized by it (SubjectAccessReview); every client is served when
+  // null.
+  auth::DelegatingAuthorizer* authorizer = nullptr;
 };
 
 class ExtenderServer {
@@ -115,6 +135,10 @@ class ExtenderServer {
   void Enqueue(std::shared_ptr<Job> job);
   void WorkerLoop();
   void Answer(Job& job);
+  // With an authorizer: whether the request's token may do `attributes`
+  // (the user's name in `user`); when not, the refusal is sent.
+  bool Authorized(Job& job, const auth::Attributes& attributes,
+                  std::string* user);
   using Clock = std::chrono::steady_clock;
   // Sends the answer and records it under `verb` (with the time since
   // `start` when given); `done` runs once it is out.

@@ -12,6 +12,8 @@
 #include <sstream>
 #include <thread>
 
+#include "pkg/auth/delegating_authorizer.h"
+#include "pkg/auth/testing/table_reviewer.h"
 #include "pkg/client/cpprest_transport.h"
 #include "pkg/client/testing/loopback.h"
 #include "pkg/client/testing/test_pki.h"
@@ -48,6 +50,18 @@ class ExtenderServerTest : public ::testing::Test {
     ExtenderService::Options options;
     options.clock = &clock_;
     options.binder = &binder_;
+    // The pod of bind_args.json, waiting for kube-scheduler.
+    options.pod_lookup =
+        [](const std::string& ns,
+           const std::string& name) -> std::shared_ptr<const api::Pod> {
+      if (ns != "default" || name != "bind-me") return nullptr;
+      return ksched::testing::PodBuilder("bind-me")
+          .Namespace("default")
+          .Uid("fbf635fb-06f5-4b27-b748-d867f09ee829")
+          .SchedulerName("default-scheduler")
+          .Req({{"cpu", "500m"}})
+          .Ptr();
+    };
     auto service = ExtenderService::Create(config::DefaultConfig(), registry_,
                                            cache_, options);
     ASSERT_TRUE(service.ok()) << service.error().message();
@@ -94,7 +108,9 @@ class ExtenderServerTest : public ::testing::Test {
 };
 
 TEST_F(ExtenderServerTest, AnswersEveryVerbOverHttp) {
-  ASSERT_TRUE(Start());
+  ServerOptions options;
+  options.bind_enabled = true;
+  ASSERT_TRUE(Start(options));
   client::HttpResponse r =
       Post("/filter", Fixture("filter_args_node_names.json"));
   EXPECT_EQ(r.code, 200) << r.body;
@@ -115,6 +131,14 @@ TEST_F(ExtenderServerTest, AnswersEveryVerbOverHttp) {
   EXPECT_EQ(r.code, 200);
   EXPECT_EQ(r.body, R"({"Error":""})");
   EXPECT_EQ(binder_.bound().size(), 1u);
+  // Logged at --v 2 as the scheduling loop logs an outcome.
+  bool logged = false;
+  for (const auto& line : log_.lines()) {
+    logged |= line.message ==
+              "Successfully bound pod to node pod=\"default/bind-me\" "
+              "node=\"node-1\" profile=\"ksched\" source=\"extender\"";
+  }
+  EXPECT_TRUE(logged);
 
   r = Post("/preempt", Fixture("preempt_args_meta.json"));
   EXPECT_EQ(r.code, 200) << r.body;
@@ -128,6 +152,83 @@ TEST_F(ExtenderServerTest, AnswersEveryVerbOverHttp) {
     EXPECT_EQ(stats.at(verb).latency_counts.back(), 1) << verb;
     EXPECT_GT(stats.at(verb).latency_sum_seconds, 0) << verb;
   }
+}
+
+// bind writes to the cluster: unless asked for, its path is unknown.
+TEST_F(ExtenderServerTest, BindIsServedOnlyWhenEnabled) {
+  ASSERT_TRUE(Start());
+  const client::HttpResponse r = Post("/bind", Fixture("bind_args.json"));
+  EXPECT_EQ(r.code, 404);
+  EXPECT_EQ(r.body, R"({"Error":"no extender verb at /bind"})");
+  EXPECT_EQ(Post("/ksched/bind", Fixture("bind_args.json")).code, 404);
+  EXPECT_EQ(Post("/nothing", "{}").code, 404);
+  EXPECT_TRUE(binder_.bound().empty());
+  EXPECT_EQ(Post("/filter", Fixture("filter_args_node_names.json")).code, 200);
+}
+
+// Delegated authentication and authorization: a token the API server
+// knows, for what its user may do.
+TEST_F(ExtenderServerTest, TokensAreReviewedAndEachVerbAuthorized) {
+  auth::testing::TableReviewer reviewer;
+  reviewer.AddUser("scheduler-token", {.name = "system:kube-scheduler"});
+  reviewer.AddUser("reader-token", {.name = "reader"});
+  reviewer.Allow("system:kube-scheduler", "post /filter");
+  reviewer.Allow("system:kube-scheduler", "create pods/binding");
+  reviewer.Allow("reader", "post /filter");
+  util::RealClock clock;
+  auth::DelegatingAuthorizer authorizer(reviewer, clock);
+  ServerOptions options;
+  options.bind_enabled = true;
+  options.authorizer = &authorizer;
+  ASSERT_TRUE(Start(options));
+  auto post = [&](const std::string& path, const std::string& body,
+                  const std::string& token) {
+    client::RestConfig config;
+    config.bearer_token = token;
+    return Post(path, body, config);
+  };
+  const std::string filter = Fixture("filter_args_node_names.json");
+  const std::string bind = Fixture("bind_args.json");
+
+  client::HttpResponse r = post("/filter", filter, "");
+  EXPECT_EQ(r.code, 401);
+  EXPECT_EQ(
+      r.body,
+      R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"Unauthorized","reason":"Unauthorized","code":401})");
+  EXPECT_EQ(post("/filter", filter, "made-up").code, 401);
+  EXPECT_EQ(post("/filter", filter, "reader-token").code, 200);
+  r = post("/prioritize", filter, "reader-token");
+  EXPECT_EQ(r.code, 403);
+  EXPECT_NE(
+      r.body.find(
+          R"(forbidden: User \"reader\" cannot post path \"/prioritize\")"),
+      std::string::npos)
+      << r.body;
+  // bind is kube-scheduler's right to bind the pod.
+  r = post("/bind", bind, "reader-token");
+  EXPECT_EQ(r.code, 403);
+  EXPECT_NE(
+      r.body.find(
+          R"(pods \"bind-me\" is forbidden: User \"reader\" cannot create resource \"pods/binding\" in API group \"\" in the namespace \"default\")"),
+      std::string::npos)
+      << r.body;
+  EXPECT_EQ(post("/bind", bind, "").code, 401);
+  EXPECT_TRUE(binder_.bound().empty());
+  r = post("/bind", bind, "scheduler-token");
+  EXPECT_EQ(r.code, 200);
+  EXPECT_EQ(r.body, R"({"Error":""})");
+  EXPECT_EQ(binder_.bound().size(), 1u);
+  bool logged = false;
+  for (const auto& line : log_.lines()) {
+    logged |= line.message.find(
+                  "source=\"extender\" "
+                  "user=\"system:kube-scheduler\"") != std::string::npos;
+  }
+  EXPECT_TRUE(logged);
+  // An API server that cannot answer lets nobody in.
+  reviewer.SetDown(true);
+  EXPECT_EQ(post("/filter", filter, "reader-token").code, 200);  // cached
+  EXPECT_EQ(post("/filter", filter, "new-token").code, 401);
 }
 
 TEST_F(ExtenderServerTest, ConfiguredVerbsAndPrefixes) {

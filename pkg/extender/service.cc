@@ -328,15 +328,55 @@ VerbResult<std::vector<HostPriority>> ExtenderService::Prioritize(
   return list;
 }
 
-ExtenderBindingResult ExtenderService::Bind(const ExtenderBindingArgs& args) {
-  if (options_.binder == nullptr) {
+ExtenderBindingResult ExtenderService::Bind(const std::string& profile,
+                                            const ExtenderBindingArgs& args) {
+  if (options_.binder == nullptr || !options_.pod_lookup) {
     return {"binding is not available in this ksched"};
   }
-  api::Pod pod;
-  pod.metadata.name = args.pod_name;
-  pod.metadata.ns = args.pod_namespace;
-  pod.metadata.uid = args.pod_uid;
-  const Status s = options_.binder->Bind(pod, args.node);
+  const std::string key = args.pod_namespace + "/" + args.pod_name;
+  // The pod as ksched's informers have it: the one kube-scheduler means,
+  // still waiting for a node, and not one ksched schedules itself.
+  std::shared_ptr<const api::Pod> pod =
+      options_.pod_lookup(args.pod_namespace, args.pod_name);
+  if (pod == nullptr) return {"pod " + key + " is not in ksched's cache"};
+  if (!args.pod_uid.empty() && pod->metadata.uid != args.pod_uid) {
+    return {"pod " + key + " has UID " + pod->metadata.uid + ", not " +
+            args.pod_uid};
+  }
+  if (!pod->spec.node_name.empty()) {
+    return {"pod " + key + " is already bound to node " + pod->spec.node_name};
+  }
+  if (pod->metadata.deletion_timestamp.has_value()) {
+    return {"pod " + key + " is being deleted"};
+  }
+  if (HasProfile(pod->spec.scheduler_name)) {
+    return {"pod " + key + " is scheduled by ksched's own profile \"" +
+            pod->spec.scheduler_name +
+            "\"; the extender binds only pods kube-scheduler schedules"};
+  }
+  // Where kube-scheduler's own rules, as ksched runs them, would refuse.
+  auto begun = Begin(profile, *pod);
+  if (auto* e = std::get_if<VerbError>(&begun)) return {e->message};
+  Cycle& cycle = *std::get<std::unique_ptr<Cycle>>(begun);
+  const NodeInfoPtr node = cycle.snapshot().GetPtr(args.node);
+  if (node == nullptr)
+    return {"node " + args.node + " is not in ksched's cache"};
+  Status fits = cycle.pre_filter;
+  if (fits.IsSuccess() && !cycle.narrowed.AllNodes() &&
+      !cycle.narrowed.node_names->contains(args.node)) {
+    fits = Status::Unresolvable(
+        "node(s) didn't satisfy plugin(s) [" +
+        Join({cycle.narrowing_plugins.begin(), cycle.narrowing_plugins.end()}) +
+        "]");
+  }
+  if (fits.IsSuccess()) {
+    fits = cycle.fwk().RunFilterPlugins(cycle.state, *cycle.pod, *node);
+  }
+  if (!fits.IsSuccess()) {
+    return {"pod " + key + " does not fit node " + args.node + ": " +
+            fits.Message()};
+  }
+  const Status s = options_.binder->Bind(*pod, args.node);
   return {s.IsSuccess() ? std::string() : s.Message()};
 }
 

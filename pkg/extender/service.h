@@ -6,7 +6,10 @@
 //               FailedAndUnresolvableNodes when removing pods would not help.
 //   prioritize  PreScore and Score on the nodes sent; the weighted totals
 //               mapped onto 0..10, best node 10, worst 0 (see Prioritize).
-//   bind        a v1.Binding POST through the Binder.
+//   bind        a v1.Binding POST through the Binder, only for a pod of
+//               ksched's cache (same UID, not bound, not ksched's own to
+//               schedule) that passes the profile's PreFilter and Filter
+//               on the node in ksched's snapshot.
 //   preempt     keeps the candidate nodes where, with their victims gone,
 //               the pod passes every Filter.
 //
@@ -17,6 +20,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -53,6 +57,11 @@ class ExtenderService {
     const framework::ClusterObjects* objects = nullptr;
     // Where bind sends Bindings; bind answers an error when null.
     framework::Binder* binder = nullptr;
+    // The pods ksched's informers hold, by namespace and name, for bind's
+    // checks; bind answers an error when unset.
+    std::function<std::shared_ptr<const api::Pod>(const std::string& ns,
+                                                  const std::string& name)>
+        pod_lookup;
     // Requests served at once; more wait for a context.
     int max_parallel_requests = 4;
   };
@@ -71,7 +80,8 @@ class ExtenderService {
                                           const ExtenderArgs& args);
   VerbResult<std::vector<HostPriority>> Prioritize(const std::string& profile,
                                                    const ExtenderArgs& args);
-  ExtenderBindingResult Bind(const ExtenderBindingArgs& args);
+  ExtenderBindingResult Bind(const std::string& profile,
+                             const ExtenderBindingArgs& args);
   VerbResult<ExtenderPreemptionResult> Preempt(
       const std::string& profile, const ExtenderPreemptionArgs& args);
 

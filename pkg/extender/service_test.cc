@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <fstream>
+#include <map>
+#include <memory>
 #include <sstream>
 #include <thread>
 
@@ -66,6 +68,12 @@ class ExtenderServiceTest : public ::testing::Test {
     ExtenderService::Options options;
     options.clock = &clock_;
     options.binder = &binder_;
+    options.pod_lookup =
+        [this](const std::string& ns,
+               const std::string& name) -> std::shared_ptr<const api::Pod> {
+      auto it = pending_.find(ns + "/" + name);
+      return it == pending_.end() ? nullptr : it->second;
+    };
     options.max_parallel_requests = max_parallel_requests;
     auto service = ExtenderService::Create(config::DefaultConfig(), registry_,
                                            cache_, options);
@@ -79,7 +87,14 @@ class ExtenderServiceTest : public ::testing::Test {
     return args.ok() ? *args : ExtenderArgs{};
   }
 
+  // What ksched's informers hold for bind, by namespace/name.
+  void AddPending(const PodBuilder& pod) {
+    auto p = pod.Ptr();
+    pending_[p->metadata.ns + "/" + p->metadata.name] = p;
+  }
+
   util::FakeClock clock_;
+  std::map<std::string, std::shared_ptr<const api::Pod>> pending_;
   cache::Cache cache_{clock_, std::chrono::nanoseconds(0)};
   framework::Registry registry_ = plugins::NewInTreeRegistry();
   RecordingBinder binder_;
@@ -171,17 +186,79 @@ TEST_F(ExtenderServiceTest, PrioritizeRanksOnZeroToTen) {
             R"([{"Host":"node-1","Score":10}])");
 }
 
+constexpr const char* kBindUid = "fbf635fb-06f5-4b27-b748-d867f09ee829";
+
+// The pod of bind_args.json as kube-scheduler's to schedule: 500m.
+PodBuilder BindMe() {
+  return PodBuilder("bind-me")
+      .Namespace("default")
+      .Uid(kBindUid)
+      .SchedulerName("default-scheduler")
+      .Req({{"cpu", "500m"}});
+}
+
 TEST_F(ExtenderServiceTest, BindGoesThroughTheBinder) {
+  AddPending(BindMe());
   auto service = Service();
   auto args = DecodeBindingArgs(Fixture("bind_args.json"));
   ASSERT_TRUE(args.ok());
-  EXPECT_EQ(service->Bind(*args).error, "");
-  EXPECT_EQ(
-      binder_.bound(),
-      std::vector<std::string>{
-          "default/bind-me/fbf635fb-06f5-4b27-b748-d867f09ee829->node-1"});
+  EXPECT_EQ(service->Bind(kProfile, *args).error, "");
+  EXPECT_EQ(binder_.bound(),
+            std::vector<std::string>{std::string("default/bind-me/") +
+                                     kBindUid + "->node-1"});
   binder_.set_answer(framework::Status::Error("pods \"bind-me\" not found"));
-  EXPECT_EQ(service->Bind(*args).error, "pods \"bind-me\" not found");
+  EXPECT_EQ(service->Bind(kProfile, *args).error, "pods \"bind-me\" not found");
+}
+
+// What bind refuses before any Binding goes out, and why.
+TEST_F(ExtenderServiceTest, BindRefusesWhatKubeSchedulerCouldNotHaveMeant) {
+  auto service = Service();
+  ExtenderBindingArgs args{.pod_name = "bind-me",
+                           .pod_namespace = "default",
+                           .pod_uid = kBindUid,
+                           .node = "node-1"};
+  EXPECT_EQ(service->Bind(kProfile, args).error,
+            "pod default/bind-me is not in ksched's cache");
+
+  AddPending(BindMe().Uid("another-uid"));
+  EXPECT_EQ(
+      service->Bind(kProfile, args).error,
+      std::string("pod default/bind-me has UID another-uid, not ") + kBindUid);
+
+  AddPending(BindMe().Node("node-3"));
+  EXPECT_EQ(service->Bind(kProfile, args).error,
+            "pod default/bind-me is already bound to node node-3");
+
+  AddPending(BindMe().Terminating());
+  EXPECT_EQ(service->Bind(kProfile, args).error,
+            "pod default/bind-me is being deleted");
+
+  AddPending(BindMe().SchedulerName("ksched"));
+  EXPECT_EQ(service->Bind(kProfile, args).error,
+            "pod default/bind-me is scheduled by ksched's own profile "
+            "\"ksched\"; the extender binds only pods kube-scheduler "
+            "schedules");
+
+  AddPending(BindMe());
+  args.node = "node-9";
+  EXPECT_EQ(service->Bind(kProfile, args).error,
+            "node node-9 is not in ksched's cache");
+  // Filter as kube-scheduler's own rules: too little CPU, an untolerated
+  // taint.
+  args.node = "node-2";
+  EXPECT_EQ(service->Bind(kProfile, args).error,
+            "pod default/bind-me does not fit node node-2: Insufficient cpu");
+  args.node = "node-3";
+  EXPECT_EQ(service->Bind(kProfile, args).error,
+            "pod default/bind-me does not fit node node-3: node(s) had "
+            "untolerated taint {dedicated: gpu}");
+  args.node = "node-1";
+  args.pod_uid = "";  // kube-scheduler always sends it; the name suffices
+  EXPECT_EQ(service->Bind("nobody", args).error,
+            "no profile with schedulerName \"nobody\"");
+  EXPECT_TRUE(binder_.bound().empty());
+  EXPECT_EQ(service->Bind(kProfile, args).error, "");
+  EXPECT_EQ(binder_.bound().size(), 1u);
 }
 
 // node-1 (1 cpu) is full with the victim; without it the pod fits. node-2

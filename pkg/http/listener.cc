@@ -40,11 +40,13 @@ util::Result<std::unique_ptr<Listener>> Listener::Create(
       return util::Error("cannot read " + *file);
     }
   }
-  if (!options.client_ca_file.empty() && options.tls_cert_file.empty()) {
+  if (!options.client_ca_file.empty() && options.tls_cert_file.empty() &&
+      options.tls_cert_pem.empty()) {
     return util::Error("a client CA needs the " + options.name +
                        " to serve HTTPS");
   }
-  const bool tls = !options.tls_cert_file.empty();
+  const bool tls =
+      !options.tls_cert_file.empty() || !options.tls_cert_pem.empty();
   return std::unique_ptr<Listener>(new Listener(
       options,
       std::string(tls ? "https" : "http") + "://" + options.bind_address));
@@ -53,16 +55,24 @@ util::Result<std::unique_ptr<Listener>> Listener::Create(
 Listener::Listener(const ListenerOptions& options, std::string url)
     : options_(options), url_(std::move(url)) {
   http_listener_config config;
-  if (!options.tls_cert_file.empty()) {
+  if (!options.tls_cert_file.empty() || !options.tls_cert_pem.empty()) {
     const std::string cert = options.tls_cert_file;
     const std::string key = options.tls_key_file;
+    const std::string cert_pem = options.tls_cert_pem;
+    const std::string key_pem = options.tls_key_pem;
     const std::string ca = options.client_ca_file;
-    config.set_ssl_context_callback([cert, key, ca](ssl::context& ctx) {
+    config.set_ssl_context_callback([cert, key, cert_pem, key_pem,
+                                     ca](ssl::context& ctx) {
       ctx.set_options(ssl::context::default_workarounds |
                       ssl::context::no_sslv2 | ssl::context::no_sslv3 |
                       ssl::context::no_tlsv1 | ssl::context::no_tlsv1_1);
-      ctx.use_certificate_chain_file(cert);
-      ctx.use_private_key_file(key, ssl::context::pem);
+      if (!cert.empty()) {
+        ctx.use_certificate_chain_file(cert);
+        ctx.use_private_key_file(key, ssl::context::pem);
+      } else {
+        ctx.use_certificate_chain(boost::asio::buffer(cert_pem));
+        ctx.use_private_key(boost::asio::buffer(key_pem), ssl::context::pem);
+      }
       if (!ca.empty()) {
         ctx.load_verify_file(ca);
         ctx.set_verify_mode(ssl::verify_peer |

@@ -33,6 +33,10 @@ struct ListenerOptions {
   std::string bind_address;   // HOST:PORT
   std::string tls_cert_file;  // PEM; HTTPS with the key
   std::string tls_key_file;
+  // Or the certificate chain and key themselves (a self-signed one made at
+  // start-up); the files win when both are given.
+  std::string tls_cert_pem;
+  std::string tls_key_pem;
   std::string client_ca_file;  // PEM; needs HTTPS
 
   // How errors name the server, so that each keeps its wording:

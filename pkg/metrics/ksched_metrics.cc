@@ -36,12 +36,14 @@ KschedMetrics::KschedMetrics(prometheus::Registry& registry)
                         .Register(registry)),
       bindings_(prometheus::BuildCounter()
                     .Name("ksched_bindings_total")
-                    .Help("Binding POSTs of scheduled pods, by result.")
+                    .Help("Binding POSTs, by result and by source: "
+                          "scheduler (ksched's own scheduling loop) or "
+                          "extender (the extender API's bind verb).")
                     .Register(registry)),
       binding_duration_(prometheus::BuildHistogram()
                             .Name("ksched_binding_duration_seconds")
-                            .Help("Time to bind a scheduled pod (the Binding "
-                                  "POST, retries included), by result.")
+                            .Help("Time to bind a pod (the Binding POST, "
+                                  "retries included), by result and source.")
                             .Register(registry)),
       informer_restarts_(prometheus::BuildCounter()
                              .Name("ksched_informer_restarts_total")
@@ -65,8 +67,10 @@ void KschedMetrics::ObserveApiRequest(std::string_view verb,
       .Observe(seconds);
 }
 
-void KschedMetrics::ObserveBinding(std::string_view result, double seconds) {
-  const prometheus::Labels labels{{"result", std::string(result)}};
+void KschedMetrics::ObserveBinding(std::string_view result,
+                                   std::string_view source, double seconds) {
+  const prometheus::Labels labels{{"result", std::string(result)},
+                                  {"source", std::string(source)}};
   bindings_.Add(labels).Increment();
   binding_duration_.Add(labels, LatencyBuckets()).Observe(seconds);
 }

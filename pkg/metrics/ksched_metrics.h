@@ -28,7 +28,9 @@ class KschedMetrics {
   void ObserveApiRequest(std::string_view verb, std::string_view resource,
                          int code, double seconds);
   // result: "bound" or "error".
-  void ObserveBinding(std::string_view result, double seconds);
+  // `source`: "scheduler" or "extender".
+  void ObserveBinding(std::string_view result, std::string_view source,
+                      double seconds);
   // restart: "relist", "rewatch" or "failure".
   void ObserveInformerRestart(std::string_view informer,
                               std::string_view restart);

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "test/apiserver/apiserver_test_util.h"
 
@@ -115,6 +116,20 @@ TEST_F(FaultTest, InjectedServerErrorsByProbability) {
   EXPECT_EQ(conflict.code, 409);
   EXPECT_EQ(std::string(ParseJsonOrDie(conflict.body)["reason"].GetString()),
             "Conflict");
+}
+
+TEST_F(FaultTest, InjectedServerErrorsOnEveryNthRequest) {
+  server_->InjectFault(
+      {.path_substring = "/api/v1/nodes", .code = 500, .every = 3});
+  std::vector<int> codes;
+  for (int i = 0; i < 7; ++i)
+    codes.push_back(Call("GET", "/api/v1/nodes").code);
+  EXPECT_EQ(codes, (std::vector<int>{200, 200, 500, 200, 200, 500, 200}));
+  // Other paths do not move the schedule.
+  EXPECT_EQ(Call("GET", "/api/v1/namespaces").code, 200);
+  EXPECT_EQ(Call("GET", "/api/v1/nodes").code, 200);
+  EXPECT_EQ(Call("GET", "/api/v1/nodes").code, 500);
+  EXPECT_EQ(server_->Served().injected[500], 3);
 }
 
 TEST_F(FaultTest, ResponseDelay) {

@@ -29,6 +29,7 @@ std::optional<FaultRule> Faults::Match(const std::string& method,
         target.find(rule.path_substring) == std::string::npos) {
       continue;
     }
+    if (rule.every > 1 && ++rule.matched % rule.every != 0) continue;
     if (rule.probability < 1.0 && random.Uniform() >= rule.probability) {
       continue;
     }

@@ -19,7 +19,11 @@ struct FaultRule {
   int code = 500;
   int count = -1;  // answers left; -1: unlimited
   double probability = 1.0;
+  // Fires on every `every`-th matching request only (1: on each), a
+  // schedule a test can count on where a probability leaves it to chance.
+  int every = 1;
   int retry_after_seconds = 0;
+  int matched = 0;  // matching requests seen, for `every`
 };
 
 class Faults {

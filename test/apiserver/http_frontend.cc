@@ -223,9 +223,10 @@ HttpFrontend::Guard HttpFrontend::Enter() {
 std::unique_ptr<HttpFrontend> HttpFrontend::Start(const FrontendConfig& config,
                                                   Registry& registry,
                                                   Faults& faults, Rbac& rbac,
+                                                  const Reviews& reviews,
                                                   IdSource& ids) {
   std::unique_ptr<HttpFrontend> frontend(
-      new HttpFrontend(config, registry, faults, rbac, ids));
+      new HttpFrontend(config, registry, faults, rbac, reviews, ids));
   try {
     frontend->listener_->open().wait();
     frontend->listening_ = true;
@@ -236,11 +237,13 @@ std::unique_ptr<HttpFrontend> HttpFrontend::Start(const FrontendConfig& config,
 }
 
 HttpFrontend::HttpFrontend(const FrontendConfig& config, Registry& registry,
-                           Faults& faults, Rbac& rbac, IdSource& ids)
+                           Faults& faults, Rbac& rbac, const Reviews& reviews,
+                           IdSource& ids)
     : config_(config),
       registry_(registry),
       faults_(faults),
       rbac_(rbac),
+      reviews_(reviews),
       ids_(ids),
       delays_(std::make_unique<DelayQueue>()) {
   http::experimental::listener::http_listener_config listener_config;
@@ -371,6 +374,11 @@ void HttpFrontend::Process(http::http_request request, Request parsed,
           faults_.Match(parsed.method, parsed.target, ids_)) {
     Reply(request, ErrorAnswer(InjectedError(*fault, path), parsed.pretty),
           true, guard);
+    return;
+  }
+  // Reviews are answered, never stored: they have no registry entry.
+  if (Reviews::Handles(parsed)) {
+    Reply(request, reviews_.Answer(parsed), true, guard);
     return;
   }
   Reply(request, registry_.Handle(parsed, path), true, guard);

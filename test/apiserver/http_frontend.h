@@ -17,6 +17,7 @@
 #include "test/apiserver/ids.h"
 #include "test/apiserver/rbac.h"
 #include "test/apiserver/registry.h"
+#include "test/apiserver/reviews.h"
 
 namespace web::http {
 class http_request;
@@ -43,13 +44,14 @@ class HttpFrontend {
   // Listens on https://127.0.0.1:<port>; nullptr if it cannot.
   static std::unique_ptr<HttpFrontend> Start(const FrontendConfig& config,
                                              Registry& registry, Faults& faults,
-                                             Rbac& rbac, IdSource& ids);
+                                             Rbac& rbac, const Reviews& reviews,
+                                             IdSource& ids);
   // Stops listening and waits for the requests in flight.
   ~HttpFrontend();
 
  private:
   HttpFrontend(const FrontendConfig& config, Registry& registry, Faults& faults,
-               Rbac& rbac, IdSource& ids);
+               Rbac& rbac, const Reviews& reviews, IdSource& ids);
   // Counts requests from arrival until their answer is sent (watches:
   // until the stream ends), so that destruction waits for them.
   class InFlight;
@@ -70,6 +72,7 @@ class HttpFrontend {
   Registry& registry_;
   Faults& faults_;
   Rbac& rbac_;
+  const Reviews& reviews_;
   IdSource& ids_;
 
   // Shared with the guards, which may outlive the front end if the

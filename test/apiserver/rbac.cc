@@ -212,8 +212,25 @@ RequestAttributes AttributesOf(std::string_view method, std::string_view path,
   return a;
 }
 
+// RBAC's NonResourceURLMatches: the URL itself, "*", or a prefix that
+// ends in "*".
+static bool NonResourceUrlMatches(const RbacRule& rule,
+                                  const std::string& path) {
+  for (const std::string& url : rule.non_resource_urls) {
+    if (url == "*" || url == path) return true;
+    if (url.ends_with("*") &&
+        path.starts_with(std::string_view(url).substr(0, url.size() - 1))) {
+      return true;
+    }
+  }
+  return false;
+}
+
 bool RuleAllows(const RbacRule& rule, const RequestAttributes& request) {
-  if (!request.resource_request) return false;  // no nonResourceURLs here
+  if (!request.resource_request) {
+    return (Contains(rule.verbs, "*") || Contains(rule.verbs, request.verb)) &&
+           NonResourceUrlMatches(rule, request.path);
+  }
   const bool verb =
       Contains(rule.verbs, "*") || Contains(rule.verbs, request.verb);
   const bool group = Contains(rule.api_groups, "*") ||
@@ -230,6 +247,8 @@ bool PolicyAllows(const RbacPolicy& policy, const RequestAttributes& request) {
   for (const RbacRule& rule : policy.cluster) {
     if (RuleAllows(rule, request)) return true;
   }
+  // Non-resource URLs are granted by ClusterRoles bound cluster-wide only.
+  if (!request.resource_request) return false;
   // RoleBindings count only inside their namespace, and never for
   // cluster-scoped requests.
   if (request.ns.empty()) return false;
@@ -263,6 +282,11 @@ bool Rbac::Allows(const RequestAttributes& request) {
                                          .name = request.name,
                                          .allowed = allowed});
   return allowed;
+}
+
+bool Rbac::Evaluate(const RequestAttributes& request) const {
+  std::lock_guard lock(mu_);
+  return !policy_.has_value() || PolicyAllows(*policy_, request);
 }
 
 std::vector<TestApiServer::Access> Rbac::Accesses() const {

@@ -55,7 +55,8 @@ bool WantsWatch(const QueryParams& query);
 std::optional<std::string> ExactMetadataName(std::string_view field_selector);
 
 // One rule, or any rule of a policy that applies to the request's
-// namespace, allows the (resource) request.
+// namespace, allows the request (a non-resource request: a rule of the
+// cluster-wide rules whose nonResourceURLs match its path).
 bool RuleAllows(const RbacRule& rule, const RequestAttributes& request);
 bool PolicyAllows(const RbacPolicy& policy, const RequestAttributes& request);
 
@@ -67,6 +68,9 @@ class Rbac {
   // Whether the (resource) request may go on: always while no policy is
   // set; otherwise the policy decides, and the request is recorded.
   bool Allows(const RequestAttributes& request);
+  // What the policy answers, without recording it (a SubjectAccessReview
+  // about the token's user): true while no policy is set.
+  bool Evaluate(const RequestAttributes& request) const;
   std::vector<TestApiServer::Access> Accesses() const;
 
  private:

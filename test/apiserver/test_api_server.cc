@@ -19,6 +19,7 @@
 #include "test/apiserver/rbac.h"
 #include "test/apiserver/registry.h"
 #include "test/apiserver/resources.h"
+#include "test/apiserver/reviews.h"
 #include "test/apiserver/watch_hub.h"
 
 namespace ksched::testing {
@@ -66,7 +67,12 @@ struct TestApiServer::State {
                      .default_watch_timeout = o.default_watch_timeout,
                      .finalize_deleted_pods = o.finalize_deleted_pods}),
         flowschema_uid(ids.NewUid()),
-        prioritylevel_uid(ids.NewUid()) {}
+        prioritylevel_uid(ids.NewUid()),
+        reviews(
+            [this](const std::string& token) {
+              return faults.Authenticates("Bearer " + token, options.token);
+            },
+            o.user, rbac) {}
 
   const TestApiServerOptions options;
   apiserver::IdSource ids;
@@ -79,6 +85,7 @@ struct TestApiServer::State {
   apiserver::Registry registry;
   const std::string flowschema_uid;
   const std::string prioritylevel_uid;
+  apiserver::Reviews reviews;
   int port = 0;
   std::atomic<int> watches_cut{0};
   int reserved_fd = -1;  // holds the port while stopped
@@ -131,13 +138,14 @@ bool TestApiServer::Listen() {
   std::lock_guard<std::mutex> lock(s.frontend_mu);
   // Both sockets allow reuse and the reserving one does not listen, so the
   // listener binds over it and the port is never free in between.
-  s.frontend = HttpFrontend::Start(config, s.registry, s.faults, s.rbac, s.ids);
+  s.frontend = HttpFrontend::Start(config, s.registry, s.faults, s.rbac,
+                                   s.reviews, s.ids);
   if (s.reserved_fd >= 0) {
     ::close(s.reserved_fd);
     s.reserved_fd = -1;
     if (s.frontend == nullptr) {
-      s.frontend =
-          HttpFrontend::Start(config, s.registry, s.faults, s.rbac, s.ids);
+      s.frontend = HttpFrontend::Start(config, s.registry, s.faults, s.rbac,
+                                       s.reviews, s.ids);
     }
   }
   return s.frontend != nullptr;
@@ -251,6 +259,7 @@ void TestApiServer::InjectFault(const Fault& fault) {
                 .code = fault.code,
                 .count = fault.count,
                 .probability = fault.probability,
+                .every = fault.every,
                 .retry_after_seconds = fault.retry_after_seconds});
 }
 
@@ -274,6 +283,10 @@ void TestApiServer::ClearRbac() { state_->rbac.Clear(); }
 
 std::vector<TestApiServer::Access> TestApiServer::Accesses() const {
   return state_->rbac.Accesses();
+}
+
+void TestApiServer::AddReviewUser(const std::string& token, ReviewUser user) {
+  state_->reviews.AddUser(token, std::move(user));
 }
 
 void TestApiServer::SetTokens(const std::vector<std::string>& tokens) {

@@ -27,12 +27,14 @@
 
 namespace ksched::testing {
 
-// One rbac.authorization.k8s.io/v1 PolicyRule (resource rules only; the
-// server authorizes no non-resource URLs). "*" in api_groups, resources or
-// verbs matches anything; a resource "*/status" matches that subresource of
-// any resource. Empty resource_names matches every object.
+// One rbac.authorization.k8s.io/v1 PolicyRule. "*" in api_groups,
+// resources or verbs matches anything; a resource "*/status" matches that
+// subresource of any resource. Empty resource_names matches every object.
+// non_resource_urls ("/metrics", "/ksched/*") grant paths; the server
+// itself authorizes none, but answers SubjectAccessReviews with them.
 struct RbacRule {
-  std::vector<std::string> api_groups, resources, verbs, resource_names;
+  std::vector<std::string> api_groups, resources, verbs, resource_names,
+      non_resource_urls;
   friend bool operator==(const RbacRule&, const RbacRule&) = default;
 };
 
@@ -134,6 +136,9 @@ class TestApiServer {
     int code;
     int count = -1;  // -1: every matching request
     double probability = 1.0;
+    // Only every `every`-th matching request (1: each one): a schedule
+    // that a test can count on, where a probability leaves it to chance.
+    int every = 1;
     int retry_after_seconds = 0;
   };
   // Answers matching requests with this code and a kube-style Status body
@@ -170,6 +175,19 @@ class TestApiServer {
   // Every distinct resource request received since SetRbac while a policy
   // was set, allowed or not, in sorted order.
   std::vector<Access> Accesses() const;
+  // Another identity, for delegated authentication and authorization: a
+  // TokenReview of `token` authenticates it (as user `name`, in `groups`
+  // and system:authenticated), and SubjectAccessReviews about it are
+  // answered from `policy`. Requests to this server with the token are
+  // still 401: it exists to be reviewed. (The server's own token reviews
+  // as options.user, authorized by the policy SetRbac gave.)
+  struct ReviewUser {
+    std::string name;
+    std::string uid;
+    std::vector<std::string> groups;
+    RbacPolicy policy;
+  };
+  void AddReviewUser(const std::string& token, ReviewUser user);
   // The bearer tokens accepted from now on, in place of options.token
   // (several at once while a rotated-out token is still valid).
   void SetTokens(const std::vector<std::string>& tokens);

@@ -103,7 +103,7 @@ bool HasArg(const YAML::Node& deployment, const std::string& arg) {
   return false;
 }
 
-const std::vector<std::string> kGoodVariants = {"", "ha", "minimal"};
+const std::vector<std::string> kGoodVariants = {"", "ha", "minimal", "token"};
 
 class ChartTest : public ::testing::Test {
  protected:
@@ -283,8 +283,13 @@ TEST_F(ChartTest, ProbesAndPortsMatchTheFlags) {
       ports[p["name"].as<std::string>()] = p["containerPort"].as<int>();
     }
     ASSERT_EQ(ports.count("metrics"), 1u) << variant;
-    EXPECT_TRUE(HasArg(*deployment, "--metrics-bind-address=0.0.0.0:" +
-                                        std::to_string(ports["metrics"])));
+    EXPECT_TRUE(HasArg(*deployment,
+                       "--secure-port=" + std::to_string(ports["metrics"])));
+    if (ports.count("http-metrics") != 0) {
+      EXPECT_TRUE(
+          HasArg(*deployment, "--metrics-bind-address=0.0.0.0:" +
+                                  std::to_string(ports["http-metrics"])));
+    }
     if (ports.count("extender") != 0) {
       EXPECT_TRUE(HasArg(*deployment, "--extender-bind-address=0.0.0.0:" +
                                           std::to_string(ports["extender"])));
@@ -295,14 +300,12 @@ TEST_F(ChartTest, ProbesAndPortsMatchTheFlags) {
               "/livez");
     EXPECT_EQ(container["readinessProbe"]["httpGet"]["path"].as<std::string>(),
               "/readyz");
+    // The secure port is HTTPS, its certificate given or self-signed.
     for (const char* probe : {"livenessProbe", "readinessProbe"}) {
       EXPECT_EQ(container[probe]["httpGet"]["port"].as<std::string>(),
                 "metrics");
-      const bool tls = HasArg(*deployment,
-                              "--metrics-tls-cert-file="
-                              "/etc/ksched/metrics-tls/tls.crt");
       EXPECT_EQ(container[probe]["httpGet"]["scheme"].as<std::string>(),
-                tls ? "HTTPS" : "HTTP");
+                "HTTPS");
     }
     // Every service port targets a named container port.
     for (const YAML::Node& p : (*service)["spec"]["ports"]) {
@@ -366,6 +369,11 @@ TEST_F(ChartTest, BadValuesAreRefusedWithTheFieldNamed) {
       {"bad-duration", "leaderElection.leaseDuration"},
       {"bad-no-profiles", "config.profiles"},
       {"bad-replicas-without-leader", "replicaCount > 1 needs leader election"},
+      {"bad-bind-without-auth",
+       "extender.bind.enabled writes Bindings for whoever calls it: set "
+       "extender.auth.mode to clientCertificate or token"},
+      {"bad-client-cert-without-tls",
+       "extender.auth.mode clientCertificate needs extender.tlsSecretName"},
   };
   for (const auto& [variant, message] : cases) {
     const CommandResult r = Render(variant);
@@ -373,6 +381,97 @@ TEST_F(ChartTest, BadValuesAreRefusedWithTheFieldNamed) {
     EXPECT_NE(r.err.find(message), std::string::npos)
         << variant << ": " << r.err;
   }
+}
+
+// Secure by default: the default values serve nothing that writes to the
+// cluster without authentication, and /metrics only to a token allowed to
+// get it; each option that opens more is explicit.
+TEST_F(ChartTest, DefaultsAreSecureAndOptionsSayWhatTheyOpen) {
+  const std::vector<YAML::Node> defaults = Objects("");
+  std::optional<YAML::Node> deployment = Find(defaults, "Deployment");
+  ASSERT_TRUE(deployment);
+  for (const std::string& arg : Args(*deployment)) {
+    EXPECT_NE(arg.substr(0, arg.find('=')), "--extender-bind-enabled");
+    EXPECT_NE(arg.substr(0, arg.find('=')), "--metrics-bind-address");
+    EXPECT_NE(arg.substr(0, arg.find('=')),
+              "--authorization-always-allow-paths");
+  }
+  // ksched may ask who a token is and what it may do.
+  std::optional<YAML::Node> role = Find(defaults, "ClusterRole", "ksched");
+  ASSERT_TRUE(role);
+  std::set<std::string> reviews;
+  for (const YAML::Node& rule : (*role)["rules"]) {
+    for (const YAML::Node& r : rule["resources"]) {
+      const std::string resource = r.as<std::string>();
+      if (resource.ends_with("reviews")) {
+        reviews.insert(rule["apiGroups"][0].as<std::string>() + "/" + resource +
+                       ":" + rule["verbs"][0].as<std::string>());
+      }
+    }
+  }
+  EXPECT_EQ(reviews, (std::set<std::string>{
+                         "authentication.k8s.io/tokenreviews:create",
+                         "authorization.k8s.io/subjectaccessreviews:create"}));
+  // The scrape role, as kube-prometheus grants it, bound to its Prometheus.
+  std::optional<YAML::Node> reader =
+      Find(defaults, "ClusterRole", "ksched-metrics-reader");
+  ASSERT_TRUE(reader);
+  EXPECT_EQ((*reader)["rules"][0]["nonResourceURLs"][0].as<std::string>(),
+            "/metrics");
+  EXPECT_EQ((*reader)["rules"][0]["verbs"][0].as<std::string>(), "get");
+  std::optional<YAML::Node> binding =
+      Find(defaults, "ClusterRoleBinding", "ksched-metrics-reader");
+  ASSERT_TRUE(binding);
+  EXPECT_EQ((*binding)["subjects"][0]["name"].as<std::string>(),
+            "prometheus-k8s");
+  EXPECT_FALSE(Find(defaults, "NetworkPolicy"));
+  EXPECT_FALSE(
+      Find(Objects("token"), "ClusterRoleBinding", "ksched-metrics-reader"));
+
+  // ha: bind on, for client certificates; Prometheus over HTTPS with its
+  // token; a NetworkPolicy.
+  const std::vector<YAML::Node> ha = Objects("ha");
+  deployment = Find(ha, "Deployment");
+  ASSERT_TRUE(deployment);
+  EXPECT_TRUE(HasArg(*deployment, "--extender-bind-enabled"));
+  EXPECT_TRUE(
+      HasArg(*deployment,
+             "--extender-client-ca-file=/etc/ksched/extender-tls/ca.crt"));
+  EXPECT_TRUE(
+      HasArg(*deployment, "--tls-cert-file=/etc/ksched/metrics-tls/tls.crt"));
+  std::optional<YAML::Node> monitor = Find(ha, "ServiceMonitor");
+  ASSERT_TRUE(monitor);
+  const YAML::Node endpoint = (*monitor)["spec"]["endpoints"][0];
+  EXPECT_EQ(endpoint["scheme"].as<std::string>(), "https");
+  EXPECT_EQ(endpoint["bearerTokenFile"].as<std::string>(),
+            "/var/run/secrets/kubernetes.io/serviceaccount/token");
+  EXPECT_EQ(endpoint["tlsConfig"]["serverName"].as<std::string>(),
+            "ksched.kube-system.svc");
+  std::optional<YAML::Node> policy = Find(ha, "NetworkPolicy");
+  ASSERT_TRUE(policy);
+  const YAML::Node ingress = (*policy)["spec"]["ingress"];
+  ASSERT_EQ(ingress.size(), 2u);
+  EXPECT_EQ(ingress[0]["ports"][0]["port"].as<std::string>(), "metrics");
+  EXPECT_EQ(ingress[0]["from"][0]["namespaceSelector"]["matchLabels"]
+                   ["kubernetes.io/metadata.name"]
+                       .as<std::string>(),
+            "monitoring");
+  EXPECT_EQ(ingress[1]["ports"][0]["port"].as<std::string>(), "extender");
+  EXPECT_EQ(ingress[1]["from"][0]["podSelector"]["matchLabels"]["component"]
+                .as<std::string>(),
+            "kube-scheduler");
+  std::optional<YAML::Node> readers =
+      Find(ha, "ClusterRoleBinding", "ksched-metrics-reader");
+  ASSERT_TRUE(readers);
+  EXPECT_EQ((*readers)["subjects"][1]["kind"].as<std::string>(), "Group");
+  EXPECT_EQ((*readers)["subjects"][1]["apiGroup"].as<std::string>(),
+            "rbac.authorization.k8s.io");
+
+  // token: bearer tokens reviewed by the API server.
+  deployment = Find(Objects("token"), "Deployment");
+  ASSERT_TRUE(deployment);
+  EXPECT_TRUE(HasArg(*deployment, "--extender-auth=token"));
+  EXPECT_TRUE(HasArg(*deployment, "--extender-bind-enabled"));
 }
 
 TEST_F(ChartTest, NotesTellHowToUseIt) {
@@ -387,6 +486,9 @@ TEST_F(ChartTest, NotesTellHowToUseIt) {
   ASSERT_EQ(ha.exit_code, 0) << ha.err;
   EXPECT_NE(ha.out.find("Leader election is on"), std::string::npos);
   EXPECT_NE(ha.out.find("urlPrefix: https://"), std::string::npos);
+  EXPECT_NE(ha.out.find("bindVerb: bind"), std::string::npos) << ha.out;
+  EXPECT_NE(ha.out.find("certFile:"), std::string::npos) << ha.out;
+  EXPECT_EQ(defaults.out.find("bindVerb"), std::string::npos);
   const CommandResult minimal = Render("minimal", /*notes=*/true);
   ASSERT_EQ(minimal.exit_code, 0) << minimal.err;
   EXPECT_EQ(minimal.out.find("urlPrefix"), std::string::npos);

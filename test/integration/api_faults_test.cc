@@ -9,7 +9,9 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "test/integration/cluster_test_base.h"
@@ -48,7 +50,7 @@ TEST_F(ApiFaultsTest, BindingsAnswered500AreRetriedAndHoldNoCapacity) {
                         .count = 5});
   StartKsched();
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   EXPECT_EQ(server_->RequestCount("POST", "/binding"), 15);
   EXPECT_EQ(server_->Bindings().size(), 10u) << "the 5 failures never landed";
   ExpectBoundOnceAndFitting({{"a", 1000}});
@@ -57,7 +59,7 @@ TEST_F(ApiFaultsTest, BindingsAnswered500AreRetriedAndHoldNoCapacity) {
     if (HasEvent("p-" + std::to_string(i), "FailedScheduling")) ++failed_pods;
   }
   EXPECT_GE(failed_pods, 1) << "the failures are reported";
-  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
 // 429 is the API server shedding load before doing anything: the client
@@ -73,11 +75,11 @@ TEST_F(ApiFaultsTest, TooManyRequestsIsRetriedWithinTheAttempt) {
                         .retry_after_seconds = 1});
   StartKsched();
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   EXPECT_EQ(BindingPosts("p"), 3);
   EXPECT_EQ(BindingCodes("p"), std::vector<int>{201});
   EXPECT_FALSE(HasEvent("p", "FailedScheduling"));
-  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
 // Another scheduler binds the pod while ksched's Binding is on its way:
@@ -91,7 +93,7 @@ TEST_F(ApiFaultsTest, PodBoundElsewhereMeanwhileIsForgotten) {
   server_->SetResponseDelay("/binding", milliseconds(1500));
   StartKsched();
   ASSERT_TRUE(WaitUntil([&] { return BindingPosts("p") == 1; }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   ASSERT_EQ(BindElsewhere("p", "b"), 201);
   ASSERT_TRUE(
       WaitUntil([&] { return BindingCodes("p").size() == 2; }, seconds(10)));
@@ -102,11 +104,11 @@ TEST_F(ApiFaultsTest, PodBoundElsewhereMeanwhileIsForgotten) {
   // counted on b alone.
   for (int i = 0; i < 3; ++i) CreatePod("q-" + std::to_string(i), "500m");
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   EXPECT_EQ(GetPod("p").spec.node_name, "b");
   ExpectBoundOnceAndFitting({{"a", 1000}, {"b", 1000}});
   EXPECT_EQ(BindingPosts("p"), 1) << "a conflict is not retried";
-  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
 // The pod is deleted and recreated under the same name while the Binding
@@ -118,7 +120,7 @@ TEST_F(ApiFaultsTest, RecreatedPodIsScheduledAfresh) {
   server_->SetResponseDelay("/binding", milliseconds(1500));
   StartKsched();
   ASSERT_TRUE(WaitUntil([&] { return BindingPosts("p") == 1; }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   const std::string old_uid = GetPod("p").metadata.uid;
   ASSERT_EQ(server_->Delete("/api/v1/namespaces/default/pods/p").code, 200);
   CreatePod("p", "500m");
@@ -126,16 +128,16 @@ TEST_F(ApiFaultsTest, RecreatedPodIsScheduledAfresh) {
   ASSERT_NE(old_uid, new_uid);
   ASSERT_TRUE(WaitUntil([&] { return !GetPod("p").spec.node_name.empty(); },
                         seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   EXPECT_EQ(BindingCodes("p"), (std::vector<int>{409, 201}));
   server_->ClearFaults();
 
   CreatePod("q", "500m");
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   ExpectBoundOnceAndFitting({{"a", 1000}});
   EXPECT_EQ(BindingPosts("p"), 2);
-  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
 // The pod is deleted while the Binding is on its way: 404, forgotten, not
@@ -146,7 +148,7 @@ TEST_F(ApiFaultsTest, DeletedPodIsForgotten) {
   server_->SetResponseDelay("/binding", milliseconds(1500));
   StartKsched();
   ASSERT_TRUE(WaitUntil([&] { return BindingPosts("p") == 1; }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   ASSERT_EQ(server_->Delete("/api/v1/namespaces/default/pods/p").code, 200);
   ASSERT_TRUE(
       WaitUntil([&] { return BindingCodes("p").size() == 1; }, seconds(10)));
@@ -155,11 +157,11 @@ TEST_F(ApiFaultsTest, DeletedPodIsForgotten) {
 
   CreatePod("q", "1");
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   EXPECT_EQ(GetPod("q").spec.node_name, "a");
   EXPECT_EQ(BindingPosts("p"), 1) << "a deleted pod is not retried";
   EXPECT_TRUE(ksched_->Running());
-  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
 // A projected service-account token is replaced in its file (atomically,
@@ -176,7 +178,7 @@ TEST_F(ApiFaultsTest, RotatedTokenFileIsPickedUp) {
   for (int i = 0; i < 5; ++i) CreatePod("r-" + std::to_string(i), "100m");
   StartKsched();
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
 
   const std::string rotated = "rotated-token-0123456789";
   write_token(rotated);
@@ -185,13 +187,55 @@ TEST_F(ApiFaultsTest, RotatedTokenFileIsPickedUp) {
   // Only a watch opened with the new token can see these.
   for (int i = 5; i < 10; ++i) CreatePod("r-" + std::to_string(i), "100m");
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   ExpectBoundOnceAndFitting({{"a", 4000}});
   EXPECT_EQ(server_->Bindings().size(), 10u);
   const std::string log = ksched_->Log();
   EXPECT_EQ(log.find(rotated), std::string::npos) << "tokens are not logged";
   EXPECT_EQ(log.find(server_->token()), std::string::npos);
-  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
+}
+
+// An API server that does not answer: the first failure is a warning at
+// once, naming the server and the cause, as kube's reflectors report it;
+// the informers then back off without a warning each; and once the server
+// answers, ksched says so and schedules.
+TEST_F(ApiFaultsTest, AnUnreachableServerIsReportedAtOnceThenQuietly) {
+  CreateNode("a", "1");
+  CreatePod("p", "100m");
+  server_->Stop();  // the port stays taken, nothing listens: refused
+  const auto start = std::chrono::steady_clock::now();
+  StartKsched();
+  const std::string refused = "GET " + server_->url() + "/";
+  const std::string cause =
+      ": connect to 127.0.0.1:" + std::to_string(server_->port()) +
+      ": connection refused";
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        const std::string log = ksched_->Log();
+        return log.find(refused) != std::string::npos &&
+               log.find(cause) != std::string::npos;
+      },
+      seconds(10)))
+      << ksched_->Tail();
+  // Well before the few seconds the client's own retries would take.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, seconds(5));
+  std::this_thread::sleep_for(seconds(3));
+  int warnings = 0;
+  std::istringstream lines(ksched_->Log());
+  for (std::string line; std::getline(lines, line);) {
+    if (line.starts_with("W") && line.find(cause) != std::string::npos) {
+      ++warnings;
+    }
+  }
+  EXPECT_EQ(warnings, 1) << ksched_->Tail();
+  server_->Restart();
+  ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(60)))
+      << ksched_->Tail();
+  EXPECT_NE(ksched_->Log().find("the API server answers again"),
+            std::string::npos)
+      << ksched_->Tail();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
 }  // namespace

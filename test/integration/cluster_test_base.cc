@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 
@@ -48,6 +49,20 @@ void ClusterTestBase::TearDown() {
           << a.resource << " " << a.ns << "/" << a.name;
     }
   }
+  // A failed test keeps its folder, and shows the end of every process
+  // log in it (ksched's, Prometheus', ...), where the cause is written.
+  if (HasFailure()) {
+    std::vector<std::filesystem::path> logs;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir_, ec)) {
+      if (entry.path().extension() == ".log") logs.push_back(entry.path());
+    }
+    std::sort(logs.begin(), logs.end());
+    std::string tails;
+    for (const auto& log : logs) tails += KschedProcess::LogTail(log, 6000);
+    ADD_FAILURE() << "logs kept in " << dir_.string() << tails;
+    return;
+  }
   std::filesystem::remove_all(dir_);
 }
 
@@ -60,11 +75,12 @@ std::unique_ptr<KschedProcess> ClusterTestBase::LaunchKsched(
   std::vector<std::string> args = {"--kubeconfig", dir_ / "kubeconfig", "--v",
                                    "2"};
   // Tests run in parallel: nothing on the default ports unless asked.
-  for (const char* flag :
-       {"--extender-bind-address", "--metrics-bind-address"}) {
+  for (const auto& [flag, off] : {std::pair{"--extender-bind-address", ""},
+                                  std::pair{"--metrics-bind-address", ""},
+                                  std::pair{"--secure-port", "0"}}) {
     bool given = false;
     for (const std::string& a : extra_args) given |= a.rfind(flag, 0) == 0;
-    if (!given) args.push_back(std::string(flag) + "=");
+    if (!given) args.push_back(std::string(flag) + "=" + off);
   }
   args.insert(args.end(), extra_args.begin(), extra_args.end());
   // A log of its own per start, so nothing reads the previous one's.
@@ -76,12 +92,42 @@ client::HttpResponse ClusterTestBase::HttpGet(int port,
                                               const std::string& path) {
   client::RestConfig config;
   config.server = "http://127.0.0.1:" + std::to_string(port);
+  return HttpGet(config, path);
+}
+
+client::HttpResponse ClusterTestBase::HttpsGet(int port,
+                                               const std::string& path,
+                                               const std::string& token) {
+  client::RestConfig config;
+  config.server = "https://127.0.0.1:" + std::to_string(port);
+  config.insecure_skip_tls_verify = true;  // self-signed at start-up
+  config.bearer_token = token;
+  return HttpGet(config, path);
+}
+
+client::HttpResponse ClusterTestBase::HttpGet(const client::RestConfig& config,
+                                              const std::string& path) {
   auto transport = client::CpprestTransport::Create(
       config, client::testing::RealTestClock(), {});
   if (!transport.ok()) return {.code = -1, .body = transport.error().message()};
   auto r = (*transport)->RoundTrip({.method = "GET", .path = path});
   if (!r.ok()) return {.code = -1, .body = r.error().message()};
   return *r;
+}
+
+void ClusterTestBase::AddChartReviewUser(const std::string& token,
+                                         const std::string& sa_namespace,
+                                         const std::string& sa_name) {
+  auto policy = RbacPolicyFor(
+      (std::filesystem::path(KSCHED_SOURCE_DIR) / "manifests/ksched.yaml")
+          .string(),
+      sa_namespace, sa_name);
+  ASSERT_TRUE(policy.ok()) << policy.error().message();
+  server_->AddReviewUser(
+      token, {.name = "system:serviceaccount:" + sa_namespace + ":" + sa_name,
+              .groups = {"system:serviceaccounts",
+                         "system:serviceaccounts:" + sa_namespace},
+              .policy = *policy});
 }
 
 std::unique_ptr<KschedProcess> ClusterTestBase::LaunchReplica() {

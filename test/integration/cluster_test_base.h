@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pkg/api/objects.h"
+#include "pkg/client/rest_config.h"
 #include "pkg/client/transport.h"
 #include "pkg/util/result.h"
 #include "test/apiserver/test_api_server.h"
@@ -41,6 +42,18 @@ class ClusterTestBase : public ::testing::Test {
   // GET http://127.0.0.1:<port><path> (ksched's metrics and health);
   // code -1 when nothing answered.
   client::HttpResponse HttpGet(int port, const std::string& path);
+  // The same over HTTPS (the secure port, its certificate not verified),
+  // with a bearer token unless empty.
+  client::HttpResponse HttpsGet(int port, const std::string& path,
+                                const std::string& token = "");
+  client::HttpResponse HttpGet(const client::RestConfig& config,
+                               const std::string& path);
+  // A token the test API server's TokenReview authenticates as the service
+  // account `sa_namespace`/`sa_name`, whose SubjectAccessReviews it
+  // answers from what manifests/ksched.yaml grants that account.
+  void AddChartReviewUser(const std::string& token,
+                          const std::string& sa_namespace,
+                          const std::string& sa_name);
 
   // A replica with leader election on a short lease (3 s lease, 2 s
   // renew deadline, 500 ms retry), as the leader tests run them.

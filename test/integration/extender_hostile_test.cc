@@ -248,7 +248,7 @@ class ExtenderHostileTest : public ClusterTestBase {
           return ksched_->Log().find("extender API on") != std::string::npos;
         },
         seconds(30)))
-        << ksched_->Log();
+        << ksched_->Tail();
     pid_ = KschedPid();
     ASSERT_GT(pid_, 0);
   }
@@ -310,7 +310,7 @@ TEST_F(ExtenderHostileTest, KeepsAnsweringWellBehavedClients) {
   StartWithExtender();
   for (int i = 0; i < 20; ++i) {
     Probe p = GoodFilter();
-    ASSERT_TRUE(p.ok) << p.error << ksched_->Log();
+    ASSERT_TRUE(p.ok) << p.error << ksched_->Tail();
   }
   const long baseline_rss = RssKiB(pid_);
   const long baseline_fds = OpenFds(pid_);
@@ -439,7 +439,7 @@ TEST_F(ExtenderHostileTest, KeepsAnsweringWellBehavedClients) {
   watcher.join();
 
   // ksched is healthy, answers, and has let go of every connection.
-  EXPECT_TRUE(ksched_->Running()) << ksched_->Log();
+  EXPECT_TRUE(ksched_->Running()) << ksched_->Tail();
   for (int i = 0; i < 5; ++i) {
     Probe p = GoodFilter();
     EXPECT_TRUE(p.ok) << p.error;
@@ -476,7 +476,7 @@ TEST_F(ExtenderHostileTest, KeepsAnsweringWellBehavedClients) {
   EXPECT_LT(max_sent, kBudget) << "ksched read a body over the limit to "
                                   "its end before answering";
   EXPECT_GE(fds_under_attack, held) << "the attackers' connections are held";
-  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "pkg/api/codec.h"
 #include "pkg/client/cpprest_transport.h"
@@ -26,20 +27,24 @@ using std::chrono::seconds;
 
 class ExtenderTest : public ClusterTestBase {
  protected:
-  void StartWithExtender() {
+  void StartWithExtender(std::vector<std::string> args = {}) {
     port_ = client::testing::FreePort();
-    StartKsched({"--extender-bind-address=127.0.0.1:" + std::to_string(port_)});
+    args.push_back("--extender-bind-address=127.0.0.1:" +
+                   std::to_string(port_));
+    StartKsched(args);
     ASSERT_TRUE(WaitUntil(
         [&] {
           return ksched_->Log().find("extender API on") != std::string::npos;
         },
         seconds(30)))
-        << ksched_->Log();
+        << ksched_->Tail();
   }
 
-  client::HttpResponse Post(const std::string& path, const std::string& body) {
+  client::HttpResponse Post(const std::string& path, const std::string& body,
+                            const std::string& token = "") {
     client::RestConfig config;
     config.server = "http://127.0.0.1:" + std::to_string(port_);
+    config.bearer_token = token;
     auto transport = client::CpprestTransport::Create(config, clock_, {});
     EXPECT_TRUE(transport.ok());
     auto answer = (*transport)
@@ -62,7 +67,7 @@ TEST_F(ExtenderTest, AnswersKubeSchedulersRequests) {
   // nodeCacheCapable: names in, names out.
   client::HttpResponse r =
       Post("/filter", Fixture("filter_args_node_names.json"));
-  ASSERT_EQ(r.code, 200) << r.body << ksched_->Log();
+  ASSERT_EQ(r.code, 200) << r.body << ksched_->Tail();
   auto doc = api::ParseJson(r.body);
   ASSERT_TRUE(doc.ok());
   ASSERT_TRUE((*doc)["Nodes"].IsNull());
@@ -105,32 +110,121 @@ TEST_F(ExtenderTest, AnswersKubeSchedulersRequests) {
   EXPECT_EQ(r.code, 400);
   EXPECT_EQ(r.body, R"({"Error":"Pod: expected object"})");
   EXPECT_TRUE(ksched_->Running());
-  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
-// bind POSTs a Binding for a pod of another scheduler, as kube-scheduler
-// asks when ksched is its binder.
-TEST_F(ExtenderTest, BindWritesTheBinding) {
+std::string BindBody(const std::string& pod, const std::string& uid,
+                     const std::string& node) {
+  return R"({"PodName":")" + pod + R"(","PodNamespace":"default","PodUID":")" +
+         uid + R"(","Node":")" + node + R"("})";
+}
+
+// With the chart's defaults bind is not served: a Binding for a pod
+// kube-scheduler never sent, without any credential, gets the 404 of an
+// unknown path and binds nothing.
+TEST_F(ExtenderTest, BindIsNotServedByDefault) {
   CreateExtenderFixtureCluster();
   CreatePod("bind-me", "500m", "default-scheduler");
   StartWithExtender();
   const std::string uid = GetPod("bind-me").metadata.uid;
-  client::HttpResponse r =
-      Post("/bind", R"({"PodName":"bind-me","PodNamespace":"default",)"
-                    R"("PodUID":")" +
-                        uid + R"(","Node":"node-1"})");
+  for (const char* path : {"/bind", "/ksched/bind"}) {
+    const client::HttpResponse r =
+        Post(path, BindBody("bind-me", uid, "node-1"));
+    EXPECT_EQ(r.code, 404) << path << " " << r.body;
+    EXPECT_EQ(r.body, std::string(R"({"Error":"no extender verb at )") + path +
+                          R"("})");
+  }
+  EXPECT_EQ(GetPod("bind-me").spec.node_name, "");
+  EXPECT_EQ(server_->RequestCount("POST", "/binding"), 0);
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
+}
+
+// bind on, for bearer tokens: the API server says who the caller is and
+// whether they may create pods/binding; ksched then binds only a pod of its
+// cache that passes the profile's filters on the node, logs it as an
+// outcome and counts it apart from its own bindings.
+TEST_F(ExtenderTest, BindWithTokensBindsOnlyWhatFitsForWhoMay) {
+  CreateExtenderFixtureCluster();
+  CreatePod("bind-me", "500m", "default-scheduler");
+  CreatePod("too-big", "8", "default-scheduler");
+  // kube-scheduler's own grants as system:kube-scheduler has them; a
+  // reader who may only filter.
+  server_->AddReviewUser(
+      "scheduler-token",
+      {.name = "system:kube-scheduler",
+       .policy = {.cluster = {{.api_groups = {""},
+                               .resources = {"pods/binding"},
+                               .verbs = {"create"}},
+                              {.verbs = {"post"},
+                               .non_resource_urls = {"/filter", "/bind"}}}}});
+  server_->AddReviewUser(
+      "reader-token",
+      {.name = "reader",
+       .policy = {.cluster = {
+                      {.verbs = {"post"}, .non_resource_urls = {"/filter"}}}}});
+  const int metrics_port = client::testing::FreePort();
+  StartWithExtender(
+      {"--extender-bind-enabled", "--extender-auth=token",
+       "--metrics-bind-address=127.0.0.1:" + std::to_string(metrics_port)});
+  const std::string uid = GetPod("bind-me").metadata.uid;
+  const std::string bind = BindBody("bind-me", uid, "node-1");
+
+  client::HttpResponse r = Post("/bind", bind);
+  EXPECT_EQ(r.code, 401) << r.body;
+  EXPECT_NE(r.body.find(R"("reason":"Unauthorized")"), std::string::npos);
+  r = Post("/bind", bind, "reader-token");
+  EXPECT_EQ(r.code, 403) << r.body;
+  EXPECT_NE(
+      r.body.find(R"(User \"reader\" cannot create resource \"pods/binding\")"),
+      std::string::npos)
+      << r.body;
+  EXPECT_EQ(
+      Post("/filter", Fixture("filter_args_node_names.json"), "reader-token")
+          .code,
+      200);
+  EXPECT_EQ(Post("/filter", Fixture("filter_args_node_names.json")).code, 401);
+
+  // Where kube-scheduler's own rules would refuse: named in Error.
+  r = Post("/bind",
+           BindBody("too-big", GetPod("too-big").metadata.uid, "node-1"),
+           "scheduler-token");
+  EXPECT_EQ(r.code, 200);
+  EXPECT_EQ(
+      r.body,
+      R"({"Error":"pod default/too-big does not fit node node-1: Insufficient cpu"})");
+  r = Post("/bind", BindBody("bind-me", uid, "node-3"), "scheduler-token");
+  EXPECT_EQ(
+      r.body,
+      R"({"Error":"pod default/bind-me does not fit node node-3: node(s) had untolerated taint {dedicated: gpu}"})");
+  EXPECT_EQ(server_->RequestCount("POST", "/binding"), 0);
+
+  r = Post("/bind", bind, "scheduler-token");
   ASSERT_EQ(r.code, 200) << r.body;
   EXPECT_EQ(r.body, R"({"Error":""})");
   EXPECT_EQ(GetPod("bind-me").spec.node_name, "node-1");
+  EXPECT_EQ(GetPod("too-big").spec.node_name, "");
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        return ksched_->Log().find(
+                   R"(Successfully bound pod to node pod="default/bind-me" node="node-1" profile="ksched" source="extender" user="system:kube-scheduler")") !=
+               std::string::npos;
+      },
+      seconds(5)))
+      << ksched_->Tail();
+  const client::HttpResponse metrics = HttpGet(metrics_port, "/metrics");
+  EXPECT_NE(metrics.body.find(
+                R"(ksched_bindings_total{result="bound",source="extender"} 1)"),
+            std::string::npos)
+      << metrics.body.substr(0, 2000);
 
-  // Again: the API server's 409, passed on in Error.
-  r = Post("/bind", R"({"PodName":"bind-me","PodNamespace":"default",)"
-                    R"("PodUID":")" +
-                        uid + R"(","Node":"node-2"})");
+  // Again: bound already, by ksched's cache or the API server's 409.
+  r = Post("/bind", BindBody("bind-me", uid, "node-2"), "scheduler-token");
   ASSERT_EQ(r.code, 200);
-  EXPECT_NE(r.body.find("already assigned to node"), std::string::npos)
+  EXPECT_TRUE(r.body.find("already bound to node node-1") !=
+                  std::string::npos ||
+              r.body.find("already assigned to node") != std::string::npos)
       << r.body;
-  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
 // The worked example of the README: kube-scheduler spreads pods by
@@ -151,12 +245,12 @@ TEST_F(ExtenderTest, PackingProfileRanksTheFullerNodeFirst) {
         return ksched_->Log().find("extender API on") != std::string::npos;
       },
       seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   const std::string args =
       R"({"Pod":)" + PodJson({.name = "web", .cpu = "500m", .memory = "64Mi"}) +
       R"(,"Nodes":null,"NodeNames":["node-a","node-b"]})";
   client::HttpResponse r = Post("/ksched-packing/prioritize", args);
-  ASSERT_EQ(r.code, 200) << r.body << ksched_->Log();
+  ASSERT_EQ(r.code, 200) << r.body << ksched_->Tail();
   EXPECT_EQ(r.body,
             R"([{"Host":"node-a","Score":10},{"Host":"node-b","Score":0}])");
   r = Post("/ksched-packing/filter", args);
@@ -164,7 +258,7 @@ TEST_F(ExtenderTest, PackingProfileRanksTheFullerNodeFirst) {
   EXPECT_NE(r.body.find(R"("NodeNames":["node-a","node-b"])"),
             std::string::npos)
       << r.body;
-  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 
   // ksched's default profile, like kube-scheduler's, ranks the other way.
   port_ = client::testing::FreePort();
@@ -173,7 +267,7 @@ TEST_F(ExtenderTest, PackingProfileRanksTheFullerNodeFirst) {
   ASSERT_EQ(r.code, 200) << r.body;
   EXPECT_EQ(r.body,
             R"([{"Host":"node-a","Score":0},{"Host":"node-b","Score":10}])");
-  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
 }  // namespace

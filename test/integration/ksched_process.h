@@ -101,12 +101,35 @@ class KschedProcess {
     return -1;
   }
 
-  std::string Log() const {
-    std::ifstream in(log_path_);
+  std::string Log() const { return ReadLog(log_path_); }
+
+  // For failure messages: the end of the log, where what went wrong is
+  // written, from a line start, naming the file that holds all of it.
+  std::string Tail(size_t bytes = 8000) const {
+    return LogTail(log_path_, bytes);
+  }
+
+  static std::string ReadLog(const std::string& path) {
+    std::ifstream in(path);
     std::stringstream ss;
     ss << in.rdbuf();
     return ss.str();
   }
+  static std::string LogTail(const std::string& path, size_t bytes = 8000) {
+    const std::string log = ReadLog(path);
+    if (log.size() <= bytes) {
+      return "\n--- " + path + " (" + std::to_string(log.size()) +
+             " bytes) ---\n" + log;
+    }
+    size_t from = log.size() - bytes;
+    if (size_t nl = log.find('\n', from); nl != std::string::npos) {
+      from = nl + 1;
+    }
+    return "\n--- last " + std::to_string(log.size() - from) + " of " +
+           std::to_string(log.size()) + " bytes of " + path + " ---\n" +
+           log.substr(from);
+  }
+  const std::string& log_path() const { return log_path_; }
 
  private:
   std::string log_path_;

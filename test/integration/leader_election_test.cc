@@ -50,7 +50,7 @@ TEST_F(LeaderElectionTest, OneLeaderSchedulesAndTheOtherTakesOver) {
         return Leads(*a, h) || Leads(*b, h);
       },
       seconds(30)))
-      << a->Log() << b->Log();
+      << a->Tail() << b->Tail();
   const std::string first = LeaseHolder();
   KschedProcess* leader = Leads(*a, first) ? a.get() : b.get();
   KschedProcess* standby = leader == a.get() ? b.get() : a.get();
@@ -58,7 +58,7 @@ TEST_F(LeaderElectionTest, OneLeaderSchedulesAndTheOtherTakesOver) {
 
   CreatePods(0, 10);
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << leader->Log();
+      << leader->Tail();
   EXPECT_EQ(BoundLines(*leader), 10);
   EXPECT_EQ(BoundLines(*standby), 0) << "the standby does not schedule";
 
@@ -72,14 +72,14 @@ TEST_F(LeaderElectionTest, OneLeaderSchedulesAndTheOtherTakesOver) {
         return h != first && Leads(*standby, h);
       },
       seconds(30)))
-      << standby->Log();
+      << standby->Tail();
   const auto takeover = Clock::now() - killed;
   // The lease was renewed at most a retry period before the kill, and the
   // standby tries every retry period plus up to 120 % jitter.
   EXPECT_LT(takeover, kLeaseDuration + 3 * kRetryPeriod)
       << std::chrono::duration_cast<milliseconds>(takeover).count() << " ms";
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << standby->Log();
+      << standby->Tail();
   ExpectBoundOnceAndFitting({{"node-0", 8000}, {"node-1", 8000}});
   EXPECT_EQ(server_->Bindings().size(), 20u);
   std::printf("takeover after SIGKILL: %lld ms\n",
@@ -95,14 +95,14 @@ TEST_F(LeaderElectionTest, OneLeaderSchedulesAndTheOtherTakesOver) {
       seconds(30)));
   const std::string second = LeaseHolder();
   const auto stopping = Clock::now();
-  EXPECT_EQ(standby->Terminate(), 0) << standby->Log();
+  EXPECT_EQ(standby->Terminate(), 0) << standby->Tail();
   ASSERT_TRUE(WaitUntil(
       [&] {
         const std::string h = LeaseHolder();
         return h != second && Leads(*c, h);
       },
       seconds(30)))
-      << c->Log();
+      << c->Tail();
   const auto handover = Clock::now() - stopping;
   EXPECT_LT(handover, kLeaseDuration) << "released, not expired";
   std::printf("handover after SIGTERM: %lld ms\n",
@@ -110,10 +110,10 @@ TEST_F(LeaderElectionTest, OneLeaderSchedulesAndTheOtherTakesOver) {
                   std::chrono::duration_cast<milliseconds>(handover).count()));
   CreatePods(20, 25);
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << c->Log();
+      << c->Tail();
   ExpectBoundOnceAndFitting({{"node-0", 8000}, {"node-1", 8000}});
   EXPECT_EQ(server_->Bindings().size(), 25u);
-  EXPECT_EQ(c->Terminate(), 0) << c->Log();
+  EXPECT_EQ(c->Terminate(), 0) << c->Tail();
 }
 
 }  // namespace

@@ -1,7 +1,11 @@
-// The real ksched binary's /metrics and health endpoints, scraped by
-// Debian's real Prometheus server: after a scheduling run, Prometheus'
-// query API reports kube-scheduler's metric with the counts of the run, and
-// promtool accepts the exposition.
+// The real ksched binary's secure port, scraped by Debian's real Prometheus
+// server as kube-prometheus scrapes kube-scheduler: over HTTPS with a
+// bearer token (bearer_token_file) that the API server authenticates and
+// authorizes for get /metrics, as the chart grants Prometheus' service
+// account. After a scheduling run, Prometheus' query API reports
+// kube-scheduler's metrics with the counts of the run, and promtool
+// accepts the exposition. Without a token the scrape is 401, with a token
+// lacking the grant 403; the health checks are open.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -42,21 +46,39 @@ TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
   CreateNode("node-0", "4");
   for (int i = 0; i < 5; ++i) CreatePod("p-" + std::to_string(i), "100m");
   CreatePod("too-big", "8");
+  // Prometheus' service account, as the chart's metrics.readers binds it;
+  // and someone the API server knows who may not read metrics.
+  const std::string token = "prometheus-k8s-token";
+  AddChartReviewUser(token, "monitoring", "prometheus-k8s");
+  server_->AddReviewUser("nobody-token", {.name = "nobody"});
   const int metrics_port = client::testing::FreePort();
   const int extender_port = client::testing::FreePort();
   StartKsched(
-      {"--metrics-bind-address=127.0.0.1:" + std::to_string(metrics_port),
+      {"--secure-port=" + std::to_string(metrics_port),
+       "--bind-address=127.0.0.1",
        "--extender-bind-address=127.0.0.1:" + std::to_string(extender_port)});
   ASSERT_TRUE(
-      WaitUntil([&] { return HttpGet(metrics_port, "/readyz").body == "ok"; },
+      WaitUntil([&] { return HttpsGet(metrics_port, "/readyz").body == "ok"; },
                 seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 1; }, seconds(30)))
-      << ksched_->Log();
-  EXPECT_EQ(HttpGet(metrics_port, "/livez").code, 200);
-  EXPECT_EQ(HttpGet(metrics_port, "/readyz?verbose").body,
+      << ksched_->Tail();
+  EXPECT_EQ(HttpsGet(metrics_port, "/livez").code, 200);
+  EXPECT_EQ(HttpsGet(metrics_port, "/readyz?verbose").body,
             "[+]ping ok\n[+]sched-handler-sync ok\n[+]shutdown ok\n"
             "readyz check passed\n");
+  // Who may read metrics is the API server's to say.
+  const client::HttpResponse anonymous = HttpsGet(metrics_port, "/metrics");
+  EXPECT_EQ(anonymous.code, 401) << anonymous.body;
+  EXPECT_NE(anonymous.body.find(R"("reason":"Unauthorized")"),
+            std::string::npos);
+  const client::HttpResponse nobody =
+      HttpsGet(metrics_port, "/metrics", "nobody-token");
+  EXPECT_EQ(nobody.code, 403) << nobody.body;
+  EXPECT_NE(nobody.body.find(
+                R"(forbidden: User \"nobody\" cannot get path \"/metrics\")"),
+            std::string::npos)
+      << nobody.body;
 
   // One extender call, to be counted.
   {
@@ -77,14 +99,17 @@ TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
   }
 
   // promtool lints the exposition as Prometheus reads it.
-  const client::HttpResponse exposition = HttpGet(metrics_port, "/metrics");
-  ASSERT_EQ(exposition.code, 200);
+  const client::HttpResponse exposition =
+      HttpsGet(metrics_port, "/metrics", token);
+  ASSERT_EQ(exposition.code, 200) << exposition.body;
   // ksched's own families.
   for (
       const char* line : {
           R"(ksched_api_requests_total{code="201",resource="pods/binding",verb="POST"} 5)",
-          R"(ksched_bindings_total{result="bound"} 5)",
-          R"(ksched_binding_duration_seconds_count{result="bound"} 5)",
+          R"(ksched_bindings_total{result="bound",source="scheduler"} 5)",
+          R"(ksched_binding_duration_seconds_count{result="bound",source="scheduler"} 5)",
+          R"(ksched_api_requests_total{code="201",resource="tokenreviews",verb="POST"})",
+          R"(ksched_api_requests_total{code="201",resource="subjectaccessreviews",verb="POST"})",
           R"(ksched_extender_requests_total{code="200",verb="filter"} 1)",
           R"(ksched_extender_request_duration_seconds_count{verb="filter"} 1)",
           R"(scheduler_scheduler_cache_size{type="nodes"} 1)",
@@ -109,11 +134,19 @@ TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
                               std::istreambuf_iterator<char>());
   EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << lint_text;
 
-  // The real Prometheus, scraping every second.
+  // The real Prometheus, scraping every second over HTTPS with its token
+  // from a file, as in a pod; the certificate is self-signed.
   const int prometheus_port = client::testing::FreePort();
+  const std::filesystem::path token_file = dir_ / "prometheus-token";
+  std::ofstream(token_file) << token;
   const std::filesystem::path config = dir_ / "prometheus.yml";
   std::ofstream(config) << "global:\n  scrape_interval: 1s\n"
                            "scrape_configs:\n- job_name: ksched\n"
+                           "  scheme: https\n"
+                           "  bearer_token_file: "
+                        << token_file.string()
+                        << "\n"
+                           "  tls_config:\n    insecure_skip_verify: true\n"
                            "  static_configs:\n  - targets: ['127.0.0.1:"
                         << metrics_port << "']\n";
   KschedProcess prometheus(
@@ -126,7 +159,7 @@ TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
   ASSERT_TRUE(WaitUntil(
       [&] { return Query(prometheus_port, scheduled) == "5"; }, seconds(60)))
       << "Prometheus saw: " << Query(prometheus_port, scheduled) << "\n"
-      << prometheus.Log();
+      << prometheus.Tail();
   EXPECT_NE(
       Query(prometheus_port,
             R"(scheduler_schedule_attempts_total{result="unschedulable"})"),
@@ -140,8 +173,8 @@ TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
   EXPECT_EQ(Query(prometheus_port,
                   R"(scheduler_unschedulable_pods{plugin="NodeResourcesFit"})"),
             "1");
-  EXPECT_EQ(prometheus.Terminate(), 0) << prometheus.Log();
-  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+  EXPECT_EQ(prometheus.Terminate(), 0) << prometheus.Tail();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
 }  // namespace

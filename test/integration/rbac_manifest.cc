@@ -67,14 +67,15 @@ Result<std::vector<RbacRule>> Rules(const YAML::Node& role,
          {std::pair{"apiGroups", &rule.api_groups},
           std::pair{"resources", &rule.resources},
           std::pair{"verbs", &rule.verbs},
-          std::pair{"resourceNames", &rule.resource_names}}) {
+          std::pair{"resourceNames", &rule.resource_names},
+          std::pair{"nonResourceURLs", &rule.non_resource_urls}}) {
       Result<std::vector<std::string>> list = StringList(r, key, where);
       if (!list.ok()) return list.error();
       *field = std::move(*list);
     }
-    // A nonResourceURLs rule grants paths, which the test server does not
-    // authorize; it has no resources to add.
-    if (rule.resources.empty()) continue;
+    // A rule grants resources or non-resource URLs (answered in
+    // SubjectAccessReviews); one with neither grants nothing.
+    if (rule.resources.empty() && rule.non_resource_urls.empty()) continue;
     out.push_back(std::move(rule));
   }
   return out;

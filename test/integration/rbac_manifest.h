@@ -24,7 +24,8 @@ namespace ksched::testing {
 // account is in. Errors: an unreadable file or invalid YAML, a binding to
 // a role the file does not hold, a namespaced object without a namespace,
 // an aggregated ClusterRole (its rules are filled in by a controller).
-// Non-resource rules are left out: the test server authorizes none.
+// Non-resource rules are kept: the test server answers
+// SubjectAccessReviews for them.
 util::Result<RbacPolicy> RbacPolicyFor(const std::string& manifest_path,
                                        const std::string& sa_namespace,
                                        const std::string& sa_name);

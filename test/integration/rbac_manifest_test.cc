@@ -223,6 +223,7 @@ TEST_F(RbacManifestTest, ReadsWhatTheChartGrantsTheAccount) {
       {.api_groups = {""},
        .resources = {"nodes", "namespaces"},
        .verbs = {"list", "watch"}},
+      {.verbs = {"get"}, .non_resource_urls = {"/metrics"}},
   };
   EXPECT_EQ(policy.cluster, cluster);
   const std::vector<RbacRule> leader_election = {

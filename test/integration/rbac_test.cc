@@ -2,7 +2,8 @@
 // integration test runs under the chart's rules (ClusterTestBase) and fails
 // on a denial; this test drives every kind of request ksched makes (watch
 // every informer, bind, report status, preempt, annotate a claim for
-// provisioning, write an event and its series, hold the lease) and checks
+// provisioning, write an event and its series, hold the lease, review a
+// scraper's token and access on the secure port) and checks
 // that the set used equals the set granted, so a grant nothing uses fails
 // too.
 #include <gtest/gtest.h>
@@ -14,6 +15,7 @@
 #include <sstream>
 #include <string>
 
+#include "pkg/client/testing/loopback.h"
 #include "test/apiserver/test_objects.h"
 #include "test/integration/cluster_test_base.h"
 #include "test/integration/rbac_manifest.h"
@@ -55,9 +57,15 @@ TEST_F(RbacTest, KschedUsesExactlyWhatTheChartGrants) {
                   .scheduler = "ksched",
                   .extra_spec = R"("volumes":[{"name":"d",
                       "persistentVolumeClaim":{"claimName":"data"}}])"}));
-  StartKsched();
+  AddChartReviewUser("scraper-token", "monitoring", "prometheus-k8s");
+  const int secure_port = client::testing::FreePort();
+  StartKsched({"--secure-port=" + std::to_string(secure_port),
+               "--bind-address=127.0.0.1"});
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
+  // Delegated authentication and authorization: a TokenReview and a
+  // SubjectAccessReview.
+  EXPECT_EQ(HttpsGet(secure_port, "/metrics", "scraper-token").code, 200);
   // Provisioning was asked for on the node chosen.
   EXPECT_EQ(server_->RequestCount("PATCH", "/persistentvolumeclaims/data"), 1);
 
@@ -69,7 +77,7 @@ TEST_F(RbacTest, KschedUsesExactlyWhatTheChartGrants) {
                   .extra_spec = R"("priorityClassName":"high")"}));
   ASSERT_TRUE(WaitUntil(
       [&] { return !GetPod("urgent").spec.node_name.empty(); }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   EXPECT_EQ(server_->Get("/api/v1/namespaces/default/pods/low").code, 404);
 
   // A pod that never fits: FailedScheduling, then the same again after a
@@ -77,13 +85,13 @@ TEST_F(RbacTest, KschedUsesExactlyWhatTheChartGrants) {
   CreatePod("too-big", "4");
   ASSERT_TRUE(WaitUntil([&] { return HasEvent("too-big", "FailedScheduling"); },
                         seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   ASSERT_EQ(server_->Delete("/api/v1/namespaces/default/pods/with-volume").code,
             200);
   ASSERT_TRUE(
       WaitUntil([&] { return server_->RequestCount("PATCH", "/events/") > 0; },
                 seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   // The lease is renewed every retryPeriod (2 s): let one renewal happen.
   ASSERT_TRUE(WaitUntil(
       [&] {
@@ -91,8 +99,8 @@ TEST_F(RbacTest, KschedUsesExactlyWhatTheChartGrants) {
                    "PUT", "/namespaces/kube-system/leases/ksched") > 0;
       },
       seconds(10)))
-      << ksched_->Log();
-  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+      << ksched_->Tail();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 
   auto policy = ChartPolicy();
   ASSERT_TRUE(policy.ok()) << policy.error().message();

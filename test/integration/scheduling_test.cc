@@ -24,11 +24,11 @@ TEST_F(SchedulingTest, BindsOurPodsOnceAndValidlyAndLeavesOthersAlone) {
   CreatePod("theirs", "100m", "default-scheduler");
   StartKsched();
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   // Pods created after the start are scheduled from the watch.
   CreatePod("late", "500m");
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
 
   ExpectBoundOnceAndFitting(
       {{"node-0", 2000}, {"node-1", 2000}, {"node-2", 2000}});
@@ -56,7 +56,7 @@ TEST_F(SchedulingTest, BindsOurPodsOnceAndValidlyAndLeavesOthersAlone) {
     EXPECT_EQ(e.action, "Binding");
     EXPECT_EQ(e.reporting_controller, "ksched");
   }
-  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
 TEST_F(SchedulingTest, UnschedulablePodIsToldWhyAndWaitsForANode) {
@@ -75,7 +75,7 @@ TEST_F(SchedulingTest, UnschedulablePodIsToldWhyAndWaitsForANode) {
         return false;
       },
       seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   for (const auto& c : GetPod("big").status.conditions) {
     if (c.type == "PodScheduled") {
       EXPECT_EQ(c.message.substr(0, why.size()), why);
@@ -96,9 +96,9 @@ TEST_F(SchedulingTest, UnschedulablePodIsToldWhyAndWaitsForANode) {
   CreateNode("large", "4");
   ASSERT_TRUE(WaitUntil([&] { return !GetPod("big").spec.node_name.empty(); },
                         seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   EXPECT_EQ(GetPod("big").spec.node_name, "large");
-  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
 TEST_F(SchedulingTest, DroppedAndExpiredWatchesLoseNothing) {
@@ -111,11 +111,11 @@ TEST_F(SchedulingTest, DroppedAndExpiredWatchesLoseNothing) {
   };
   create_batch(10);
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   server_->DropWatches();
   create_batch(10);
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   // History gone and watches cut: the informers relist.
   server_->CompactHistory();
   server_->DropWatches();
@@ -123,7 +123,7 @@ TEST_F(SchedulingTest, DroppedAndExpiredWatchesLoseNothing) {
   // A node added while relisting is seen too.
   CreateNode("node-late", "8");
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
 
   ExpectBoundOnceAndFitting({{"node-0", 8000},
                              {"node-1", 8000},
@@ -132,7 +132,7 @@ TEST_F(SchedulingTest, DroppedAndExpiredWatchesLoseNothing) {
                              {"node-late", 8000}});
   EXPECT_EQ(server_->Bindings().size(), 30u);
   EXPECT_TRUE(ksched_->Running());
-  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
 // --logging-format=json: every line an object, and the outcome line of a
@@ -142,8 +142,8 @@ TEST_F(SchedulingTest, JsonLogs) {
   CreatePod("web", "500m");
   StartKsched({"--logging-format=json"});
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << ksched_->Log();
-  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Log();
+      << ksched_->Tail();
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
   std::istringstream lines(ksched_->Log());
   int objects = 0;
   bool bound_line = false;
@@ -162,7 +162,7 @@ TEST_F(SchedulingTest, JsonLogs) {
     }
   }
   EXPECT_GT(objects, 5);
-  EXPECT_TRUE(bound_line) << ksched_->Log();
+  EXPECT_TRUE(bound_line) << ksched_->Tail();
 }
 
 }  // namespace

@@ -84,7 +84,7 @@ TEST_F(SecurityTest, CredentialsNeverReachLogsOrMetrics) {
       {"--v", "10",
        "--metrics-bind-address=127.0.0.1:" + std::to_string(metrics_port)});
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
 
   // The server stops taking the first token before the file changes, so
   // ksched's requests meanwhile are answered 401 and logged as failures.
@@ -94,11 +94,11 @@ TEST_F(SecurityTest, CredentialsNeverReachLogsOrMetrics) {
       [&] { return ksched_->Log().find("Unauthorized") != std::string::npos; },
       seconds(30)))
       << "the 401 answers were not logged:\n"
-      << ksched_->Log();
+      << ksched_->Tail();
   WriteFileAtomically(token_file, second_token);
   for (int i = 4; i < 8; ++i) CreatePod("s-" + std::to_string(i), "100m");
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
 
   const std::string metrics = HttpGet(metrics_port, "/metrics").body;
   ASSERT_NE(metrics.find("scheduler_schedule_attempts_total"),
@@ -147,11 +147,13 @@ TEST_F(SecurityTest, ApiServerWithAnUntrustedCertificateGetsNoRequest) {
   StartKsched({"--v", "10"});
   ASSERT_TRUE(WaitUntil(
       [&] {
-        return ksched_->Log().find("Error in SSL handshake") !=
+        return ksched_->Log().find("TLS handshake with 127.0.0.1:" +
+                                   std::to_string(server_->port()) +
+                                   ": certificate verify failed") !=
                std::string::npos;
       },
       seconds(30)))
-      << ksched_->Log();
+      << ksched_->Tail();
   EXPECT_EQ(requests(), before)
       << "a request went through without a verified certificate";
   ksched_->Kill();
@@ -182,7 +184,7 @@ TEST_F(SecurityTest, WritesNoFileWhileScheduling) {
           "--metrics-bind-address=127.0.0.1:" + std::to_string(metrics_port)},
       (dir_ / "ksched.log").string(), "strace");
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 1; }, seconds(60)))
-      << ksched_->Log();
+      << ksched_->Tail();
   ASSERT_NE(
       HttpGet(metrics_port, "/metrics").body.find("scheduler_pending_pods"),
       std::string::npos);
@@ -193,7 +195,7 @@ TEST_F(SecurityTest, WritesNoFileWhileScheduling) {
   pid_t traced = 0;
   ASSERT_TRUE(children >> traced) << "strace has no child";
   ASSERT_EQ(kill(traced, SIGTERM), 0);
-  ASSERT_EQ(ksched_->Wait(seconds(30)), 0) << ksched_->Log();
+  ASSERT_EQ(ksched_->Wait(seconds(30)), 0) << ksched_->Tail();
 
   std::ifstream in(trace);
   ASSERT_TRUE(in) << "strace wrote no trace";

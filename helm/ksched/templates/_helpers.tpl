@@ -54,7 +54,13 @@ app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end -}}
 {{- end -}}
 
-{{/* Scheme of the metrics and health endpoints, for probes and scrapes. */}}
-{{- define "ksched.metricsScheme" -}}
-{{- if .Values.metrics.tlsSecretName -}}HTTPS{{- else -}}HTTP{{- end -}}
+{{/* The extender's settings, checked: what needs what. */}}
+{{- define "ksched.checkExtender" -}}
+{{- $e := .Values.extender -}}
+{{- if and (eq $e.auth.mode "clientCertificate") (not $e.tlsSecretName) -}}
+{{- fail "extender.auth.mode clientCertificate needs extender.tlsSecretName: a kubernetes.io/tls Secret whose ca.crt signs the clients' certificates" -}}
+{{- end -}}
+{{- if and $e.bind.enabled (eq $e.auth.mode "none") -}}
+{{- fail "extender.bind.enabled writes Bindings for whoever calls it: set extender.auth.mode to clientCertificate or token" -}}
+{{- end -}}
 {{- end -}}
