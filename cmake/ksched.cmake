@@ -49,6 +49,25 @@ if(KSCHED_FUZZ)
   target_compile_options(ksched_test_code INTERFACE -fno-sanitize=fuzzer-no-link)
 endif()
 
+# One precompiled header for every test executable: GoogleTest, GoogleMock,
+# RapidJSON and the standard headers most tests include are parsed once,
+# not once per test file. Test targets reuse it (ksched_test), so their
+# flags are ksched_test_code's. Of the project's own headers only json.h is
+# in it (it defines the macros RapidJSON must see first); others may depend
+# on definitions that differ from one test target to the next.
+if(BUILD_TESTING)
+  add_library(ksched_test_pch OBJECT ${PROJECT_SOURCE_DIR}/cmake/test_pch.cc)
+  target_link_libraries(ksched_test_pch PRIVATE GTest::gmock GTest::gtest
+    ksched_warnings ksched_test_code)
+  target_precompile_headers(ksched_test_pch PRIVATE
+    <gmock/gmock.h> <gtest/gtest.h>
+    # RapidJSON through the project's one way in, with its assertion macro.
+    ${PROJECT_SOURCE_DIR}/pkg/util/json.h
+    <algorithm> <atomic> <chrono> <filesystem> <fstream> <functional> <map>
+    <memory> <mutex> <optional> <set> <sstream> <string> <thread>
+    <unordered_map> <utility> <vector>)
+endif()
+
 # ksched_library(NAME SOURCES a.cc b.cc DEPS other_lib ...)
 # Declares library ksched_<NAME>; headers are included as "pkg/<dir>/<file>.h".
 function(ksched_library name)
@@ -68,6 +87,7 @@ function(ksched_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gmock GTest::gtest_main
     ksched_warnings ksched_test_code)
+  target_precompile_headers(${name} REUSE_FROM ksched_test_pch)
   target_compile_definitions(${name} PRIVATE
     KSCHED_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     KSCHED_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")

@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
-# Installs exactly what ksched's build and tests need, from Debian bookworm's
-# packages. Safe to run again: it installs only what is missing.
+# Installs what ksched needs from Debian bookworm's packages. Safe to run
+# again: it installs only what is missing.
+#
+#   scripts/install-deps.sh              build, tests, sanitizers, fuzzing
+#   scripts/install-deps.sh --build-only the compiler and libraries ksched
+#                                        itself builds with (what
+#                                        scripts/run-example.sh needs)
 set -euo pipefail
 
-packages=(
+build=(
   cmake g++ make
   libcpprest-dev rapidjson-dev libssl-dev prometheus-cpp-dev libyaml-cpp-dev
+)
+tests=(
   libgtest-dev libgmock-dev libbenchmark-dev
+  # The Prometheus server scrapes ksched in a test; promtool lints the
+  # exposition.
   prometheus
   # The Helm chart's tests render it with Go's text/template and sprig,
   # the template engine Helm itself uses (test/chart/render.go), and read
@@ -17,7 +26,17 @@ packages=(
   # (libclang-rt-14-dev), with llvm-symbolizer (llvm-14) for readable
   # reports. strace shows a test that ksched writes no file.
   clang libclang-rt-14-dev llvm-14 strace
+  # Keeps compiled objects between runs, so a second run of the suite
+  # recompiles only what changed.
+  ccache
 )
+
+packages=("${build[@]}")
+case "${1:-}" in
+  --build-only) ;;
+  "") packages+=("${tests[@]}") ;;
+  *) echo "usage: $0 [--build-only]" >&2; exit 2 ;;
+esac
 
 missing=()
 for p in "${packages[@]}"; do
