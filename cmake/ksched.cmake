@@ -68,6 +68,9 @@ if(BUILD_TESTING)
     <unordered_map> <utility> <vector>)
 endif()
 
+# Test files per translation unit in unity builds (0: all of a target's).
+set(KSCHED_TEST_UNITY_BATCH 8 CACHE STRING "Test files compiled together")
+
 # ksched_library(NAME SOURCES a.cc b.cc DEPS other_lib ...)
 # Declares library ksched_<NAME>; headers are included as "pkg/<dir>/<file>.h".
 function(ksched_library name)
@@ -88,6 +91,12 @@ function(ksched_test name)
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gmock GTest::gtest_main
     ksched_warnings ksched_test_code)
   target_precompile_headers(${name} REUSE_FROM ksched_test_pch)
+  # A test executable's files compile as one translation unit: most of a
+  # test file's compile time goes to instantiating and generating the same
+  # templates (GoogleTest's, the object model's) that its neighbours
+  # instantiate too.
+  set_target_properties(${name} PROPERTIES UNITY_BUILD ON
+    UNITY_BUILD_BATCH_SIZE ${KSCHED_TEST_UNITY_BATCH})
   target_compile_definitions(${name} PRIVATE
     KSCHED_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     KSCHED_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")

@@ -69,7 +69,7 @@ class StreamingServer {
   std::optional<Buffer> body_;
 };
 
-std::unique_ptr<CpprestTransport> Transport(const std::string& url,
+std::unique_ptr<CpprestTransport> ConnectTo(const std::string& url,
                                             std::chrono::seconds timeout) {
   RestConfig config;
   config.server = url;
@@ -81,7 +81,7 @@ std::unique_ptr<CpprestTransport> Transport(const std::string& url,
 
 TEST(CpprestStreamTest, ReadsEachPieceAsItArrivesThenTheEnd) {
   StreamingServer server;
-  auto transport = Transport(server.url(), std::chrono::seconds(30));
+  auto transport = ConnectTo(server.url(), std::chrono::seconds(30));
   util::Cancellation cancel;
   auto response = transport->Stream({.path = "/api/v1/pods?watch=1"}, cancel);
   ASSERT_TRUE(response.ok()) << response.error().message();
@@ -115,7 +115,7 @@ TEST(CpprestStreamTest, ReadsEachPieceAsItArrivesThenTheEnd) {
 
 TEST(CpprestStreamTest, CancelEndsABlockedRead) {
   StreamingServer server;
-  auto transport = Transport(server.url(), std::chrono::seconds(30));
+  auto transport = ConnectTo(server.url(), std::chrono::seconds(30));
   util::Cancellation cancel;
   auto response = transport->Stream({.path = "/watch"}, cancel);
   ASSERT_TRUE(response.ok()) << response.error().message();
@@ -131,7 +131,7 @@ TEST(CpprestStreamTest, CancelEndsABlockedRead) {
 
 TEST(CpprestStreamTest, CancelledBeforeTheRequestFailsAtOnce) {
   StreamingServer server;
-  auto transport = Transport(server.url(), std::chrono::seconds(30));
+  auto transport = ConnectTo(server.url(), std::chrono::seconds(30));
   util::Cancellation cancel;
   cancel.Cancel();
   auto response = transport->Stream({.path = "/watch"}, cancel);
@@ -140,7 +140,7 @@ TEST(CpprestStreamTest, CancelledBeforeTheRequestFailsAtOnce) {
 
 TEST(CpprestStreamTest, ASilentStreamTimesOut) {
   StreamingServer server;
-  auto transport = Transport(server.url(), std::chrono::seconds(1));
+  auto transport = ConnectTo(server.url(), std::chrono::seconds(1));
   util::Cancellation cancel;
   auto response = transport->Stream({.path = "/watch"}, cancel);
   ASSERT_TRUE(response.ok()) << response.error().message();

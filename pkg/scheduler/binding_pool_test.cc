@@ -11,33 +11,14 @@
 #include <set>
 #include <thread>
 
+#include "pkg/scheduler/test_gate.h"
+
 namespace ksched::scheduler {
 namespace {
 
-// Generous: only a broken pool ever waits this long.
-constexpr std::chrono::seconds kWaitLimit{30};
+using test::kWaitLimit;
 
-// A gate tasks block on until the test opens it (bounded, so a broken pool
-// fails the test instead of hanging it).
-class Gate {
- public:
-  void Open() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      open_ = true;
-    }
-    cv_.notify_all();
-  }
-  bool Wait() {
-    std::unique_lock<std::mutex> lock(mu_);
-    return cv_.wait_for(lock, kWaitLimit, [&] { return open_; });
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool open_ = false;
-};
+using test::Gate;
 
 // Counts events and lets a test wait (bounded) until a number is reached.
 class Counter {

@@ -24,6 +24,7 @@
 #include "pkg/config/config.h"
 #include "pkg/framework/testing/wrappers.h"
 #include "pkg/plugins/registry.h"
+#include "pkg/scheduler/test_gate.h"
 #include "pkg/util/fake_clock.h"
 
 namespace ksched::scheduler {
@@ -39,33 +40,12 @@ using testing::NodeBuilder;
 using testing::PodBuilder;
 using ::testing::StartsWith;
 
-// Generous: only a broken loop ever waits this long.
-constexpr std::chrono::seconds kWaitLimit{30};
+using test::kWaitLimit;
 constexpr char kProfile[] = "ksched";
 constexpr char kTestA[] = "TestA";
 constexpr char kTestB[] = "TestB";
 
-// A gate a plugin hook blocks on until the test opens it; bounded, so a
-// broken loop fails the test instead of hanging it.
-class Gate {
- public:
-  void Open() {
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      open_ = true;
-    }
-    cv_.notify_all();
-  }
-  bool Wait() {
-    std::unique_lock<std::mutex> lock(mu_);
-    return cv_.wait_for(lock, kWaitLimit, [&] { return open_; });
-  }
-
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool open_ = false;
-};
+using test::Gate;
 
 // ---------------------------------------------------------------- plugins
 

@@ -23,6 +23,8 @@ namespace {
 
 using framework::Code;
 using framework::Status;
+using interpodaffinity::test::AddNamespaces;
+using interpodaffinity::test::CaseName;
 using interpodaffinity::test::Exists;
 using interpodaffinity::test::Exprs;
 using interpodaffinity::test::In;
@@ -43,28 +45,11 @@ const std::string kExisting(kInterPodAffinityErrReasonExisting);
 constexpr Code kReject = Code::kUnschedulableAndUnresolvable;
 constexpr Code kUnsched = Code::kUnschedulable;
 
-// The namespaces of the Go tests' `namespaces` fixture.
-void AddNamespaces(testing::FakeHandle& handle) {
-  handle.namespace_labels["subteam1.team1"].Set("team", "team1");
-  handle.namespace_labels["subteam2.team1"].Set("team", "team1");
-  handle.namespace_labels["subteam1.team2"].Set("team", "team2");
-  handle.namespace_labels["subteam2.team2"].Set("team", "team2");
-}
-
 std::unique_ptr<framework::Plugin> MakePlugin(testing::FakeHandle& handle) {
   config::InterPodAffinityArgs args;
   auto plugin = NewInterPodAffinity(&args, handle);
   EXPECT_TRUE(plugin.ok()) << plugin.error().message();
   return std::move(plugin).value();
-}
-
-template <typename Case>
-std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
-  std::string out = std::to_string(info.index) + "_";
-  for (char ch : info.param.name.substr(0, 80)) {
-    out += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
-  }
-  return out;
 }
 
 void ExpectStatus(const Status& got, Code code, const std::string& reason) {

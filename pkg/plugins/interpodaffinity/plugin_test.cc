@@ -24,6 +24,7 @@ namespace {
 using framework::Code;
 using framework::QueueingHint;
 using framework::Status;
+using interpodaffinity::test::CaseName;
 using interpodaffinity::test::Exists;
 using interpodaffinity::test::In;
 using interpodaffinity::test::MakeSnapshot;
@@ -38,15 +39,6 @@ std::unique_ptr<framework::Plugin> MakePlugin(framework::Handle& handle) {
   auto plugin = NewInterPodAffinity(&args, handle);
   EXPECT_TRUE(plugin.ok()) << plugin.error().message();
   return std::move(plugin).value();
-}
-
-template <typename Case>
-std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
-  std::string out = std::to_string(info.index) + "_";
-  for (char ch : info.param.name) {
-    out += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
-  }
-  return out;
 }
 
 // The hint registered for `resource`.

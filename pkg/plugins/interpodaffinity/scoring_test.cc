@@ -20,6 +20,8 @@ namespace {
 
 using framework::Code;
 using framework::Status;
+using interpodaffinity::test::AddNamespaces;
+using interpodaffinity::test::CaseName;
 using interpodaffinity::test::Exprs;
 using interpodaffinity::test::In;
 using interpodaffinity::test::Labels;
@@ -41,22 +43,6 @@ std::unique_ptr<framework::Plugin> MakePlugin(
   auto plugin = NewInterPodAffinity(&args, handle);
   EXPECT_TRUE(plugin.ok()) << plugin.error().message();
   return std::move(plugin).value();
-}
-
-void AddNamespaces(testing::FakeHandle& handle) {
-  handle.namespace_labels["subteam1.team1"].Set("team", "team1");
-  handle.namespace_labels["subteam2.team1"].Set("team", "team1");
-  handle.namespace_labels["subteam1.team2"].Set("team", "team2");
-  handle.namespace_labels["subteam2.team2"].Set("team", "team2");
-}
-
-template <typename Case>
-std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
-  std::string out = std::to_string(info.index) + "_";
-  for (char ch : info.param.name.substr(0, 80)) {
-    out += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
-  }
-  return out;
 }
 
 struct ScoreCase {

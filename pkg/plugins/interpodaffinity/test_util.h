@@ -2,6 +2,9 @@
 // st.MakePod().PodAffinityIn(...) helpers and literal v1.Pod objects.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <cctype>
 #include <memory>
 #include <optional>
 #include <string>
@@ -12,12 +15,32 @@
 #include "pkg/api/pod.h"
 #include "pkg/framework/node_info.h"
 #include "pkg/framework/pod_info.h"
+#include "pkg/framework/testing/fake_handle.h"
 
 namespace ksched::plugins::interpodaffinity::test {
 
 using Labels = std::vector<std::pair<std::string, std::string>>;
 using Op = api::LabelSelectorOperator;
 using Exprs = std::vector<api::LabelSelectorRequirement>;
+
+// A parameterized case's test name: its index and the first 80 characters
+// of its name, as GoogleTest allows them.
+template <typename Case>
+std::string CaseName(const ::testing::TestParamInfo<Case>& info) {
+  std::string out = std::to_string(info.index) + "_";
+  for (char ch : info.param.name.substr(0, 80)) {
+    out += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+  }
+  return out;
+}
+
+// The namespaces of the Go tests' `namespaces` fixture.
+inline void AddNamespaces(testing::FakeHandle& handle) {
+  handle.namespace_labels["subteam1.team1"].Set("team", "team1");
+  handle.namespace_labels["subteam2.team1"].Set("team", "team1");
+  handle.namespace_labels["subteam1.team2"].Set("team", "team2");
+  handle.namespace_labels["subteam2.team2"].Set("team", "team2");
+}
 
 // The Go tests' defaultNamespace ("") is "default" here, as PodBuilder's.
 inline constexpr const char* kDefaultNs = "default";

@@ -29,16 +29,6 @@ std::vector<api::Node> FourNodes() {
           ZoneNode("node-x", "zone2"), ZoneNode("node-y", "zone2")};
 }
 
-// An existing pod bound to `node` with the given labels.
-api::Pod On(const std::string& name, const std::string& node,
-            std::vector<std::pair<std::string, std::string>> labels = {
-                {"foo", ""}}) {
-  TestPod p(name);
-  p.Node(node);
-  for (auto& [k, v] : labels) p.Label(k, v);
-  return p.Obj();
-}
-
 api::Pod Foo(const std::string& name, const std::string& node) {
   return On(name, node, {{"foo", ""}});
 }
@@ -99,9 +89,6 @@ TEST_P(PreFilterStateTest, Computes) {
   ASSERT_NE(got, nullptr);
   EXPECT_EQ(Describe(*got), Describe(tc.want));
 }
-
-const auto kFoo = kFooSelector;
-const auto kBar = kBarSelector;
 
 std::vector<PreFilterCase> PreFilterCases() {
   return {

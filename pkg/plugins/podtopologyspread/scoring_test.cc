@@ -29,15 +29,6 @@ api::Node ZoneHostNode(const std::string& name, const std::string& zone) {
   return HostNode(name, {{"zone", zone}});
 }
 
-api::Pod On(const std::string& name, const std::string& node,
-            std::vector<std::pair<std::string, std::string>> labels = {
-                {"foo", ""}}) {
-  TestPod p(name);
-  p.Node(node);
-  for (auto& [k, v] : labels) p.Label(k, v);
-  return p.Obj();
-}
-
 config::PodTopologySpreadArgs SystemArgs() {
   config::PodTopologySpreadArgs args;
   args.defaulting_type = config::PodTopologySpreadDefaulting::kSystem;
@@ -123,9 +114,6 @@ TEST_P(PreScoreStateTest, Computes) {
   ASSERT_NE(got, nullptr);
   EXPECT_EQ(Describe(*got), Describe(tc.want, tc.want_ignored));
 }
-
-const auto kFoo = kFooSelector;
-const auto kBar = kBarSelector;
 
 std::vector<api::Node> ThreeZoneHostNodes() {
   return {ZoneHostNode("node-a", "zone1"), ZoneHostNode("node-b", "zone1"),

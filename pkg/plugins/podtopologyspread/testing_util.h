@@ -52,6 +52,8 @@ inline api::LabelSelector MatchLabels(
 
 inline const api::LabelSelector kFooSelector = Exists("foo");
 inline const api::LabelSelector kBarSelector = Exists("bar");
+inline const api::LabelSelector& kFoo = kFooSelector;
+inline const api::LabelSelector& kBar = kBarSelector;
 
 struct SpreadOptions {
   std::optional<int32_t> min_domains;
@@ -136,6 +138,16 @@ class TestPod {
 };
 
 // NodeBuilder with labels given as a list.
+// An existing pod bound to `node` with the given labels.
+inline api::Pod On(const std::string& name, const std::string& node,
+                   std::vector<std::pair<std::string, std::string>> labels = {
+                       {"foo", ""}}) {
+  TestPod p(name);
+  p.Node(node);
+  for (auto& [k, v] : labels) p.Label(k, v);
+  return p.Obj();
+}
+
 inline api::Node MakeNode(
     std::string name,
     std::vector<std::pair<std::string, std::string>> labels = {}) {

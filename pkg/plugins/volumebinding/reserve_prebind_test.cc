@@ -27,8 +27,8 @@ using vb::testutil::MakeNode;
 using vb::testutil::PvBuilder;
 using vb::testutil::PvcBuilder;
 
-const std::string kZone = "topology.kubernetes.io/zone";
-const std::string kHostname = "kubernetes.io/hostname";
+using vb::testutil::kHostname;
+using vb::testutil::kZone;
 const std::string kSelectedNode(api::kAnnSelectedNode);
 
 framework::PodInfoPtr PodWithClaims(const std::string& name,

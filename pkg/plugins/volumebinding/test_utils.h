@@ -18,6 +18,9 @@
 
 namespace ksched::plugins::volumebinding::testutil {
 
+inline const std::string kHostname = "kubernetes.io/hostname";
+inline const std::string kZone = "topology.kubernetes.io/zone";
+
 inline api::Quantity Q(const std::string& text) {
   return *api::Quantity::Parse(text);
 }

@@ -31,8 +31,8 @@ using vb::testutil::PvcBuilder;
 const std::string kBindConflict(vb::kErrReasonBindConflict);
 const std::string kNodeConflict(vb::kErrReasonNodeConflict);
 const std::string kPvNotExist(vb::kErrReasonPVNotExist);
-const std::string kHostname = "kubernetes.io/hostname";
-const std::string kZone = "topology.kubernetes.io/zone";
+using vb::testutil::kHostname;
+using vb::testutil::kZone;
 const std::string kRegion = "topology.kubernetes.io/region";
 
 Status Unresolvable(std::vector<std::string> reasons) {
