@@ -68,14 +68,23 @@ if(BUILD_TESTING)
     <unordered_map> <utility> <vector>)
 endif()
 
-# Test files per translation unit in unity builds (0: all of a target's).
+# Files per translation unit in unity builds (0: all of a target's).
 set(KSCHED_TEST_UNITY_BATCH 8 CACHE STRING "Test files compiled together")
+set(KSCHED_LIBRARY_UNITY_BATCH 6 CACHE STRING "Library files compiled together")
 
 # ksched_library(NAME SOURCES a.cc b.cc DEPS other_lib ...)
 # Declares library ksched_<NAME>; headers are included as "pkg/<dir>/<file>.h".
 function(ksched_library name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;PRIVATE_DEPS" ${ARGN})
   add_library(ksched_${name} STATIC ${ARG_SOURCES})
+  # Compiled in batches, as the tests are: a library's files share most of
+  # the templates they instantiate. (One file is left as it is: included
+  # into a unity file, GCC would take its internal types for a header's.)
+  list(LENGTH ARG_SOURCES sources)
+  if(sources GREATER 1)
+    set_target_properties(ksched_${name} PROPERTIES UNITY_BUILD ON
+      UNITY_BUILD_BATCH_SIZE ${KSCHED_LIBRARY_UNITY_BATCH})
+  endif()
   target_include_directories(ksched_${name} PUBLIC ${PROJECT_SOURCE_DIR})
   target_link_libraries(ksched_${name} PUBLIC ${ARG_DEPS} PRIVATE ksched_warnings ${ARG_PRIVATE_DEPS})
 endfunction()
@@ -91,12 +100,14 @@ function(ksched_test name)
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gmock GTest::gtest_main
     ksched_warnings ksched_test_code)
   target_precompile_headers(${name} REUSE_FROM ksched_test_pch)
-  # A test executable's files compile as one translation unit: most of a
-  # test file's compile time goes to instantiating and generating the same
-  # templates (GoogleTest's, the object model's) that its neighbours
-  # instantiate too.
-  set_target_properties(${name} PROPERTIES UNITY_BUILD ON
-    UNITY_BUILD_BATCH_SIZE ${KSCHED_TEST_UNITY_BATCH})
+  # A test executable's files compile in batches: most of a test file's
+  # compile time goes to instantiating and generating the same templates
+  # (GoogleTest's, the object model's) that its neighbours instantiate too.
+  list(LENGTH ARG_SOURCES sources)
+  if(sources GREATER 1)
+    set_target_properties(${name} PROPERTIES UNITY_BUILD ON
+      UNITY_BUILD_BATCH_SIZE ${KSCHED_TEST_UNITY_BATCH})
+  endif()
   target_compile_definitions(${name} PRIVATE
     KSCHED_SOURCE_DIR="${PROJECT_SOURCE_DIR}"
     KSCHED_SHARED_DIR="${PROJECT_SOURCE_DIR}/../shared")

@@ -9,7 +9,7 @@ namespace {
 constexpr uint64_t kTwoTo63 = uint64_t{1} << 63;
 
 // time's quote(): bytes outside printable ASCII are written as \xNN.
-std::string GoQuote(std::string_view s) {
+std::string TimeQuote(std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
   std::string out = "\"";
   for (unsigned char c : s) {
@@ -94,7 +94,7 @@ uint64_t PrependFraction(std::string* out, uint64_t v, int prec) {
 }  // namespace
 
 util::Result<std::chrono::nanoseconds> ParseGoDuration(std::string_view text) {
-  const std::string invalid = "time: invalid duration " + GoQuote(text);
+  const std::string invalid = "time: invalid duration " + TimeQuote(text);
   std::string_view s = text;
   bool negative = false;
   if (!s.empty() && (s[0] == '-' || s[0] == '+')) {
@@ -128,14 +128,14 @@ util::Result<std::chrono::nanoseconds> ParseGoDuration(std::string_view text) {
       ++unit_len;
     }
     if (unit_len == 0) {
-      return util::Error("time: missing unit in duration " + GoQuote(text));
+      return util::Error("time: missing unit in duration " + TimeQuote(text));
     }
     std::string_view unit_text = s.substr(0, unit_len);
     s.remove_prefix(unit_len);
     std::optional<uint64_t> unit = UnitNanos(unit_text);
     if (!unit) {
-      return util::Error("time: unknown unit " + GoQuote(unit_text) +
-                         " in duration " + GoQuote(text));
+      return util::Error("time: unknown unit " + TimeQuote(unit_text) +
+                         " in duration " + TimeQuote(text));
     }
     uint64_t v = *whole;
     if (v > kTwoTo63 / *unit) return util::Error(invalid);
