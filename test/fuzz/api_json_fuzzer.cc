@@ -1,7 +1,8 @@
 // Every API object ksched reads from the API server, decoded from one
 // input: Pod, Node, the lists, Status (in bodies and as an error answer)
-// and the other kinds the informers and writers decode. A decoded Pod,
-// Node or Status must encode to JSON that decodes to the same object,
+// and the other kinds the informers and writers decode, and the
+// TokenReview and SubjectAccessReview answers the secure port reads. A decoded
+// Pod, Node or Status must encode to JSON that decodes to the same object,
 // unless it holds an enum string the codec does not know (an operator or
 // effect the API server's validation refuses): such a value reads as
 // kOther and is left out on encode, so only its encoding must then be
@@ -15,6 +16,7 @@
 #include "pkg/api/codec.h"
 #include "pkg/api/fields.h"
 #include "pkg/api/pod_resources.h"
+#include "pkg/auth/rest_reviewer.h"
 #include "pkg/client/api_error.h"
 #include "test/fuzz/fuzz_check.h"
 
@@ -115,6 +117,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // An error answer's body, as the client reads it.
   (void)client::ErrorFromResponse(409, "POST", text, "");
   (void)client::ErrorFromResponse(429, "GET", text, "1");
+  // The delegated authentication and authorization answers.
+  (void)auth::DecodeTokenReviewStatus(std::string(text));
+  (void)auth::DecodeSubjectAccessReviewStatus(std::string(text));
   if (auto pod = api::DecodeJson<api::Pod>(text); pod.ok()) {
     (void)api::PodRequests(*pod, {});
   }
