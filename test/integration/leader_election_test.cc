@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "pkg/api/codec.h"
 #include "test/integration/cluster_test_base.h"
@@ -114,6 +115,56 @@ TEST_F(LeaderElectionTest, OneLeaderSchedulesAndTheOtherTakesOver) {
   ExpectBoundOnceAndFitting({{"node-0", 8000}, {"node-1", 8000}});
   EXPECT_EQ(server_->Bindings().size(), 25u);
   EXPECT_EQ(c->Terminate(), 0) << c->Tail();
+}
+
+// The lease is renewed on a client of its own: neither a long queue of
+// Bindings behind a low client QPS nor tokens rotated (and the old one
+// revoked at once) under it cost the leader its lease, however long the
+// scheduling takes.
+TEST_F(LeaderElectionTest, TheLeaseOutlastsAQueueOfBindingsAndTokenRotations) {
+  for (int i = 0; i < 4; ++i) CreateNode("node-" + std::to_string(i), "8");
+  const std::filesystem::path token_file = dir_ / "token";
+  WriteFileAtomically(token_file, server_->token());
+  server_->WriteKubeconfig(dir_ / "kubeconfig", token_file);
+  const std::filesystem::path config = dir_ / "slow-client.yaml";
+  // 5 requests a second for everything but the lease: 40 pods' Bindings,
+  // status patches and Events take well over the 2 s renew deadline.
+  std::ofstream(config) << "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                           "kind: KubeSchedulerConfiguration\n"
+                           "clientConnection:\n  qps: 5\n  burst: 1\n"
+                           "leaderElection:\n"
+                           "  leaderElect: true\n"
+                           "  leaseDuration: 3s\n"
+                           "  renewDeadline: 2s\n"
+                           "  retryPeriod: 500ms\n";
+  StartKsched({"--config", config.string()});
+  ASSERT_TRUE(WaitUntil([&] { return Leads(*ksched_, LeaseHolder()); },
+                        seconds(30)))
+      << ksched_->Tail();
+  const std::string holder = LeaseHolder();
+  const auto start = Clock::now();
+  CreatePods(0, 40);
+  int rotations = 0;
+  while (Unbound() > 0 && Clock::now() - start < seconds(90)) {
+    // As the kubelet rotates a projected token; the old one is revoked at
+    // once.
+    const std::string token = "rotated-" + std::to_string(rotations++);
+    WriteFileAtomically(token_file, token);
+    server_->SetTokens({token});
+    std::this_thread::sleep_for(milliseconds(700));
+  }
+  EXPECT_EQ(Unbound(), 0) << ksched_->Tail();
+  EXPECT_GT(Clock::now() - start, seconds(4)) << "the queue was not slow";
+  EXPECT_GE(rotations, 5);
+  EXPECT_TRUE(ksched_->Running()) << ksched_->Tail();
+  EXPECT_EQ(ksched_->Log().find("leader election lost"), std::string::npos)
+      << ksched_->Tail();
+  // Nor did a renewal come so late that a Binding was held back for it.
+  EXPECT_EQ(ksched_->Log().find("no longer holds the leader lease"),
+            std::string::npos)
+      << ksched_->Tail();
+  EXPECT_EQ(LeaseHolder(), holder);
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
 }  // namespace
