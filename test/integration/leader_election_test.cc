@@ -138,8 +138,8 @@ TEST_F(LeaderElectionTest, TheLeaseOutlastsAQueueOfBindingsAndTokenRotations) {
                            "  renewDeadline: 2s\n"
                            "  retryPeriod: 500ms\n";
   StartKsched({"--config", config.string()});
-  ASSERT_TRUE(WaitUntil([&] { return Leads(*ksched_, LeaseHolder()); },
-                        seconds(30)))
+  ASSERT_TRUE(
+      WaitUntil([&] { return Leads(*ksched_, LeaseHolder()); }, seconds(30)))
       << ksched_->Tail();
   const std::string holder = LeaseHolder();
   const auto start = Clock::now();
