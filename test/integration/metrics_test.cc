@@ -98,9 +98,20 @@ TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
     ASSERT_TRUE(r.ok() && r->code == 200) << (r.ok() ? r->body : "");
   }
 
-  // promtool lints the exposition as Prometheus reads it.
-  const client::HttpResponse exposition =
-      HttpsGet(metrics_port, "/metrics", token);
+  // The server sees a pod bound before ksched counts the Binding's answer,
+  // and the unschedulable pod's attempt may still be under way: wait for both.
+  client::HttpResponse exposition;
+  EXPECT_TRUE(WaitUntil(
+      [&] {
+        exposition = HttpsGet(metrics_port, "/metrics", token);
+        return exposition.body.find(
+                   R"(ksched_bindings_total{result="bound",source="scheduler"} 5)") !=
+                   std::string::npos &&
+               exposition.body.find(
+                   R"(scheduler_unschedulable_pods{plugin="NodeResourcesFit",profile="ksched"} 1)") !=
+                   std::string::npos;
+      },
+      seconds(10)));
   ASSERT_EQ(exposition.code, 200) << exposition.body;
   // ksched's own families.
   for (
