@@ -2,9 +2,7 @@
 
 #include <openssl/crypto.h>
 
-#include <algorithm>
 #include <exception>
-#include <thread>
 
 // boost/asio, under pplx, uses std::exchange without including <utility>.
 // clang-format off
@@ -14,10 +12,7 @@
 
 namespace ksched::client {
 
-int DefaultCpprestThreads() {
-  const int hw = static_cast<int>(std::thread::hardware_concurrency());
-  return std::max(4, 2 * hw);
-}
+int DefaultCpprestThreads() { return 1; }
 
 bool ConfigureCpprestThreads(int threads) {
   if (threads < 1) return false;

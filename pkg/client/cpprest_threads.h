@@ -1,17 +1,25 @@
 // Sizing cpprestsdk's shared thread pool, which runs every asio completion
-// of the HTTP client (and listener).
+// of the HTTP client and listener, and every pplx continuation.
 //
-// cpprestsdk starts 40 threads by default. A request's completions hop
-// between them, so on a machine with few cores most of the cost of a small
-// request is waking threads: against the test API server on 2 cores, 4
-// threads bound 1,600-2,000 pods/s where 40 bound 1,250-1,450, with about
-// a quarter less CPU in ksched. Handlers must not block on other requests,
-// or a small pool can run out of threads.
+// One thread. cpprestsdk's listener lets an answer out before the request's
+// body has all arrived once the body is ended early (ksched does that to
+// refuse a body over its limit), then closes the socket while its own
+// reading of the body goes on: with several pool threads, a read can start
+// on a socket another thread is closing, and asio crashes (a SEGV in
+// epoll_reactor::start_op, seen under ExtenderHostileTest). On one thread
+// the two never overlap. It is also the cheapest: cpprestsdk starts 40
+// threads by default, and a request's completions hop between them, so on
+// a machine with few cores most of the cost of a small request is waking
+// threads. Against the test API server on 2 cores (apiserver_load_bench,
+// 1,000 nodes, 5,000 pods): 40 threads bound 1,250-1,450 pods/s, 4 threads
+// 1,560-1,890 with 3.8-4.8 s of ksched CPU, 1 thread 2,010-2,110 with
+// 3.2-3.5 s. Handlers must not block on other requests: with one thread
+// that would deadlock.
 #pragma once
 
 namespace ksched::client {
 
-// Twice the hardware threads, at least 4.
+// One (see above).
 int DefaultCpprestThreads();
 
 // Must run before the first request or listener. False if threads < 1 or
