@@ -8,6 +8,7 @@
 // clang-format off
 #include <utility>
 #include <cpprest/http_listener.h>
+#include <pplx/threadpool.h>
 // clang-format on
 
 namespace ksched::http {
@@ -112,7 +113,15 @@ void Listener::Close(std::chrono::milliseconds drain,
   if (!open_) return;
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   try {
-    listener_->close().wait();
+    pplx::task<void> closing = listener_->close();
+    // cpprestsdk closes on a task of its pool that waits, on that pool
+    // thread, for the open connections (a scraper's keep-alive) to finish,
+    // which takes handlers only a pool thread runs: with ksched's pool of
+    // one thread, the wait would never end. So this thread runs the pool's
+    // handlers until the close is done.
+    auto& io = crossplat::threadpool::shared_instance().service();
+    while (!closing.is_done()) io.run_one_for(std::chrono::milliseconds(10));
+    closing.wait();
   } catch (const std::exception&) {
   }
   WaitIdle(std::chrono::seconds(5));

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -50,7 +51,22 @@ class KschedProcess {
   // to be killed.
   int Terminate(std::chrono::seconds limit = std::chrono::seconds(20)) {
     kill(pid_, SIGTERM);
-    return Wait(limit);
+    const int code = Wait(limit);
+    if (!exited_) DumpStacks(limit);
+    return code;
+  }
+
+  // Appends every thread's stack to the log, when gdb is installed: what a
+  // ksched that did not stop was waiting for.
+  void DumpStacks(std::chrono::seconds waited) const {
+    std::ofstream(log_path_, std::ios::app)
+        << "\n[test] ksched did not stop within " << waited.count()
+        << " s of SIGTERM; its threads:\n";
+    const std::string command = "command -v gdb >/dev/null && gdb -p " +
+                                std::to_string(pid_) +
+                                " -batch -ex 'thread apply all bt' >> '" +
+                                log_path_ + "' 2>&1 < /dev/null";
+    (void)std::system(command.c_str());
   }
 
   // Waits up to `limit` for the process to end by itself; the exit code,
