@@ -114,11 +114,12 @@ void Listener::Close(std::chrono::milliseconds drain,
   std::this_thread::sleep_for(std::chrono::milliseconds(20));
   try {
     pplx::task<void> closing = listener_->close();
-    // cpprestsdk closes on a task of its pool that waits, on that pool
-    // thread, for the open connections (a scraper's keep-alive) to finish,
-    // which takes handlers only a pool thread runs: with ksched's pool of
-    // one thread, the wait would never end. So this thread runs the pool's
-    // handlers until the close is done.
+    // cpprestsdk closes on a task of its pool, and stopping the server
+    // there waits for the open connections (a scraper's keep-alive) to
+    // finish, which takes handlers only a pool thread runs. With ksched's
+    // pool of one thread that wait could block the very thread it needs (a
+    // shutdown once hung this way under load), so this thread runs the
+    // pool's handlers until the close is done.
     auto& io = crossplat::threadpool::shared_instance().service();
     while (!closing.is_done()) io.run_one_for(std::chrono::milliseconds(10));
     closing.wait();
