@@ -36,12 +36,16 @@ api::LeaseSpec LeaderElector::Record(util::Clock::WallTime now) const {
   return spec;
 }
 
+// mu_ guards what IsLeader, Check and Release read from other threads, and
+// is never held across a request to the API server: /healthz calls Check on
+// cpprestsdk's one pool thread, which also carries the client's I/O, so a
+// Check waiting for a lease request would wait for itself (a shutdown once
+// hung this way under load).
 bool LeaderElector::TryAcquireOrRenew() {
   const util::Clock::TimePoint now = clock_.Now();
   api::LeaseSpec record = Record(clock_.WallNow());
 
   client::ApiOr<api::Lease> current = lock_.Get();
-  std::lock_guard lock(mu_);
   if (!current.ok()) {
     if (!client::IsNotFound(current.error())) {
       log_.Warning("leader election: reading the lease: " +
@@ -56,6 +60,7 @@ bool LeaderElector::TryAcquireOrRenew() {
                    created.error().message());
       return false;
     }
+    std::lock_guard lock(mu_);
     observed_ = *created;
     observed_time_ = now;
     renewed_ = now;
@@ -63,17 +68,20 @@ bool LeaderElector::TryAcquireOrRenew() {
   }
 
   const api::Lease& old = *current;
-  if (!observed_.has_value() || observed_->spec != old.spec) {
-    observed_ = old;
-    observed_time_ = now;
-  }
   const std::string holder = old.spec.holder_identity.value_or("");
   const bool held_by_us = holder == config_.identity;
-  const auto duration =
-      std::chrono::seconds(old.spec.lease_duration_seconds.value_or(0));
-  if (!holder.empty() && !held_by_us && observed_time_ + duration > now) {
-    renewed_.reset();
-    return false;  // someone else holds a lease that has not expired
+  {
+    std::lock_guard lock(mu_);
+    if (!observed_.has_value() || observed_->spec != old.spec) {
+      observed_ = old;
+      observed_time_ = now;
+    }
+    const auto duration =
+        std::chrono::seconds(old.spec.lease_duration_seconds.value_or(0));
+    if (!holder.empty() && !held_by_us && observed_time_ + duration > now) {
+      renewed_.reset();
+      return false;  // someone else holds a lease that has not expired
+    }
   }
 
   api::Lease update = old;
@@ -92,6 +100,7 @@ bool LeaderElector::TryAcquireOrRenew() {
     }
     return false;
   }
+  std::lock_guard lock(mu_);
   observed_ = *written;
   observed_time_ = now;
   renewed_ = now;

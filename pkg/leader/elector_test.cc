@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <future>
+#include <thread>
+
 #include "pkg/util/fake_clock.h"
 
 namespace ksched::leader {
@@ -168,6 +172,49 @@ TEST_F(ElectorTest, AcquireStopsWhenTheWaitIsCut) {
   ASSERT_TRUE(a->TryAcquireOrRenew());
   waits_left_ = 3;
   EXPECT_FALSE(b->Acquire());
+}
+
+// A lease request can take up to the renew deadline, and /healthz calls
+// Check meanwhile on the thread that carries the client's I/O: Check and
+// IsLeader must answer while a request is in flight, never wait for it.
+TEST_F(ElectorTest, ChecksAnswerWhileALeaseRequestIsInFlight) {
+  class SlowLeaseLock final : public LeaseLock {
+   public:
+    explicit SlowLeaseLock(LeaseLock& inner) : inner_(inner) {}
+    client::ApiOr<api::Lease> Get() override { return inner_.Get(); }
+    client::ApiOr<api::Lease> Create(const api::Lease& l) override {
+      return inner_.Create(l);
+    }
+    client::ApiOr<api::Lease> Update(const api::Lease& l) override {
+      entered.set_value();
+      release.get_future().wait();
+      return inner_.Update(l);
+    }
+    std::promise<void> entered, release;
+
+   private:
+    LeaseLock& inner_;
+  };
+  auto a = Elector("a");
+  ASSERT_TRUE(a->TryAcquireOrRenew());  // creates the lease: no Update
+  SlowLeaseLock slow(lock_);
+  LeaderElector renewing(slow, clock_, random_, log_,
+                         ElectionConfig{.identity = "a",
+                                        .lease_duration = seconds(15),
+                                        .renew_deadline = seconds(10),
+                                        .retry_period = seconds(2)},
+                         [](util::Clock::Duration) { return false; });
+  std::thread renewal([&] { renewing.TryAcquireOrRenew(); });
+  slow.entered.get_future().wait();
+  auto check = std::async(std::launch::async, [&] {
+    return std::make_pair(renewing.Check(seconds(20)), renewing.IsLeader());
+  });
+  const bool answered =
+      check.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
+  slow.release.set_value();
+  renewal.join();
+  ASSERT_TRUE(answered) << "Check waited for the lease request";
+  EXPECT_EQ(check.get().first, std::nullopt);
 }
 
 }  // namespace
