@@ -46,6 +46,9 @@ KSCHED_API_TYPE(PersistentVolumeClaim, "v1", "PersistentVolumeClaim")
 KSCHED_API_TYPE(PersistentVolume, "v1", "PersistentVolume")
 KSCHED_API_TYPE(StorageClass, "storage.k8s.io/v1", "StorageClass")
 KSCHED_API_TYPE(PodDisruptionBudget, "policy/v1", "PodDisruptionBudget")
+KSCHED_API_TYPE(CsiNode, "storage.k8s.io/v1", "CSINode")
+KSCHED_API_TYPE(CsiDriver, "storage.k8s.io/v1", "CSIDriver")
+KSCHED_API_TYPE(VolumeAttachment, "storage.k8s.io/v1", "VolumeAttachment")
 #undef KSCHED_API_TYPE
 
 struct JsonDecodeOptions {

@@ -292,10 +292,87 @@ template <typename V>
 void Fields(V&, EphemeralVolumeSource&) {}
 
 template <typename V>
+void Fields(V& v, GcePersistentDiskVolumeSource& s) {
+  v("pdName", s.pd_name, Emit::kAlways);
+  v("partition", s.partition);
+  v("readOnly", s.read_only);
+}
+
+template <typename V>
+void Fields(V& v, AwsElasticBlockStoreVolumeSource& s) {
+  v("volumeID", s.volume_id, Emit::kAlways);
+  v("partition", s.partition);
+  v("readOnly", s.read_only);
+}
+
+template <typename V>
+void Fields(V& v, RbdVolumeSource& s) {
+  v("monitors", s.monitors, Emit::kAlways);
+  v("image", s.image, Emit::kAlways);
+  v("pool", s.pool);
+  v("readOnly", s.read_only);
+}
+
+template <typename V>
+void Fields(V& v, IscsiVolumeSource& s) {
+  v("targetPortal", s.target_portal, Emit::kAlways);
+  v("iqn", s.iqn, Emit::kAlways);
+  v("lun", s.lun, Emit::kAlways);
+  v("readOnly", s.read_only);
+}
+
+template <typename V>
+void Fields(V& v, CinderVolumeSource& s) {
+  v("volumeID", s.volume_id, Emit::kAlways);
+  v("readOnly", s.read_only);
+}
+
+template <typename V>
+void Fields(V& v, AzureDiskVolumeSource& s) {
+  v("diskName", s.disk_name, Emit::kAlways);
+  v("diskURI", s.disk_uri, Emit::kAlways);
+  v("kind", s.kind);
+  v("readOnly", s.read_only);
+}
+
+template <typename V>
+void Fields(V& v, AzureFileVolumeSource& s) {
+  v("secretName", s.secret_name, Emit::kAlways);
+  v("shareName", s.share_name, Emit::kAlways);
+  v("readOnly", s.read_only);
+}
+
+template <typename V>
+void Fields(V& v, VsphereVirtualDiskVolumeSource& s) {
+  v("volumePath", s.volume_path, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, PortworxVolumeSource& s) {
+  v("volumeID", s.volume_id, Emit::kAlways);
+  v("readOnly", s.read_only);
+}
+
+// The in-tree sources are members of the volume (or PV spec) itself.
+template <typename V>
+void InTreeSourceFields(V& v, InTreeVolumeSources& s) {
+  v("gcePersistentDisk", s.gce_persistent_disk);
+  v("awsElasticBlockStore", s.aws_elastic_block_store);
+  v("rbd", s.rbd);
+  v("iscsi", s.iscsi);
+  v("cinder", s.cinder);
+  v("azureDisk", s.azure_disk);
+  v("azureFile", s.azure_file);
+  v("vsphereVolume", s.vsphere_volume);
+  v("portworxVolume", s.portworx_volume);
+}
+
+template <typename V>
 void Fields(V& v, Volume& vol) {
   v("name", vol.name, Emit::kAlways);
   v("persistentVolumeClaim", vol.persistent_volume_claim);
   v("ephemeral", vol.ephemeral);
+  InTreeSourceFields(v, vol.in_tree);
 }
 
 template <typename V>
@@ -521,6 +598,7 @@ void Fields(V& v, PersistentVolumeSpec& s) {
   v("storageClassName", s.storage_class_name);
   v("volumeMode", s.volume_mode);
   v("nodeAffinity", s.node_affinity);
+  InTreeSourceFields(v, s.in_tree);
 }
 
 template <typename V>
@@ -552,6 +630,68 @@ void Fields(V& v, StorageClass& c) {
   v("provisioner", c.provisioner, Emit::kAlways);
   v("volumeBindingMode", c.volume_binding_mode);
   v("allowedTopologies", c.allowed_topologies);
+}
+
+template <typename V>
+void Fields(V& v, VolumeNodeResources& r) {
+  v("count", r.count);
+}
+
+template <typename V>
+void Fields(V& v, CsiNodeDriver& d) {
+  v("name", d.name, Emit::kAlways);
+  v("nodeID", d.node_id, Emit::kAlways);
+  v("topologyKeys", d.topology_keys, Emit::kAlways);
+  v("allocatable", d.allocatable);
+}
+
+template <typename V>
+void Fields(V& v, CsiNodeSpec& s) {
+  v("drivers", s.drivers, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, CsiNode& n) {
+  v("metadata", n.metadata);
+  v("spec", n.spec, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, CsiDriverSpec& s) {
+  v("attachRequired", s.attach_required);
+  v("podInfoOnMount", s.pod_info_on_mount);
+  v("storageCapacity", s.storage_capacity);
+  v("volumeLifecycleModes", s.volume_lifecycle_modes);
+}
+
+template <typename V>
+void Fields(V& v, CsiDriver& d) {
+  v("metadata", d.metadata);
+  v("spec", d.spec, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, VolumeAttachmentSource& s) {
+  v("persistentVolumeName", s.persistent_volume_name);
+}
+
+template <typename V>
+void Fields(V& v, VolumeAttachmentSpec& s) {
+  v("attacher", s.attacher, Emit::kAlways);
+  v("source", s.source, Emit::kAlways);
+  v("nodeName", s.node_name, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, VolumeAttachmentStatus& s) {
+  v("attached", s.attached, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, VolumeAttachment& a) {
+  v("metadata", a.metadata);
+  v("spec", a.spec, Emit::kAlways);
+  v("status", a.status);
 }
 
 // ---- policy ----

@@ -1,8 +1,8 @@
 // core/v1 Pod: the fields a scheduler reads and writes.
 //
-// Fields a scheduler never looks at (env, probes, volume sources other than
-// claims, ...) are not decoded: they cost memory in a cache of every pod in
-// the cluster and time in every watch event.
+// Fields a scheduler never looks at (env, probes, config map and secret
+// volume sources, ...) are not decoded: they cost memory in a cache of every
+// pod in the cluster and time in every watch event.
 #pragma once
 
 #include <cstdint>
@@ -119,10 +119,102 @@ struct EphemeralVolumeSource {
                          const EphemeralVolumeSource&) = default;
 };
 
+// In-tree volume sources, with the fields the volume plugins read: disk
+// identity and read-only mode for VolumeRestrictions' conflicts, and what
+// CSI migration turns into a driver's volume handle for NodeVolumeLimits.
+// The same structs serve a PersistentVolume's source.
+struct GcePersistentDiskVolumeSource {
+  std::string pd_name;
+  int32_t partition = 0;
+  bool read_only = false;
+  friend bool operator==(const GcePersistentDiskVolumeSource&,
+                         const GcePersistentDiskVolumeSource&) = default;
+};
+
+struct AwsElasticBlockStoreVolumeSource {
+  std::string volume_id;
+  int32_t partition = 0;
+  bool read_only = false;
+  friend bool operator==(const AwsElasticBlockStoreVolumeSource&,
+                         const AwsElasticBlockStoreVolumeSource&) = default;
+};
+
+struct RbdVolumeSource {
+  std::vector<std::string> monitors;
+  std::string image;
+  std::string pool;
+  bool read_only = false;
+  friend bool operator==(const RbdVolumeSource&,
+                         const RbdVolumeSource&) = default;
+};
+
+struct IscsiVolumeSource {
+  std::string target_portal;
+  std::string iqn;
+  int32_t lun = 0;
+  bool read_only = false;
+  friend bool operator==(const IscsiVolumeSource&,
+                         const IscsiVolumeSource&) = default;
+};
+
+struct CinderVolumeSource {
+  std::string volume_id;
+  bool read_only = false;
+  friend bool operator==(const CinderVolumeSource&,
+                         const CinderVolumeSource&) = default;
+};
+
+struct AzureDiskVolumeSource {
+  std::string disk_name;
+  std::string disk_uri;  // "diskURI"
+  std::optional<std::string> kind;
+  std::optional<bool> read_only;
+  friend bool operator==(const AzureDiskVolumeSource&,
+                         const AzureDiskVolumeSource&) = default;
+};
+
+struct AzureFileVolumeSource {
+  std::string secret_name;
+  std::string share_name;
+  bool read_only = false;
+  friend bool operator==(const AzureFileVolumeSource&,
+                         const AzureFileVolumeSource&) = default;
+};
+
+struct VsphereVirtualDiskVolumeSource {
+  std::string volume_path;
+  friend bool operator==(const VsphereVirtualDiskVolumeSource&,
+                         const VsphereVirtualDiskVolumeSource&) = default;
+};
+
+struct PortworxVolumeSource {
+  std::string volume_id;
+  bool read_only = false;
+  friend bool operator==(const PortworxVolumeSource&,
+                         const PortworxVolumeSource&) = default;
+};
+
+// The in-tree sources a volume may have; boxed, since almost every volume
+// has none and every cached pod would pay for them otherwise.
+struct InTreeVolumeSources {
+  Box<GcePersistentDiskVolumeSource> gce_persistent_disk;
+  Box<AwsElasticBlockStoreVolumeSource> aws_elastic_block_store;
+  Box<RbdVolumeSource> rbd;
+  Box<IscsiVolumeSource> iscsi;
+  Box<CinderVolumeSource> cinder;
+  Box<AzureDiskVolumeSource> azure_disk;
+  Box<AzureFileVolumeSource> azure_file;
+  Box<VsphereVirtualDiskVolumeSource> vsphere_volume;
+  Box<PortworxVolumeSource> portworx_volume;
+  friend bool operator==(const InTreeVolumeSources&,
+                         const InTreeVolumeSources&) = default;
+};
+
 struct Volume {
   std::string name;
   std::optional<PersistentVolumeClaimVolumeSource> persistent_volume_claim;
   std::optional<EphemeralVolumeSource> ephemeral;
+  InTreeVolumeSources in_tree;
   friend bool operator==(const Volume&, const Volume&) = default;
 };
 

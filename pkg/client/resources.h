@@ -36,6 +36,12 @@ KSCHED_CLIENT_RESOURCE(api::PersistentVolume, "/api/v1", "persistentvolumes",
                        false)
 KSCHED_CLIENT_RESOURCE(api::StorageClass, "/apis/storage.k8s.io/v1",
                        "storageclasses", false)
+KSCHED_CLIENT_RESOURCE(api::CsiNode, "/apis/storage.k8s.io/v1", "csinodes",
+                       false)
+KSCHED_CLIENT_RESOURCE(api::CsiDriver, "/apis/storage.k8s.io/v1", "csidrivers",
+                       false)
+KSCHED_CLIENT_RESOURCE(api::VolumeAttachment, "/apis/storage.k8s.io/v1",
+                       "volumeattachments", false)
 KSCHED_CLIENT_RESOURCE(api::PodDisruptionBudget, "/apis/policy/v1",
                        "poddisruptionbudgets", true)
 KSCHED_CLIENT_RESOURCE(api::PriorityClass, "/apis/scheduling.k8s.io/v1",

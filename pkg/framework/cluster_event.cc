@@ -21,6 +21,10 @@ std::string ResourceName(EventResource r) {
       return "storage.k8s.io/StorageClass";
     case EventResource::kCsiNode:
       return "storage.k8s.io/CSINode";
+    case EventResource::kCsiDriver:
+      return "storage.k8s.io/CSIDriver";
+    case EventResource::kVolumeAttachment:
+      return "storage.k8s.io/VolumeAttachment";
     case EventResource::kWildCard:
       return "*";
   }

@@ -8,6 +8,7 @@
 
 #include "pkg/api/node.h"
 #include "pkg/api/pod.h"
+#include "pkg/api/storage.h"
 
 namespace ksched::framework {
 
@@ -20,6 +21,8 @@ enum class EventResource : uint8_t {
   kPersistentVolumeClaim,
   kStorageClass,
   kCsiNode,
+  kCsiDriver,
+  kVolumeAttachment,
   kWildCard,
 };
 
@@ -69,6 +72,12 @@ struct EventObjects {
   const api::Pod* new_pod = nullptr;
   const api::Node* old_node = nullptr;
   const api::Node* new_node = nullptr;
+  const api::PersistentVolume* old_pv = nullptr;
+  const api::PersistentVolume* new_pv = nullptr;
+  const api::PersistentVolumeClaim* old_pvc = nullptr;
+  const api::PersistentVolumeClaim* new_pvc = nullptr;
+  const api::StorageClass* old_storage_class = nullptr;
+  const api::StorageClass* new_storage_class = nullptr;
 };
 
 // Decides whether the event may make `pod` (which this plugin rejected)

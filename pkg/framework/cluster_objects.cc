@@ -46,6 +46,34 @@ void InMemoryClusterObjects::Upsert(api::StorageClass sc) {
   storage_classes_[key] =
       std::make_shared<const api::StorageClass>(std::move(sc));
 }
+void InMemoryClusterObjects::Upsert(api::CsiNode csi_node) {
+  std::string key = csi_node.metadata.name;
+  std::lock_guard<std::mutex> lock(mu_);
+  csi_nodes_[key] = std::make_shared<const api::CsiNode>(std::move(csi_node));
+}
+void InMemoryClusterObjects::Upsert(api::CsiDriver csi_driver) {
+  std::string key = csi_driver.metadata.name;
+  std::lock_guard<std::mutex> lock(mu_);
+  csi_drivers_[key] =
+      std::make_shared<const api::CsiDriver>(std::move(csi_driver));
+}
+void InMemoryClusterObjects::Upsert(api::VolumeAttachment attachment) {
+  std::string key = attachment.metadata.name;
+  auto stored =
+      std::make_shared<const api::VolumeAttachment>(std::move(attachment));
+  std::lock_guard<std::mutex> lock(mu_);
+  auto old = attachments_.find(key);
+  if (old != attachments_.end()) {
+    // spec.nodeName is immutable, but a delete and re-create may move it.
+    auto on_node = attachments_by_node_.find(old->second->spec.node_name);
+    if (on_node != attachments_by_node_.end()) {
+      on_node->second.erase(key);
+      if (on_node->second.empty()) attachments_by_node_.erase(on_node);
+    }
+  }
+  attachments_by_node_[stored->spec.node_name][key] = stored;
+  attachments_[key] = std::move(stored);
+}
 
 void InMemoryClusterObjects::DeleteNamespace(const std::string& name) {
   std::lock_guard<std::mutex> lock(mu_);
@@ -68,6 +96,25 @@ void InMemoryClusterObjects::DeletePersistentVolume(const std::string& name) {
 void InMemoryClusterObjects::DeleteStorageClass(const std::string& name) {
   std::lock_guard<std::mutex> lock(mu_);
   storage_classes_.erase(name);
+}
+void InMemoryClusterObjects::DeleteCsiNode(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  csi_nodes_.erase(name);
+}
+void InMemoryClusterObjects::DeleteCsiDriver(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  csi_drivers_.erase(name);
+}
+void InMemoryClusterObjects::DeleteVolumeAttachment(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = attachments_.find(name);
+  if (it == attachments_.end()) return;
+  auto on_node = attachments_by_node_.find(it->second->spec.node_name);
+  if (on_node != attachments_by_node_.end()) {
+    on_node->second.erase(name);
+    if (on_node->second.empty()) attachments_by_node_.erase(on_node);
+  }
+  attachments_.erase(it);
 }
 
 std::shared_ptr<const api::Namespace> InMemoryClusterObjects::GetNamespace(
@@ -100,6 +147,23 @@ std::shared_ptr<const api::StorageClass>
 InMemoryClusterObjects::GetStorageClass(std::string_view name) const {
   std::lock_guard<std::mutex> lock(mu_);
   return Find(storage_classes_, name);
+}
+std::shared_ptr<const api::CsiNode> InMemoryClusterObjects::GetCsiNode(
+    std::string_view name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return Find(csi_nodes_, name);
+}
+std::shared_ptr<const api::CsiDriver> InMemoryClusterObjects::GetCsiDriver(
+    std::string_view name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return Find(csi_drivers_, name);
+}
+std::vector<std::shared_ptr<const api::VolumeAttachment>>
+InMemoryClusterObjects::ListVolumeAttachments(std::string_view node) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = attachments_by_node_.find(node);
+  if (it == attachments_by_node_.end()) return {};
+  return Values(it->second);
 }
 
 }  // namespace ksched::framework

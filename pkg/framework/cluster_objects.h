@@ -1,6 +1,6 @@
 // ClusterObjects: read-only views of the objects plugins consult besides
-// nodes and pods (namespaces, PodDisruptionBudgets, volumes), kept current by
-// informers in a cluster and filled from manifests by the simulator.
+// nodes and pods (namespaces, PodDisruptionBudgets, volumes, CSI objects), kept
+// current by informers in a cluster and filled from manifests by the simulator.
 #pragma once
 
 #include <map>
@@ -32,6 +32,13 @@ class ClusterObjects {
   ListPersistentVolumes() const = 0;
   virtual std::shared_ptr<const api::StorageClass> GetStorageClass(
       std::string_view name) const = 0;
+  virtual std::shared_ptr<const api::CsiNode> GetCsiNode(
+      std::string_view name) const = 0;
+  virtual std::shared_ptr<const api::CsiDriver> GetCsiDriver(
+      std::string_view name) const = 0;
+  // The VolumeAttachments whose spec.nodeName is `node`.
+  virtual std::vector<std::shared_ptr<const api::VolumeAttachment>>
+  ListVolumeAttachments(std::string_view node) const = 0;
 };
 
 // A thread-safe store of those objects; objects are replaced whole, so a
@@ -43,6 +50,9 @@ class InMemoryClusterObjects final : public ClusterObjects {
   void Upsert(api::PersistentVolumeClaim pvc);
   void Upsert(api::PersistentVolume pv);
   void Upsert(api::StorageClass sc);
+  void Upsert(api::CsiNode csi_node);
+  void Upsert(api::CsiDriver csi_driver);
+  void Upsert(api::VolumeAttachment attachment);
   void DeleteNamespace(const std::string& name);
   void DeletePodDisruptionBudget(const std::string& ns,
                                  const std::string& name);
@@ -50,6 +60,9 @@ class InMemoryClusterObjects final : public ClusterObjects {
                                    const std::string& name);
   void DeletePersistentVolume(const std::string& name);
   void DeleteStorageClass(const std::string& name);
+  void DeleteCsiNode(const std::string& name);
+  void DeleteCsiDriver(const std::string& name);
+  void DeleteVolumeAttachment(const std::string& name);
 
   std::shared_ptr<const api::Namespace> GetNamespace(
       std::string_view name) const override;
@@ -63,6 +76,12 @@ class InMemoryClusterObjects final : public ClusterObjects {
   ListPersistentVolumes() const override;
   std::shared_ptr<const api::StorageClass> GetStorageClass(
       std::string_view name) const override;
+  std::shared_ptr<const api::CsiNode> GetCsiNode(
+      std::string_view name) const override;
+  std::shared_ptr<const api::CsiDriver> GetCsiDriver(
+      std::string_view name) const override;
+  std::vector<std::shared_ptr<const api::VolumeAttachment>>
+  ListVolumeAttachments(std::string_view node) const override;
 
  private:
   template <typename T>
@@ -77,6 +96,12 @@ class InMemoryClusterObjects final : public ClusterObjects {
   Store<api::PersistentVolumeClaim> pvcs_;  // by namespace/name
   Store<api::PersistentVolume> pvs_;
   Store<api::StorageClass> storage_classes_;
+  Store<api::CsiNode> csi_nodes_;
+  Store<api::CsiDriver> csi_drivers_;
+  // By name, and by node then name: Filter asks per node.
+  Store<api::VolumeAttachment> attachments_;
+  std::map<std::string, Store<api::VolumeAttachment>, std::less<>>
+      attachments_by_node_;
 };
 
 }  // namespace ksched::framework

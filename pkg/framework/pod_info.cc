@@ -190,6 +190,22 @@ void PodInfo::SetFacts(const api::Pod& pod) {
     }
   }
   claim_names_.shrink_to_fit();
+  storage_volumes_.reset();
+  for (const api::Volume& v : pod.spec.volumes) {
+    const api::InTreeVolumeSources& t = v.in_tree;
+    const bool in_tree = t.gce_persistent_disk || t.aws_elastic_block_store ||
+                         t.rbd || t.iscsi || t.cinder || t.azure_disk ||
+                         t.azure_file || t.vsphere_volume || t.portworx_volume;
+    if (v.persistent_volume_claim || v.ephemeral || in_tree) {
+      if (!storage_volumes_) storage_volumes_.emplace();
+      storage_volumes_->push_back(v);
+    }
+  }
+}
+
+const std::vector<api::Volume>& PodInfo::storage_volumes() const {
+  static const std::vector<api::Volume> kNone;
+  return storage_volumes_ ? *storage_volumes_ : kNone;
 }
 
 PodInfoPtr PodInfo::Create(std::shared_ptr<const api::Pod> pod) {

@@ -108,6 +108,10 @@ class PodInfo {
   }
   // The claims of persistentVolumeClaim volumes, in the pod's namespace.
   const std::vector<std::string>& claim_names() const { return claim_names_; }
+  // The volumes the volume plugins look at on a node: claims, generic
+  // ephemeral volumes and in-tree disks (config maps, secrets and projected
+  // tokens are left out).
+  const std::vector<api::Volume>& storage_volumes() const;
   const PodResource& resource() const { return resource_; }
 
   // Empty term lists for pods without inter-pod affinity.
@@ -147,6 +151,8 @@ class PodInfo {
   api::Box<api::PodCondition> disruption_target_;
   std::vector<api::ContainerPort> host_ports_;
   std::vector<std::string> claim_names_;
+  // Empty for most pods, so boxed.
+  api::Box<std::vector<api::Volume>> storage_volumes_;
   PodResource resource_;
   // Shared between versions of one pod; null: no pod (anti-)affinity.
   std::shared_ptr<const AffinityTerms> affinity_;

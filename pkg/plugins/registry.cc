@@ -14,21 +14,21 @@
 #include "pkg/plugins/noderesources/balanced_allocation.h"
 #include "pkg/plugins/noderesources/fit.h"
 #include "pkg/plugins/nodeunschedulable/node_unschedulable.h"
+#include "pkg/plugins/nodevolumelimits/node_volume_limits.h"
 #include "pkg/plugins/podtopologyspread/plugin.h"
 #include "pkg/plugins/queuesort/priority_sort.h"
 #include "pkg/plugins/schedulinggates/scheduling_gates.h"
 #include "pkg/plugins/tainttoleration/taint_toleration.h"
 #include "pkg/plugins/unimplemented/unimplemented.h"
 #include "pkg/plugins/volumebinding/volume_binding.h"
+#include "pkg/plugins/volumerestrictions/volume_restrictions.h"
+#include "pkg/plugins/volumezone/volume_zone.h"
 
 namespace ksched::plugins {
 
 const std::vector<std::string>& UnimplementedPluginNames() {
   static const std::vector<std::string> kNames = {
       std::string(names::kDynamicResources),
-      std::string(names::kNodeVolumeLimits),
-      std::string(names::kVolumeRestrictions),
-      std::string(names::kVolumeZone),
   };
   return kNames;
 }
@@ -56,7 +56,10 @@ framework::Registry NewInTreeRegistry() {
   add(names::kImageLocality, NewImageLocality);
   add(names::kPodTopologySpread, NewPodTopologySpread);
   add(names::kInterPodAffinity, NewInterPodAffinity);
+  add(names::kVolumeRestrictions, NewVolumeRestrictions);
+  add(names::kNodeVolumeLimits, NewNodeVolumeLimits);
   add(names::kVolumeBinding, NewVolumeBinding);
+  add(names::kVolumeZone, NewVolumeZone);
   add(names::kDefaultPreemption, NewDefaultPreemption);
   add(names::kDefaultBinder, NewDefaultBinder);
   for (const std::string& name : UnimplementedPluginNames()) {

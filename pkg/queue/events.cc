@@ -1,5 +1,7 @@
 #include "pkg/queue/events.h"
 
+#include <type_traits>
+
 #include "pkg/api/pod_resources.h"
 
 namespace ksched::queue {
@@ -32,6 +34,16 @@ OwnedEventObjects OwnedEventObjects::CopyOf(
   if (objs.new_node) {
     out.new_node = std::make_shared<api::Node>(*objs.new_node);
   }
+  auto copy = [](const auto* object) {
+    using T = std::remove_cvref_t<decltype(*object)>;
+    return object ? std::make_shared<const T>(*object) : nullptr;
+  };
+  out.old_pv = copy(objs.old_pv);
+  out.new_pv = copy(objs.new_pv);
+  out.old_pvc = copy(objs.old_pvc);
+  out.new_pvc = copy(objs.new_pvc);
+  out.old_storage_class = copy(objs.old_storage_class);
+  out.new_storage_class = copy(objs.new_storage_class);
   return out;
 }
 

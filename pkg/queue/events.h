@@ -52,11 +52,26 @@ struct OwnedEventObjects {
   std::shared_ptr<const api::Pod> new_pod;
   std::shared_ptr<const api::Node> old_node;
   std::shared_ptr<const api::Node> new_node;
+  std::shared_ptr<const api::PersistentVolume> old_pv;
+  std::shared_ptr<const api::PersistentVolume> new_pv;
+  std::shared_ptr<const api::PersistentVolumeClaim> old_pvc;
+  std::shared_ptr<const api::PersistentVolumeClaim> new_pvc;
+  std::shared_ptr<const api::StorageClass> old_storage_class;
+  std::shared_ptr<const api::StorageClass> new_storage_class;
 
   // Copies whatever `objs` points at.
   static OwnedEventObjects CopyOf(const framework::EventObjects& objs);
   framework::EventObjects View() const {
-    return {old_pod.get(), new_pod.get(), old_node.get(), new_node.get()};
+    return {.old_pod = old_pod.get(),
+            .new_pod = new_pod.get(),
+            .old_node = old_node.get(),
+            .new_node = new_node.get(),
+            .old_pv = old_pv.get(),
+            .new_pv = new_pv.get(),
+            .old_pvc = old_pvc.get(),
+            .new_pvc = new_pvc.get(),
+            .old_storage_class = old_storage_class.get(),
+            .new_storage_class = new_storage_class.get()};
   }
 };
 

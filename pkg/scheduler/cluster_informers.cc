@@ -1,5 +1,7 @@
 #include "pkg/scheduler/cluster_informers.h"
 
+#include <optional>
+
 #include "pkg/client/rest_list_watch.h"
 
 namespace ksched::scheduler {
@@ -8,26 +10,62 @@ namespace {
 using framework::ClusterEvent;
 using framework::EventResource;
 
+// Where a storage object goes in an event's objects, for the plugins'
+// queueing hints; kinds no hint reads go nowhere.
+void Place(queue::OwnedEventObjects& objs,
+           std::shared_ptr<const api::PersistentVolume> old_object,
+           std::shared_ptr<const api::PersistentVolume> new_object) {
+  objs.old_pv = std::move(old_object);
+  objs.new_pv = std::move(new_object);
+}
+void Place(queue::OwnedEventObjects& objs,
+           std::shared_ptr<const api::PersistentVolumeClaim> old_object,
+           std::shared_ptr<const api::PersistentVolumeClaim> new_object) {
+  objs.old_pvc = std::move(old_object);
+  objs.new_pvc = std::move(new_object);
+}
+void Place(queue::OwnedEventObjects& objs,
+           std::shared_ptr<const api::StorageClass> old_object,
+           std::shared_ptr<const api::StorageClass> new_object) {
+  objs.old_storage_class = std::move(old_object);
+  objs.new_storage_class = std::move(new_object);
+}
+template <typename T>
+void Place(queue::OwnedEventObjects&, std::shared_ptr<const T>,
+           std::shared_ptr<const T>) {}
+
+// Keeps the objects in `objects`; when `resource` is set, each change is
+// also a cluster event for the scheduler, with the objects before and after.
 template <typename T>
 informer::Handlers<T> StoreIn(framework::InMemoryClusterObjects& objects,
                               std::function<void(const T&)> remove,
-                              std::function<void(uint32_t)> notify = {}) {
+                              Scheduler* scheduler = nullptr,
+                              std::optional<EventResource> resource = {}) {
+  auto notify = [scheduler, resource](uint32_t action,
+                                      std::shared_ptr<const T> old_object,
+                                      std::shared_ptr<const T> new_object) {
+    if (scheduler == nullptr || !resource) return;
+    queue::OwnedEventObjects objs;
+    Place(objs, std::move(old_object), std::move(new_object));
+    scheduler->OnClusterEvent(ClusterEvent{*resource, action}, objs);
+  };
   return {
       .on_add =
           [&objects, notify](std::shared_ptr<const T> o) {
             objects.Upsert(*o);
-            if (notify) notify(framework::kAdd);
+            notify(framework::kAdd, nullptr, std::move(o));
           },
       .on_update =
-          [&objects, notify](std::shared_ptr<const T>,
+          [&objects, notify](std::shared_ptr<const T> old_object,
                              std::shared_ptr<const T> o) {
             objects.Upsert(*o);
-            if (notify) notify(framework::kUpdateOther);
+            notify(framework::kUpdateOther, std::move(old_object),
+                   std::move(o));
           },
       .on_delete =
           [remove, notify](std::shared_ptr<const T> o) {
             remove(*o);
-            if (notify) notify(framework::kDelete);
+            notify(framework::kDelete, std::move(o), nullptr);
           },
   };
 }
@@ -62,11 +100,6 @@ ClusterInformers::ClusterInformers(client::RestClient& client,
     options.failure_log = std::make_shared<informer::FailureLog>(log);
   }
   Scheduler* s = &scheduler;
-  auto notify = [s](EventResource resource) {
-    return [s, resource](uint32_t action) {
-      s->OnClusterEvent(ClusterEvent{resource, action});
-    };
-  };
   informer::InformerOptions pod_options = options;
   pod_options.field_selector = kUnfinishedPods;
   pods_ = Make<api::Pod>(
@@ -104,21 +137,40 @@ ClusterInformers::ClusterInformers(client::RestClient& client,
           [o](const auto& x) {
             o->DeletePersistentVolumeClaim(x.metadata.ns, x.metadata.name);
           },
-          notify(EventResource::kPersistentVolumeClaim)),
+          s, EventResource::kPersistentVolumeClaim),
       options);
   pvs_ = Make<api::PersistentVolume>(
       "persistentvolumes",
       StoreIn<api::PersistentVolume>(
           objects,
-          [o](const auto& x) { o->DeletePersistentVolume(x.metadata.name); },
-          notify(EventResource::kPersistentVolume)),
+          [o](const auto& x) { o->DeletePersistentVolume(x.metadata.name); }, s,
+          EventResource::kPersistentVolume),
       options);
   storage_classes_ = Make<api::StorageClass>(
       "storageclasses",
       StoreIn<api::StorageClass>(
           objects,
-          [o](const auto& x) { o->DeleteStorageClass(x.metadata.name); },
-          notify(EventResource::kStorageClass)),
+          [o](const auto& x) { o->DeleteStorageClass(x.metadata.name); }, s,
+          EventResource::kStorageClass),
+      options);
+  csi_nodes_ = Make<api::CsiNode>(
+      "csinodes",
+      StoreIn<api::CsiNode>(
+          objects, [o](const auto& x) { o->DeleteCsiNode(x.metadata.name); }, s,
+          EventResource::kCsiNode),
+      options);
+  csi_drivers_ = Make<api::CsiDriver>(
+      "csidrivers",
+      StoreIn<api::CsiDriver>(
+          objects, [o](const auto& x) { o->DeleteCsiDriver(x.metadata.name); },
+          s, EventResource::kCsiDriver),
+      options);
+  volume_attachments_ = Make<api::VolumeAttachment>(
+      "volumeattachments",
+      StoreIn<api::VolumeAttachment>(
+          objects,
+          [o](const auto& x) { o->DeleteVolumeAttachment(x.metadata.name); }, s,
+          EventResource::kVolumeAttachment),
       options);
 }
 

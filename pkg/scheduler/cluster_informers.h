@@ -4,8 +4,9 @@
 //                           unbound ones with our schedulerName to the queue
 //   nodes                -> the scheduler's cache
 //   namespaces, PDBs     -> the objects plugins read
-//   PVCs, PVs, classes   -> the objects plugins read, and a cluster event
-//                           that may move pods volume binding rejected
+//   PVCs, PVs, classes,  -> the objects plugins read, and a cluster event
+//   CSINodes, CSIDrivers,   (with the objects, for queueing hints) that may
+//   VolumeAttachments       move pods the volume plugins rejected
 // Each informer runs on a thread of its own.
 #pragma once
 
@@ -67,6 +68,10 @@ class ClusterInformers {
   std::unique_ptr<informer::Informer<api::PersistentVolumeClaim>> pvcs_;
   std::unique_ptr<informer::Informer<api::PersistentVolume>> pvs_;
   std::unique_ptr<informer::Informer<api::StorageClass>> storage_classes_;
+  std::unique_ptr<informer::Informer<api::CsiNode>> csi_nodes_;
+  std::unique_ptr<informer::Informer<api::CsiDriver>> csi_drivers_;
+  std::unique_ptr<informer::Informer<api::VolumeAttachment>>
+      volume_attachments_;
   std::vector<std::function<void()>> runs_;
   std::vector<std::function<bool()>> synced_;
   std::vector<std::string> names_;

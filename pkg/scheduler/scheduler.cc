@@ -573,8 +573,9 @@ void Scheduler::OnNodeDelete(std::shared_ptr<const api::Node> node) {
   cache_->RemoveNode(*node);
 }
 
-void Scheduler::OnClusterEvent(const framework::ClusterEvent& event) {
-  queue_->MoveAllToActiveOrBackoffQueue(event, framework::EventObjects{});
+void Scheduler::OnClusterEvent(const framework::ClusterEvent& event,
+                               const queue::OwnedEventObjects& objects) {
+  queue_->MoveAllToActiveOrBackoffQueue(event, objects);
 }
 
 // ---------------------------------------------------------------- upkeep

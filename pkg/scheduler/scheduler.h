@@ -91,8 +91,10 @@ class Scheduler {
                     std::shared_ptr<const api::Node> new_node);
   void OnNodeDelete(std::shared_ptr<const api::Node> node);
   // A change to another kind of object plugins read (volumes, storage
-  // classes): pods it may help are moved out of the pool.
-  void OnClusterEvent(const framework::ClusterEvent& event);
+  // classes, CSI objects): pods it may help, as the plugins' queueing hints
+  // judge from `objects`, are moved out of the pool.
+  void OnClusterEvent(const framework::ClusterEvent& event,
+                      const queue::OwnedEventObjects& objects = {});
 
   // Pops the next pod (blocking) and runs its scheduling cycle; the binding
   // cycle continues on the binding pool. False once the queue is closed.

@@ -130,6 +130,18 @@ class Loader {
       auto sc = Decode<api::StorageClass>(obj, where);
       if (!sc.ok()) return sc.error();
       cluster_.storage_classes.push_back(std::move(*sc));
+    } else if (kind == "CSINode") {
+      auto csi_node = Decode<api::CsiNode>(obj, where);
+      if (!csi_node.ok()) return csi_node.error();
+      cluster_.csi_nodes.push_back(std::move(*csi_node));
+    } else if (kind == "CSIDriver") {
+      auto csi_driver = Decode<api::CsiDriver>(obj, where);
+      if (!csi_driver.ok()) return csi_driver.error();
+      cluster_.csi_drivers.push_back(std::move(*csi_driver));
+    } else if (kind == "VolumeAttachment") {
+      auto attachment = Decode<api::VolumeAttachment>(obj, where);
+      if (!attachment.ok()) return attachment.error();
+      cluster_.volume_attachments.push_back(std::move(*attachment));
     } else if (kind == "PodDisruptionBudget") {
       auto pdb = Decode<api::PodDisruptionBudget>(obj, where);
       if (!pdb.ok()) return pdb.error();

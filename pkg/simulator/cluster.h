@@ -23,6 +23,9 @@ struct Cluster {
   std::vector<api::PersistentVolumeClaim> persistent_volume_claims;
   std::vector<api::PersistentVolume> persistent_volumes;
   std::vector<api::StorageClass> storage_classes;
+  std::vector<api::CsiNode> csi_nodes;
+  std::vector<api::CsiDriver> csi_drivers;
+  std::vector<api::VolumeAttachment> volume_attachments;
   std::vector<api::PodDisruptionBudget> pod_disruption_budgets;
   // Objects of kinds the simulator does not use, counted by kind.
   std::map<std::string, int> ignored_kinds;

@@ -70,6 +70,9 @@ util::Result<SimulationResult> Simulate(
   for (const auto& o : cluster.persistent_volume_claims) objects.Upsert(o);
   for (const auto& o : cluster.persistent_volumes) objects.Upsert(o);
   for (const auto& o : cluster.storage_classes) objects.Upsert(o);
+  for (const auto& o : cluster.csi_nodes) objects.Upsert(o);
+  for (const auto& o : cluster.csi_drivers) objects.Upsert(o);
+  for (const auto& o : cluster.volume_attachments) objects.Upsert(o);
   for (const auto& o : cluster.pod_disruption_budgets) objects.Upsert(o);
 
   SimulatedCluster api_server(objects);

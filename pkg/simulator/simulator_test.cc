@@ -229,6 +229,26 @@ TEST_F(SimulatorTest, ExampleClusterSchedulesAsDocumented) {
   ASSERT_TRUE(Pod(r, "reports-0").node.has_value())
       << Pod(r, "reports-0").message;
   EXPECT_TRUE(Pod(r, "reports-0").node->starts_with("cpu-b-"));
+  // VolumeZone: the disk lives in zone-a.
+  ASSERT_TRUE(Pod(r, "orders-db-0").node.has_value())
+      << Pod(r, "orders-db-0").message;
+  EXPECT_TRUE(Pod(r, "orders-db-0").node->starts_with("cpu-a-"));
+  // VolumeRestrictions: the journal writer holds the ReadWriteOncePod claim.
+  EXPECT_EQ(Pod(r, "journal-audit-0").message,
+            "0/7 nodes are available: 1 node(s) were unschedulable, 2 node(s) "
+            "had untolerated taint {dedicated: gpu}, 4 node has pod using "
+            "PersistentVolumeClaim with the same name and ReadWriteOncePod "
+            "access mode. preemption: 0/7 nodes are available: 3 Preemption "
+            "is not helpful for scheduling, 4 No preemption victims found for "
+            "incoming pod.");
+  // NodeVolumeLimits: cpu-b-2 has both its EBS slots attached.
+  EXPECT_EQ(Pod(r, "builder-0").message,
+            "0/7 nodes are available: 1 node(s) exceed max volume count, 1 "
+            "node(s) were unschedulable, 2 node(s) had untolerated taint "
+            "{dedicated: gpu}, 3 node(s) didn't match Pod's node "
+            "affinity/selector. preemption: 0/7 nodes are available: 1 No "
+            "preemption victims found for incoming pod, 6 Preemption is not "
+            "helpful for scheduling.");
   EXPECT_EQ(Pod(r, "archiver-0").message,
             "0/7 nodes are available: pod has unbound immediate "
             "PersistentVolumeClaims. preemption: 0/7 nodes are available: 7 "

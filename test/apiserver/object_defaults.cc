@@ -170,6 +170,23 @@ void ApplyDefaults(const ResourceInfo& resource, JsonDocument& object) {
   } else if (resource.resource == "storageclasses") {
     DefaultString(object, "reclaimPolicy", "Delete", a);
     DefaultString(object, "volumeBindingMode", "Immediate", a);
+  } else if (resource.resource == "csidrivers") {
+    // storage/v1 SetDefaults_CSIDriver.
+    JsonValue& spec = EnsureObject(object, "spec", a);
+    Default(spec, "attachRequired", JsonValue(true), a);
+    Default(spec, "podInfoOnMount", JsonValue(false), a);
+    Default(spec, "storageCapacity", JsonValue(false), a);
+    DefaultString(spec, "fsGroupPolicy", "ReadWriteOnceWithFSType", a);
+    if (Member(spec, "volumeLifecycleModes") == nullptr) {
+      JsonValue modes(rapidjson::kArrayType);
+      modes.PushBack(MakeString("Persistent", a), a);
+      SetMember(spec, "volumeLifecycleModes", std::move(modes), a);
+    }
+    Default(spec, "requiresRepublish", JsonValue(false), a);
+    Default(spec, "seLinuxMount", JsonValue(false), a);
+  } else if (resource.resource == "volumeattachments") {
+    JsonValue& status = EnsureObject(object, "status", a);
+    Default(status, "attached", JsonValue(false), a);
   } else if (resource.resource == "priorityclasses") {
     DefaultString(object, "preemptionPolicy", "PreemptLowerPriority", a);
   } else if (resource.resource == "poddisruptionbudgets") {

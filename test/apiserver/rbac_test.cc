@@ -378,14 +378,17 @@ TEST_F(RbacTest, Wildcards) {
 
 TEST_F(RbacTest, UnservedResourcesAreAuthorizedBeforeRouting) {
   server_->SetRbac({});
-  HttpResult denied = Call("GET", "/apis/storage.k8s.io/v1/csinodes");
+  HttpResult denied =
+      Call("GET", "/apis/storage.k8s.io/v1/csistoragecapacities");
   EXPECT_EQ(denied.code, 403);
-  EXPECT_EQ(Message(denied), Denial("csinodes.storage.k8s.io", "list",
-                                    "csinodes", "storage.k8s.io", ""));
+  EXPECT_EQ(Message(denied),
+            Denial("csistoragecapacities.storage.k8s.io", "list",
+                   "csistoragecapacities", "storage.k8s.io", ""));
   server_->SetRbac({.cluster = {{.api_groups = {"storage.k8s.io"},
-                                 .resources = {"csinodes"},
+                                 .resources = {"csistoragecapacities"},
                                  .verbs = {"list"}}}});
-  EXPECT_EQ(Call("GET", "/apis/storage.k8s.io/v1/csinodes").code, 404);
+  EXPECT_EQ(Call("GET", "/apis/storage.k8s.io/v1/csistoragecapacities").code,
+            404);
 }
 
 TEST_F(RbacTest, NonResourceRequestsAreNotAuthorized) {

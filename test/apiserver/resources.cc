@@ -85,6 +85,31 @@ std::vector<ResourceInfo> BuildResources() {
                            .namespaced = false,
                            .storage_directory = "storageclasses",
                            .zero_value_fields = R"("provisioner":"")"});
+  r.push_back(ResourceInfo{.group = "storage.k8s.io",
+                           .version = "v1",
+                           .resource = "csinodes",
+                           .kind = "CSINode",
+                           .namespaced = false,
+                           .storage_directory = "csinodes",
+                           .zero_value_fields = R"("spec":{"drivers":null})"});
+  r.push_back(ResourceInfo{.group = "storage.k8s.io",
+                           .version = "v1",
+                           .resource = "csidrivers",
+                           .kind = "CSIDriver",
+                           .namespaced = false,
+                           .storage_directory = "csidrivers",
+                           .zero_value_fields = R"("spec":{})"});
+  r.push_back(
+      ResourceInfo{.group = "storage.k8s.io",
+                   .version = "v1",
+                   .resource = "volumeattachments",
+                   .kind = "VolumeAttachment",
+                   .namespaced = false,
+                   .has_status = true,
+                   .storage_directory = "volumeattachments",
+                   .zero_value_fields =
+                       R"("spec":{"attacher":"","source":{},"nodeName":""},)"
+                       R"("status":{"attached":false})"});
   r.push_back(ResourceInfo{
       .group = "policy",
       .version = "v1",

@@ -29,6 +29,7 @@ std::vector<ClusterEventWithHint> AllEvents() {
        {EventResource::kAssignedPod, EventResource::kUnscheduledPod,
         EventResource::kNode, EventResource::kPersistentVolume,
         EventResource::kPersistentVolumeClaim, EventResource::kCsiNode,
+        EventResource::kCsiDriver, EventResource::kVolumeAttachment,
         EventResource::kStorageClass}) {
     events.push_back({ClusterEvent{r, kAll}, nullptr});
   }

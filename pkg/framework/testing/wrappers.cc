@@ -235,6 +235,19 @@ PodBuilder& PodBuilder::SpreadConstraint(
   return *this;
 }
 
+PodBuilder& PodBuilder::EphemeralVolume(std::string volume) {
+  api::Volume v;
+  v.name = std::move(volume);
+  v.ephemeral.emplace();
+  pod_.spec.volumes.push_back(std::move(v));
+  return *this;
+}
+
+PodBuilder& PodBuilder::Volume(api::Volume volume) {
+  pod_.spec.volumes.push_back(std::move(volume));
+  return *this;
+}
+
 PodBuilder& PodBuilder::PvcVolume(std::string volume, std::string claim) {
   api::Volume v;
   v.name = std::move(volume);

@@ -78,6 +78,9 @@ class PodBuilder {
                                api::UnsatisfiableConstraintAction action,
                                std::string label_key, std::string label_value);
   PodBuilder& PvcVolume(std::string volume, std::string claim);
+  // A generic ephemeral volume: its claim is "<pod>-<volume>".
+  PodBuilder& EphemeralVolume(std::string volume);
+  PodBuilder& Volume(api::Volume volume);
   PodBuilder& SchedulingGate(std::string name);
 
   api::Pod Obj() const { return pod_; }
