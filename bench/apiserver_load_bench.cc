@@ -1,60 +1,57 @@
-// End-to-end throughput and latency: the real ksched binary schedules pods
-// created in the test API server, over HTTPS, as it would in a cluster.
+// End-to-end throughput, CPU and memory: the real ksched binary schedules
+// pods created in the test API server, over HTTPS, as it would in a cluster.
 //
-//   apiserver_load_bench [--nodes 1000] [--pods 5000] [--mode stream|backlog]
-//                        [--rate PODS_PER_S] [--parallelism N]
-//                        [--ksched-args "..."]
+//   apiserver_load_bench [--workload basic|anti-affinity|spread]
+//                        [--nodes N] [--pods N] [--running-pods N]
+//                        [--mode stream|backlog] [--rate PODS_PER_S]
+//                        [--parallelism N] [--ksched-args "..."]
 //
+// --workload picks one of the shapes in bench/workloads.h (scheduler_perf's
+//          SchedulingBasic, SchedulingPodAntiAffinity and TopologySpreading);
+//          with it the defaults become 5,000 nodes, the workload's pod count
+//          and backlog mode, as in the design notes' side-by-side runs.
+//          Without it: basic pods, 1,000 nodes, 5,000 pods, stream mode.
+// --running-pods: pods already bound to the nodes (round robin) before
+//          ksched starts, which its informers list at start-up.
 // stream:  ksched starts first; the pods are then created as fast as the
 //          server takes them, and each pod's time from creation to its
 //          Binding is measured (p50/p99), with the bind rate. With
 //          --rate, pods are created at that steady rate instead, so the
 //          latency is that of a scheduler keeping up, not of a queue
 //          draining a burst.
-// backlog: the pods exist before ksched starts (as in the design notes'
-//          kube-scheduler figures): time from start to all bound.
+// backlog: the pods exist before ksched starts: time from start to all
+//          bound.
+// CPU is split at the "caches synced" log line: before it is start-up
+// (listing and decoding everything), after it is the cost of scheduling and
+// binding, divided per bound pod. The test API server runs in this process,
+// so this process's CPU over the same interval is the server's.
 // It prints figures; it asserts nothing.
 #include <sys/resource.h>
-#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "bench/workloads.h"
 #include "test/apiserver/test_api_server.h"
-#include "test/apiserver/test_objects.h"
 #include "test/integration/ksched_process.h"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
+using ksched::bench::Workload;
 using ksched::testing::KschedProcess;
 using ksched::testing::TestApiServer;
-
-std::string NodeJson(int i) {
-  const std::string name = "node-" + std::to_string(i);
-  return ksched::testing::NodeJson(
-      {.name = name,
-       .cpu = "32",
-       .memory = "128Gi",
-       .labels = R"("kubernetes.io/hostname":")" + name +
-                 R"(","topology.kubernetes.io/zone":"zone-)" +
-                 std::to_string(i % 10) + "\""});
-}
-
-std::string PodJson(int i) {
-  return ksched::testing::PodJson({.name = "pod-" + std::to_string(i),
-                                   .memory = "128Mi",
-                                   .scheduler = "ksched",
-                                   .labels = R"("app":"load")"});
-}
 
 double Ms(Clock::duration d) {
   return std::chrono::duration<double, std::milli>(d).count();
@@ -67,33 +64,101 @@ std::vector<std::string> Split(const std::string& s) {
   return out;
 }
 
-// User + system CPU seconds of this process (the API server) or of the
-// finished children (ksched).
-double CpuSeconds(int who) {
+// User + system CPU seconds of this process: the test API server, the pod
+// creation and the polling.
+double SelfCpuSeconds() {
   rusage usage{};
-  getrusage(who, &usage);
+  getrusage(RUSAGE_SELF, &usage);
   auto seconds = [](const timeval& t) { return t.tv_sec + t.tv_usec / 1e6; };
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
+
+// User + system CPU seconds of a running process, from /proc/PID/stat
+// (fields 14 and 15, after the parenthesised command name).
+double ProcessCpuSeconds(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)),
+                   std::istreambuf_iterator<char>());
+  const size_t close = stat.rfind(')');
+  if (close == std::string::npos) return 0;
+  std::istringstream fields(stat.substr(close + 2));
+  std::string field;
+  long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    if (i == 14) utime = std::stol(field);
+    if (i == 15) stime = std::stol(field);
+  }
+  return static_cast<double>(utime + stime) / sysconf(_SC_CLK_TCK);
+}
+
+struct Options {
+  std::optional<Workload> workload;
+  int nodes = 1000;
+  int pods = 5000;
+  int running_pods = 0;
+  std::string mode = "stream";
+  std::string extra;
+  int parallelism = 16;  // kube-scheduler's default
+  double rate = 0;       // pods/s; 0: as fast as the server takes them
+};
+
+std::optional<Options> ParseOptions(int argc, char** argv) {
+  Options o;
+  std::map<std::string, std::string> flags;
+  for (int i = 1; i < argc; i += 2) {
+    if (i + 1 >= argc) {
+      std::cerr << "flag " << argv[i] << " needs a value\n";
+      return std::nullopt;
+    }
+    flags[argv[i]] = argv[i + 1];
+  }
+  if (flags.count("--workload")) {
+    o.workload = ksched::bench::ParseWorkload(flags["--workload"]);
+    if (!o.workload) {
+      std::cerr << "unknown workload " << flags["--workload"]
+                << " (basic, anti-affinity, spread)\n";
+      return std::nullopt;
+    }
+    o.nodes = 5000;
+    o.pods = ksched::bench::DefaultPods(*o.workload);
+    o.mode = "backlog";
+  }
+  for (const auto& [flag, value] : flags) {
+    if (flag == "--workload") continue;
+    if (flag == "--nodes") {
+      o.nodes = std::stoi(value);
+    } else if (flag == "--pods") {
+      o.pods = std::stoi(value);
+    } else if (flag == "--running-pods") {
+      o.running_pods = std::stoi(value);
+    } else if (flag == "--mode") {
+      o.mode = value;
+    } else if (flag == "--ksched-args") {
+      o.extra = value;
+    } else if (flag == "--parallelism") {
+      o.parallelism = std::stoi(value);
+    } else if (flag == "--rate") {
+      o.rate = std::stod(value);
+    } else {
+      std::cerr << "unknown flag " << flag << "\n";
+      return std::nullopt;
+    }
+  }
+  if (o.mode != "stream" && o.mode != "backlog") {
+    std::cerr << "--mode is stream or backlog\n";
+    return std::nullopt;
+  }
+  return o;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  int nodes = 1000;
-  int pods = 5000;
-  std::string mode = "stream";
-  std::string extra;
-  int parallelism = 16;  // kube-scheduler's default
-  double rate = 0;       // pods/s; 0: as fast as the server takes them
-  for (int i = 1; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    if (flag == "--nodes") nodes = std::stoi(argv[i + 1]);
-    if (flag == "--pods") pods = std::stoi(argv[i + 1]);
-    if (flag == "--mode") mode = argv[i + 1];
-    if (flag == "--ksched-args") extra = argv[i + 1];
-    if (flag == "--parallelism") parallelism = std::stoi(argv[i + 1]);
-    if (flag == "--rate") rate = std::stod(argv[i + 1]);
-  }
+  const std::optional<Options> parsed = ParseOptions(argc, argv);
+  if (!parsed) return 2;
+  const Options& o = *parsed;
+  const Workload workload = o.workload.value_or(Workload::kBasic);
+
   auto server = TestApiServer::Start({});
   const auto dir = std::filesystem::temp_directory_path() /
                    ("ksched-load-" + std::to_string(getpid()));
@@ -103,20 +168,27 @@ int main(int argc, char** argv) {
   const std::string config = dir / "config.yaml";
   {
     // Client limits as in the design notes' kube-scheduler runs.
-    std::FILE* f = std::fopen(config.c_str(), "w");
-    const std::string yaml =
-        "apiVersion: kubescheduler.config.k8s.io/v1\n"
-        "kind: KubeSchedulerConfiguration\n"
-        "parallelism: " +
-        std::to_string(parallelism) +
-        "\n"
-        "clientConnection:\n  qps: 5000\n  burst: 5000\n"
-        "profiles:\n- schedulerName: ksched\n";
-    std::fputs(yaml.c_str(), f);
-    std::fclose(f);
+    std::ofstream f(config);
+    f << "apiVersion: kubescheduler.config.k8s.io/v1\n"
+         "kind: KubeSchedulerConfiguration\n"
+         "parallelism: "
+      << o.parallelism
+      << "\n"
+         "clientConnection:\n  qps: 5000\n  burst: 5000\n"
+         "profiles:\n- schedulerName: ksched\n";
   }
-  for (int i = 0; i < nodes; ++i) {
-    server->Create("/api/v1/nodes", NodeJson(i));
+  for (int i = 0; i < o.nodes; ++i) {
+    server->Create("/api/v1/nodes", ksched::bench::NodeJson(i));
+  }
+  for (int i = 0; i < o.running_pods; ++i) {
+    const auto reply = server->Create(
+        "/api/v1/namespaces/default/pods",
+        ksched::bench::RunningPodJson(
+            i, "node-" + std::to_string(i % std::max(1, o.nodes))));
+    if (reply.code != 201) {
+      std::cerr << "create failed: " << reply.body << "\n";
+      return 1;
+    }
   }
   std::vector<std::string> args = {"--kubeconfig",
                                    kubeconfig,
@@ -124,19 +196,20 @@ int main(int argc, char** argv) {
                                    config,
                                    "--extender-bind-address=",
                                    "--metrics-bind-address="};
-  for (auto& a : Split(extra)) args.push_back(a);
+  for (auto& a : Split(o.extra)) args.push_back(a);
 
   std::map<std::string, Clock::time_point> created;
   auto create_pods = [&] {
     const Clock::time_point begin = Clock::now();
-    for (int i = 0; i < pods; ++i) {
-      if (rate > 0) {
+    for (int i = 0; i < o.pods; ++i) {
+      if (o.rate > 0) {
         std::this_thread::sleep_until(
             begin + std::chrono::duration_cast<Clock::duration>(
-                        std::chrono::duration<double>(i / rate)));
+                        std::chrono::duration<double>(i / o.rate)));
       }
       const auto reply =
-          server->Create("/api/v1/namespaces/default/pods", PodJson(i));
+          server->Create("/api/v1/namespaces/default/pods",
+                         ksched::bench::PendingPodJson(workload, i, "ksched"));
       created["pod-" + std::to_string(i)] = Clock::now();
       if (reply.code != 201) {
         std::cerr << "create failed: " << reply.body << "\n";
@@ -145,35 +218,31 @@ int main(int argc, char** argv) {
     }
     return true;
   };
-
-  Clock::time_point start;
-  std::unique_ptr<KschedProcess> ksched;
-  if (mode == "backlog") {
-    if (!create_pods()) return 1;
-    start = Clock::now();
-    ksched = std::make_unique<KschedProcess>(args, dir / "ksched.log");
-  } else {
-    ksched = std::make_unique<KschedProcess>(args, dir / "ksched.log");
-    // Scheduling starts once the informers synced.
-    ksched::testing::WaitUntil(
-        [&] {
-          return ksched->Log().find("caches synced") != std::string::npos;
-        },
-        std::chrono::seconds(60));
-    start = Clock::now();
-    if (!create_pods()) return 1;
-  }
-  const auto created_all = Clock::now();
-  auto bound = [&] {
-    int n = 0;
-    for (const auto& b : server->Bindings()) n += b.code == 201;
-    return n;
+  auto synced = [](const KschedProcess& p) {
+    return p.Log().find("caches synced") != std::string::npos;
   };
-  const bool done = ksched::testing::WaitUntil([&] { return bound() >= pods; },
-                                               std::chrono::seconds(600));
+
+  if (o.mode == "backlog" && !create_pods()) return 1;
+  const Clock::time_point start = Clock::now();
+  KschedProcess ksched(args, dir / "ksched.log");
+  // Start-up ends when the informers synced; the CPU spent until then is
+  // listing and decoding. Polled often so that little scheduling CPU falls
+  // on the start-up side.
+  ksched::testing::WaitUntil([&] { return synced(ksched); },
+                             std::chrono::seconds(300));
+  const Clock::time_point synced_at = Clock::now();
+  const double ksched_cpu_at_sync = ProcessCpuSeconds(ksched.pid());
+  const double server_cpu_at_sync = SelfCpuSeconds();
+  if (o.mode == "stream" && !create_pods()) return 1;
+  const auto created_all = Clock::now();
+  const bool done = ksched::testing::WaitUntil(
+      [&] { return server->CountBindings(201) >= o.pods; },
+      std::chrono::seconds(900));
+  const double ksched_cpu_at_end = ProcessCpuSeconds(ksched.pid());
+  const double server_cpu_at_end = SelfCpuSeconds();
   const auto records = server->Bindings();
-  const long peak_rss_kib = ksched->PeakRssKiB();
-  ksched->Terminate();
+  const long peak_rss_kib = ksched.PeakRssKiB();
+  ksched.Terminate();
 
   std::vector<double> latency;
   Clock::time_point first_bind = Clock::time_point::max(), last_bind{};
@@ -193,26 +262,38 @@ int main(int argc, char** argv) {
     return latency[std::min(latency.size() - 1,
                             static_cast<size_t>(p * latency.size()))];
   };
+  const double bound = static_cast<double>(latency.size());
+  const double per_pod = bound > 0 ? 1000.0 / bound : 0;
   std::printf(
-      "mode=%s nodes=%d pods=%d rate=%s bound=%zu failed_bindings=%d%s\n",
-      mode.c_str(), nodes, pods,
-      rate > 0 ? std::to_string(static_cast<int>(rate)).c_str() : "max",
+      "workload=%s mode=%s nodes=%d running_pods=%d pods=%d rate=%s "
+      "bound=%zu failed_bindings=%d%s\n",
+      std::string(ksched::bench::WorkloadName(workload)).c_str(),
+      o.mode.c_str(), o.nodes, o.running_pods, o.pods,
+      o.rate > 0 ? std::to_string(static_cast<int>(o.rate)).c_str() : "max",
       latency.size(), failed, done ? "" : " (timed out)");
-  std::printf("creating all pods took %.0f ms\n", Ms(created_all - start));
+  std::printf("start-up: %.0f ms to caches synced, ksched CPU %.2f s\n",
+              Ms(synced_at - start), ksched_cpu_at_sync);
+  if (o.mode == "stream") {
+    std::printf("creating all pods took %.0f ms\n",
+                Ms(created_all - synced_at));
+  }
+  std::printf("synced to last binding: %.0f ms -> %.0f pods/s\n",
+              Ms(last_bind - synced_at),
+              bound / std::max(1e-9, Ms(last_bind - synced_at) / 1000.0));
   std::printf("start to last binding: %.0f ms -> %.0f pods/s\n",
               Ms(last_bind - start),
-              latency.size() / (Ms(last_bind - start) / 1000.0));
-  std::printf(
-      "first to last binding: %.0f ms -> %.0f pods/s\n",
-      Ms(last_bind - first_bind),
-      latency.size() / std::max(1e-9, Ms(last_bind - first_bind) / 1000.0));
+              bound / std::max(1e-9, Ms(last_bind - start) / 1000.0));
   std::printf("creation to binding: p50 %.1f ms, p99 %.1f ms, max %.1f ms\n",
               pct(0.50), pct(0.99), latency.empty() ? 0.0 : latency.back());
-  std::printf("ksched peak RSS: %ld MiB\n", peak_rss_kib / 1024);
   // Both share this machine's cores: where the CPU went says what bounds
   // the rate.
-  std::printf("CPU seconds: ksched %.1f, test API server and load %.1f\n",
-              CpuSeconds(RUSAGE_CHILDREN), CpuSeconds(RUSAGE_SELF));
+  std::printf(
+      "CPU per bound pod after sync: ksched %.3f ms, test API server %.3f "
+      "ms\n",
+      (ksched_cpu_at_end - ksched_cpu_at_sync) * per_pod,
+      (server_cpu_at_end - server_cpu_at_sync) * per_pod);
+  std::printf("ksched CPU in all: %.2f s\n", ksched_cpu_at_end);
+  std::printf("ksched peak RSS: %.1f MiB\n", peak_rss_kib / 1024.0);
   std::filesystem::remove_all(dir);
   return done ? 0 : 1;
 }

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <sstream>
 #include <string>
+#include <unordered_set>
 
 namespace ksched::api {
 namespace {
@@ -257,8 +258,62 @@ util::Result<std::vector<YAML::Node>> LoadYamlDocuments(std::string_view text) {
   }
 }
 
+namespace {
+
+// Whether a parsed JSON document must take the YAML path after all: it nests
+// deeper than the YAML path allows (which words the error), or an object
+// repeats a key (RapidJSON keeps both; the YAML path keeps the last, as
+// kubectl does). Recursion stops at the limit, so the check itself cannot
+// exhaust the stack.
+bool NeedsYamlPath(const rapidjson::Value& v, int limit) {
+  if (limit < 0) return true;
+  if (v.IsArray()) {
+    for (const rapidjson::Value& item : v.GetArray()) {
+      if (NeedsYamlPath(item, limit - 1)) return true;
+    }
+  } else if (v.IsObject()) {
+    auto key = [](const rapidjson::Value& name) {
+      return std::string_view(name.GetString(), name.GetStringLength());
+    };
+    const auto object = v.GetObject();
+    if (object.MemberCount() <= 8) {
+      for (auto a = object.begin(); a != object.end(); ++a) {
+        for (auto b = object.begin(); b != a; ++b) {
+          if (key(a->name) == key(b->name)) return true;
+        }
+      }
+    } else {
+      std::unordered_set<std::string_view> keys;
+      for (const auto& member : object) {
+        if (!keys.insert(key(member.name)).second) return true;
+      }
+    }
+    for (const auto& member : object) {
+      if (NeedsYamlPath(member.value, limit - 1)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 util::Result<std::vector<rapidjson::Document>> YamlToJson(
     std::string_view text) {
+  // A JSON document (kubectl's `-o json`, a saved snapshot) is YAML too, but
+  // RapidJSON reads it a hundred times faster than yaml-cpp; whatever it
+  // refuses (several documents, comments, YAML) takes the YAML path, which
+  // also words the errors.
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && text[first] == '{') {
+    rapidjson::Document doc;
+    doc.Parse<rapidjson::kParseIterativeFlag |
+              rapidjson::kParseValidateEncodingFlag>(text.data(), text.size());
+    if (!doc.HasParseError() && !NeedsYamlPath(doc, kMaxDepth)) {
+      std::vector<rapidjson::Document> out;
+      out.push_back(std::move(doc));
+      return out;
+    }
+  }
   auto docs = LoadYamlDocuments(text);
   if (!docs.ok()) return docs.error();
   std::vector<rapidjson::Document> out;

@@ -151,5 +151,53 @@ two:
   EXPECT_EQ(ToText((*quoted)[0]), R"({"a":{"<<":1}})");
 }
 
+// A JSON document takes RapidJSON's path; these pin that it reads as the YAML
+// path would.
+TEST(YamlTest, JsonDocumentReadsAsYamlWould) {
+  const std::string json =
+      R"(  {"kind":"List","items":[{"n":42,"f":0.5,"b":false,"z":null,)"
+      R"("s":"100m","q":"42"}],"e":{}})";
+  auto fast = YamlToJson(json);
+  ASSERT_TRUE(fast.ok()) << fast.error().message();
+  ASSERT_EQ(fast->size(), 1u);
+  EXPECT_EQ(ToText((*fast)[0]),
+            R"({"kind":"List","items":[{"n":42,"f":0.5,"b":false,"z":null,)"
+            R"("s":"100m","q":"42"}],"e":{}})");
+  // The same text as a YAML flow mapping, by way of a leading comment that
+  // RapidJSON refuses.
+  auto slow = YamlToJson("# yaml\n" + json);
+  ASSERT_TRUE(slow.ok()) << slow.error().message();
+  EXPECT_EQ(ToText((*slow)[0]), ToText((*fast)[0]));
+}
+
+TEST(YamlTest, JsonWithRepeatedKeysKeepsTheLastValue) {
+  auto docs = YamlToJson(R"({"a":1,"b":{"c":1,"c":2},"a":3})");
+  ASSERT_TRUE(docs.ok()) << docs.error().message();
+  EXPECT_EQ(ToText((*docs)[0]), R"({"a":3,"b":{"c":2}})");
+  std::string wide = "{";
+  for (int i = 0; i < 20; ++i)
+    wide += "\"k" + std::to_string(i) + "\":" + std::to_string(i) + ",";
+  wide += R"("k3":"last"})";
+  auto many = YamlToJson(wide);
+  ASSERT_TRUE(many.ok()) << many.error().message();
+  EXPECT_EQ((*many)[0]["k3"].GetString(), std::string("last"));
+}
+
+TEST(YamlTest, DeepJsonIsRefusedAsDeepYamlIs) {
+  const std::string json =
+      std::string(300, '[').insert(0, "{\"a\":") + std::string(300, ']') + "}";
+  auto docs = YamlToJson(json);
+  ASSERT_FALSE(docs.ok());
+  EXPECT_NE(docs.error().message().find("levels"), std::string::npos)
+      << docs.error().message();
+}
+
+TEST(YamlTest, SeveralJsonDocumentsTakeTheYamlPath) {
+  auto docs = YamlToJson("{\"a\": 1}\n---\n{\"b\": 2}\n");
+  ASSERT_TRUE(docs.ok()) << docs.error().message();
+  ASSERT_EQ(docs->size(), 2u);
+  EXPECT_EQ(ToText((*docs)[1]), R"({"b":2})");
+}
+
 }  // namespace
 }  // namespace ksched::api

@@ -1,5 +1,7 @@
 #include "test/apiserver/registry.h"
 
+#include <algorithm>
+
 #include "test/apiserver/encoding.h"
 #include "test/apiserver/json_util.h"
 #include "test/apiserver/rbac.h"
@@ -174,6 +176,13 @@ std::unique_ptr<StoredObject> Registry::NewStoredObject(
 std::vector<BindingRecord> Registry::Bindings() const {
   std::lock_guard<std::mutex> lock(bindings_mu_);
   return bindings_;
+}
+
+int Registry::CountBindings(int code) const {
+  std::lock_guard<std::mutex> lock(bindings_mu_);
+  return static_cast<int>(
+      std::count_if(bindings_.begin(), bindings_.end(),
+                    [code](const BindingRecord& r) { return r.code == code; }));
 }
 
 void Registry::RecordBinding(BindingRecord record) {

@@ -51,6 +51,8 @@ class Registry {
   Response Handle(const Request& request);
 
   std::vector<BindingRecord> Bindings() const;
+  // Binding requests answered with `code`, without copying the records.
+  int CountBindings(int code) const;
   // 410 Gone answers (and watch ERROR 410 events) served for reads and
   // watches from compacted history.
   int ExpiredServed() const { return expired_served_; }

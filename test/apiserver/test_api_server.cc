@@ -226,6 +226,10 @@ std::vector<TestApiServer::BindingRecord> TestApiServer::Bindings() const {
   return out;
 }
 
+int TestApiServer::CountBindings(int code) const {
+  return state_->registry.CountBindings(code);
+}
+
 std::optional<std::chrono::steady_clock::time_point>
 TestApiServer::CreationTime(const std::string& path) const {
   const apiserver::ApiPath p = apiserver::ParseApiPath(path);

@@ -113,6 +113,9 @@ class TestApiServer {
     std::chrono::steady_clock::time_point at;
   };
   std::vector<BindingRecord> Bindings() const;
+  // Binding requests answered with `code` (201: pods bound), for polling
+  // loops that must not copy every record.
+  int CountBindings(int code) const;
 
   // Creation time (steady_clock) of an object, by path, for latency
   // figures; also for objects deleted since. nullopt if never created.
