@@ -5,6 +5,8 @@
 //                        [--nodes N] [--pods N] [--running-pods N]
 //                        [--mode stream|backlog] [--rate PODS_PER_S]
 //                        [--parallelism N] [--ksched-args "..."]
+//                        [--perf "record -F 499 -g -o FILE"]
+//                        [--ksched-binary PATH]
 //
 // --workload picks one of the shapes in bench/workloads.h (scheduler_perf's
 //          SchedulingBasic, SchedulingPodAntiAffinity and TopologySpreading);
@@ -25,8 +27,13 @@
 // (listing and decoding everything), after it is the cost of scheduling and
 // binding, divided per bound pod. The test API server runs in this process,
 // so this process's CPU over the same interval is the server's.
+// --ksched-binary runs another build of ksched (paired before/after runs).
+// --perf runs `perf ARGS -p KSCHED_PID` from the sync to the last binding,
+// so a profile covers scheduling and binding only.
 // It prints figures; it asserts nothing.
+#include <signal.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -100,6 +107,8 @@ struct Options {
   std::string extra;
   int parallelism = 16;  // kube-scheduler's default
   double rate = 0;       // pods/s; 0: as fast as the server takes them
+  std::string perf;      // perf's arguments, without -p
+  std::string binary = KSCHED_BINARY;
 };
 
 std::optional<Options> ParseOptions(int argc, char** argv) {
@@ -139,6 +148,10 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
       o.parallelism = std::stoi(value);
     } else if (flag == "--rate") {
       o.rate = std::stod(value);
+    } else if (flag == "--ksched-binary") {
+      o.binary = value;
+    } else if (flag == "--perf") {
+      o.perf = value;
     } else {
       std::cerr << "unknown flag " << flag << "\n";
       return std::nullopt;
@@ -224,7 +237,7 @@ int main(int argc, char** argv) {
 
   if (o.mode == "backlog" && !create_pods()) return 1;
   const Clock::time_point start = Clock::now();
-  KschedProcess ksched(args, dir / "ksched.log");
+  KschedProcess ksched(args, dir / "ksched.log", o.binary);
   // Start-up ends when the informers synced; the CPU spent until then is
   // listing and decoding. Polled often so that little scheduling CPU falls
   // on the start-up side.
@@ -233,6 +246,21 @@ int main(int argc, char** argv) {
   const Clock::time_point synced_at = Clock::now();
   const double ksched_cpu_at_sync = ProcessCpuSeconds(ksched.pid());
   const double server_cpu_at_sync = SelfCpuSeconds();
+  pid_t perf = -1;
+  if (!o.perf.empty()) {
+    perf = fork();
+    if (perf == 0) {
+      std::vector<std::string> argv = {"perf"};
+      for (auto& a : Split(o.perf)) argv.push_back(a);
+      argv.push_back("-p");
+      argv.push_back(std::to_string(ksched.pid()));
+      std::vector<char*> raw;
+      for (std::string& a : argv) raw.push_back(a.data());
+      raw.push_back(nullptr);
+      execvp(raw[0], raw.data());
+      _exit(127);
+    }
+  }
   if (o.mode == "stream" && !create_pods()) return 1;
   const auto created_all = Clock::now();
   const bool done = ksched::testing::WaitUntil(
@@ -242,6 +270,11 @@ int main(int argc, char** argv) {
   const double server_cpu_at_end = SelfCpuSeconds();
   const auto records = server->Bindings();
   const long peak_rss_kib = ksched.PeakRssKiB();
+  if (perf > 0) {
+    // perf writes its file when interrupted.
+    kill(perf, SIGINT);
+    waitpid(perf, nullptr, 0);
+  }
   ksched.Terminate();
 
   std::vector<double> latency;

@@ -30,27 +30,39 @@ Status::Status(Code code, std::vector<std::string> reasons) : code_(code) {
   if (!reasons.empty()) MutableDetails().reasons = std::move(reasons);
 }
 
-Status::Status(const Status& other) : code_(other.code_) {
-  if (other.details_) details_ = std::make_unique<Details>(*other.details_);
+Status::Status(const Status& other)
+    : code_(other.code_), shared_(other.shared_) {
+  if (other.owned_) owned_ = std::make_unique<Details>(*other.owned_);
 }
 
 Status& Status::operator=(const Status& other) {
   if (this != &other) {
     code_ = other.code_;
-    details_ =
-        other.details_ ? std::make_unique<Details>(*other.details_) : nullptr;
+    shared_ = other.shared_;
+    owned_ = other.owned_ ? std::make_unique<Details>(*other.owned_) : nullptr;
   }
   return *this;
 }
 
+Status Status::Constant::status() const {
+  Status s(code_);
+  s.shared_ = &details_;
+  return s;
+}
+
 Status::Details& Status::MutableDetails() {
-  if (!details_) details_ = std::make_unique<Details>();
-  return *details_;
+  if (!owned_) {
+    owned_ = shared_ != nullptr ? std::make_unique<Details>(*shared_)
+                                : std::make_unique<Details>();
+    shared_ = nullptr;
+  }
+  return *owned_;
 }
 
 const std::vector<std::string>& Status::reasons() const {
   static const std::vector<std::string> kNone;
-  return details_ ? details_->reasons : kNone;
+  const Details* d = details();
+  return d != nullptr ? d->reasons : kNone;
 }
 
 std::string Status::Message() const {
@@ -64,10 +76,13 @@ std::string Status::Message() const {
 
 const std::string& Status::plugin() const {
   static const std::string kNone;
-  return details_ ? details_->plugin : kNone;
+  const Details* d = details();
+  return d != nullptr ? d->plugin : kNone;
 }
 
 Status& Status::WithPlugin(std::string_view plugin) {
+  // Most often the plugin name a Constant already carries.
+  if (plugin == this->plugin() && details() != nullptr) return *this;
   MutableDetails().plugin = std::string(plugin);
   return *this;
 }

@@ -39,5 +39,34 @@ TEST(StatusTest, ReasonsJoinAndCopiesAreIndependent) {
             "UnschedulableAndUnresolvable");
 }
 
+TEST(StatusTest, ConstantsShareTheirReasonsUntilChanged) {
+  static const Status::Constant kMissed(Code::kUnschedulable, "node(s) missed",
+                                        "SomePlugin");
+  Status a = kMissed.status();
+  Status b = a;
+  EXPECT_EQ(a.code(), Code::kUnschedulable);
+  EXPECT_EQ(a.Message(), "node(s) missed");
+  EXPECT_EQ(a.plugin(), "SomePlugin");
+  // Shared, not copied: the same vector behind both.
+  EXPECT_EQ(&a.reasons(), &b.reasons());
+  EXPECT_EQ(&a.reasons(), &kMissed.status().reasons());
+  // The plugin name it already carries changes nothing.
+  b.WithPlugin("SomePlugin");
+  EXPECT_EQ(&a.reasons(), &b.reasons());
+  // Any change copies first and leaves the constant alone.
+  b.AppendReason("and more");
+  EXPECT_NE(&a.reasons(), &b.reasons());
+  EXPECT_EQ(b.Message(), "node(s) missed, and more");
+  EXPECT_EQ(kMissed.status().Message(), "node(s) missed");
+  Status c = kMissed.status();
+  c.WithPlugin("Other");
+  EXPECT_EQ(c.plugin(), "Other");
+  EXPECT_EQ(c.Message(), "node(s) missed");
+  EXPECT_EQ(kMissed.status().plugin(), "SomePlugin");
+  EXPECT_TRUE(a == kMissed.status());
+  Status moved = std::move(b);
+  EXPECT_EQ(moved.Message(), "node(s) missed, and more");
+}
+
 }  // namespace
 }  // namespace ksched::framework

@@ -49,6 +49,7 @@ class NodeToStatus {
   void Set(const std::string& node, Status status) {
     statuses_[node] = std::move(status);
   }
+  void Reserve(size_t nodes) { statuses_.reserve(nodes); }
   // The status of `node`: explicit, else the absent-nodes status.
   const Status& Get(const std::string& node) const;
   const Status* Find(const std::string& node) const;

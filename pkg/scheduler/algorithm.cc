@@ -75,12 +75,12 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
   }
 
   // Workers filter whole chunks: each node's verdict goes to its own slot
-  // (no lock, no shared counter per node), and only rejections, rare on a
-  // healthy cluster, are gathered under a lock. Chunks are handed out in
-  // list order and always finish, so the positions processed form a
-  // prefix of the list; keeping the first `to_find` feasible nodes by
-  // position (and the rejections before the last of them) gives the result
-  // a sequential scan would, whatever the thread timing, and a seeded
+  // (no lock, no shared counter per node), and a chunk's rejections (most
+  // nodes, for a pod that spreads) are gathered under one lock per chunk.
+  // Chunks are handed out in list order and always finish, so the positions
+  // processed form a prefix of the list; keeping the first `to_find` feasible
+  // nodes by position (and the rejections before the last of them) gives the
+  // result a sequential scan would, whatever the thread timing, and a seeded
   // tie-break stays reproducible.
   struct Rejection {
     int position;
@@ -95,6 +95,12 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
 
   fwk.parallelizer().UntilChunks(num_nodes, [&](int begin, int end) {
     int32_t passed = 0;
+    std::vector<Rejection> rejected;
+    auto flush = [&] {
+      if (rejected.empty()) return;
+      std::lock_guard<std::mutex> lock(mu);
+      for (Rejection& r : rejected) rejections.push_back(std::move(r));
+    };
     for (int i = begin; i < end; ++i) {
       // A few nodes ahead: its NodeInfo was asked for kAhead steps earlier,
       // so its Node pointer can be followed now.
@@ -113,15 +119,16 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
         verdicts[i] = kPassed;
         ++passed;
       } else if (s.code() == Code::kError) {
+        flush();
         std::lock_guard<std::mutex> lock(mu);
         if (first_error.empty()) first_error = s.Message();
         return false;
       } else {
         verdicts[i] = kFailed;
-        std::lock_guard<std::mutex> lock(mu);
-        rejections.push_back({i, std::move(s)});
+        rejected.push_back({i, std::move(s)});
       }
     }
+    flush();
     return found_count.fetch_add(passed) + passed < to_find;
   });
 
@@ -137,9 +144,19 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
             [](const Rejection& a, const Rejection& b) {
               return a.position < b.position;
             });
+  diagnosis->node_to_status.Reserve(diagnosis->node_to_status.size() +
+                                    rejections.size());
+  // Runs of nodes rejected by one plugin are the rule: the plugin sets are
+  // asked once a run, not once a node.
+  std::string last_plugin;
+  Code last_code = Code::kSuccess;
   for (Rejection& r : rejections) {
     if (r.position > last_processed) break;
-    AddPluginStatus(r.status, diagnosis);
+    if (r.status.code() != last_code || r.status.plugin() != last_plugin) {
+      AddPluginStatus(r.status, diagnosis);
+      last_code = r.status.code();
+      last_plugin = r.status.plugin();
+    }
     diagnosis->node_to_status.Set(
         nodes[(start + r.position) % nodes.size()]->name(),
         std::move(r.status));

@@ -5,13 +5,17 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <map>
 #include <memory>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "pkg/cache/cache.h"
 #include "pkg/config/config.h"
 #include "pkg/framework/testing/wrappers.h"
 #include "pkg/plugins/podtopologyspread/common.h"
+#include "pkg/plugins/podtopologyspread/state.h"
 #include "pkg/plugins/registry.h"
 #include "pkg/scheduler/algorithm.h"
 #include "pkg/scheduler/profile.h"
@@ -168,6 +172,157 @@ TEST_F(MemoisedCountsTest, ExistingPodsAffinityScoreFollowsPodsBetweenCycles) {
   moved.Uid("fan2").Node("n2").PodAffinity(kHostname, "app", "api");
   AddPod(moved);
   EXPECT_EQ(Schedule(incoming), "n2");
+}
+
+// PodTopologySpread keeps its PreFilter counts between cycles and recounts
+// only the nodes whose NodeInfo changed (incremental_counts.h). Random
+// changes to pods and nodes, and after each the counts must equal a full
+// count over the same nodes (a snapshot without memo keys always counts in
+// full).
+TEST_F(MemoisedCountsTest, KeptSpreadCountsEqualAFullCountAfterAnyChange) {
+  auto profiles =
+      BuildProfiles(config::DefaultConfig(), registry_,
+                    {.parallelizer = &parallelizer_, .clock = &clock_});
+  ASSERT_TRUE(profiles.ok());
+  framework::Framework* full_fwk = profiles->begin()->second.get();
+
+  std::mt19937 rng(7);
+  auto pick = [&rng](int n) {
+    return std::uniform_int_distribution<int>(0, n - 1)(rng);
+  };
+  std::vector<std::string> nodes = {"n1", "n2"};
+  int next_node = 3;
+  auto node_obj = [&](const std::string& name, int zone) {
+    NodeBuilder b(name);
+    b.Label(kHostname, name)
+        .Capacity({{"cpu", "1000"}, {"memory", "1Ti"}, {"pods", "110"}});
+    // Zone 3 stands for no zone label: such nodes count for no constraint.
+    if (zone < 3) b.Label(kZone, "zone-" + std::to_string(zone));
+    if (zone == 1) b.Label("disk", "ssd");
+    return std::make_shared<const api::Node>(b.Obj());
+  };
+  std::map<std::string, std::shared_ptr<const api::Node>> node_objs;
+  for (int i = 0; i < 10; ++i) {
+    std::string name = "n" + std::to_string(next_node++);
+    node_objs[name] = node_obj(name, pick(4));
+    cache_.AddNode(node_objs[name]);
+    nodes.push_back(name);
+  }
+  std::vector<PodBuilder> pods;
+  int next_pod = 0;
+
+  const auto kDoNotSchedule =
+      api::UnsatisfiableConstraintAction::kDoNotSchedule;
+  std::vector<PodBuilder> incoming;
+  incoming.push_back(NewWeb());
+  PodBuilder two("two");
+  two.Uid("two")
+      .Label("app", "web")
+      .SpreadConstraint(1, kZone, kDoNotSchedule, "app", "web")
+      .SpreadConstraint(1, kHostname, kDoNotSchedule, "app", "web");
+  incoming.push_back(two);
+  PodBuilder other_ns("db");
+  other_ns.Uid("db").Namespace("other").SpreadConstraint(
+      2, kZone, kDoNotSchedule, "app", "db");
+  incoming.push_back(other_ns);
+  PodBuilder pinned("pinned");  // inclusion depends on the pod: full count
+  pinned.Uid("pinned")
+      .NodeSelector("disk", "ssd")
+      .SpreadConstraint(1, kZone, kDoNotSchedule, "app", "web");
+  incoming.push_back(pinned);
+
+  using plugins::podtopologyspread::GetPreFilterState;
+  using plugins::podtopologyspread::PreFilterState;
+  auto domains = [](const PreFilterState& s, size_t c) {
+    std::map<std::string, int64_t> out;
+    const auto& dc = s.counts[c];
+    for (int32_t id = 0; id < dc.domains->size(); ++id) {
+      out[std::string(dc.domains->value(id))] = dc.match_num[id];
+    }
+    return out;
+  };
+
+  // The last operations, printed when the counts differ.
+  std::string log;
+  for (int step = 0; step < 3000; ++step) {
+    const int op = pick(10);
+    log += "\nstep " + std::to_string(step) + ": op " + std::to_string(op);
+    if (op < 4 && !nodes.empty()) {  // a pod lands
+      PodBuilder p("p" + std::to_string(next_pod));
+      p.Uid("p" + std::to_string(next_pod++))
+          .Label("app", pick(2) == 0 ? "web" : "db")
+          .Namespace(pick(4) == 0 ? "other" : "default")
+          .Node(nodes[pick(static_cast<int>(nodes.size()))]);
+      if (pick(8) == 0) p.Terminating();
+      AddPod(p);
+      log += " pod on " + p.Obj().spec.node_name;
+      pods.push_back(p);
+    } else if (op < 6 && !pods.empty()) {  // a pod goes
+      const int i = pick(static_cast<int>(pods.size()));
+      RemovePod(pods[i]);
+      log += " pod off " + pods[i].Obj().spec.node_name;
+      pods.erase(pods.begin() + i);
+    } else if (op < 8 && !node_objs.empty()) {  // a node changes zone
+      auto it = node_objs.begin();
+      std::advance(it, pick(static_cast<int>(node_objs.size())));
+      auto updated = node_obj(it->first, pick(4));
+      cache_.UpdateNode(*it->second, updated);
+      log += " relabel " + it->first;
+      it->second = updated;
+    } else if (op == 8 && node_objs.size() > 2) {  // a node leaves
+      auto it = node_objs.begin();
+      std::advance(it, pick(static_cast<int>(node_objs.size())));
+      cache_.RemoveNode(*it->second);
+      log += " remove " + it->first;
+      std::erase(nodes, it->first);
+      node_objs.erase(it);
+    } else {  // a node joins
+      std::string name = "n" + std::to_string(next_node++);
+      node_objs[name] = node_obj(name, pick(4));
+      cache_.AddNode(node_objs[name]);
+      nodes.push_back(name);
+    }
+    ASSERT_TRUE(cache_.UpdateSnapshot(&snapshot_).ok());
+    fwk_->SetSnapshot(&snapshot_);
+    framework::Snapshot by_hand(snapshot_.nodes());
+    full_fwk->SetSnapshot(&by_hand);
+    for (const PodBuilder& pod : incoming) {
+      framework::CycleState kept_state, full_state;
+      framework::PreFilterResult r1, r2;
+      std::set<std::string> narrowed;
+      const framework::PodInfoPtr info = pod.Info();
+      fwk_->RunPreFilterPlugins(kept_state, *info, snapshot_.nodes(), &r1,
+                                &narrowed);
+      full_fwk->RunPreFilterPlugins(full_state, *info, by_hand.nodes(), &r2,
+                                    &narrowed);
+      const PreFilterState* kept = GetPreFilterState(kept_state);
+      const PreFilterState* full = GetPreFilterState(full_state);
+      ASSERT_NE(kept, nullptr);
+      ASSERT_NE(full, nullptr);
+      ASSERT_EQ(kept->counts.size(), full->counts.size());
+      for (size_t c = 0; c < kept->counts.size(); ++c) {
+        ASSERT_EQ(domains(*kept, c), domains(*full, c))
+            << "step " << step << " pod " << info->pod().metadata.name
+            << " constraint " << c << "; before it:"
+            << log.substr(log.size() > 2000 ? log.size() - 2000 : 0);
+        ASSERT_EQ(kept->MinMatchNum(c), full->MinMatchNum(c))
+            << "step " << step << " pod " << info->pod().metadata.name;
+      }
+    }
+  }
+  // The counts were kept, not counted afresh: with nothing changed in
+  // between, two cycles read the same domain table.
+  framework::CycleState first, second;
+  framework::PreFilterResult r;
+  std::set<std::string> narrowed;
+  const framework::PodInfoPtr info = incoming[0].Info();
+  fwk_->RunPreFilterPlugins(first, *info, snapshot_.nodes(), &r, &narrowed);
+  fwk_->RunPreFilterPlugins(second, *info, snapshot_.nodes(), &r, &narrowed);
+  ASSERT_NE(GetPreFilterState(first), nullptr);
+  ASSERT_NE(GetPreFilterState(second), nullptr);
+  EXPECT_EQ(GetPreFilterState(first)->counts[0].domains,
+            GetPreFilterState(second)->counts[0].domains);
+  EXPECT_GE(next_pod, 100);
 }
 
 }  // namespace

@@ -209,6 +209,16 @@ void CountIncomingAffinity(framework::Handle& handle,
   }
 }
 
+// The node has no domain of a required affinity term, or no matching pod
+// in it: the same status for every such node of a cycle.
+Status NoAffinityDomain() {
+  static const Status::Constant kNoDomain(
+      framework::Code::kUnschedulableAndUnresolvable,
+      std::string(kInterPodAffinityErrReasonAffinity),
+      std::string(names::kInterPodAffinity));
+  return kNoDomain.status();
+}
+
 }  // namespace
 
 Status InterPodAffinity::PreFilter(framework::CycleState& cycle,
@@ -334,8 +344,7 @@ Status InterPodAffinity::Filter(const framework::CycleState& cycle,
   for (size_t t = 0; t < affinity.size(); ++t) {
     const std::string* value = labels.Find(affinity[t].topology_key);
     if (value == nullptr) {
-      return Status::Unresolvable(
-          std::string(kInterPodAffinityErrReasonAffinity));
+      return NoAffinityDomain();
     }
     if (state->affinity.Get(state->affinity_keys[t], *value) <= 0) {
       pods_exist = false;
@@ -345,8 +354,7 @@ Status InterPodAffinity::Filter(const framework::CycleState& cycle,
   // the first pod of a group that wants to be together must go somewhere.
   if (!pods_exist &&
       !(state->affinity.empty() && state->pod_matches_own_affinity)) {
-    return Status::Unresolvable(
-        std::string(kInterPodAffinityErrReasonAffinity));
+    return NoAffinityDomain();
   }
 
   // Anti-affinity: no domain of the node may hold a matching pod. Evicting
@@ -356,8 +364,11 @@ Status InterPodAffinity::Filter(const framework::CycleState& cycle,
       const std::string* value = labels.Find(anti[j].topology_key);
       if (value != nullptr &&
           state->anti_affinity.Get(state->anti_affinity_keys[j], *value) > 0) {
-        return Status::Unschedulable(
-            std::string(kInterPodAffinityErrReasonAntiAffinity));
+        static const Status::Constant kAntiAffinity(
+            framework::Code::kUnschedulable,
+            std::string(kInterPodAffinityErrReasonAntiAffinity),
+            std::string(names::kInterPodAffinity));
+        return kAntiAffinity.status();
       }
     }
   }
@@ -369,8 +380,11 @@ Status InterPodAffinity::Filter(const framework::CycleState& cycle,
       const std::string* value = labels.Find(state->keys[k]);
       if (value != nullptr &&
           state->existing_anti_affinity.Get(k, *value) > 0) {
-        return Status::Unschedulable(
-            std::string(kInterPodAffinityErrReasonExisting));
+        static const Status::Constant kExisting(
+            framework::Code::kUnschedulable,
+            std::string(kInterPodAffinityErrReasonExisting),
+            std::string(names::kInterPodAffinity));
+        return kExisting.status();
       }
     }
   }

@@ -156,8 +156,11 @@ framework::Status NodeAffinity::Filter(const framework::CycleState& state,
   const api::Node* node = info.node();
   if (node == nullptr) return framework::Status::Error("node not found");
   if (added_required_ && !added_required_->Matches(*node)) {
-    return framework::Status::Unresolvable(
-        std::string(kNodeAffinityErrReasonEnforced));
+    static const framework::Status::Constant kEnforced(
+        framework::Code::kUnschedulableAndUnresolvable,
+        std::string(kNodeAffinityErrReasonEnforced),
+        std::string(names::kNodeAffinity));
+    return kEnforced.status();
   }
   // Terms that do not parse match nothing, as kube ignores their errors here
   // for backwards compatibility.
@@ -169,8 +172,11 @@ framework::Status NodeAffinity::Filter(const framework::CycleState& state,
     matches = api::RequiredNodeAffinity(pod.pod()).Matches(*node);
   }
   if (!matches) {
-    return framework::Status::Unresolvable(
-        std::string(kNodeAffinityErrReasonPod));
+    static const framework::Status::Constant kMismatch(
+        framework::Code::kUnschedulableAndUnresolvable,
+        std::string(kNodeAffinityErrReasonPod),
+        std::string(names::kNodeAffinity));
+    return kMismatch.status();
   }
   return framework::Status();
 }

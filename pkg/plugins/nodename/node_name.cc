@@ -20,7 +20,10 @@ framework::Status NodeName::Filter(const framework::CycleState& /*state*/,
     return framework::Status::Error("node not found");
   }
   if (!NodeNameFits(pod.pod(), node)) {
-    return framework::Status::Unresolvable(std::string(kNodeNameErrReason));
+    static const framework::Status::Constant kOtherNode(
+        framework::Code::kUnschedulableAndUnresolvable,
+        std::string(kNodeNameErrReason), std::string(names::kNodeName));
+    return kOtherNode.status();
   }
   return framework::Status();
 }

@@ -68,7 +68,10 @@ framework::Status NodePorts::Filter(const framework::CycleState& state,
   for (const api::ContainerPort& port : s->ports()) {
     if (Conflicts(port, node.used_ports())) {
       // Preempting the pod holding the port can free it: resolvable.
-      return framework::Status::Unschedulable(std::string(kNodePortsErrReason));
+      static const framework::Status::Constant kPortTaken(
+          framework::Code::kUnschedulable, std::string(kNodePortsErrReason),
+          std::string(names::kNodePorts));
+      return kPortTaken.status();
     }
   }
   return framework::Status();

@@ -75,8 +75,11 @@ framework::Status NodeUnschedulable::Filter(
                                     UnschedulableTaint())) {
     return framework::Status();
   }
-  return framework::Status::Unresolvable(
-      std::string(kNodeUnschedulableErrReason));
+  static const framework::Status::Constant kUnschedulableNode(
+      framework::Code::kUnschedulableAndUnresolvable,
+      std::string(kNodeUnschedulableErrReason),
+      std::string(names::kNodeUnschedulable));
+  return kUnschedulableNode.status();
 }
 
 util::Result<std::unique_ptr<framework::Plugin>> NewNodeUnschedulable(

@@ -133,6 +133,17 @@ bool InclusionContext::NodeView::Includes(const Constraint& c) {
   return true;
 }
 
+bool InclusionContext::IncludesEveryNode(const Constraints& constraints) const {
+  for (const Constraint& c : constraints) {
+    if (c.node_affinity_policy == api::NodeInclusionPolicy::kHonor &&
+        affinity_) {
+      return false;
+    }
+    if (c.node_taints_policy == api::NodeInclusionPolicy::kHonor) return false;
+  }
+  return true;
+}
+
 uint32_t CountKey(framework::PodCountKeys* keys, const api::Selector& selector,
                   std::string_view ns) {
   if (keys == nullptr) return 0;

@@ -83,6 +83,11 @@ class InclusionContext {
     int8_t taints_ = -1;
   };
 
+  // Whether the policies of `constraints` let every node in: the pod has
+  // no required node affinity or the constraints ignore it, and they
+  // ignore taints. The counts then depend on the nodes alone.
+  bool IncludesEveryNode(const Constraints& constraints) const;
+
  private:
   const api::Pod& pod_;
   // Absent when the pod has neither a nodeSelector nor required affinity,
@@ -102,6 +107,8 @@ class SelectorGroups {
   SelectorGroups(const Constraints& constraints, std::string_view ns,
                  framework::PodCountKeys* keys);
   int group_of(size_t constraint) const { return group_of_[constraint]; }
+  // The memo key of group g's question; 0 when not memoised.
+  uint32_t key(int group) const { return keys_[group]; }
   int size() const { return static_cast<int>(selectors_.size()); }
 
   // Adds to counts[g], for every g with wanted[g], the pods of `node` in

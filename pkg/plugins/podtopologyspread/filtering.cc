@@ -1,8 +1,11 @@
 // PreFilter, its AddPod/RemovePod extensions and Filter (filtering.go).
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "pkg/plugins/podtopologyspread/counting.h"
+#include "pkg/plugins/podtopologyspread/incremental_counts.h"
 #include "pkg/plugins/podtopologyspread/plugin.h"
 #include "pkg/plugins/podtopologyspread/state.h"
 
@@ -13,64 +16,6 @@ namespace {
 constexpr framework::StateKey kPreFilterKey{"PreFilterPodTopologySpread"};
 constexpr std::string_view kNotFound =
     "reading \"PreFilterPodTopologySpread\" from cycleState: not found";
-
-// Per node and constraint ([node * constraints + constraint]): the node's
-// topology value, its hash and the matching pods on the node, or -1 when
-// the node does not count for the constraint. Filled in parallel, one node
-// per call, so the per-node work allocates nothing.
-struct NodeCounts {
-  NodeCounts(size_t nodes, size_t constraints)
-      : value(nodes * constraints),
-        hash(nodes * constraints),
-        count(nodes * constraints, -1) {}
-  std::vector<std::string_view> value;
-  std::vector<uint64_t> hash;
-  std::vector<int32_t> count;
-};
-
-// calPreFilterState's per-node part: a node counts when it has every
-// topology key, and for a constraint when it passes its inclusion policies.
-void CountNode(const framework::NodeInfo& info, const Constraints& cs,
-               const SelectorGroups& groups, const InclusionContext& inclusion,
-               size_t base, NodeCounts& out) {
-  const api::Node* node = info.node();
-  if (node == nullptr) return;
-  const framework::NodeLabels labels = info.labels();
-  for (size_t i = 0; i < cs.size(); ++i) {
-    const std::string* v = labels.Find(cs[i].topology_key);
-    if (v == nullptr) return;
-    out.value[base + i] = *v;
-  }
-  // Scratch per selector group, on the stack unless a pod has more
-  // distinct selectors than anyone writes.
-  uint8_t wanted_small[SelectorGroups::kMaxGroups] = {};
-  int32_t counts_small[SelectorGroups::kMaxGroups] = {};
-  std::vector<uint8_t> wanted_big;
-  std::vector<int32_t> counts_big;
-  uint8_t* wanted = wanted_small;
-  int32_t* counts = counts_small;
-  if (groups.size() > SelectorGroups::kMaxGroups) {
-    wanted_big.assign(groups.size(), 0);
-    counts_big.assign(groups.size(), 0);
-    wanted = wanted_big.data();
-    counts = counts_big.data();
-  }
-  InclusionContext::NodeView view(inclusion, *node);
-  bool any = false;
-  for (size_t i = 0; i < cs.size(); ++i) {
-    if (!view.Includes(cs[i])) continue;
-    wanted[groups.group_of(i)] = true;
-    out.count[base + i] = 0;
-    any = true;
-  }
-  if (!any) return;
-  groups.Count(info, wanted, counts);
-  for (size_t i = 0; i < cs.size(); ++i) {
-    if (out.count[base + i] < 0) continue;
-    out.count[base + i] = counts[groups.group_of(i)];
-    out.hash[base + i] = DomainTable::Hash(out.value[base + i]);
-  }
-}
 
 // updateWithPod: `delta` pods like `updated` on `node`, for preemption's
 // what-if runs on a copy of the state.
@@ -151,10 +96,28 @@ framework::Status PodTopologySpread::PreFilter(
   const size_t k = cs.size();
   const size_t n = nodes.size();
 
-  podtopologyspread::NodeCounts per_node(n, k);
   podtopologyspread::SelectorGroups groups(cs, pod.metadata.ns,
                                            handle_.snapshot().pod_count_keys());
   podtopologyspread::InclusionContext inclusion(pod);
+  s->self_match.resize(k);
+  for (size_t c = 0; c < k; ++c) {
+    // Filter's selfMatchNum is the same for every node: computed once.
+    s->self_match[c] = cs[c].selector.Matches(pod.metadata.labels) ? 1 : 0;
+  }
+  auto parallel_for = [this](int count, const std::function<void(int)>& fn) {
+    handle_.parallelizer().Until(count, [&fn](int i) {
+      fn(i);
+      return true;
+    });
+  };
+  if (incremental_counts_->Fill(cs, groups, inclusion,
+                                handle_.snapshot().pod_count_keys(), nodes,
+                                parallel_for, &s->counts)) {
+    state.Write(podtopologyspread::kPreFilterKey, std::move(s));
+    return framework::Status();
+  }
+
+  podtopologyspread::NodeCounts per_node(n, k);
   handle_.parallelizer().Until(static_cast<int>(n), [&](int i) {
     podtopologyspread::CountNode(*nodes[i], cs, groups, inclusion,
                                  static_cast<size_t>(i) * k, per_node);
@@ -163,7 +126,6 @@ framework::Status PodTopologySpread::PreFilter(
 
   // Interning is sequential but cheap: the hashes were computed above.
   s->counts.resize(k);
-  s->self_match.resize(k);
   for (size_t c = 0; c < k; ++c) {
     auto table = std::make_shared<DomainTable>();
     // sizeHeuristic: hostname domains are about one per node.
@@ -180,8 +142,6 @@ framework::Status PodTopologySpread::PreFilter(
       s->counts[c].critical_paths.Update(id, match_num[id]);
     }
     s->counts[c].domains = std::move(table);
-    // Filter's selfMatchNum is the same for every node: computed once.
-    s->self_match[c] = cs[c].selector.Matches(pod.metadata.labels) ? 1 : 0;
   }
   state.Write(podtopologyspread::kPreFilterKey, std::move(s));
   return framework::Status();
@@ -226,8 +186,11 @@ framework::Status PodTopologySpread::Filter(
     const std::string* value = info.labels().Find(cs[i].topology_key);
     if (value == nullptr) {
       // No domain: evicting pods cannot help.
-      return framework::Status::Unresolvable(
-          std::string(kPodTopologySpreadErrReasonNodeLabelNotMatch));
+      static const framework::Status::Constant kNoDomain(
+          framework::Code::kUnschedulableAndUnresolvable,
+          std::string(kPodTopologySpreadErrReasonNodeLabelNotMatch),
+          std::string(names::kPodTopologySpread));
+      return kNoDomain.status();
     }
     // 'existing matching num' + 'self-match (1 or 0)' - 'global minimum'
     // must not exceed maxSkew.
@@ -236,8 +199,11 @@ framework::Status PodTopologySpread::Filter(
     int64_t match_num = id < 0 ? 0 : dc.match_num[id];
     int64_t skew = match_num + s->self_match[i] - s->MinMatchNum(i);
     if (skew > cs[i].max_skew) {
-      return framework::Status::Unschedulable(
-          std::string(kPodTopologySpreadErrReasonConstraintsNotMatch));
+      static const framework::Status::Constant kSkewed(
+          framework::Code::kUnschedulable,
+          std::string(kPodTopologySpreadErrReasonConstraintsNotMatch),
+          std::string(names::kPodTopologySpread));
+      return kSkewed.status();
     }
   }
   return framework::Status();

@@ -67,6 +67,8 @@ PodTopologySpread::PodTopologySpread(
     std::vector<api::TopologySpreadConstraint> defaults, bool system_defaulted,
     DefaultSelectorFn default_selector)
     : handle_(handle),
+      incremental_counts_(
+          std::make_unique<podtopologyspread::IncrementalCounts>()),
       default_constraints_(std::move(defaults)),
       system_defaulted_(system_defaulted),
       default_selector_(std::move(default_selector)) {}

@@ -17,6 +17,7 @@
 #include "pkg/framework/interface.h"
 #include "pkg/plugins/names.h"
 #include "pkg/plugins/podtopologyspread/common.h"
+#include "pkg/plugins/podtopologyspread/incremental_counts.h"
 #include "pkg/util/result.h"
 
 namespace ksched::plugins {
@@ -97,6 +98,8 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
       const api::Pod& pod, const framework::EventObjects& objs) const;
 
   framework::Handle& handle_;
+  // PreFilter's counts, kept between cycles (incremental_counts.h).
+  std::unique_ptr<podtopologyspread::IncrementalCounts> incremental_counts_;
   std::vector<api::TopologySpreadConstraint> default_constraints_;
   bool system_defaulted_;
   DefaultSelectorFn default_selector_;
