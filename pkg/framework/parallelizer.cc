@@ -17,6 +17,14 @@ namespace {
 constexpr auto kJobSpin = std::chrono::microseconds(20);
 // How long the caller polls for workers to finish their last chunk.
 constexpr auto kDoneSpin = std::chrono::microseconds(50);
+// How long the caller works alone before it hands chunks to the workers.
+// Waking a parked worker, and the worker's poll for the next job after
+// it, cost tens of microseconds of CPU; a job shorter than this (a Filter
+// pass that finds its feasible nodes in the first few hundred, a Score
+// pass over them) is cheaper done by one thread, and on a machine shared
+// with the API server the CPU saved is the server's. Longer jobs still
+// spread over every worker after this delay.
+constexpr auto kAloneFor = std::chrono::microseconds(50);
 
 inline void CpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -132,6 +140,23 @@ void Parallelizer::UntilChunks(int n, const std::function<bool(int, int)>& fn) {
   chunk_ = std::max(1, std::min(s, per_worker));
   next_.store(0, std::memory_order_relaxed);
   stop_.store(false, std::memory_order_relaxed);
+  // Alone first: chunks are taken from next_ as the workers will take them,
+  // so whoever joins later continues in list order.
+  const auto alone_until = std::chrono::steady_clock::now() + kAloneFor;
+  while (!stop_.load(std::memory_order_relaxed)) {
+    const int start = next_.fetch_add(chunk_, std::memory_order_relaxed);
+    if (start >= n_) break;
+    if (!fn(start, std::min(n_, start + chunk_))) {
+      stop_.store(true, std::memory_order_relaxed);
+      break;
+    }
+    if (std::chrono::steady_clock::now() >= alone_until) break;
+  }
+  if (stop_.load(std::memory_order_relaxed) ||
+      next_.load(std::memory_order_relaxed) >= n_) {
+    fn_ = nullptr;
+    return;
+  }
   active_.store(static_cast<int>(threads_.size()), std::memory_order_relaxed);
   job_id_.fetch_add(1);  // seq_cst: publishes the job
   if (sleepers_.load() > 0) {

@@ -3,6 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <mutex>
+#include <set>
+#include <thread>
 #include <vector>
 
 namespace ksched::framework {
@@ -45,6 +49,42 @@ TEST(ParallelizerTest, ManyJobsInARowFromSeveralThreads) {
   }
   for (auto& c : callers) c.join();
   EXPECT_EQ(total.load(), 3L * 200 * 64);
+}
+
+// A short job stays on the calling thread; a long one is shared with the
+// workers once the caller has worked alone for a while.
+TEST(ParallelizerTest, ShortJobsStayOnTheCallerLongOnesAreShared) {
+  Parallelizer p(4);
+  if (p.workers() < 2) GTEST_SKIP() << "one hardware thread";
+  std::mutex mu;
+  std::set<std::thread::id> threads;
+  // Jobs of a few microseconds, back to back (workers that just ran one
+  // would poll for the next): the caller runs them alone unless it is
+  // descheduled for the whole 50 us, which a loaded machine may do now
+  // and then, hence most rather than all.
+  int alone = 0;
+  for (int job = 0; job < 20; ++job) {
+    threads.clear();
+    p.Until(64, [&](int) {
+      std::lock_guard lock(mu);
+      threads.insert(std::this_thread::get_id());
+      return true;
+    });
+    alone += threads == std::set<std::thread::id>{std::this_thread::get_id()};
+  }
+  EXPECT_GE(alone, 10);
+
+  threads.clear();
+  std::atomic<int> calls{0};
+  p.Until(400, [&](int) {
+    std::this_thread::sleep_for(std::chrono::microseconds(500));
+    calls.fetch_add(1);
+    std::lock_guard lock(mu);
+    threads.insert(std::this_thread::get_id());
+    return true;
+  });
+  EXPECT_EQ(calls.load(), 400);
+  EXPECT_GE(threads.size(), 2u);
 }
 
 }  // namespace
