@@ -3,6 +3,7 @@
 // it relies on.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <ostream>
 #include <set>
@@ -62,8 +63,18 @@ void ExpectSnapshotMatchesCache(const Cache& cache, const Snapshot& snapshot) {
       EXPECT_TRUE(snapshot.IsPvcUsedByPods(key)) << key;
     }
   }
-  EXPECT_EQ(snapshot.nodes_with_affinity_pods(), affinity);
-  EXPECT_EQ(snapshot.nodes_with_required_anti_affinity_pods(), anti);
+  // The affinity lists are kept in place, so their order may differ from
+  // nodes(): the same NodeInfos, each once.
+  auto sorted = [](std::vector<NodeInfoPtr> v) {
+    std::sort(v.begin(), v.end(),
+              [](const NodeInfoPtr& a, const NodeInfoPtr& b) {
+                return a->name() < b->name();
+              });
+    return v;
+  };
+  EXPECT_EQ(sorted(snapshot.nodes_with_affinity_pods()), sorted(affinity));
+  EXPECT_EQ(sorted(snapshot.nodes_with_required_anti_affinity_pods()),
+            sorted(anti));
 }
 
 // ---- TestSchedulerCache_UpdateSnapshot ----
@@ -660,11 +671,12 @@ TEST(SnapshotTest, UpsertAndEraseReportWhatTheListsNeed) {
   b2->AddPod(PodBuilder("r").Node("b").PodAffinity("z", "k", "v", true).Info());
   ASSERT_TRUE(b2->RemovePod("p-uid"));
   effect = snapshot.Upsert(b2);
-  EXPECT_TRUE(effect.affinity_changed);
-  EXPECT_TRUE(effect.anti_affinity_changed);
-  snapshot.RebuildAffinityLists();
+  // A listed node joins the affinity lists in place.
+  EXPECT_FALSE(effect.affinity_changed);
+  EXPECT_FALSE(effect.anti_affinity_changed);
   EXPECT_EQ(snapshot.nodes_with_required_anti_affinity_pods(),
             std::vector<NodeInfoPtr>{b2});
+  EXPECT_EQ(snapshot.nodes_with_affinity_pods(), std::vector<NodeInfoPtr>{b2});
   // "data" is still used by a2.
   EXPECT_TRUE(snapshot.IsPvcUsedByPods("default/data"));
 
@@ -679,6 +691,43 @@ TEST(SnapshotTest, UpsertAndEraseReportWhatTheListsNeed) {
   EXPECT_EQ(Names(snapshot.nodes()), (std::vector<std::string>{"c", "b"}));
   EXPECT_EQ(snapshot.nodes_with_required_anti_affinity_pods(),
             std::vector<NodeInfoPtr>{b2});
+}
+
+// Leaving an affinity list swaps the last entry into the hole; that entry
+// must still be found where it now is when its node changes again.
+TEST(SnapshotTest, AffinityListsAreKeptInPlace) {
+  auto with_anti = [](const std::string& node, const std::string& pod) {
+    return ksched::testing::MakeNodeInfo(
+        NodeBuilder(node).Obj(),
+        {PodBuilder(pod).Node(node).PodAffinity("z", "k", "v", true).Obj()});
+  };
+  auto a = with_anti("a", "pa");
+  auto b = with_anti("b", "pb");
+  auto c = with_anti("c", "pc");
+  Snapshot snapshot({a, b, c});
+  ASSERT_EQ(snapshot.nodes_with_required_anti_affinity_pods(),
+            (std::vector<NodeInfoPtr>{a, b, c}));
+
+  auto a_plain = ksched::testing::MakeNodeInfo(NodeBuilder("a").Obj());
+  snapshot.Upsert(a_plain);  // a leaves: c takes its place
+  EXPECT_EQ(snapshot.nodes_with_required_anti_affinity_pods(),
+            (std::vector<NodeInfoPtr>{c, b}));
+  auto c2 = with_anti("c", "pc2");
+  snapshot.Upsert(c2);  // replaced where it now sits
+  EXPECT_EQ(snapshot.nodes_with_required_anti_affinity_pods(),
+            (std::vector<NodeInfoPtr>{c2, b}));
+  auto a2 = with_anti("a", "pa2");
+  snapshot.Upsert(a2);  // a joins again, at the end
+  EXPECT_EQ(snapshot.nodes_with_required_anti_affinity_pods(),
+            (std::vector<NodeInfoPtr>{c2, b, a2}));
+  auto b_plain = ksched::testing::MakeNodeInfo(NodeBuilder("b").Obj());
+  snapshot.Upsert(b_plain);
+  auto a3 = with_anti("a", "pa3");
+  snapshot.Upsert(a3);
+  EXPECT_EQ(snapshot.nodes_with_required_anti_affinity_pods(),
+            (std::vector<NodeInfoPtr>{c2, a3}));
+  EXPECT_EQ(snapshot.nodes_with_affinity_pods(),
+            (std::vector<NodeInfoPtr>{c2, a3}));
 }
 
 }  // namespace

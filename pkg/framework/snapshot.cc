@@ -47,11 +47,24 @@ Snapshot::UpsertEffect Snapshot::Upsert(NodeInfoPtr info) {
     CountPvcs(*info, +1);
   }
   if (slot.pos >= 0) nodes_[slot.pos] = info;
-  if (slot.affinity_pos >= 0 && has_affinity) {
-    with_affinity_[slot.affinity_pos] = info;
-  }
-  if (slot.anti_affinity_pos >= 0 && has_anti) {
-    with_required_anti_affinity_[slot.anti_affinity_pos] = info;
+  // A listed node joins or leaves an affinity list in place: appended, or
+  // swapped with the list's last entry. The lists' order then differs from
+  // nodes(), which no reader depends on (they sum over them), and a pod
+  // with anti-affinity bound to a fresh node no longer costs a pass over
+  // every node.
+  if (slot.pos >= 0) {
+    PlaceInList(with_affinity_, &Slot::affinity_pos, slot, info, has_affinity);
+    PlaceInList(with_required_anti_affinity_, &Slot::anti_affinity_pos, slot,
+                info, has_anti);
+    effect.affinity_changed = false;
+    effect.anti_affinity_changed = false;
+  } else {
+    if (slot.affinity_pos >= 0 && has_affinity) {
+      with_affinity_[slot.affinity_pos] = info;
+    }
+    if (slot.anti_affinity_pos >= 0 && has_anti) {
+      with_required_anti_affinity_[slot.anti_affinity_pos] = info;
+    }
   }
   slot.info = std::move(info);
   return effect;
@@ -70,6 +83,29 @@ size_t Snapshot::EraseIf(
     }
   }
   return dropped;
+}
+
+void Snapshot::PlaceInList(std::vector<NodeInfoPtr>& list, int32_t Slot::*pos,
+                           Slot& slot, const NodeInfoPtr& info, bool member) {
+  int32_t& at = slot.*pos;
+  if (member) {
+    if (at >= 0) {
+      list[at] = info;
+    } else {
+      at = static_cast<int32_t>(list.size());
+      list.push_back(info);
+    }
+    return;
+  }
+  if (at < 0) return;
+  const int32_t last = static_cast<int32_t>(list.size()) - 1;
+  if (at != last) {
+    list[at] = std::move(list[last]);
+    auto moved = slots_.find(std::string_view(list[at]->name()));
+    if (moved != slots_.end()) moved->second.*pos = at;
+  }
+  list.pop_back();
+  at = -1;
 }
 
 void Snapshot::RebuildLists(const std::vector<std::string>& order) {

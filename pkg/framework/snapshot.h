@@ -65,7 +65,8 @@ class Snapshot {
   struct UpsertEffect {
     bool added = false;  // a new name: nodes() must be rebuilt
     // The node started or stopped having pods with affinity / required
-    // anti-affinity: the matching list must be rebuilt.
+    // anti-affinity and could not be placed in the list in place (it is
+    // not listed in nodes() yet): the matching list must be rebuilt.
     bool affinity_changed = false;
     bool anti_affinity_changed = false;
   };
@@ -96,6 +97,11 @@ class Snapshot {
     int32_t affinity_pos = -1;
     int32_t anti_affinity_pos = -1;
   };
+  // Puts `info` (the NodeInfo of `slot`) in `list` if `member`, else takes
+  // the slot's entry out by swapping the last one in; `pos` is the slot's
+  // position field for that list.
+  void PlaceInList(std::vector<NodeInfoPtr>& list, int32_t Slot::*pos,
+                   Slot& slot, const NodeInfoPtr& info, bool member);
   struct StringHash {
     using is_transparent = void;
     size_t operator()(std::string_view s) const {
