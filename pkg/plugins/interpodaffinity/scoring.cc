@@ -144,8 +144,25 @@ Status InterPodAffinity::PreScore(framework::CycleState& cycle,
           : interpodaffinity::IncomingPodKey(
                 snapshot.pod_count_keys(), "ExistingPodsScore", pod_info,
                 namespace_labels, std::to_string(hard_pod_affinity_weight_));
+  // Without preferences of its own, only existing pods with terms that
+  // score (required affinity, with a hard weight; preferred terms) can
+  // contribute; pods with required anti-affinity alone, the most common
+  // kind, contribute nothing.
+  const int64_t hard_weight = hard_pod_affinity_weight_;
+  auto scores_others = [hard_weight](const framework::PodInfo& p) {
+    const auto& t = p.affinity();
+    return (hard_weight > 0 && !t.required_affinity.empty()) ||
+           !t.preferred_affinity.empty() || !t.preferred_anti_affinity.empty();
+  };
   handle_.parallelizer().Until(static_cast<int>(nodes.size()), [&](int i) {
     const framework::NodeInfo& info = *nodes[i];
+    if (!has_constraints && std::none_of(info.pods_with_affinity().begin(),
+                                         info.pods_with_affinity().end(),
+                                         [&](const framework::PodInfoPtr& p) {
+                                           return scores_others(*p);
+                                         })) {
+      return true;
+    }
     if (info.pod_counts().Find(memo_key) == 0) return true;
     const api::Node* node = info.node();
     if (node == nullptr || node->metadata.labels.empty()) return true;
