@@ -17,14 +17,19 @@ namespace {
 constexpr auto kJobSpin = std::chrono::microseconds(20);
 // How long the caller polls for workers to finish their last chunk.
 constexpr auto kDoneSpin = std::chrono::microseconds(50);
-// How long the caller works alone before it hands chunks to the workers.
-// Waking a parked worker, and the worker's poll for the next job after
-// it, cost tens of microseconds of CPU; a job shorter than this (a Filter
-// pass that finds its feasible nodes in the first few hundred, a Score
-// pass over them) is cheaper done by one thread, and on a machine shared
-// with the API server the CPU saved is the server's. Longer jobs still
-// spread over every worker after this delay.
+// On a busy machine, how long the caller works alone before it hands
+// chunks to the workers. Waking a parked worker, and the worker's poll for
+// the next job after it, cost tens of microseconds of CPU; a job shorter
+// than this (a Filter pass that finds its feasible nodes in the first few
+// hundred, a Score pass over them) is cheaper done by one thread, and on a
+// machine shared with the API server the CPU saved is the server's. Longer
+// jobs still spread over every worker after this delay.
 constexpr auto kAloneFor = std::chrono::microseconds(50);
+// CPU left by other processes (in cores, over the last fraction of a
+// second) from which a job is shared at once: the caller's own core and
+// half of another, so a woken worker runs on a core nobody else wanted.
+// Below it the machine counts as busy.
+constexpr double kFreeCoresToShare = 1.5;
 
 inline void CpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -49,7 +54,13 @@ bool SpinFor(Done done, std::chrono::nanoseconds budget) {
 
 }  // namespace
 
-Parallelizer::Parallelizer(int parallelism) {
+Parallelizer::Parallelizer(int parallelism,
+                           std::unique_ptr<util::FreeCpu> free_cpu)
+    : free_cpu_(free_cpu ? std::move(free_cpu)
+                         : std::make_unique<util::ProcStatFreeCpu>()) {
+  // The first reading is a baseline; taking it now lets the first jobs,
+  // a moment later, get an answer.
+  free_cpu_->FreeCores();
   int hw = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   int workers = std::max(1, std::min(parallelism, hw));
   for (int i = 1; i < workers; ++i) {
@@ -140,10 +151,11 @@ void Parallelizer::UntilChunks(int n, const std::function<bool(int, int)>& fn) {
   chunk_ = std::max(1, std::min(s, per_worker));
   next_.store(0, std::memory_order_relaxed);
   stop_.store(false, std::memory_order_relaxed);
-  // Alone first: chunks are taken from next_ as the workers will take them,
-  // so whoever joins later continues in list order.
+  // On a busy machine, alone first: chunks are taken from next_ as the
+  // workers will take them, so whoever joins later continues in list order.
+  const bool share_at_once = free_cpu_->FreeCores() >= kFreeCoresToShare;
   const auto alone_until = std::chrono::steady_clock::now() + kAloneFor;
-  while (!stop_.load(std::memory_order_relaxed)) {
+  while (!share_at_once && !stop_.load(std::memory_order_relaxed)) {
     const int start = next_.fetch_add(chunk_, std::memory_order_relaxed);
     if (start >= n_) break;
     if (!fn(start, std::min(n_, start + chunk_))) {

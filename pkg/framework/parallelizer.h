@@ -7,18 +7,26 @@
 // that just finished a job spins briefly for the next one before it parks:
 // the Filter and Score passes of a cycle, and consecutive cycles, follow
 // each other closely. The pool never has more workers than hardware
-// threads; extra threads would only add wake-ups on a small machine. And
-// the caller works alone for the first 50 us of a job, so the many short
-// jobs of a cycle wake nobody.
+// threads; extra threads would only add wake-ups on a small machine.
+//
+// Whether to share a job at all depends on the machine. Where other
+// processes leave a core idle, sharing at once costs nobody and halves a
+// cycle's latency. Where they keep the cores busy (on a small control-plane
+// node, with the API server), each wake-up and poll is CPU taken from someone
+// else, so the caller works alone for the first 50 us of a job and the many
+// short jobs of a cycle wake nobody; longer jobs are still shared after that.
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "pkg/util/free_cpu.h"
 
 namespace ksched::framework {
 
@@ -26,7 +34,10 @@ class Parallelizer {
  public:
   // `parallelism` is the configured degree (KubeSchedulerConfiguration
   // .parallelism); the pool uses min(parallelism, hardware threads).
-  explicit Parallelizer(int parallelism);
+  // `free_cpu` tells how much CPU other processes leave; null reads
+  // /proc/stat.
+  explicit Parallelizer(int parallelism,
+                        std::unique_ptr<util::FreeCpu> free_cpu = nullptr);
   ~Parallelizer();
   Parallelizer(const Parallelizer&) = delete;
   Parallelizer& operator=(const Parallelizer&) = delete;
@@ -49,6 +60,7 @@ class Parallelizer {
   // stops; returns false when it stops.
   bool AwaitJob(uint64_t seen);
 
+  std::unique_ptr<util::FreeCpu> free_cpu_;
   std::vector<std::jthread> threads_;
 
   // Parking: a worker registers in sleepers_ and waits on work_cv_ under

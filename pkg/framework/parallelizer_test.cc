@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -53,8 +55,8 @@ TEST(ParallelizerTest, ManyJobsInARowFromSeveralThreads) {
 
 // A short job stays on the calling thread; a long one is shared with the
 // workers once the caller has worked alone for a while.
-TEST(ParallelizerTest, ShortJobsStayOnTheCallerLongOnesAreShared) {
-  Parallelizer p(4);
+TEST(ParallelizerTest, OnABusyMachineShortJobsStayOnTheCaller) {
+  Parallelizer p(4, std::make_unique<util::FixedFreeCpu>(0));
   if (p.workers() < 2) GTEST_SKIP() << "one hardware thread";
   std::mutex mu;
   std::set<std::thread::id> threads;
@@ -85,6 +87,42 @@ TEST(ParallelizerTest, ShortJobsStayOnTheCallerLongOnesAreShared) {
   });
   EXPECT_EQ(calls.load(), 400);
   EXPECT_GE(threads.size(), 2u);
+}
+
+// Index 0 waits (boundedly) for another thread to run an index. Where
+// cores sit idle the workers are woken at once and one of them does;
+// on a busy machine the caller keeps the job to itself until index 0
+// returns, so the wait runs out.
+bool AnotherThreadJoinedWhileTheFirstIndexRan(Parallelizer& p,
+                                              std::chrono::milliseconds wait) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool joined = false;
+  const auto caller = std::this_thread::get_id();
+  bool answer = false;
+  p.Until(64, [&](int i) {
+    std::unique_lock lock(mu);
+    if (i == 0) {
+      answer = cv.wait_for(lock, wait, [&] { return joined; });
+    } else if (std::this_thread::get_id() != caller) {
+      joined = true;
+      cv.notify_all();
+    }
+    return true;
+  });
+  return answer;
+}
+
+TEST(ParallelizerTest, WhereCoresSitIdleJobsAreSharedAtOnce) {
+  Parallelizer idle(2, std::make_unique<util::FixedFreeCpu>(2));
+  if (idle.workers() < 2) GTEST_SKIP() << "one hardware thread";
+  // Generous: a loaded machine may take a while to run the woken worker.
+  EXPECT_TRUE(
+      AnotherThreadJoinedWhileTheFirstIndexRan(idle, std::chrono::seconds(20)));
+
+  Parallelizer busy(2, std::make_unique<util::FixedFreeCpu>(0));
+  EXPECT_FALSE(AnotherThreadJoinedWhileTheFirstIndexRan(
+      busy, std::chrono::milliseconds(200)));
 }
 
 }  // namespace
