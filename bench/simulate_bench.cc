@@ -24,6 +24,7 @@
 
 #include "bench/workloads.h"
 #include "pkg/config/config.h"
+#include "pkg/config/feature_gates.h"
 #include "pkg/plugins/registry.h"
 #include "pkg/simulator/cluster.h"
 #include "pkg/simulator/simulator.h"
@@ -59,9 +60,10 @@ std::string ClusterJson(Workload workload, int nodes, int pods) {
 
 // Runs one simulation; returns the pods scheduled, or nullopt on error.
 std::optional<int> Run(const ksched::simulator::Cluster& cluster,
-                       const ksched::framework::Registry& registry) {
+                       const ksched::framework::Registry& registry,
+                       const ksched::simulator::SimulationOptions& options) {
   auto result = ksched::simulator::Simulate(
-      cluster, ksched::config::DefaultConfig(), registry, {});
+      cluster, ksched::config::DefaultConfig(), registry, options);
   if (!result.ok()) {
     std::cerr << "simulate: " << result.error().message() << "\n";
     return std::nullopt;
@@ -71,7 +73,8 @@ std::optional<int> Run(const ksched::simulator::Cluster& cluster,
   return scheduled;
 }
 
-int Bench(Workload workload, int nodes, int pods) {
+int Bench(Workload workload, int nodes, int pods,
+          const ksched::simulator::SimulationOptions& options) {
   const ksched::framework::Registry registry =
       ksched::plugins::NewInTreeRegistry();
   const std::string json = ClusterJson(workload, nodes, pods);
@@ -85,12 +88,12 @@ int Bench(Workload workload, int nodes, int pods) {
   ksched::simulator::Cluster nodes_only = *cluster;
   nodes_only.pods.clear();
   t0 = Clock::now();
-  if (!Run(nodes_only, registry)) return 1;
+  if (!Run(nodes_only, registry, options)) return 1;
   const double load_s = Seconds(Clock::now() - t0);
 
   const double cpu0 = CpuSeconds();
   t0 = Clock::now();
-  const std::optional<int> scheduled = Run(*cluster, registry);
+  const std::optional<int> scheduled = Run(*cluster, registry, options);
   const double total_s = Seconds(Clock::now() - t0);
   const double cpu_s = CpuSeconds() - cpu0;
   if (!scheduled) return 1;
@@ -120,6 +123,7 @@ int main(int argc, char** argv) {
   int nodes = 5000;
   std::optional<int> pods;
   std::string write;
+  ksched::simulator::SimulationOptions options;
   for (const auto& [flag, value] : flags) {
     if (flag == "--workload") {
       auto w = ksched::bench::ParseWorkload(value);
@@ -134,6 +138,13 @@ int main(int argc, char** argv) {
       pods = std::stoi(value);
     } else if (flag == "--write") {
       write = value;
+    } else if (flag == "--feature-gates") {
+      auto gates = ksched::config::ParseFeatureGates(value);
+      if (!gates.ok()) {
+        std::cerr << "--feature-gates: " << gates.error().message() << "\n";
+        return 2;
+      }
+      options.opportunistic_batching = gates->opportunistic_batching;
     } else {
       std::cerr << "unknown flag " << flag << "\n";
       return 2;
@@ -150,7 +161,8 @@ int main(int argc, char** argv) {
     return out ? 0 : 1;
   }
   for (Workload w : workloads) {
-    if (int rc = Bench(w, nodes, pods.value_or(ksched::bench::DefaultPods(w)));
+    if (int rc = Bench(w, nodes, pods.value_or(ksched::bench::DefaultPods(w)),
+                       options);
         rc != 0) {
       return rc;
     }

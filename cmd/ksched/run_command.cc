@@ -21,6 +21,7 @@
 #include "pkg/client/cpprest_transport.h"
 #include "pkg/client/kubeconfig.h"
 #include "pkg/client/rest_client.h"
+#include "pkg/config/feature_gates.h"
 #include "pkg/extender/server.h"
 #include "pkg/extender/service.h"
 #include "pkg/framework/cluster_objects.h"
@@ -249,6 +250,10 @@ int RunScheduler(const std::vector<std::string>& args) {
   flags.Int("binding-workers", &binding_workers,
             "Binding cycles run at once (Binding POSTs in flight)");
   flags.Int("v", &verbosity, "Log verbosity");
+  std::string feature_gates;
+  flags.String("feature-gates", &feature_gates,
+               "Feature gates, as Name=true,Other=false (known: "
+               "OpportunisticBatching, default false)");
   flags.String("logging-format", &logging_format,
                "Log format: text (klog's) or json");
   secure.Register(flags);
@@ -313,6 +318,11 @@ int RunScheduler(const std::vector<std::string>& args) {
   if (!positional->empty()) {
     std::cerr << "Error: unknown command \"" << positional->front() << "\"\n\n"
               << kDescription;
+    return 2;
+  }
+  auto gates = config::ParseFeatureGates(feature_gates);
+  if (!gates.ok()) {
+    std::cerr << "Error: --feature-gates: " << gates.error().message() << "\n";
     return 2;
   }
   if (binding_workers < 1 || binding_workers > 1024) {
@@ -454,6 +464,7 @@ int RunScheduler(const std::vector<std::string>& args) {
   scheduler::Scheduler::Dependencies deps;
   deps.clock = &clock;
   deps.random = &random;
+  deps.opportunistic_batching = gates->opportunistic_batching;
   // Set once the elector exists; until then (and without election) every
   // binding may go out.
   std::unique_ptr<leader::LeaderElector> elector;

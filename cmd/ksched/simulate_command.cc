@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cmd/ksched/startup_report.h"
+#include "pkg/config/feature_gates.h"
 #include "pkg/plugins/registry.h"
 #include "pkg/simulator/cluster.h"
 #include "pkg/simulator/report.h"
@@ -32,6 +33,10 @@ int RunSimulate(const std::vector<std::string>& args) {
              "Schedule every pending pod with the first profile, whatever its "
              "schedulerName");
   flags.Bool("quiet", &quiet, "Do not print start-up notes");
+  std::string feature_gates;
+  flags.String("feature-gates", &feature_gates,
+               "Feature gates, as Name=true,Other=false (known: "
+               "OpportunisticBatching, default false)");
 
   auto positional = flags.Parse(args);
   if (!positional.ok()) {
@@ -79,6 +84,12 @@ int RunSimulate(const std::vector<std::string>& args) {
   simulator::SimulationOptions options;
   options.seed = static_cast<uint64_t>(seed);
   options.all_pods = all_pods;
+  auto gates = config::ParseFeatureGates(feature_gates);
+  if (!gates.ok()) {
+    std::cerr << "Error: --feature-gates: " << gates.error().message() << "\n";
+    return 2;
+  }
+  options.opportunistic_batching = gates->opportunistic_batching;
   auto result = simulator::Simulate(*cluster, *cfg, registry, options);
   if (!result.ok()) {
     std::cerr << "Error: " << result.error().message() << "\n";

@@ -67,6 +67,20 @@ class PreFilterPlugin : public virtual Plugin {
   }
 };
 
+// SignPlugin: a plugin that can say which parts of a pod its PreFilter,
+// Filter, PreScore and Score read (opportunistic batching, KEP-5598). Two
+// pods whose signed parts are equal get the same verdicts and raw scores on
+// an unchanged node, so a cycle may reuse the previous one's. A plugin in
+// those sets that is not a SignPlugin makes every pod unsignable.
+class SignPlugin : public virtual Plugin {
+ public:
+  // Copies the fields of `pod` this plugin reads into `into` (a pod that
+  // starts empty, with as many containers and init containers as `pod`,
+  // and is shared by all plugins). False: this pod cannot be signed (the
+  // plugin's answers depend on more than the pod and one node).
+  virtual bool SignPod(const api::Pod& pod, api::Pod& into) const = 0;
+};
+
 class FilterPlugin : public virtual Plugin {
  public:
   virtual Status Filter(const CycleState& state, const PodInfo& pod,

@@ -26,6 +26,20 @@ class MetricsRecorder {
   // and picked a node with this many victims (scheduler_preemption_victims).
   virtual void ObservePreemptionAttempt() {}
   virtual void ObservePreemptionVictims(int victims) { (void)victims; }
+  // Opportunistic batching: what became of a cycle's attempt to reuse the
+  // last one (scheduler_batch_attempts_total: no_hint, hint_used,
+  // hint_not_used), and why kept results were dropped
+  // (scheduler_batch_cache_flushed_total).
+  virtual void ObserveBatchAttempt(std::string_view profile,
+                                   std::string_view result) {
+    (void)profile;
+    (void)result;
+  }
+  virtual void ObserveBatchFlush(std::string_view profile,
+                                 std::string_view reason) {
+    (void)profile;
+    (void)reason;
+  }
 };
 
 }  // namespace ksched::framework

@@ -104,6 +104,15 @@ SchedulerMetrics::SchedulerMetrics(prometheus::Registry& registry)
                               .Help("Number of selected preemption victims")
                               .Register(registry)
                               .Add({}, ExponentialBuckets(1, 2, 7))),
+      batch_attempts_(
+          prometheus::BuildCounter()
+              .Name("scheduler_batch_attempts_total")
+              .Help("Counts of results when we attempt to use batching.")
+              .Register(registry)),
+      batch_flushes_(prometheus::BuildCounter()
+                         .Name("scheduler_batch_cache_flushed_total")
+                         .Help("Counts of cache flushes by reason.")
+                         .Register(registry)),
       extension_point_duration_(
           prometheus::BuildHistogram()
               .Name("scheduler_framework_extension_point_duration_seconds")
@@ -228,6 +237,20 @@ void SchedulerMetrics::SetUnschedulablePods(const ReasonCounts& counts) {
 
 void SchedulerMetrics::ObservePreemptionAttempt() {
   preemption_attempts_.Increment();
+}
+
+void SchedulerMetrics::ObserveBatchAttempt(std::string_view profile,
+                                           std::string_view result) {
+  batch_attempts_
+      .Add({{"profile", std::string(profile)}, {"result", std::string(result)}})
+      .Increment();
+}
+
+void SchedulerMetrics::ObserveBatchFlush(std::string_view profile,
+                                         std::string_view reason) {
+  batch_flushes_
+      .Add({{"profile", std::string(profile)}, {"reason", std::string(reason)}})
+      .Increment();
 }
 
 void SchedulerMetrics::ObservePreemptionVictims(int victims) {

@@ -62,6 +62,12 @@ class SchedulerMetrics final : public framework::MetricsRecorder {
   // scheduler_preemption_attempts_total and scheduler_preemption_victims.
   void ObservePreemptionAttempt() override;
   void ObservePreemptionVictims(int victims) override;
+  // scheduler_batch_attempts_total{profile,result} and
+  // scheduler_batch_cache_flushed_total{profile,reason}.
+  void ObserveBatchAttempt(std::string_view profile,
+                           std::string_view result) override;
+  void ObserveBatchFlush(std::string_view profile,
+                         std::string_view reason) override;
 
  private:
   prometheus::Family<prometheus::Counter>& attempts_;
@@ -74,6 +80,8 @@ class SchedulerMetrics final : public framework::MetricsRecorder {
   prometheus::Family<prometheus::Gauge>& unschedulable_;
   prometheus::Counter& preemption_attempts_;
   prometheus::Histogram& preemption_victims_;
+  prometheus::Family<prometheus::Counter>& batch_attempts_;
+  prometheus::Family<prometheus::Counter>& batch_flushes_;
   prometheus::Family<prometheus::Histogram>& extension_point_duration_;
   prometheus::Family<prometheus::Histogram>& plugin_duration_;
   // Plugin histograms by label set, so the sampled per-node Filter calls

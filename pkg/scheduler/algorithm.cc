@@ -190,9 +190,47 @@ std::string SchedulingAlgorithm::SelectHost(
   return scores[0].node->name();  // unreachable: `best` is in `scores`
 }
 
+void SchedulingAlgorithm::EnableOpportunisticBatching(
+    const util::Clock& clock, framework::MetricsRecorder* metrics) {
+  batch_clock_ = &clock;
+  batch_metrics_ = metrics;
+}
+
+int64_t SchedulingAlgorithm::batched_pods() const {
+  int64_t n = 0;
+  for (const auto& [profile, batch] : batches_) n += batch->batched_pods();
+  return n;
+}
+
 ScheduleResult SchedulingAlgorithm::Schedule(
     framework::Framework& fwk, framework::CycleState& state,
     const framework::PodInfo& pod, const framework::Snapshot& snapshot) {
+  const int64_t cycle = cycles_++;
+  OpportunisticBatch* batch = nullptr;
+  if (batch_clock_ != nullptr) {
+    auto it = batches_.find(fwk.profile_name());
+    if (it == batches_.end()) {
+      it = batches_
+               .emplace(fwk.profile_name(),
+                        std::make_unique<OpportunisticBatch>(
+                            *batch_clock_, random_, batch_metrics_))
+               .first;
+    }
+    batch = it->second.get();
+  }
+  ScheduleResult result = Run(fwk, state, pod, snapshot, batch, cycle);
+  if (batch != nullptr && result.kind != ScheduleResult::Kind::kScheduled) {
+    batch->Failed(cycle);
+  }
+  return result;
+}
+
+ScheduleResult SchedulingAlgorithm::Run(framework::Framework& fwk,
+                                        framework::CycleState& state,
+                                        const framework::PodInfo& pod,
+                                        const framework::Snapshot& snapshot,
+                                        OpportunisticBatch* batch,
+                                        int64_t cycle) {
   ScheduleResult result;
   const std::vector<NodeInfoPtr>& all_nodes = snapshot.nodes();
   result.num_all_nodes = static_cast<int>(all_nodes.size());
@@ -221,13 +259,24 @@ ScheduleResult SchedulingAlgorithm::Schedule(
     return result;
   }
 
+  // With batching, the signature and, when the last cycle's results
+  // apply, the node they rank best.
+  std::optional<std::string> signature;
+  std::string hint;
+  if (batch != nullptr) {
+    signature = fwk.SignPod(pod.pod());
+    hint = batch->NodeHint(fwk, state, pod, signature, cycle, snapshot);
+  }
+
   std::vector<NodeInfoPtr> feasible;
   std::string error;
   // A node nominated by an earlier preemption is likely the only one that
-  // fits: try it alone first.
+  // fits: try it alone first. So is a batching hint (never both: a
+  // nominated pod gets no hint).
   const std::string& nominated = pod.pod().status.nominated_node_name;
-  if (!nominated.empty()) {
-    if (NodeInfoPtr node = snapshot.GetPtr(nominated)) {
+  const std::string& try_first = nominated.empty() ? hint : nominated;
+  if (!try_first.empty()) {
+    if (NodeInfoPtr node = snapshot.GetPtr(try_first)) {
       framework::Diagnosis scratch;
       size_t saved = next_start_node_index_;
       next_start_node_index_ = 0;
@@ -239,6 +288,10 @@ ScheduleResult SchedulingAlgorithm::Schedule(
         result.suggested_host = node->name();
         result.evaluated_nodes = 1;
         result.feasible_nodes = 1;
+        if (batch != nullptr) {
+          batch->Store(fwk, signature, hint, result.suggested_host, {}, {},
+                       cycle);
+        }
         return result;
       }
       feasible.clear();
@@ -282,10 +335,14 @@ ScheduleResult SchedulingAlgorithm::Schedule(
   if (feasible.size() == 1) {
     result.kind = ScheduleResult::Kind::kScheduled;
     result.suggested_host = feasible.front()->name();
+    if (batch != nullptr) {
+      batch->Store(fwk, signature, hint, result.suggested_host, {}, {}, cycle);
+    }
     return result;
   }
 
   std::vector<framework::NodePluginScores> scores;
+  framework::RawScores raw;
   if (!fwk.HasScorePlugins()) {
     // Every node scores 1: the choice is uniformly random.
     scores.resize(feasible.size());
@@ -294,7 +351,10 @@ ScheduleResult SchedulingAlgorithm::Schedule(
     }
   } else {
     s = fwk.RunPreScorePlugins(state, pod, feasible);
-    if (s.IsSuccess()) s = fwk.RunScorePlugins(state, pod, feasible, &scores);
+    if (s.IsSuccess()) {
+      s = fwk.RunScorePlugins(state, pod, feasible, &scores,
+                              batch != nullptr && signature ? &raw : nullptr);
+    }
     if (!s.IsSuccess()) {
       result.kind = ScheduleResult::Kind::kError;
       result.error_message = s.Message();
@@ -303,6 +363,17 @@ ScheduleResult SchedulingAlgorithm::Schedule(
   }
   result.kind = ScheduleResult::Kind::kScheduled;
   result.suggested_host = SelectHost(scores);
+  if (batch != nullptr) {
+    std::vector<int64_t> totals;
+    if (!raw.nodes.empty()) {
+      totals.reserve(scores.size());
+      for (const framework::NodePluginScores& n : scores) {
+        totals.push_back(n.total_score);
+      }
+    }
+    batch->Store(fwk, signature, hint, result.suggested_host, raw, totals,
+                 cycle);
+  }
   return result;
 }
 

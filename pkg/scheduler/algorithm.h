@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,6 +15,7 @@
 #include "pkg/framework/runtime/framework.h"
 #include "pkg/framework/snapshot.h"
 #include "pkg/framework/types.h"
+#include "pkg/scheduler/batch.h"
 #include "pkg/util/random.h"
 
 namespace ksched::scheduler {
@@ -76,11 +79,30 @@ class SchedulingAlgorithm {
 
   size_t next_start_node_index() const { return next_start_node_index_; }
 
+  // Turns on opportunistic batching (the OpportunisticBatching gate): each
+  // profile keeps its last cycle's scored nodes for the next pods with the
+  // same signature (batch.h).
+  void EnableOpportunisticBatching(const util::Clock& clock,
+                                   framework::MetricsRecorder* metrics);
+  // Pods that took a batching hint, over all profiles.
+  int64_t batched_pods() const;
+
  private:
+  ScheduleResult Run(framework::Framework& fwk, framework::CycleState& state,
+                     const framework::PodInfo& pod,
+                     const framework::Snapshot& snapshot,
+                     OpportunisticBatch* batch, int64_t cycle);
+
   int32_t percentage_;
   util::Random& random_;
   // Where the next cycle starts filtering, so every node gets its turn.
   size_t next_start_node_index_ = 0;
+  // Schedule calls so far: the cycle count batching compares.
+  int64_t cycles_ = 0;
+  const util::Clock* batch_clock_ = nullptr;  // non-null: batching is on
+  framework::MetricsRecorder* batch_metrics_ = nullptr;
+  std::map<std::string, std::unique_ptr<OpportunisticBatch>, std::less<>>
+      batches_;  // by profile
 };
 
 }  // namespace ksched::scheduler

@@ -93,6 +93,10 @@ util::Result<std::unique_ptr<Scheduler>> Scheduler::Create(
   }
   std::unique_ptr<Scheduler> s(new Scheduler(std::move(deps), cfg.parallelism,
                                              cfg.percentage_of_nodes_to_score));
+  if (s->deps_.opportunistic_batching) {
+    s->algorithm_.EnableOpportunisticBatching(*s->deps_.clock,
+                                              s->deps_.metrics);
+  }
   framework::Framework::Options options;
   options.metrics = s->deps_.metrics;
   options.parallelizer = &s->parallelizer_;

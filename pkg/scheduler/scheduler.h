@@ -67,6 +67,8 @@ class Scheduler {
     std::chrono::nanoseconds assumed_pod_ttl = std::chrono::minutes(15);
     // Extension point and sampled plugin durations; none when null.
     framework::MetricsRecorder* metrics = nullptr;
+    // The OpportunisticBatching feature gate (batch.h).
+    bool opportunistic_batching = false;
     // Called once per finished attempt (scheduling or binding failure,
     // successful bind), from the thread that finished it.
     std::function<void(const AttemptOutcome&)> on_attempt;

@@ -94,6 +94,7 @@ util::Result<SimulationResult> Simulate(
     return api_server.GetPod(ns, name);
   };
   deps.binding_workers = 0;  // bind inline: one deterministic sequence
+  deps.opportunistic_batching = options.opportunistic_batching;
   deps.on_attempt = [&](const scheduler::AttemptOutcome& o) {
     if (!last_attempt.count(o.pod)) attempt_order.push_back(o.pod);
     last_attempt[o.pod] = o;

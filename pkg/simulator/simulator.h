@@ -61,6 +61,8 @@ struct SimulationOptions {
   // Schedule every pending pod with the first profile, whatever its
   // schedulerName.
   bool all_pods = false;
+  // The OpportunisticBatching feature gate.
+  bool opportunistic_batching = false;
 };
 
 util::Result<SimulationResult> Simulate(

@@ -4,6 +4,9 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <set>
+
+#include "pkg/api/codec.h"
 
 namespace ksched::framework {
 namespace {
@@ -480,10 +483,98 @@ Status Framework::RunPreScorePluginsUntimed(
   return Status();
 }
 
+Status Framework::RunRawScorePlugins(const CycleState& state,
+                                     const PodInfo& pod,
+                                     const std::vector<NodeInfoPtr>& nodes,
+                                     RawScores* raw) {
+  raw->nodes.clear();
+  raw->plugins.clear();
+  raw->scores.clear();
+  for (const NodeInfoPtr& node : nodes) raw->nodes.push_back(node->name());
+  for (size_t p = 0; p < score_.size(); ++p) {
+    if (!state.ScoreSkipped(score_[p]->Name())) raw->plugins.push_back(p);
+  }
+  raw->scores.assign(raw->plugins.size(),
+                     std::vector<int64_t>(nodes.size(), 0));
+  // Few nodes (the batching path rescores one): no parallel pass.
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    for (size_t a = 0; a < raw->plugins.size(); ++a) {
+      const ScorePlugin* pl = score_[raw->plugins[a]];
+      Status s = pl->Score(state, pod, *nodes[i], &raw->scores[a][i]);
+      if (!s.IsSuccess()) return AsError("running Score plugin", pl->Name(), s);
+    }
+  }
+  return Status();
+}
+
+Status Framework::NormalizeAndWeigh(const CycleState& state, const PodInfo& pod,
+                                    const RawScores& raw,
+                                    std::vector<int64_t>* totals) const {
+  totals->assign(raw.nodes.size(), 0);
+  NodeScoreList list(raw.nodes.size());
+  for (size_t a = 0; a < raw.plugins.size(); ++a) {
+    const ScorePlugin* pl = score_[raw.plugins[a]];
+    for (size_t i = 0; i < raw.nodes.size(); ++i) {
+      list[i].name = raw.nodes[i];
+      list[i].score = raw.scores[a][i];
+    }
+    if (pl->HasNormalizeScore()) {
+      Status s = pl->NormalizeScore(state, pod, list);
+      if (!s.IsSuccess())
+        return AsError("running Normalize on Score plugin", pl->Name(), s);
+    }
+    const int64_t weight = score_weights_[raw.plugins[a]];
+    for (size_t i = 0; i < raw.nodes.size(); ++i) {
+      const int64_t score = list[i].score;
+      if (score > kMaxNodeScore || score < kMinNodeScore) {
+        return Status::Error("plugin " + Quoted(pl->Name()) +
+                             " returns an invalid score " +
+                             std::to_string(score) +
+                             ", it should in the range of [0, 100] after "
+                             "normalizing");
+      }
+      (*totals)[i] += score * weight;
+    }
+  }
+  return Status();
+}
+
+std::optional<std::string> Framework::SignPod(const api::Pod& pod) const {
+  api::Pod into;
+  into.spec.containers.resize(pod.spec.containers.size());
+  into.spec.init_containers.resize(pod.spec.init_containers.size());
+  // Every profile signs its own pods: the scheduler name keeps pods of two
+  // profiles apart.
+  into.spec.scheduler_name = pod.spec.scheduler_name;
+  // Filtering with nominated pods counts those of equal or higher priority.
+  into.spec.priority = pod.spec.priority;
+  std::set<const Plugin*> signed_by;
+  auto sign = [&](const Plugin* plugin) {
+    if (!signed_by.insert(plugin).second) return true;
+    const auto* signer = dynamic_cast<const SignPlugin*>(plugin);
+    return signer != nullptr && signer->SignPod(pod, into);
+  };
+  for (const PreFilterPlugin* pl : pre_filter_) {
+    if (!sign(pl)) return std::nullopt;
+  }
+  for (const FilterPlugin* pl : filter_) {
+    if (!sign(pl)) return std::nullopt;
+  }
+  for (const PreScorePlugin* pl : pre_score_) {
+    if (!sign(pl)) return std::nullopt;
+  }
+  for (const ScorePlugin* pl : score_) {
+    if (!sign(pl)) return std::nullopt;
+  }
+  return api::EncodeJson(into);
+}
+
 Status Framework::RunScorePluginsUntimed(const CycleState& state,
                                          const PodInfo& pod,
                                          const std::vector<NodeInfoPtr>& nodes,
-                                         std::vector<NodePluginScores>* out) {
+                                         std::vector<NodePluginScores>* out,
+                                         RawScores* raw) {
+  if (raw != nullptr) *raw = RawScores{};
   out->assign(nodes.size(), NodePluginScores{});
   for (size_t i = 0; i < nodes.size(); ++i) (*out)[i].node = nodes[i].get();
 
@@ -532,6 +623,17 @@ Status Framework::RunScorePluginsUntimed(const CycleState& state,
         return true;
       });
   if (failed) return first_error;
+  if (raw != nullptr) {
+    raw->nodes.clear();
+    for (const NodeInfoPtr& node : nodes) raw->nodes.push_back(node->name());
+    raw->plugins = active;
+    raw->scores.assign(active.size(), std::vector<int64_t>(nodes.size()));
+    for (size_t a = 0; a < active.size(); ++a) {
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        raw->scores[a][i] = lists[a][i].score;
+      }
+    }
+  }
 
   for (size_t a = 0; a < active.size(); ++a) {
     const ScorePlugin* pl = score_[active[a]];
@@ -723,9 +825,10 @@ Status Framework::RunPreScorePlugins(CycleState& state, const PodInfo& pod,
 
 Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
                                   const std::vector<NodeInfoPtr>& nodes,
-                                  std::vector<NodePluginScores>* scores) {
+                                  std::vector<NodePluginScores>* scores,
+                                  RawScores* raw) {
   const auto start = MetricsClock::now();
-  Status s = RunScorePluginsUntimed(state, pod, nodes, scores);
+  Status s = RunScorePluginsUntimed(state, pod, nodes, scores, raw);
   RecordPoint("Score", s.code(), start);
   return s;
 }

@@ -26,6 +26,14 @@ struct NodePluginScores {
   int64_t total_score = 0;
 };
 
+// Raw (not yet normalised) scores of some nodes: per Score plugin that ran
+// (by its position in the profile), one score per node, in `nodes` order.
+struct RawScores {
+  std::vector<std::string> nodes;
+  std::vector<size_t> plugins;               // positions in the profile
+  std::vector<std::vector<int64_t>> scores;  // [plugin][node]
+};
+
 class Framework final : public Handle {
  public:
   struct Options {
@@ -107,9 +115,25 @@ class Framework final : public Handle {
                             const std::vector<NodeInfoPtr>& nodes);
   // Scores every node with every (not skipped) Score plugin in parallel,
   // normalises, applies weights and sums.
+  // With `raw`, also the plugins' scores before normalisation.
   Status RunScorePlugins(const CycleState& state, const PodInfo& pod,
                          const std::vector<NodeInfoPtr>& nodes,
-                         std::vector<NodePluginScores>* scores);
+                         std::vector<NodePluginScores>* scores,
+                         RawScores* raw = nullptr);
+  // The two halves of RunScorePlugins, for a caller that keeps raw scores
+  // across cycles (opportunistic batching): the plugins' raw scores per
+  // node, and the normalised, weighted totals of a set of raw scores.
+  Status RunRawScorePlugins(const CycleState& state, const PodInfo& pod,
+                            const std::vector<NodeInfoPtr>& nodes,
+                            RawScores* raw);
+  Status NormalizeAndWeigh(const CycleState& state, const PodInfo& pod,
+                           const RawScores& raw,
+                           std::vector<int64_t>* totals) const;
+
+  // The pod's scheduling signature: what the PreFilter, Filter, PreScore
+  // and Score plugins read of it, encoded; nullopt when a plugin cannot
+  // sign it (or is not a SignPlugin).
+  std::optional<std::string> SignPod(const api::Pod& pod) const;
 
   Status RunReservePluginsReserve(CycleState& state, const PodInfo& pod,
                                   const std::string& node);
@@ -160,7 +184,8 @@ class Framework final : public Handle {
                                    const std::vector<NodeInfoPtr>& nodes);
   Status RunScorePluginsUntimed(const CycleState& state, const PodInfo& pod,
                                 const std::vector<NodeInfoPtr>& nodes,
-                                std::vector<NodePluginScores>* scores);
+                                std::vector<NodePluginScores>* scores,
+                                RawScores* raw);
   Status RunReservePluginsReserveUntimed(CycleState& state, const PodInfo& pod,
                                          const std::string& node);
   void RunReservePluginsUnreserveUntimed(CycleState& state, const PodInfo& pod,

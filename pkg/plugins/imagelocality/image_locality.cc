@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 
+#include "pkg/framework/signature.h"
+
 namespace ksched::plugins {
 namespace {
 
@@ -101,6 +103,11 @@ util::Result<std::unique_ptr<framework::Plugin>> NewImageLocality(
     const config::PluginArgs* /*args*/, framework::Handle& handle) {
   return std::unique_ptr<framework::Plugin>(
       std::make_unique<ImageLocality>(handle));
+}
+
+bool ImageLocality::SignPod(const api::Pod& pod, api::Pod& into) const {
+  framework::signature::CopyImages(pod, into);
+  return true;
 }
 
 }  // namespace ksched::plugins

@@ -15,11 +15,13 @@
 
 namespace ksched::plugins {
 
-class ImageLocality final : public framework::ScorePlugin {
+class ImageLocality final : public framework::SignPlugin,
+                            public framework::ScorePlugin {
  public:
   explicit ImageLocality(framework::Handle& handle) : handle_(handle) {}
 
   std::string_view Name() const override { return names::kImageLocality; }
+  bool SignPod(const api::Pod& pod, api::Pod& into) const override;
   // Already in [0, kMaxNodeScore]: no NormalizeScore.
   framework::Status Score(const framework::CycleState& state,
                           const framework::PodInfo& pod,

@@ -153,4 +153,17 @@ util::Result<std::unique_ptr<framework::Plugin>> NewInterPodAffinity(
       std::make_unique<InterPodAffinity>(*typed, handle));
 }
 
+bool InterPodAffinity::SignPod(const api::Pod& pod, api::Pod& into) const {
+  // The pod's own (anti-)affinity terms count pods across a topology
+  // domain, beyond one node: not signable. Without them the plugin still
+  // matches other pods' terms against this pod's labels and namespace.
+  if (pod.spec.affinity && (pod.spec.affinity->pod_affinity ||
+                            pod.spec.affinity->pod_anti_affinity)) {
+    return false;
+  }
+  into.metadata.ns = pod.metadata.ns;
+  into.metadata.labels = pod.metadata.labels;
+  return true;
+}
+
 }  // namespace ksched::plugins

@@ -28,7 +28,8 @@ inline constexpr std::string_view kInterPodAffinityErrReasonAntiAffinity =
 inline constexpr std::string_view kInterPodAffinityErrReasonExisting =
     "node(s) didn't satisfy existing pods anti-affinity rules";
 
-class InterPodAffinity final : public framework::PreFilterPlugin,
+class InterPodAffinity final : public framework::SignPlugin,
+                               public framework::PreFilterPlugin,
                                public framework::FilterPlugin,
                                public framework::PreScorePlugin,
                                public framework::ScorePlugin,
@@ -38,6 +39,7 @@ class InterPodAffinity final : public framework::PreFilterPlugin,
                    framework::Handle& handle);
 
   std::string_view Name() const override { return names::kInterPodAffinity; }
+  bool SignPod(const api::Pod& pod, api::Pod& into) const override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
 

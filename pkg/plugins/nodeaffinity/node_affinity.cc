@@ -6,6 +6,7 @@
 #include <string>
 
 #include "pkg/framework/registry.h"
+#include "pkg/framework/signature.h"
 #include "pkg/plugins/helper/normalize_score.h"
 #include "pkg/plugins/nodeaffinity/parse_errors.h"
 
@@ -258,6 +259,12 @@ util::Result<std::unique_ptr<framework::Plugin>> NewNodeAffinity(
   }
   return std::unique_ptr<framework::Plugin>(std::make_unique<NodeAffinity>(
       std::move(added_required), std::move(added_preferred)));
+}
+
+bool NodeAffinity::SignPod(const api::Pod& pod, api::Pod& into) const {
+  // The profile's addedAffinity is the same for every pod of the profile.
+  framework::signature::CopyNodeSelection(pod, into);
+  return true;
 }
 
 }  // namespace ksched::plugins

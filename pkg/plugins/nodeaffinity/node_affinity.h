@@ -25,7 +25,8 @@ inline constexpr std::string_view kNodeAffinityErrReasonEnforced =
 inline constexpr std::string_view kNodeAffinityErrReasonConflict =
     "pod affinity terms conflict";
 
-class NodeAffinity final : public framework::PreFilterPlugin,
+class NodeAffinity final : public framework::SignPlugin,
+                           public framework::PreFilterPlugin,
                            public framework::FilterPlugin,
                            public framework::PreScorePlugin,
                            public framework::ScorePlugin,
@@ -36,6 +37,7 @@ class NodeAffinity final : public framework::PreFilterPlugin,
                std::optional<api::CompiledPreferredTerms> added_preferred);
 
   std::string_view Name() const override { return names::kNodeAffinity; }
+  bool SignPod(const api::Pod& pod, api::Pod& into) const override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
 

@@ -33,4 +33,9 @@ util::Result<std::unique_ptr<framework::Plugin>> NewNodeName(
   return std::unique_ptr<framework::Plugin>(std::make_unique<NodeName>());
 }
 
+bool NodeName::SignPod(const api::Pod& pod, api::Pod& into) const {
+  into.spec.node_name = pod.spec.node_name;
+  return true;
+}
+
 }  // namespace ksched::plugins

@@ -16,10 +16,12 @@ namespace ksched::plugins {
 inline constexpr std::string_view kNodeNameErrReason =
     "node(s) didn't match the requested node name";
 
-class NodeName final : public framework::FilterPlugin,
+class NodeName final : public framework::SignPlugin,
+                       public framework::FilterPlugin,
                        public framework::EnqueueExtensions {
  public:
   std::string_view Name() const override { return names::kNodeName; }
+  bool SignPod(const api::Pod& pod, api::Pod& into) const override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
   framework::Status Filter(const framework::CycleState& state,

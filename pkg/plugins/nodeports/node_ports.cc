@@ -1,5 +1,7 @@
 #include "pkg/plugins/nodeports/node_ports.h"
 
+#include "pkg/framework/signature.h"
+
 namespace ksched::plugins {
 namespace {
 
@@ -87,6 +89,11 @@ bool NodePortsFit(const api::Pod& pod, const framework::NodeInfo& node) {
 util::Result<std::unique_ptr<framework::Plugin>> NewNodePorts(
     const config::PluginArgs* /*args*/, framework::Handle& /*handle*/) {
   return std::unique_ptr<framework::Plugin>(std::make_unique<NodePorts>());
+}
+
+bool NodePorts::SignPod(const api::Pod& pod, api::Pod& into) const {
+  framework::signature::CopyPorts(pod, into);
+  return true;
 }
 
 }  // namespace ksched::plugins

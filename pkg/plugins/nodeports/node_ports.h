@@ -17,11 +17,13 @@ namespace ksched::plugins {
 inline constexpr std::string_view kNodePortsErrReason =
     "node(s) didn't have free ports for the requested pod ports";
 
-class NodePorts final : public framework::PreFilterPlugin,
+class NodePorts final : public framework::SignPlugin,
+                        public framework::PreFilterPlugin,
                         public framework::FilterPlugin,
                         public framework::EnqueueExtensions {
  public:
   std::string_view Name() const override { return names::kNodePorts; }
+  bool SignPod(const api::Pod& pod, api::Pod& into) const override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
   // Skip for pods without host ports.

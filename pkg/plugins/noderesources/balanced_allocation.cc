@@ -5,6 +5,7 @@
 
 #include "pkg/config/field_errors.h"
 #include "pkg/framework/registry.h"
+#include "pkg/framework/signature.h"
 #include "pkg/framework/types.h"
 #include "pkg/plugins/noderesources/args_validation.h"
 
@@ -120,6 +121,12 @@ NewNodeResourcesBalancedAllocation(const config::PluginArgs* args,
   return std::unique_ptr<framework::Plugin>(
       std::make_unique<NodeResourcesBalancedAllocation>(
           std::move(a.resources)));
+}
+
+bool NodeResourcesBalancedAllocation::SignPod(const api::Pod& pod,
+                                              api::Pod& into) const {
+  framework::signature::CopyResources(pod, into);
+  return true;
 }
 
 }  // namespace ksched::plugins

@@ -19,7 +19,8 @@
 
 namespace ksched::plugins {
 
-class NodeResourcesBalancedAllocation final : public framework::PreScorePlugin,
+class NodeResourcesBalancedAllocation final : public framework::SignPlugin,
+                                              public framework::PreScorePlugin,
                                               public framework::ScorePlugin {
  public:
   explicit NodeResourcesBalancedAllocation(
@@ -28,6 +29,7 @@ class NodeResourcesBalancedAllocation final : public framework::PreScorePlugin,
   std::string_view Name() const override {
     return names::kNodeResourcesBalancedAllocation;
   }
+  bool SignPod(const api::Pod& pod, api::Pod& into) const override;
   framework::Status PreScore(
       framework::CycleState& state, const framework::PodInfo& pod,
       const std::vector<framework::NodeInfoPtr>& nodes) override;

@@ -5,6 +5,7 @@
 #include "pkg/api/resource_names.h"
 #include "pkg/config/field_errors.h"
 #include "pkg/framework/registry.h"
+#include "pkg/framework/signature.h"
 #include "pkg/plugins/noderesources/args_validation.h"
 #include "pkg/plugins/noderesources/scorers.h"
 
@@ -262,6 +263,11 @@ util::Result<std::unique_ptr<framework::Plugin>> NewNodeResourcesFit(
       std::move(ignored), noderesources::ResourceAllocationScorer(
                               s.resources,
                               /*use_requested=*/false, std::move(fn))));
+}
+
+bool NodeResourcesFit::SignPod(const api::Pod& pod, api::Pod& into) const {
+  framework::signature::CopyResources(pod, into);
+  return true;
 }
 
 }  // namespace ksched::plugins

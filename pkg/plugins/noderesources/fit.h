@@ -48,7 +48,8 @@ std::vector<InsufficientResource> FitsRequest(
     const framework::Resource& pod_request, const framework::NodeInfo& node,
     const IgnoredResources& ignored);
 
-class NodeResourcesFit final : public framework::PreFilterPlugin,
+class NodeResourcesFit final : public framework::SignPlugin,
+                               public framework::PreFilterPlugin,
                                public framework::FilterPlugin,
                                public framework::PreScorePlugin,
                                public framework::ScorePlugin,
@@ -59,6 +60,7 @@ class NodeResourcesFit final : public framework::PreFilterPlugin,
       : ignored_(std::move(ignored)), scorer_(std::move(scorer)) {}
 
   std::string_view Name() const override { return names::kNodeResourcesFit; }
+  bool SignPod(const api::Pod& pod, api::Pod& into) const override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
 

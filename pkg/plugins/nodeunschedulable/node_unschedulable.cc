@@ -1,6 +1,7 @@
 #include "pkg/plugins/nodeunschedulable/node_unschedulable.h"
 
 #include "pkg/api/taints.h"
+#include "pkg/framework/signature.h"
 
 namespace ksched::plugins {
 namespace {
@@ -86,6 +87,12 @@ util::Result<std::unique_ptr<framework::Plugin>> NewNodeUnschedulable(
     const config::PluginArgs* /*args*/, framework::Handle& /*handle*/) {
   return std::unique_ptr<framework::Plugin>(
       std::make_unique<NodeUnschedulable>());
+}
+
+bool NodeUnschedulable::SignPod(const api::Pod& pod, api::Pod& into) const {
+  // Reads the tolerations (of the unschedulable taint).
+  framework::signature::CopyTolerations(pod, into);
+  return true;
 }
 
 }  // namespace ksched::plugins

@@ -20,10 +20,12 @@ inline constexpr std::string_view kNodeUnschedulableErrReason =
 inline constexpr std::string_view kNodeUnschedulableErrReasonUnknownCondition =
     "node(s) had unknown conditions";
 
-class NodeUnschedulable final : public framework::FilterPlugin,
+class NodeUnschedulable final : public framework::SignPlugin,
+                                public framework::FilterPlugin,
                                 public framework::EnqueueExtensions {
  public:
   std::string_view Name() const override { return names::kNodeUnschedulable; }
+  bool SignPod(const api::Pod& pod, api::Pod& into) const override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
 

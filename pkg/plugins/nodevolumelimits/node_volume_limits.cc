@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "pkg/config/field_errors.h"
+#include "pkg/framework/signature.h"
 #include "pkg/plugins/nodevolumelimits/csi_translation.h"
 #include "pkg/plugins/volumebinding/pv_helpers.h"
 
@@ -264,6 +265,12 @@ util::Result<std::unique_ptr<framework::Plugin>> NewNodeVolumeLimits(
     const config::PluginArgs* /*args*/, framework::Handle& handle) {
   return std::unique_ptr<framework::Plugin>(
       std::make_unique<NodeVolumeLimits>(handle));
+}
+
+bool NodeVolumeLimits::SignPod(const api::Pod& pod, api::Pod& into) const {
+  if (framework::signature::HasClaims(pod)) return false;
+  framework::signature::CopyVolumes(pod, into);
+  return true;
 }
 
 }  // namespace ksched::plugins

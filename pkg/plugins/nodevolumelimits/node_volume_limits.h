@@ -28,13 +28,15 @@ namespace ksched::plugins {
 inline constexpr std::string_view kNodeVolumeLimitsErrReasonMaxVolumeCount =
     "node(s) exceed max volume count";
 
-class NodeVolumeLimits final : public framework::PreFilterPlugin,
+class NodeVolumeLimits final : public framework::SignPlugin,
+                               public framework::PreFilterPlugin,
                                public framework::FilterPlugin,
                                public framework::EnqueueExtensions {
  public:
   explicit NodeVolumeLimits(framework::Handle& handle) : handle_(handle) {}
 
   std::string_view Name() const override { return names::kNodeVolumeLimits; }
+  bool SignPod(const api::Pod& pod, api::Pod& into) const override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
 

@@ -218,4 +218,18 @@ NewPodTopologySpreadWithSelector(
       handle, std::move(defaults), system, std::move(default_selector)));
 }
 
+bool PodTopologySpread::SignPod(const api::Pod& pod, api::Pod& into) const {
+  // Spreading counts pods across domains: its answers on a node depend on
+  // every other node, so a pod it acts on cannot be signed. A pod without
+  // constraints of its own, and none by default, it never reads.
+  (void)into;
+  if (!pod.spec.topology_spread_constraints.empty()) return false;
+  for (auto action : {api::UnsatisfiableConstraintAction::kDoNotSchedule,
+                      api::UnsatisfiableConstraintAction::kScheduleAnyway}) {
+    auto constraints = GetConstraints(pod, action, "");
+    if (!constraints.ok() || !constraints->empty()) return false;
+  }
+  return true;
+}
+
 }  // namespace ksched::plugins

@@ -29,7 +29,8 @@ inline constexpr std::string_view kPodTopologySpreadErrReasonNodeLabelNotMatch =
     "node(s) didn't match pod topology spread constraints (missing required "
     "label)";
 
-class PodTopologySpread final : public framework::PreFilterPlugin,
+class PodTopologySpread final : public framework::SignPlugin,
+                                public framework::PreFilterPlugin,
                                 public framework::FilterPlugin,
                                 public framework::PreScorePlugin,
                                 public framework::ScorePlugin,
@@ -48,6 +49,7 @@ class PodTopologySpread final : public framework::PreFilterPlugin,
                     bool system_defaulted, DefaultSelectorFn default_selector);
 
   std::string_view Name() const override { return names::kPodTopologySpread; }
+  bool SignPod(const api::Pod& pod, api::Pod& into) const override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
 

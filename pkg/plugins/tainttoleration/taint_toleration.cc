@@ -4,6 +4,7 @@
 #include <string>
 
 #include "pkg/api/taints.h"
+#include "pkg/framework/signature.h"
 #include "pkg/plugins/helper/normalize_score.h"
 
 namespace ksched::plugins {
@@ -123,6 +124,11 @@ util::Result<std::unique_ptr<framework::Plugin>> NewTaintToleration(
     const config::PluginArgs* /*args*/, framework::Handle& /*handle*/) {
   return std::unique_ptr<framework::Plugin>(
       std::make_unique<TaintToleration>());
+}
+
+bool TaintToleration::SignPod(const api::Pod& pod, api::Pod& into) const {
+  framework::signature::CopyTolerations(pod, into);
+  return true;
 }
 
 }  // namespace ksched::plugins

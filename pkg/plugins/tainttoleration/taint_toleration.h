@@ -15,12 +15,14 @@
 
 namespace ksched::plugins {
 
-class TaintToleration final : public framework::FilterPlugin,
+class TaintToleration final : public framework::SignPlugin,
+                              public framework::FilterPlugin,
                               public framework::PreScorePlugin,
                               public framework::ScorePlugin,
                               public framework::EnqueueExtensions {
  public:
   std::string_view Name() const override { return names::kTaintToleration; }
+  bool SignPod(const api::Pod& pod, api::Pod& into) const override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
 

@@ -6,6 +6,7 @@
 #include "pkg/api/storage.h"
 #include "pkg/config/field_errors.h"
 #include "pkg/framework/registry.h"
+#include "pkg/framework/signature.h"
 #include "pkg/plugins/volumebinding/binder.h"
 #include "pkg/plugins/volumebinding/pod_claims.h"
 #include "pkg/plugins/volumebinding/pv_helpers.h"
@@ -261,6 +262,14 @@ util::Result<std::unique_ptr<framework::Plugin>> NewVolumeBinding(
   if (!errs.empty()) return util::Error(config::AggregateMessage(errs));
   return std::unique_ptr<framework::Plugin>(
       std::make_unique<VolumeBinding>(handle));
+}
+
+bool VolumeBinding::SignPod(const api::Pod& pod, api::Pod& into) const {
+  // Claims bind as pods are scheduled: a pod with claims is not signed.
+  // Without claims the plugin has nothing to check.
+  if (framework::signature::HasClaims(pod)) return false;
+  framework::signature::CopyVolumes(pod, into);
+  return true;
 }
 
 }  // namespace ksched::plugins

@@ -43,7 +43,8 @@ namespace ksched::plugins {
 inline constexpr std::string_view kVolumeBindingErrReasonUnboundImmediate =
     "pod has unbound immediate PersistentVolumeClaims";
 
-class VolumeBinding final : public framework::PreFilterPlugin,
+class VolumeBinding final : public framework::SignPlugin,
+                            public framework::PreFilterPlugin,
                             public framework::FilterPlugin,
                             public framework::PreScorePlugin,
                             public framework::ScorePlugin,
@@ -54,6 +55,7 @@ class VolumeBinding final : public framework::PreFilterPlugin,
   explicit VolumeBinding(framework::Handle& handle);
 
   std::string_view Name() const override { return names::kVolumeBinding; }
+  bool SignPod(const api::Pod& pod, api::Pod& into) const override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
 

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "pkg/config/field_errors.h"
+#include "pkg/framework/signature.h"
 
 namespace ksched::plugins {
 namespace {
@@ -253,6 +254,12 @@ util::Result<std::unique_ptr<framework::Plugin>> NewVolumeRestrictions(
     const config::PluginArgs* /*args*/, framework::Handle& handle) {
   return std::unique_ptr<framework::Plugin>(
       std::make_unique<VolumeRestrictions>(handle));
+}
+
+bool VolumeRestrictions::SignPod(const api::Pod& pod, api::Pod& into) const {
+  if (framework::signature::HasClaims(pod)) return false;
+  framework::signature::CopyVolumes(pod, into);
+  return true;
 }
 
 }  // namespace ksched::plugins

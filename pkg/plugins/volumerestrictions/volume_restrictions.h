@@ -43,13 +43,15 @@ bool HasDiskConflict(const std::vector<api::Volume>& volumes,
 
 }  // namespace volumerestrictions
 
-class VolumeRestrictions final : public framework::PreFilterPlugin,
+class VolumeRestrictions final : public framework::SignPlugin,
+                                 public framework::PreFilterPlugin,
                                  public framework::FilterPlugin,
                                  public framework::EnqueueExtensions {
  public:
   explicit VolumeRestrictions(framework::Handle& handle) : handle_(handle) {}
 
   std::string_view Name() const override { return names::kVolumeRestrictions; }
+  bool SignPod(const api::Pod& pod, api::Pod& into) const override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
 

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "pkg/config/field_errors.h"
+#include "pkg/framework/signature.h"
 #include "pkg/plugins/volumebinding/pv_helpers.h"
 
 namespace ksched::plugins {
@@ -245,6 +246,12 @@ util::Result<std::unique_ptr<framework::Plugin>> NewVolumeZone(
     const config::PluginArgs* /*args*/, framework::Handle& handle) {
   return std::unique_ptr<framework::Plugin>(
       std::make_unique<VolumeZone>(handle));
+}
+
+bool VolumeZone::SignPod(const api::Pod& pod, api::Pod& into) const {
+  if (framework::signature::HasClaims(pod)) return false;
+  framework::signature::CopyVolumes(pod, into);
+  return true;
 }
 
 }  // namespace ksched::plugins

@@ -48,13 +48,15 @@ std::optional<std::set<std::string>> LabelZonesToSet(std::string_view value);
 
 }  // namespace volumezone
 
-class VolumeZone final : public framework::PreFilterPlugin,
+class VolumeZone final : public framework::SignPlugin,
+                         public framework::PreFilterPlugin,
                          public framework::FilterPlugin,
                          public framework::EnqueueExtensions {
  public:
   explicit VolumeZone(framework::Handle& handle) : handle_(handle) {}
 
   std::string_view Name() const override { return names::kVolumeZone; }
+  bool SignPod(const api::Pod& pod, api::Pod& into) const override;
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
 
