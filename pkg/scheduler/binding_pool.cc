@@ -2,7 +2,8 @@
 
 namespace ksched::scheduler {
 
-BindingPool::BindingPool(int workers) {
+BindingPool::BindingPool(int workers, size_t max_queued)
+    : max_queued_(max_queued) {
   for (int i = 0; i < workers; ++i) threads_.emplace_back([this] { Work(); });
 }
 
@@ -21,10 +22,28 @@ void BindingPool::Submit(std::function<void()> task) {
     return;
   }
   {
-    std::lock_guard<std::mutex> lock(mu_);
+    std::unique_lock<std::mutex> lock(mu_);
+    if (max_queued_ > 0) {
+      space_cv_.wait(lock, [&] {
+        return stopping_ || tasks_.size() < max_queued_ || running_ == blocked_;
+      });
+    }
     tasks_.push_back(std::move(task));
   }
   work_cv_.notify_one();
+}
+
+BindingPool::Blocked::Blocked(BindingPool& pool) : pool_(pool) {
+  {
+    std::lock_guard<std::mutex> lock(pool_.mu_);
+    ++pool_.blocked_;
+  }
+  pool_.space_cv_.notify_all();
+}
+
+BindingPool::Blocked::~Blocked() {
+  std::lock_guard<std::mutex> lock(pool_.mu_);
+  --pool_.blocked_;
 }
 
 void BindingPool::Drain() {
@@ -48,12 +67,15 @@ void BindingPool::Work() {
       tasks_.pop_front();
       ++running_;
     }
+    space_cv_.notify_one();
     task();
     {
       std::lock_guard<std::mutex> lock(mu_);
       --running_;
       if (tasks_.empty() && running_ == 0) idle_cv_.notify_all();
     }
+    // A worker that ended may leave only blocked ones running.
+    if (max_queued_ > 0) space_cv_.notify_all();
   }
 }
 

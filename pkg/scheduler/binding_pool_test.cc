@@ -178,5 +178,57 @@ TEST(BindingPoolTest, DestroyingAnIdlePoolStopsItsWorkers) {
   EXPECT_EQ(destroyed.wait_for(kWaitLimit), std::future_status::ready);
 }
 
+TEST(BindingPoolTest, AFullQueueMakesSubmitWaitForAWorker) {
+  BindingPool pool(1, /*max_queued=*/2);
+  Gate release;
+  Counter started;
+  pool.Submit([&] {
+    started.Increment();
+    release.Wait();
+  });
+  ASSERT_TRUE(started.WaitFor(1));
+  pool.Submit([] {});
+  pool.Submit([] {});  // the queue is full now
+  std::atomic<bool> submitted{false};
+  std::shared_future<void> third = RunDetached([&] {
+    pool.Submit([] {});
+    submitted = true;
+  });
+  // Waiting cannot end while the only worker is busy: a pause shows it.
+  EXPECT_EQ(third.wait_for(std::chrono::milliseconds(100)),
+            std::future_status::timeout);
+  EXPECT_FALSE(submitted.load());
+  release.Open();
+  EXPECT_EQ(third.wait_for(kWaitLimit), std::future_status::ready);
+  pool.Drain();
+  EXPECT_EQ(pool.InFlight(), 0u);
+}
+
+TEST(BindingPoolTest, WorkersBlockedOnTheLoopNeverMakeSubmitWait) {
+  // Both workers wait for something only the submitting thread can do (a
+  // pod group's last member): a full queue must not stop it.
+  BindingPool pool(2, /*max_queued=*/1);
+  Gate group_complete;
+  Counter blocked;
+  for (int i = 0; i < 2; ++i) {
+    pool.Submit([&] {
+      BindingPool::Blocked waiting(pool);
+      blocked.Increment();
+      group_complete.Wait();
+    });
+  }
+  ASSERT_TRUE(blocked.WaitFor(2));
+  pool.Submit([] {});  // fills the queue
+  std::shared_future<void> more = RunDetached([&] {
+    pool.Submit([] {});
+    pool.Submit([] {});
+  });
+  EXPECT_EQ(more.wait_for(kWaitLimit), std::future_status::ready)
+      << "Submit waited on workers that wait for the submitter";
+  group_complete.Open();
+  pool.Drain();
+  EXPECT_EQ(pool.InFlight(), 0u);
+}
+
 }  // namespace
 }  // namespace ksched::scheduler

@@ -1,5 +1,7 @@
 #include "pkg/scheduler/scheduler.h"
 
+#include <algorithm>
+
 #include "pkg/api/pod.h"
 #include "pkg/scheduler/event_classify.h"
 
@@ -148,7 +150,11 @@ util::Result<std::unique_ptr<Scheduler>> Scheduler::Create(
       },
       std::move(hints));
   s->nominator_->target = s->queue_.get();
-  s->binding_pool_ = std::make_unique<BindingPool>(s->deps_.binding_workers);
+  // A few waiting binding cycles per worker keep every worker busy; more
+  // would only hold cycle states while the API server catches up.
+  const int workers = s->deps_.binding_workers;
+  s->binding_pool_ = std::make_unique<BindingPool>(
+      workers, static_cast<size_t>(std::max(64, 4 * workers)));
   return s;
 }
 
@@ -295,6 +301,8 @@ void Scheduler::RunBindingCycle(std::shared_ptr<framework::CycleState> state,
                                 util::Clock::TimePoint start) {
   const std::string& uid = assumed->pod().metadata.uid;
   if (auto waiting = waiting_pods_.Get(uid)) {
+    // Other pods of a group may need the loop to schedule them first.
+    BindingPool::Blocked blocked(*binding_pool_);
     Status s = waiting->Wait();
     waiting_pods_.Remove(uid);
     if (!s.IsSuccess()) {
