@@ -143,7 +143,8 @@ void CountIncomingAffinity(framework::Handle& handle,
   std::vector<int32_t> rows(nodes.size() * stride, 0);
   handle.parallelizer().Until(static_cast<int>(nodes.size()), [&](int i) {
     const framework::NodeInfo& node = *nodes[i];
-    if (node.node() == nullptr) return true;
+    // A node without pods counts 0 for every term: no memo to consult.
+    if (node.node() == nullptr || node.pods().empty()) return true;
     int32_t* row = &rows[i * stride];
     // A column is known when its terms are empty (count 0) or memoised.
     bool need_all = !affinity.empty();
