@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <exception>
+#include <utility>
 #include <vector>
 
 #include "pkg/client/connect_probe.h"
@@ -218,21 +219,33 @@ std::string CpprestTransport::Describe(const HttpRequest& request,
 
 util::Result<HttpResponse> CpprestTransport::RoundTrip(
     const HttpRequest& request) {
+  // The response and its body as one task: the caller blocks once per
+  // request, not once for the headers and again for the body (each wait is
+  // a sleep and a wake-up of this thread).
+  using Reply = std::pair<http::http_response, std::vector<unsigned char>>;
+  auto send = [&](const std::string& token) {
+    return client_->request(MakeRequest(request, token))
+        .then([](http::http_response response) {
+          return response.extract_vector().then(
+              [response](std::vector<unsigned char> body) {
+                return Reply(response, std::move(body));
+              });
+        });
+  };
   try {
     std::string token = tokens_.Token();
-    http::http_response response =
-        client_->request(MakeRequest(request, token)).get();
-    if (response.status_code() == 401 && RotatedSince(token)) {
+    Reply reply = send(token).get();
+    if (reply.first.status_code() == 401 && RotatedSince(token)) {
       // Refused at authentication, before anything took effect: the same
       // request with the token the file holds now is safe to send, POSTs
       // included, and saves the caller a failure during a rotation.
-      response = client_->request(MakeRequest(request, token)).get();
-      if (response.status_code() == 401) tokens_.Invalidate();
+      reply = send(token).get();
+      if (reply.first.status_code() == 401) tokens_.Invalidate();
     }
+    const http::http_response& response = reply.first;
     HttpResponse out;
     out.code = response.status_code();
-    std::vector<unsigned char> body = response.extract_vector().get();
-    out.body.assign(body.begin(), body.end());
+    out.body.assign(reply.second.begin(), reply.second.end());
     out.content_type = Header(response.headers(), "Content-Type");
     out.retry_after = Header(response.headers(), "Retry-After");
     return out;
