@@ -49,6 +49,11 @@ std::vector<EventWrite> EventSeries::Heartbeat(api::Timestamp now) {
   if (last_heartbeat_ == api::Timestamp{}) last_heartbeat_ = now;
   const bool beat = now - last_heartbeat_ >= options_.heartbeat;
   if (beat) last_heartbeat_ = now;
+  // The walk below visits minutes of events; the writer calls this after
+  // every batch, often one event. A 6-minute window does not need a pass
+  // more than once a second.
+  if (!beat && now < next_sweep_) return due;
+  next_sweep_ = now + kSweepInterval;
   for (auto it = entries_.begin(); it != entries_.end();) {
     Entry& entry = it->second;
     if (beat && entry.event.series &&

@@ -61,6 +61,8 @@ class EventSeries {
   EventSeriesOptions options_;
   std::map<Key, Entry> entries_;
   api::Timestamp last_heartbeat_{};
+  api::Timestamp next_sweep_{};
+  static constexpr std::chrono::seconds kSweepInterval{1};
 };
 
 }  // namespace ksched::apiwriter

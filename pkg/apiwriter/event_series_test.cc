@@ -99,5 +99,21 @@ TEST(EventSeriesTest, DifferentPodsOrReasonsAreSeparateAndMemoryIsBounded) {
             EventWrite::Kind::kCreate);
 }
 
+TEST(EventSeriesTest, ForgettingIsCheckedAtMostOnceASecond) {
+  EventSeries series;
+  (void)series.Observe(Failed("p", "a"), kStart);
+  EXPECT_TRUE(series.Heartbeat(kStart).empty());
+  // Just before the window closes: a pass, which keeps it.
+  const api::Timestamp closing = kStart + minutes(6);
+  (void)series.Heartbeat(closing - std::chrono::milliseconds(500));
+  EXPECT_EQ(series.tracked(), 1u);
+  // Closed, but within a second of the last pass: no pass yet.
+  (void)series.Heartbeat(closing);
+  EXPECT_EQ(series.tracked(), 1u);
+  // The next pass forgets it.
+  (void)series.Heartbeat(closing + std::chrono::milliseconds(500));
+  EXPECT_EQ(series.tracked(), 0u);
+}
+
 }  // namespace
 }  // namespace ksched::apiwriter
