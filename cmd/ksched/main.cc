@@ -10,6 +10,7 @@
 
 #include "cmd/ksched/run_command.h"
 #include "cmd/ksched/simulate_command.h"
+#include "pkg/client/tls_trust.h"
 
 namespace ksched::cmd {
 namespace {
@@ -29,6 +30,8 @@ int Main(const std::vector<std::string>& args) {
 }  // namespace ksched::cmd
 
 int main(int argc, char** argv) {
+  // While the process has one thread (see tls_trust.h).
+  ksched::client::DeferDefaultTlsTrust();
   try {
     return ksched::cmd::Main(std::vector<std::string>(argv + 1, argv + argc));
   } catch (const std::exception& e) {

@@ -3,12 +3,16 @@
 #include <cpprest/http_listener.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pkg/client/cpprest_transport.h"
 #include "pkg/client/testing/loopback.h"
 #include "pkg/client/testing/test_pki.h"
+#include "pkg/client/tls_trust.h"
 #include "pkg/util/clock.h"
 
 namespace ksched::client {
@@ -91,6 +95,54 @@ TEST_F(CpprestTlsTest, UnknownCaIsRefusedUnlessInsecureIsAskedFor) {
                 server.url().substr(std::string("https://").size()) +
                 ": certificate verify failed");
   config.insecure_skip_tls_verify = true;
+  auto response = Get(config);
+  ASSERT_TRUE(response.ok()) << response.error().message();
+  EXPECT_EQ(response->code, 200);
+}
+
+// Sets an environment variable for one scope (tests run one at a time).
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    setenv(name, value.c_str(), 1);
+  }
+  ~ScopedEnv() {
+    if (old_) {
+      setenv(name_, old_->c_str(), 1);
+    } else {
+      unsetenv(name_);
+    }
+  }
+
+ private:
+  const char* name_;
+  std::optional<std::string> old_;
+};
+
+TEST_F(CpprestTlsTest, AClusterCaIsTrustedAloneAndSystemRootsOnlyWithout) {
+  TlsServer server(pki_.Issue("apiserver", "IP:127.0.0.1"), "");
+  // The "system" roots include the server's CA...
+  const std::string roots =
+      ::testing::TempDir() + "/cpprest_tls_test_system_roots.pem";
+  std::ofstream(roots) << pki_.ca_pem();
+  ScopedEnv file("SSL_CERT_FILE", roots);
+  ScopedEnv dir("SSL_CERT_DIR", kDeferredTrustPath);
+  RestConfig config;
+  config.server = server.url();
+  // ...but a kubeconfig that names another CA trusts that one alone, as
+  // client-go does.
+  testing::TestPki other;
+  config.ca_pem = other.ca_pem();
+  auto refused = Get(config);
+  ASSERT_FALSE(refused.ok());
+  // (Both throwaway CAs carry one name, so OpenSSL finds the wrong one and
+  // fails on its signature rather than on a missing issuer.)
+  EXPECT_NE(refused.error().message().find("TLS handshake with 127.0.0.1:"),
+            std::string::npos)
+      << refused.error().message();
+  // Without a CA of its own, the system roots are used.
+  config.ca_pem.clear();
   auto response = Get(config);
   ASSERT_TRUE(response.ok()) << response.error().message();
   EXPECT_EQ(response->code, 200);

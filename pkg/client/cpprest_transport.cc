@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "pkg/client/connect_probe.h"
+#include "pkg/client/tls_trust.h"
 
 namespace ksched::client {
 namespace {
@@ -15,12 +16,13 @@ namespace {
 namespace http = web::http;
 namespace ssl = boost::asio::ssl;
 
-// Loads the cluster CA and the client certificate into `ctx`. Throws
+// Gives `ctx` the trust built once (tls_trust.h) in place of the default
+// cpprestsdk loaded, and the client certificate. Throws
 // boost::system::system_error on bad PEM.
-void ConfigureTls(ssl::context& ctx, const RestConfig& config) {
-  if (!config.ca_pem.empty()) {
-    ctx.add_certificate_authority(boost::asio::buffer(config.ca_pem));
-  }
+void ConfigureTls(ssl::context& ctx, const RestConfig& config,
+                  const TrustStore& trust) {
+  // set1: the context takes a reference; the store outlives every context.
+  SSL_CTX_set1_cert_store(ctx.native_handle(), trust.get());
   if (!config.client_cert_pem.empty()) {
     ctx.use_certificate_chain(boost::asio::buffer(config.client_cert_pem));
     ctx.use_private_key(boost::asio::buffer(config.client_key_pem),
@@ -65,9 +67,13 @@ util::Result<std::unique_ptr<CpprestTransport>> CpprestTransport::Create(
                        "\": the scheme must be https or http");
   }
   // Bad PEM is reported now, not on the first request.
+  auto trust = BuildTrustStore(config.ca_pem);
+  if (!trust.ok()) {
+    return util::Error("TLS credentials: " + trust.error().message());
+  }
   try {
     ssl::context probe(ssl::context::tls_client);
-    ConfigureTls(probe, config);
+    ConfigureTls(probe, config, *trust);
   } catch (const std::exception& e) {
     return util::Error(std::string("TLS credentials: ") + e.what());
   }
@@ -75,8 +81,9 @@ util::Result<std::unique_ptr<CpprestTransport>> CpprestTransport::Create(
   http::client::http_client_config cfg;
   cfg.set_timeout(options.timeout);
   cfg.set_validate_certificates(!config.insecure_skip_tls_verify);
-  cfg.set_ssl_context_callback(
-      [config](ssl::context& ctx) { ConfigureTls(ctx, config); });
+  cfg.set_ssl_context_callback([config, trust = *trust](ssl::context& ctx) {
+    ConfigureTls(ctx, config, trust);
+  });
   std::unique_ptr<CpprestTransport> transport(
       new CpprestTransport(config, clock, options));
   transport->server_ = config.server;
