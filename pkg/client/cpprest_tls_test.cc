@@ -127,7 +127,8 @@ TEST_F(CpprestTlsTest, AClusterCaIsTrustedAloneAndSystemRootsOnlyWithout) {
       ::testing::TempDir() + "/cpprest_tls_test_system_roots.pem";
   std::ofstream(roots) << pki_.ca_pem();
   ScopedEnv file("SSL_CERT_FILE", roots);
-  ScopedEnv dir("SSL_CERT_DIR", kDeferredTrustPath);
+  ScopedEnv saved(kSavedCertFileVar, roots);
+  ScopedEnv dir("SSL_CERT_DIR", "/nonexistent/cpprest_tls_test");
   RestConfig config;
   config.server = server.url();
   // ...but a kubeconfig that names another CA trusts that one alone, as

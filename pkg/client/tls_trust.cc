@@ -11,9 +11,11 @@ namespace ksched::client {
 
 namespace {
 
-// The user's setting of `var`, or empty when unset or set by us.
-std::string UserSetting(const char* var) {
-  const char* value = std::getenv(var);
+// The bundle file the user chose, if any: saved by DeferDefaultTlsTrust,
+// or still in SSL_CERT_FILE when it did not run.
+std::string UserCertFile() {
+  if (const char* saved = std::getenv(kSavedCertFileVar)) return saved;
+  const char* value = std::getenv("SSL_CERT_FILE");
   if (value == nullptr || std::string_view(value) == kDeferredTrustPath) {
     return "";
   }
@@ -32,12 +34,10 @@ std::string OpenSslError() {
 }  // namespace
 
 void DeferDefaultTlsTrust() {
-  if (std::getenv("SSL_CERT_FILE") != nullptr ||
-      std::getenv("SSL_CERT_DIR") != nullptr) {
-    return;  // the user chose their trust; OpenSSL loads it as told
-  }
-  setenv("SSL_CERT_FILE", kDeferredTrustPath, /*overwrite=*/0);
-  setenv("SSL_CERT_DIR", kDeferredTrustPath, /*overwrite=*/0);
+  const char* file = std::getenv("SSL_CERT_FILE");
+  if (file != nullptr && std::string_view(file) == kDeferredTrustPath) return;
+  if (file != nullptr) setenv(kSavedCertFileVar, file, /*overwrite=*/1);
+  setenv("SSL_CERT_FILE", kDeferredTrustPath, /*overwrite=*/1);
 }
 
 util::Result<TrustStore> BuildTrustStore(const std::string& ca_pem) {
@@ -66,11 +66,13 @@ util::Result<TrustStore> BuildTrustStore(const std::string& ca_pem) {
   }
   // System roots: the user's SSL_CERT_FILE / SSL_CERT_DIR, else OpenSSL's
   // built-in locations (which DeferDefaultTlsTrust kept from being read
-  // for every connection).
-  std::string file = UserSetting("SSL_CERT_FILE");
-  std::string dir = UserSetting("SSL_CERT_DIR");
-  if (file.empty() && dir.empty()) {
-    file = X509_get_default_cert_file();
+  // for every connection), read once here.
+  std::string file = UserCertFile();
+  if (file.empty()) file = X509_get_default_cert_file();
+  std::string dir;
+  if (const char* value = std::getenv("SSL_CERT_DIR")) {
+    dir = value;
+  } else {
     dir = X509_get_default_cert_dir();
   }
   // A missing file or directory leaves fewer roots, as OpenSSL's own

@@ -12,7 +12,8 @@
 //
 // Which certificates, as client-go decides: the cluster CA alone when the
 // kubeconfig (or the service account) gives one, otherwise the system
-// roots (or SSL_CERT_FILE / SSL_CERT_DIR, when the user set them).
+// roots (SSL_CERT_FILE / SSL_CERT_DIR when set, else OpenSSL's built-in
+// locations).
 #pragma once
 
 #include <openssl/x509_vfy.h>
@@ -29,9 +30,15 @@ namespace ksched::client {
 inline constexpr char kDeferredTrustPath[] =
     "/nonexistent/ksched-managed-trust";
 
-// Unless the user set SSL_CERT_FILE or SSL_CERT_DIR, points both at
-// kDeferredTrustPath. Changes the environment: call it while the process
-// has a single thread, before any TLS connection.
+// The variable DeferDefaultTlsTrust keeps the user's SSL_CERT_FILE in.
+inline constexpr char kSavedCertFileVar[] = "KSCHED_SYSTEM_SSL_CERT_FILE";
+
+// Points SSL_CERT_FILE (the bundle OpenSSL loads into every context) at
+// kDeferredTrustPath, keeping a value the user set in kSavedCertFileVar
+// for BuildTrustStore. SSL_CERT_DIR is left alone: a directory is only
+// looked into during verification, and the contexts get BuildTrustStore's
+// store instead. Changes the environment: call it while the process has a
+// single thread, before any TLS connection.
 void DeferDefaultTlsTrust();
 
 struct X509StoreFree {

@@ -62,6 +62,8 @@ TEST(TrustStoreTest, WithoutAClusterCaTheUsersRootsAreLoaded) {
   const std::string roots = ::testing::TempDir() + "/tls_trust_test_roots.pem";
   std::ofstream(roots) << a.ca_pem() << b.ca_pem();
   ScopedEnv file("SSL_CERT_FILE", roots);
+  ScopedEnv saved(kSavedCertFileVar, "");
+  unsetenv(kSavedCertFileVar);
   ScopedEnv dir("SSL_CERT_DIR", "/nonexistent/tls_trust_test");
   auto store = BuildTrustStore("");
   ASSERT_TRUE(store.ok()) << store.error().message();
@@ -72,7 +74,9 @@ TEST(TrustStoreTest, DeferredDefaultsStillMeanTheSystemBundle) {
   // As main leaves the environment: the store holds what OpenSSL's
   // built-in bundle holds, not the nothing the deferred path points at.
   ScopedEnv file("SSL_CERT_FILE", kDeferredTrustPath);
-  ScopedEnv dir("SSL_CERT_DIR", kDeferredTrustPath);
+  ScopedEnv saved(kSavedCertFileVar, "");
+  unsetenv(kSavedCertFileVar);
+  ScopedEnv dir("SSL_CERT_DIR", "/nonexistent/tls_trust_test");
   auto store = BuildTrustStore("");
   ASSERT_TRUE(store.ok()) << store.error().message();
   TrustStore direct(X509_STORE_new(), X509StoreFree());
@@ -81,10 +85,24 @@ TEST(TrustStoreTest, DeferredDefaultsStillMeanTheSystemBundle) {
   EXPECT_EQ(Certificates(*store), Certificates(direct));
 }
 
-TEST(TrustStoreTest, DeferringLeavesAUsersChoiceAlone) {
-  ScopedEnv file("SSL_CERT_FILE", "/etc/my-roots.pem");
+TEST(TrustStoreTest, DeferringKeepsTheUsersBundleForTheStore) {
+  testing::TestPki a;
+  const std::string roots = ::testing::TempDir() + "/tls_trust_test_one.pem";
+  std::ofstream(roots) << a.ca_pem();
+  ScopedEnv file("SSL_CERT_FILE", roots);
+  ScopedEnv saved(kSavedCertFileVar, "");
+  unsetenv(kSavedCertFileVar);
+  ScopedEnv dir("SSL_CERT_DIR", "/nonexistent/tls_trust_test");
   DeferDefaultTlsTrust();
-  EXPECT_STREQ(std::getenv("SSL_CERT_FILE"), "/etc/my-roots.pem");
+  // Every context now loads nothing by default...
+  EXPECT_STREQ(std::getenv("SSL_CERT_FILE"), kDeferredTrustPath);
+  // ...and the one store holds the user's bundle.
+  auto store = BuildTrustStore("");
+  ASSERT_TRUE(store.ok()) << store.error().message();
+  EXPECT_EQ(Certificates(*store), 1);
+  // Twice is once.
+  DeferDefaultTlsTrust();
+  EXPECT_STREQ(std::getenv(kSavedCertFileVar), roots.c_str());
 }
 
 }  // namespace
