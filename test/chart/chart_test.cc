@@ -328,6 +328,24 @@ TEST_F(ChartTest, TheContainerArgsAreFlagsKschedKnows) {
   }
 }
 
+TEST_F(ChartTest, FeatureGatesBecomeOneFlagKschedAccepts) {
+  std::optional<YAML::Node> plain = Find(Objects(""), "Deployment");
+  ASSERT_TRUE(plain);
+  for (const std::string& arg : Args(*plain)) {
+    EXPECT_EQ(arg.find("--feature-gates"), std::string::npos) << arg;
+  }
+  std::optional<YAML::Node> ha = Find(Objects("ha"), "Deployment");
+  ASSERT_TRUE(ha);
+  EXPECT_TRUE(HasArg(*ha, "--feature-gates=OpportunisticBatching=true"));
+  // ksched takes the value: an unknown or malformed gate would exit 2
+  // before anything else is looked at.
+  const CommandResult simulate =
+      Shell(std::string(KSCHED_BINARY) +
+            " simulate --feature-gates=OpportunisticBatching=true --cluster " +
+            (kSource / "examples/cluster.yaml").string() + " --quiet");
+  EXPECT_EQ(simulate.exit_code, 0) << simulate.err;
+}
+
 TEST_F(ChartTest, VolumesMountedAreDeclaredAndSecretsAreOptional) {
   const std::vector<YAML::Node> ha = Objects("ha");
   std::optional<YAML::Node> deployment = Find(ha, "Deployment");
@@ -374,6 +392,7 @@ TEST_F(ChartTest, BadValuesAreRefusedWithTheFieldNamed) {
        "extender.auth.mode to clientCertificate or token"},
       {"bad-client-cert-without-tls",
        "extender.auth.mode clientCertificate needs extender.tlsSecretName"},
+      {"bad-feature-gate", "featureGates.OpportunisticBatching"},
   };
   for (const auto& [variant, message] : cases) {
     const CommandResult r = Render(variant);
