@@ -2,6 +2,7 @@
 // a throwaway CA signed: what is verified, and what is refused.
 #include <cpprest/http_listener.h>
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -123,8 +124,9 @@ class ScopedEnv {
 TEST_F(CpprestTlsTest, AClusterCaIsTrustedAloneAndSystemRootsOnlyWithout) {
   TlsServer server(pki_.Issue("apiserver", "IP:127.0.0.1"), "");
   // The "system" roots include the server's CA...
-  const std::string roots =
-      ::testing::TempDir() + "/cpprest_tls_test_system_roots.pem";
+  const std::string roots = ::testing::TempDir() +
+                            "/cpprest_tls_test_system_roots_" +
+                            std::to_string(getpid()) + ".pem";
   std::ofstream(roots) << pki_.ca_pem();
   ScopedEnv file("SSL_CERT_FILE", roots);
   ScopedEnv saved(kSavedCertFileVar, roots);

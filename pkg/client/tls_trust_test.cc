@@ -4,6 +4,7 @@
 #include <openssl/err.h>
 #include <openssl/x509.h>
 #include <openssl/x509_vfy.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
@@ -59,7 +60,8 @@ class ScopedEnv {
 
 TEST(TrustStoreTest, WithoutAClusterCaTheUsersRootsAreLoaded) {
   testing::TestPki a, b;
-  const std::string roots = ::testing::TempDir() + "/tls_trust_test_roots.pem";
+  const std::string roots = ::testing::TempDir() + "/tls_trust_test_roots_" +
+                            std::to_string(getpid()) + ".pem";
   std::ofstream(roots) << a.ca_pem() << b.ca_pem();
   ScopedEnv file("SSL_CERT_FILE", roots);
   ScopedEnv saved(kSavedCertFileVar, "");
@@ -87,7 +89,8 @@ TEST(TrustStoreTest, DeferredDefaultsStillMeanTheSystemBundle) {
 
 TEST(TrustStoreTest, DeferringKeepsTheUsersBundleForTheStore) {
   testing::TestPki a;
-  const std::string roots = ::testing::TempDir() + "/tls_trust_test_one.pem";
+  const std::string roots = ::testing::TempDir() + "/tls_trust_test_one_" +
+                            std::to_string(getpid()) + ".pem";
   std::ofstream(roots) << a.ca_pem();
   ScopedEnv file("SSL_CERT_FILE", roots);
   ScopedEnv saved(kSavedCertFileVar, "");

@@ -25,8 +25,14 @@ class ProcStatFreeCpuTest : public ::testing::Test {
     return ProcStatFreeCpu(path_, std::chrono::milliseconds(0),
                            [this] { return self_; });
   }
+  // One file per test and process: ctest runs the tests in parallel.
   const std::string path_ =
-      (std::filesystem::path(::testing::TempDir()) / "free_cpu_stat").string();
+      (std::filesystem::path(::testing::TempDir()) /
+       ("free_cpu_stat_" +
+        std::string(
+            ::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+        "_" + std::to_string(getpid())))
+          .string();
   const double cpus_ =
       static_cast<double>(std::max(1u, std::thread::hardware_concurrency()));
   const double hz_ = static_cast<double>(sysconf(_SC_CLK_TCK));
