@@ -12,12 +12,15 @@
 
 #include "pkg/client/cpprest_transport.h"
 #include "pkg/client/testing/loopback.h"
+#include "pkg/client/testing/scoped_env.h"
 #include "pkg/client/testing/test_pki.h"
 #include "pkg/client/tls_trust.h"
 #include "pkg/util/clock.h"
 
 namespace ksched::client {
 namespace {
+
+using testing::ScopedEnv;
 
 namespace http = web::http;
 namespace ssl = boost::asio::ssl;
@@ -100,26 +103,6 @@ TEST_F(CpprestTlsTest, UnknownCaIsRefusedUnlessInsecureIsAskedFor) {
   ASSERT_TRUE(response.ok()) << response.error().message();
   EXPECT_EQ(response->code, 200);
 }
-
-// Sets an environment variable for one scope (tests run one at a time).
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) {
-      setenv(name_, old_->c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
 
 TEST_F(CpprestTlsTest, AClusterCaIsTrustedAloneAndSystemRootsOnlyWithout) {
   TlsServer server(pki_.Issue("apiserver", "IP:127.0.0.1"), "");

@@ -11,10 +11,13 @@
 #include <optional>
 #include <string>
 
+#include "pkg/client/testing/scoped_env.h"
 #include "pkg/client/testing/test_pki.h"
 
 namespace ksched::client {
 namespace {
+
+using testing::ScopedEnv;
 
 int Certificates(const TrustStore& store) {
   return sk_X509_OBJECT_num(X509_STORE_get0_objects(store.get()));
@@ -39,33 +42,13 @@ TEST(TrustStoreTest, APemWithoutACertificateIsAnError) {
             "certificate authority: no certificate in the PEM");
 }
 
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) {
-    if (const char* old = std::getenv(name)) old_ = old;
-    setenv(name, value.c_str(), 1);
-  }
-  ~ScopedEnv() {
-    if (old_) {
-      setenv(name_, old_->c_str(), 1);
-    } else {
-      unsetenv(name_);
-    }
-  }
-
- private:
-  const char* name_;
-  std::optional<std::string> old_;
-};
-
 TEST(TrustStoreTest, WithoutAClusterCaTheUsersRootsAreLoaded) {
   testing::TestPki a, b;
   const std::string roots = ::testing::TempDir() + "/tls_trust_test_roots_" +
                             std::to_string(getpid()) + ".pem";
   std::ofstream(roots) << a.ca_pem() << b.ca_pem();
   ScopedEnv file("SSL_CERT_FILE", roots);
-  ScopedEnv saved(kSavedCertFileVar, "");
-  unsetenv(kSavedCertFileVar);
+  ScopedEnv saved(kSavedCertFileVar, std::nullopt);
   ScopedEnv dir("SSL_CERT_DIR", "/nonexistent/tls_trust_test");
   auto store = BuildTrustStore("");
   ASSERT_TRUE(store.ok()) << store.error().message();
@@ -76,8 +59,7 @@ TEST(TrustStoreTest, DeferredDefaultsStillMeanTheSystemBundle) {
   // As main leaves the environment: the store holds what OpenSSL's
   // built-in bundle holds, not the nothing the deferred path points at.
   ScopedEnv file("SSL_CERT_FILE", kDeferredTrustPath);
-  ScopedEnv saved(kSavedCertFileVar, "");
-  unsetenv(kSavedCertFileVar);
+  ScopedEnv saved(kSavedCertFileVar, std::nullopt);
   ScopedEnv dir("SSL_CERT_DIR", "/nonexistent/tls_trust_test");
   auto store = BuildTrustStore("");
   ASSERT_TRUE(store.ok()) << store.error().message();
@@ -93,8 +75,7 @@ TEST(TrustStoreTest, DeferringKeepsTheUsersBundleForTheStore) {
                             std::to_string(getpid()) + ".pem";
   std::ofstream(roots) << a.ca_pem();
   ScopedEnv file("SSL_CERT_FILE", roots);
-  ScopedEnv saved(kSavedCertFileVar, "");
-  unsetenv(kSavedCertFileVar);
+  ScopedEnv saved(kSavedCertFileVar, std::nullopt);
   ScopedEnv dir("SSL_CERT_DIR", "/nonexistent/tls_trust_test");
   DeferDefaultTlsTrust();
   // Every context now loads nothing by default...
