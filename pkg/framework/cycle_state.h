@@ -17,6 +17,8 @@
 
 namespace ksched::framework {
 
+class CycleRecorder;
+
 class StateData {
  public:
   virtual ~StateData() = default;
@@ -80,6 +82,7 @@ class CycleState {
     copy->skip_score_plugins_ = skip_score_plugins_;
     copy->filter_skip_mask_ = filter_skip_mask_;
     copy->record_plugin_metrics_ = record_plugin_metrics_;
+    copy->recorder_ = recorder_;
     return copy;
   }
 
@@ -89,6 +92,11 @@ class CycleState {
     record_plugin_metrics_ = record;
   }
   bool record_plugin_metrics() const { return record_plugin_metrics_; }
+
+  // Where this cycle is recorded for `explain` (cycle_recorder.h); null,
+  // the usual case, records nothing. Not owned.
+  void set_recorder(CycleRecorder* recorder) { recorder_ = recorder; }
+  CycleRecorder* recorder() const { return recorder_; }
 
   // Plugins whose PreFilter / PreScore returned Skip: the framework does not
   // call their Filter / Score in this cycle.
@@ -123,6 +131,7 @@ class CycleState {
   std::vector<std::string_view> skip_score_plugins_;
   std::optional<uint64_t> filter_skip_mask_;
   bool record_plugin_metrics_ = false;
+  CycleRecorder* recorder_ = nullptr;
 };
 
 }  // namespace ksched::framework

@@ -4,6 +4,8 @@
 #include <atomic>
 #include <mutex>
 
+#include "pkg/framework/cycle_recorder.h"
+
 namespace ksched::scheduler {
 
 using framework::Code;
@@ -66,6 +68,10 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
   // Without scoring any feasible node will do.
   if (!fwk.HasScorePlugins()) to_find = 1;
   const size_t start = next_start_node_index_ % nodes.size();
+  // Slots for the recorder before the workers start.
+  if (framework::CycleRecorder* recorder = state.recorder()) {
+    recorder->BeginFilter(nodes);
+  }
 
   if (!fwk.HasFilterPlugins()) {
     for (int i = 0; i < to_find; ++i) {
@@ -206,8 +212,10 @@ ScheduleResult SchedulingAlgorithm::Schedule(
     framework::Framework& fwk, framework::CycleState& state,
     const framework::PodInfo& pod, const framework::Snapshot& snapshot) {
   const int64_t cycle = cycles_++;
+  framework::CycleRecorder* recorder = state.recorder();
   OpportunisticBatch* batch = nullptr;
-  if (batch_clock_ != nullptr) {
+  // A recorded cycle is a full one: it explains, it does not reuse.
+  if (batch_clock_ != nullptr && recorder == nullptr) {
     auto it = batches_.find(fwk.profile_name());
     if (it == batches_.end()) {
       it = batches_
@@ -221,6 +229,9 @@ ScheduleResult SchedulingAlgorithm::Schedule(
   ScheduleResult result = Run(fwk, state, pod, snapshot, batch, cycle);
   if (batch != nullptr && result.kind != ScheduleResult::Kind::kScheduled) {
     batch->Failed(cycle);
+  }
+  if (recorder != nullptr && result.kind == ScheduleResult::Kind::kScheduled) {
+    recorder->SelectNode(result.suggested_host);
   }
   return result;
 }

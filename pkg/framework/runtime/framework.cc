@@ -7,6 +7,7 @@
 #include <set>
 
 #include "pkg/api/codec.h"
+#include "pkg/framework/cycle_recorder.h"
 
 namespace ksched::framework {
 namespace {
@@ -326,6 +327,9 @@ Status Framework::RunPreFilterPluginsUntimed(
     PreFilterResult r;
     const auto plugin_start = std::chrono::steady_clock::now();
     Status s = pl->PreFilter(state, pod, nodes, &r);
+    if (CycleRecorder* recorder = state.recorder()) {
+      recorder->PreFilter(pl->Name(), s, r);
+    }
     if (options_.metrics != nullptr && state.record_plugin_metrics()) {
       options_.metrics->ObservePlugin(
           pl->Name(), "PreFilter", s.code(),
@@ -380,6 +384,9 @@ void Framework::SetFilterSkipMask(CycleState& state) const {
 
 Status Framework::RunFilterPlugins(const CycleState& state, const PodInfo& pod,
                                    const NodeInfo& node) const {
+  if (CycleRecorder* recorder = state.recorder()) {
+    return RunFilterPluginsRecorded(state, pod, node, *recorder);
+  }
   const std::optional<uint64_t>& mask = state.filter_skip_mask();
   for (size_t i = 0; i < filter_.size(); ++i) {
     FilterPlugin* pl = filter_[i];
@@ -404,6 +411,26 @@ Status Framework::RunFilterPlugins(const CycleState& state, const PodInfo& pod,
     }
   }
   return Status();
+}
+
+Status Framework::RunFilterPluginsRecorded(const CycleState& state,
+                                           const PodInfo& pod,
+                                           const NodeInfo& node,
+                                           CycleRecorder& recorder) const {
+  // Every plugin runs, so that a node's record says all that stands in the
+  // way ("failed by one plugin only"); the verdict is still the first
+  // rejection, as without a recorder.
+  Status first;
+  for (FilterPlugin* pl : filter_) {
+    if (state.FilterSkipped(pl->Name())) continue;
+    Status s = pl->Filter(state, pod, node);
+    recorder.Filter(node, pl->Name(), s);
+    if (s.IsSuccess() || !first.IsSuccess()) continue;
+    if (!s.IsRejected()) return AsError("running filter plugin", pl->Name(), s);
+    s.WithPlugin(pl->Name());
+    first = std::move(s);
+  }
+  return first;
 }
 
 Status Framework::RunPreFilterExtensionAddPod(CycleState& state,
@@ -441,6 +468,9 @@ Status Framework::RunPostFilterPluginsUntimed(CycleState& state,
   for (PostFilterPlugin* pl : post_filter_) {
     PostFilterResult r;
     Status s = pl->PostFilter(state, pod, filtered, &r);
+    if (CycleRecorder* recorder = state.recorder()) {
+      recorder->PostFilter(pl->Name(), s, r.nominated_node_name);
+    }
     if (s.IsSuccess()) {
       *result = std::move(r);
       return s;
@@ -468,6 +498,9 @@ Status Framework::RunPreScorePluginsUntimed(
   for (PreScorePlugin* pl : pre_score_) {
     const auto plugin_start = std::chrono::steady_clock::now();
     Status s = pl->PreScore(state, pod, nodes);
+    if (CycleRecorder* recorder = state.recorder()) {
+      recorder->PreScore(pl->Name(), s);
+    }
     if (options_.metrics != nullptr && state.record_plugin_metrics()) {
       options_.metrics->ObservePlugin(
           pl->Name(), "PreScore", s.code(),
@@ -635,12 +668,30 @@ Status Framework::RunScorePluginsUntimed(const CycleState& state,
     }
   }
 
+  CycleRecorder* recorder = state.recorder();
+  std::vector<std::vector<int64_t>> raw_for_record;
+  if (recorder != nullptr) {
+    for (const NodeScoreList& list : lists) {
+      std::vector<int64_t>& column = raw_for_record.emplace_back();
+      for (const NodeScore& n : list) column.push_back(n.score);
+    }
+  }
   for (size_t a = 0; a < active.size(); ++a) {
     const ScorePlugin* pl = score_[active[a]];
     if (!pl->HasNormalizeScore()) continue;
     Status s = pl->NormalizeScore(state, pod, lists[a]);
     if (!s.IsSuccess())
       return AsError("running Normalize on Score plugin", pl->Name(), s);
+  }
+  if (recorder != nullptr) {
+    for (size_t a = 0; a < active.size(); ++a) {
+      const int64_t weight = score_weights_[active[a]];
+      for (size_t i = 0; i < nodes.size(); ++i) {
+        recorder->Score(nodes[i]->name(), score_[active[a]]->Name(),
+                        {raw_for_record[a][i], lists[a][i].score,
+                         lists[a][i].score * weight});
+      }
+    }
   }
 
   for (size_t a = 0; a < active.size(); ++a) {
@@ -665,6 +716,9 @@ Status Framework::RunReservePluginsReserveUntimed(CycleState& state,
                                                   const std::string& node) {
   for (ReservePlugin* pl : reserve_) {
     Status s = pl->Reserve(state, pod, node);
+    if (CycleRecorder* recorder = state.recorder()) {
+      recorder->Reserve(pl->Name(), s);
+    }
     if (!s.IsSuccess()) {
       if (s.IsRejected()) {
         s.WithPlugin(pl->Name());
@@ -691,6 +745,9 @@ Status Framework::RunPermitPluginsUntimed(
   for (PermitPlugin* pl : permit_) {
     std::chrono::milliseconds timeout{0};
     Status s = pl->Permit(state, pod, node, &timeout);
+    if (CycleRecorder* recorder = state.recorder()) {
+      recorder->Permit(pl->Name(), s, timeout);
+    }
     if (s.IsSuccess()) continue;
     if (s.IsRejected()) {
       s.WithPlugin(pl->Name());
@@ -718,6 +775,9 @@ Status Framework::RunPreBindPluginsUntimed(CycleState& state,
                                            const std::string& node) {
   for (PreBindPlugin* pl : pre_bind_) {
     Status s = pl->PreBind(state, pod, node);
+    if (CycleRecorder* recorder = state.recorder()) {
+      recorder->PreBind(pl->Name(), s);
+    }
     if (!s.IsSuccess()) {
       if (s.IsRejected()) {
         s.WithPlugin(pl->Name());
@@ -734,6 +794,9 @@ Status Framework::RunBindPluginsUntimed(CycleState& state, const PodInfo& pod,
   Status last = Status::Skip();
   for (BindPlugin* pl : bind_) {
     last = pl->Bind(state, pod, node);
+    if (CycleRecorder* recorder = state.recorder()) {
+      recorder->Bind(pl->Name(), last);
+    }
     if (last.IsSkip()) continue;
     if (!last.IsSuccess()) {
       if (last.IsRejected()) {

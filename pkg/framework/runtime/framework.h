@@ -199,6 +199,11 @@ class Framework final : public Handle {
                                const std::string& node);
   void RunPostBindPluginsUntimed(CycleState& state, const PodInfo& pod,
                                  const std::string& node);
+  // RunFilterPlugins for a recorded cycle: every plugin runs and is
+  // recorded; the first rejection is the verdict.
+  Status RunFilterPluginsRecorded(const CycleState& state, const PodInfo& pod,
+                                  const NodeInfo& node,
+                                  CycleRecorder& recorder) const;
   void RecordPoint(std::string_view point, Code code,
                    std::chrono::steady_clock::time_point start) const;
   // Records in `state` which Filter plugins PreFilter skipped, by position.

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
+#include "pkg/framework/cycle_recorder.h"
 #include "pkg/framework/testing/wrappers.h"
 #include "pkg/util/fake_clock.h"
 
@@ -505,6 +507,113 @@ TEST_F(FrameworkTest, PostFilterCollectsReasonsOfEveryPlugin) {
   EXPECT_EQ(s.plugin(), "A");
   EXPECT_EQ(s.reasons(),
             (std::vector<std::string>{"A could not help", "B could not help"}));
+}
+
+TEST_F(FrameworkTest, ARecordedCycleKeepsEveryPluginsAnswerPerNode) {
+  Add("A", {.pre_filter = Status::Skip(), .pre_score = Status::Skip()});
+  Add("B", {.pre_filter_nodes = std::set<std::string>{"n1", "n2"},
+            .filter = Status::Unschedulable("B says no"),
+            .reject_node = "n2",
+            .scores = {{"n1", 10}, {"n2", 20}},
+            .normalize_to_100 = true,
+            .permit = Status(Code::kWait),
+            .permit_timeout = std::chrono::seconds(5)});
+  Add("C", {.filter = Status::Unschedulable("C says no"),
+            .reject_node = "n2",
+            .scores = {{"n1", 3}}});
+  config::Plugins p;
+  p.multi_point = Enabled({{"A", 0}, {"B", 2}, {"C", 0}});
+  auto f = Build(p);
+  ASSERT_TRUE(f.ok()) << f.error().message();
+  std::vector<NodeInfoPtr> nodes = {
+      testing::MakeNodeInfo(testing::NodeBuilder("n1").Obj()),
+      testing::MakeNodeInfo(testing::NodeBuilder("n2").Obj())};
+  auto pod = testing::PodBuilder("p").Info();
+  CycleRecorder recorder;
+  CycleState state;
+  state.set_recorder(&recorder);
+
+  PreFilterResult pre;
+  std::set<std::string> narrowing;
+  ASSERT_TRUE((*f)->RunPreFilterPlugins(state, *pod, nodes, &pre, &narrowing)
+                  .IsSuccess());
+  EXPECT_EQ(recorder.pre_filter_status(),
+            (std::map<std::string, std::string>{
+                {"A", "skip"}, {"B", "success"}, {"C", "success"}}));
+  EXPECT_EQ(
+      recorder.pre_filter_result(),
+      (std::map<std::string, std::vector<std::string>>{{"B", {"n1", "n2"}}}));
+
+  // Every plugin answers for every node; the verdict stays the first no.
+  recorder.BeginFilter(nodes);
+  EXPECT_TRUE((*f)->RunFilterPlugins(state, *pod, *nodes[0]).IsSuccess());
+  Status n2 = (*f)->RunFilterPlugins(state, *pod, *nodes[1]);
+  EXPECT_EQ(n2.Message(), "B says no");
+  EXPECT_EQ(n2.plugin(), "B");
+  using Verdicts = CycleRecorder::Verdicts;
+  EXPECT_EQ(recorder.FilterResults(),
+            (std::map<std::string, Verdicts>{
+                {"n1", {{"B", "passed"}, {"C", "passed"}}},
+                {"n2", {{"B", "B says no"}, {"C", "C says no"}}}}));
+  // A node copy (as preemption filters) has no slot and is not recorded.
+  NodeInfoPtr copy = std::make_shared<NodeInfo>(*nodes[0]);
+  (void)(*f)->RunFilterPlugins(state, *pod, *copy);
+  EXPECT_EQ(recorder.FilterResults().size(), 2u);
+
+  ASSERT_TRUE((*f)->RunPreScorePlugins(state, *pod, nodes).IsSuccess());
+  EXPECT_EQ(recorder.pre_score(),
+            (std::map<std::string, std::string>{
+                {"A", "skip"}, {"B", "success"}, {"C", "success"}}));
+  std::vector<NodePluginScores> scores;
+  ASSERT_TRUE((*f)->RunScorePlugins(state, *pod, nodes, &scores).IsSuccess());
+  const auto& recorded = recorder.scores();
+  // B: raw 10 / 20, normalised to 50 / 100, weight 2; C: raw, weight 1.
+  EXPECT_EQ(recorded.at("n1").at("B").raw, 10);
+  EXPECT_EQ(recorded.at("n1").at("B").normalized, 50);
+  EXPECT_EQ(recorded.at("n1").at("B").weighted, 100);
+  EXPECT_EQ(recorded.at("n2").at("B").weighted, 200);
+  EXPECT_EQ(recorded.at("n1").at("C").weighted, 3);
+  EXPECT_FALSE(recorded.at("n1").count("A")) << "A skipped PreScore";
+  // The recorded weighted scores add up to the totals the cycle used.
+  for (const NodePluginScores& node : scores) {
+    int64_t sum = 0;
+    for (const auto& [plugin, s] : recorded.at(node.node->name())) {
+      sum += s.weighted;
+    }
+    EXPECT_EQ(sum, node.total_score) << node.node->name();
+  }
+
+  ASSERT_TRUE((*f)->RunReservePluginsReserve(state, *pod, "n1").IsSuccess());
+  EXPECT_EQ(recorder.reserve().at("B"), "success");
+  std::vector<std::pair<std::string, std::chrono::milliseconds>> waits;
+  EXPECT_TRUE((*f)->RunPermitPlugins(state, *pod, "n1", &waits).IsWait());
+  EXPECT_EQ(recorder.permit(),
+            (std::map<std::string, std::string>{
+                {"A", "success"}, {"B", "wait"}, {"C", "success"}}));
+  EXPECT_EQ(recorder.permit_timeout(),
+            (std::map<std::string, std::string>{{"B", "5000ms"}}));
+  ASSERT_TRUE((*f)->RunBindPlugins(state, *pod, "n1").IsSuccess());
+  EXPECT_EQ(recorder.bind(),
+            (std::map<std::string, std::string>{{"A", "success"}}));
+  recorder.SelectNode("n1");
+
+  // kube-scheduler-simulator's keys and shapes; scores as strings.
+  EXPECT_EQ(
+      recorder.ToSimulatorJson(),
+      R"({"prefilter-result-status":{"A":"skip","B":"success","C":"success"},)"
+      R"("prefilter-result":{"B":["n1","n2"]},)"
+      R"("filter-result":{"n1":{"B":"passed","C":"passed"},)"
+      R"("n2":{"B":"B says no","C":"C says no"}},)"
+      R"("postfilter-result":{},)"
+      R"("prescore-result":{"A":"skip","B":"success","C":"success"},)"
+      R"("score-result":{"n1":{"B":"10","C":"3"},"n2":{"B":"20","C":"0"}},)"
+      R"("finalscore-result":{"n1":{"B":"100","C":"3"},)"
+      R"("n2":{"B":"200","C":"0"}},)"
+      R"("reserve-result":{"A":"success","B":"success","C":"success"},)"
+      R"("permit-result":{"A":"success","B":"wait","C":"success"},)"
+      R"("permit-result-timeout":{"B":"5000ms"},)"
+      R"("prebind-result":{},"bind-result":{"A":"success"},)"
+      R"("selected-node":"n1"})");
 }
 
 }  // namespace
