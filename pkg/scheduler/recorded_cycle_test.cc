@@ -123,8 +123,8 @@ TEST_F(RecordedCycleTest, RecordingChangesNothingAndTheBestRecordedTotalWins) {
     }
     ++scheduled;
     EXPECT_EQ(recorder.selected_node(), got.suggested_host);
-    for (const auto& [plugin, verdict] :
-         recorder.FilterResults().at(got.suggested_host)) {
+    const auto filtered = recorder.FilterResults();
+    for (const auto& [plugin, verdict] : filtered.at(got.suggested_host)) {
       EXPECT_EQ(verdict, framework::CycleRecorder::kPassed) << plugin;
     }
     if (got.feasible_nodes < 2) continue;  // taken without scoring
