@@ -199,6 +199,9 @@ class Framework final : public Handle {
                                const std::string& node);
   void RunPostBindPluginsUntimed(CycleState& state, const PodInfo& pod,
                                  const std::string& node);
+  // One Filter call with its duration observed in the plugin metrics.
+  Status RunFilterPluginTimed(FilterPlugin& pl, const CycleState& state,
+                              const PodInfo& pod, const NodeInfo& node) const;
   // RunFilterPlugins for a recorded cycle: every plugin runs and is
   // recorded; the first rejection is the verdict.
   Status RunFilterPluginsRecorded(const CycleState& state, const PodInfo& pod,
