@@ -38,17 +38,35 @@ void CycleRecorder::Filter(const NodeInfo& node, std::string_view plugin,
   auto it = filter_index_.find(&node);
   if (it == filter_index_.end()) return;
   Verdicts& verdicts = filter_slots_[it->second];
-  std::string verdict =
-      status.IsSuccess() ? std::string(kPassed) : status.Message();
+  Verdict verdict{std::string(plugin), {}, false};
+  if (!status.IsSuccess()) {
+    verdict.reasons = status.reasons();
+    // A rejection always says something, even when a plugin gave no words.
+    if (verdict.reasons.empty()) {
+      verdict.reasons.emplace_back(CodeName(status.code()));
+    }
+    verdict.unresolvable =
+        status.code() == Code::kUnschedulableAndUnresolvable;
+  }
   // A node filtered twice (with and without nominated pods) keeps the
   // last verdict of each plugin.
-  for (auto& [name, value] : verdicts) {
-    if (name == plugin) {
-      value = std::move(verdict);
+  for (Verdict& v : verdicts) {
+    if (v.plugin == plugin) {
+      v = std::move(verdict);
       return;
     }
   }
-  verdicts.emplace_back(std::string(plugin), std::move(verdict));
+  verdicts.push_back(std::move(verdict));
+}
+
+std::string CycleRecorder::Verdict::Outcome() const {
+  if (passed()) return std::string(kPassed);
+  std::string out;
+  for (const std::string& r : reasons) {
+    if (!out.empty()) out += ", ";
+    out += r;
+  }
+  return out;
 }
 
 std::map<std::string, CycleRecorder::Verdicts> CycleRecorder::FilterResults()
@@ -76,6 +94,10 @@ void CycleRecorder::PostFilter(std::string_view plugin, const Status& status,
   if (!nominated_node.empty()) {
     post_filter_[nominated_node][std::string(plugin)] = "preemption victim";
   }
+}
+
+void CycleRecorder::Preemption(const std::string& node, std::string outcome) {
+  preemption_[node] = std::move(outcome);
 }
 
 void CycleRecorder::Reserve(std::string_view plugin, const Status& status) {
@@ -140,9 +162,10 @@ std::string CycleRecorder::ToSimulatorJson() const {
   w.Key("filter-result");
   WriteNested(w, FilterResults(), [&](const Verdicts& verdicts) {
     w.StartObject();
-    for (const auto& [plugin, verdict] : verdicts) {
-      w.Key(plugin.c_str());
-      w.String(verdict.c_str());
+    for (const Verdict& v : verdicts) {
+      w.Key(v.plugin.c_str());
+      const std::string outcome = v.Outcome();
+      w.String(outcome.c_str());
     }
     w.EndObject();
   });

@@ -39,8 +39,21 @@ class CycleRecorder {
   static constexpr std::string_view kWait = "wait";
   static constexpr std::string_view kSkip = "skip";
 
+  // One Filter plugin's answer on one node.
+  struct Verdict {
+    std::string plugin;
+    // Why it rejected the node, one entry per reason; empty: it passed.
+    std::vector<std::string> reasons;
+    // UnschedulableAndUnresolvable: preemption cannot help on this node.
+    bool unresolvable = false;
+
+    bool passed() const { return reasons.empty(); }
+    // "passed", or the reasons joined as a Status message joins them.
+    std::string Outcome() const;
+    bool operator==(const Verdict&) const = default;
+  };
   // One node's Filter verdicts, in the order the plugins ran.
-  using Verdicts = std::vector<std::pair<std::string, std::string>>;
+  using Verdicts = std::vector<Verdict>;
   // A Score plugin's scores on one node.
   struct Scores {
     int64_t raw = 0;
@@ -63,6 +76,10 @@ class CycleRecorder {
              const Scores& scores);
   void PostFilter(std::string_view plugin, const Status& status,
                   const std::string& nominated_node);
+  // Preemption's view of one node: "not helpful" for nodes no eviction can
+  // fix, the dry run's answer for the others ("victims: ns/a, ns/b" for a
+  // candidate). DefaultPreemption records it from the scheduling thread.
+  void Preemption(const std::string& node, std::string outcome);
   void Reserve(std::string_view plugin, const Status& status);
   void Permit(std::string_view plugin, const Status& status,
               std::chrono::milliseconds timeout);
@@ -94,6 +111,9 @@ class CycleRecorder {
   }
   const std::map<std::string, std::string>& post_filter_status() const {
     return post_filter_status_;
+  }
+  const std::map<std::string, std::string>& preemption() const {
+    return preemption_;
   }
   const std::map<std::string, std::string>& reserve() const { return reserve_; }
   const std::map<std::string, std::string>& permit() const { return permit_; }
@@ -128,6 +148,7 @@ class CycleRecorder {
   std::map<std::string, std::map<std::string, Scores>> scores_;
   std::map<std::string, std::map<std::string, std::string>> post_filter_;
   std::map<std::string, std::string> post_filter_status_;
+  std::map<std::string, std::string> preemption_;
   std::map<std::string, std::string> reserve_;
   std::map<std::string, std::string> permit_;
   std::map<std::string, std::string> permit_timeout_;

@@ -114,9 +114,7 @@ TEST_F(RecordedCycleTest, RecordingChangesNothingAndTheBestRecordedTotalWins) {
       EXPECT_EQ(filtered.size(), static_cast<size_t>(node_count));
       for (const auto& [node, verdicts] : filtered) {
         bool all_passed = true;
-        for (const auto& [plugin, verdict] : verdicts) {
-          all_passed &= verdict == framework::CycleRecorder::kPassed;
-        }
+        for (const auto& verdict : verdicts) all_passed &= verdict.passed();
         EXPECT_FALSE(all_passed) << node;
       }
       continue;
@@ -124,8 +122,9 @@ TEST_F(RecordedCycleTest, RecordingChangesNothingAndTheBestRecordedTotalWins) {
     ++scheduled;
     EXPECT_EQ(recorder.selected_node(), got.suggested_host);
     const auto filtered = recorder.FilterResults();
-    for (const auto& [plugin, verdict] : filtered.at(got.suggested_host)) {
-      EXPECT_EQ(verdict, framework::CycleRecorder::kPassed) << plugin;
+    for (const auto& verdict : filtered.at(got.suggested_host)) {
+      EXPECT_EQ(verdict.Outcome(), framework::CycleRecorder::kPassed)
+          << verdict.plugin;
     }
     if (got.feasible_nodes < 2) continue;  // taken without scoring
     std::map<std::string, int64_t> totals;

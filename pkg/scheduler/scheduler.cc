@@ -212,6 +212,7 @@ void Scheduler::RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,
   state->set_record_plugin_metrics(deps_.metrics != nullptr &&
                                    deps_.random->Intn(100) <
                                        kPluginMetricsSamplePercent);
+  if (deps_.record_cycle) state->set_recorder(deps_.record_cycle(pod));
 
   if (auto r = cache_->UpdateSnapshot(&snapshot_); !r.ok()) {
     HandleSchedulingFailure(fwk, queued, Status::Error(r.error().message()),

@@ -16,6 +16,7 @@
 #include "pkg/framework/binder.h"
 #include "pkg/framework/cluster_objects.h"
 #include "pkg/framework/cluster_writer.h"
+#include "pkg/framework/cycle_recorder.h"
 #include "pkg/framework/metrics_recorder.h"
 #include "pkg/framework/parallelizer.h"
 #include "pkg/framework/registry.h"
@@ -69,6 +70,11 @@ class Scheduler {
     framework::MetricsRecorder* metrics = nullptr;
     // The OpportunisticBatching feature gate (batch.h).
     bool opportunistic_batching = false;
+    // Chooses the scheduling cycles to record for `explain`: called as a
+    // cycle starts; a recorder it returns (null: none) records that cycle
+    // and its binding cycle, and must outlive them (until on_attempt
+    // reports the attempt).
+    std::function<framework::CycleRecorder*(const api::Pod&)> record_cycle;
     // Called once per finished attempt (scheduling or binding failure,
     // successful bind), from the thread that finished it.
     std::function<void(const AttemptOutcome&)> on_attempt;

@@ -292,7 +292,13 @@ Status Framework::RunFilterPluginsWithNominatedPods(const CycleState& state,
     if (!s.IsSuccess()) return s;
   }
   if (!node_with) return RunFilterPlugins(state, pod, node);
-  Status with = RunFilterPlugins(*state_with, pod, *node_with);
+  // A recorded cycle records the pass with nominated pods under the real
+  // node: the copy has no slot, and when that pass rejects it is the
+  // node's verdict.
+  Status with = state.recorder() != nullptr
+                    ? RunFilterPluginsRecorded(*state_with, pod, *node_with,
+                                               *state.recorder(), node)
+                    : RunFilterPlugins(*state_with, pod, *node_with);
   if (!with.IsSuccess()) return with;
   // Then without them: affinity-like filters may need them absent to pass
   // just as resource filters need them present.
@@ -385,7 +391,7 @@ void Framework::SetFilterSkipMask(CycleState& state) const {
 Status Framework::RunFilterPlugins(const CycleState& state, const PodInfo& pod,
                                    const NodeInfo& node) const {
   if (CycleRecorder* recorder = state.recorder()) {
-    return RunFilterPluginsRecorded(state, pod, node, *recorder);
+    return RunFilterPluginsRecorded(state, pod, node, *recorder, node);
   }
   const std::optional<uint64_t>& mask = state.filter_skip_mask();
   for (size_t i = 0; i < filter_.size(); ++i) {
@@ -423,7 +429,8 @@ Status Framework::RunFilterPluginTimed(FilterPlugin& pl,
 Status Framework::RunFilterPluginsRecorded(const CycleState& state,
                                            const PodInfo& pod,
                                            const NodeInfo& node,
-                                           CycleRecorder& recorder) const {
+                                           CycleRecorder& recorder,
+                                           const NodeInfo& record_as) const {
   // Every plugin runs, so that a node's record says all that stands in the
   // way ("failed by one plugin only"); the verdict is still the first
   // rejection, as without a recorder.
@@ -431,7 +438,7 @@ Status Framework::RunFilterPluginsRecorded(const CycleState& state,
   for (FilterPlugin* pl : filter_) {
     if (state.FilterSkipped(pl->Name())) continue;
     Status s = pl->Filter(state, pod, node);
-    recorder.Filter(node, pl->Name(), s);
+    recorder.Filter(record_as, pl->Name(), s);
     if (s.IsSuccess() || !first.IsSuccess()) continue;
     if (!s.IsRejected()) return AsError("running filter plugin", pl->Name(), s);
     s.WithPlugin(pl->Name());

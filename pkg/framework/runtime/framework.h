@@ -203,10 +203,11 @@ class Framework final : public Handle {
   Status RunFilterPluginTimed(FilterPlugin& pl, const CycleState& state,
                               const PodInfo& pod, const NodeInfo& node) const;
   // RunFilterPlugins for a recorded cycle: every plugin runs and is
-  // recorded; the first rejection is the verdict.
+  // recorded under `record_as` (the node itself, or the node a copy with
+  // nominated pods stands for); the first rejection is the verdict.
   Status RunFilterPluginsRecorded(const CycleState& state, const PodInfo& pod,
-                                  const NodeInfo& node,
-                                  CycleRecorder& recorder) const;
+                                  const NodeInfo& node, CycleRecorder& recorder,
+                                  const NodeInfo& record_as) const;
   void RecordPoint(std::string_view point, Code code,
                    std::chrono::steady_clock::time_point start) const;
   // Records in `state` which Filter plugins PreFilter skipped, by position.

@@ -553,8 +553,9 @@ TEST_F(FrameworkTest, ARecordedCycleKeepsEveryPluginsAnswerPerNode) {
   using Verdicts = CycleRecorder::Verdicts;
   EXPECT_EQ(recorder.FilterResults(),
             (std::map<std::string, Verdicts>{
-                {"n1", {{"B", "passed"}, {"C", "passed"}}},
-                {"n2", {{"B", "B says no"}, {"C", "C says no"}}}}));
+                {"n1", {{"B", {}, false}, {"C", {}, false}}},
+                {"n2",
+                 {{"B", {"B says no"}, false}, {"C", {"C says no"}, false}}}}));
   // A node copy (as preemption filters) has no slot and is not recorded.
   NodeInfoPtr copy = std::make_shared<NodeInfo>(*nodes[0]);
   (void)(*f)->RunFilterPlugins(state, *pod, *copy);

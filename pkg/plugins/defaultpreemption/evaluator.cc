@@ -6,6 +6,8 @@
 #include <mutex>
 #include <set>
 
+#include "pkg/framework/cycle_recorder.h"
+
 namespace ksched::plugins::defaultpreemption {
 namespace {
 
@@ -59,6 +61,24 @@ std::optional<api::PodCondition> DisruptionCondition(const api::Pod& preemptor,
   return c;
 }
 
+// "victims: ns/a, ns/b (violates 1 PodDisruptionBudget)" for explain.
+std::string DescribeVictims(const Candidate& candidate) {
+  std::string out = "victims:";
+  const char* separator = " ";
+  for (const framework::PodInfoPtr& victim : candidate.victims.pods) {
+    out += separator;
+    out += victim->pod().metadata.ns + "/" + victim->pod().metadata.name;
+    separator = ", ";
+  }
+  if (candidate.victims.num_pdb_violations > 0) {
+    out += " (violates " +
+           std::to_string(candidate.victims.num_pdb_violations) +
+           " PodDisruptionBudget" +
+           (candidate.victims.num_pdb_violations > 1 ? "s)" : ")");
+  }
+  return out;
+}
+
 }  // namespace
 
 api::Timestamp Evaluator::Now() const {
@@ -88,9 +108,13 @@ Status Evaluator::Preempt(framework::CycleState& state,
   // evicting pods; UnschedulableAndUnresolvable ones cannot. Walking the
   // snapshot keeps the order stable (kube walks a map).
   std::vector<framework::NodeInfoPtr> potential;
+  framework::CycleRecorder* recorder = state.recorder();
   for (const framework::NodeInfoPtr& node : all_nodes) {
     if (filtered.Get(node->name()).code() == Code::kUnschedulable) {
       potential.push_back(node);
+    } else if (recorder != nullptr) {
+      recorder->Preemption(node->name(),
+                           "Preemption is not helpful for scheduling");
     }
   }
 
@@ -127,6 +151,9 @@ Status Evaluator::Preempt(framework::CycleState& state,
   if (framework::MetricsRecorder* m = handle_.metrics()) {
     m->ObservePreemptionVictims(static_cast<int>(best->victims.pods.size()));
   }
+  if (recorder != nullptr) {
+    recorder->Preemption(best->name, "chosen, " + DescribeVictims(*best));
+  }
   Status prepared = PrepareCandidate(*best, pod);
   if (!prepared.IsSuccess()) return prepared;
   result->nominated_node_name = best->name;
@@ -161,6 +188,8 @@ Evaluator::DryRunResult Evaluator::DryRunPreemption(
     const framework::NodeInfoPtr& source = potential_nodes[(start + i) % n];
     framework::NodeInfo node = *source;
     std::unique_ptr<framework::CycleState> state_copy = state.Clone();
+    // The dry run's filters run on copies of nodes: nothing to record.
+    state_copy->set_recorder(nullptr);
     Victims victims;
     Status s =
         interface_.SelectVictimsOnNode(*state_copy, pod, node, pdbs, &victims);
@@ -189,8 +218,15 @@ Evaluator::DryRunResult Evaluator::DryRunPreemption(
 
   std::vector<Candidate> violating_list;
   std::vector<std::string> errors;
+  framework::CycleRecorder* recorder = state.recorder();
   for (Slot& slot : slots) {
     if (!slot.evaluated) continue;
+    if (recorder != nullptr) {
+      recorder->Preemption(slot.node,
+                           slot.is_candidate
+                               ? "candidate, " + DescribeVictims(slot.candidate)
+                               : slot.status.Message());
+    }
     if (slot.is_candidate) {
       auto& list = slot.candidate.victims.num_pdb_violations == 0
                        ? out.candidates
