@@ -27,6 +27,7 @@ int RunSimulate(const std::vector<std::string>& args) {
                "KubeSchedulerConfiguration file (default: ksched's built-in "
                "profile)");
   flags.String("output", &output, "Output format: table or json");
+  flags.Shorthand('o', "output");
   flags.Int("seed", &seed,
             "Seed of the tie-break between equally scored nodes");
   flags.Bool("all-pods", &all_pods,
@@ -37,6 +38,16 @@ int RunSimulate(const std::vector<std::string>& args) {
   flags.String("feature-gates", &feature_gates,
                "Feature gates, as Name=true,Other=false (known: "
                "OpportunisticBatching, default false)");
+
+  bool explain = false;
+  int64_t explain_top = 5;
+  flags.Bool("explain", &explain,
+             "Explain, per plugin and per node, the last scheduling cycle of "
+             "the pods named after the flags (NAMESPACE/NAME, or NAME in "
+             "default), or of every pending pod when none is named");
+  flags.Int("explain-top", &explain_top,
+            "Nodes listed per explained pod: best scored and closest to "
+            "fitting");
 
   auto positional = flags.Parse(args);
   if (!positional.ok()) {
@@ -50,8 +61,13 @@ int RunSimulate(const std::vector<std::string>& args) {
               << flags.Usage();
     return 0;
   }
-  if (!positional->empty()) {
-    std::cerr << "Error: unexpected argument " << positional->front() << "\n";
+  if (!positional->empty() && !explain) {
+    std::cerr << "Error: unexpected argument " << positional->front()
+              << " (pods to explain follow --explain)\n";
+    return 2;
+  }
+  if (explain_top < 0) {
+    std::cerr << "Error: --explain-top must not be negative\n";
     return 2;
   }
   if (cluster_path.empty()) {
@@ -90,6 +106,14 @@ int RunSimulate(const std::vector<std::string>& args) {
     return 2;
   }
   options.opportunistic_batching = gates->opportunistic_batching;
+  if (explain) {
+    options.explain.emplace();
+    for (const std::string& pod : *positional) {
+      options.explain->insert(
+          pod.find('/') == std::string::npos ? "default/" + pod : pod);
+    }
+    options.explain_top = static_cast<int>(explain_top);
+  }
   auto result = simulator::Simulate(*cluster, *cfg, registry, options);
   if (!result.ok()) {
     std::cerr << "Error: " << result.error().message() << "\n";
@@ -102,6 +126,19 @@ int RunSimulate(const std::vector<std::string>& args) {
   for (const std::string& notice : simulator::InputNotices(
            *cluster, cluster_path, profiles, all_pods, *result)) {
     std::cerr << notice << "\n";
+  }
+  if (options.explain.has_value()) {
+    for (const std::string& wanted : *options.explain) {
+      bool found = false;
+      for (const simulator::PodOutcome& p : result->pods) {
+        found |= p.explanation.has_value() && p.ns + "/" + p.name == wanted;
+      }
+      if (!found) {
+        std::cerr << "warning: " << wanted
+                  << " is not a pending pod of this simulation: nothing to "
+                     "explain\n";
+      }
+    }
   }
   std::cout << (output == "json" ? simulator::RenderJson(*result)
                                  : simulator::RenderTable(*result));

@@ -45,8 +45,7 @@ void CycleRecorder::Filter(const NodeInfo& node, std::string_view plugin,
     if (verdict.reasons.empty()) {
       verdict.reasons.emplace_back(CodeName(status.code()));
     }
-    verdict.unresolvable =
-        status.code() == Code::kUnschedulableAndUnresolvable;
+    verdict.unresolvable = status.code() == Code::kUnschedulableAndUnresolvable;
   }
   // A node filtered twice (with and without nominated pods) keeps the
   // last verdict of each plugin.

@@ -86,6 +86,10 @@ class CycleRecorder {
   void PreBind(std::string_view plugin, const Status& status);
   void Bind(std::string_view plugin, const Status& status);
   void SelectNode(std::string node) { selected_node_ = std::move(node); }
+  // The pod's nominated node was filtered alone before the others.
+  void TryNominatedNode(std::string node) {
+    nominated_node_tried_ = std::move(node);
+  }
 
   // ---- reading ----
   const std::map<std::string, std::string>& pre_filter_status() const {
@@ -125,6 +129,9 @@ class CycleRecorder {
   }
   const std::map<std::string, std::string>& bind() const { return bind_; }
   const std::string& selected_node() const { return selected_node_; }
+  const std::string& nominated_node_tried() const {
+    return nominated_node_tried_;
+  }
 
   // The outcome a status records as: "success", "wait", "skip" or its
   // message.
@@ -155,6 +162,7 @@ class CycleRecorder {
   std::map<std::string, std::string> pre_bind_;
   std::map<std::string, std::string> bind_;
   std::string selected_node_;
+  std::string nominated_node_tried_;
 };
 
 }  // namespace ksched::framework

@@ -287,6 +287,10 @@ ScheduleResult SchedulingAlgorithm::Run(framework::Framework& fwk,
   const std::string& nominated = pod.pod().status.nominated_node_name;
   const std::string& try_first = nominated.empty() ? hint : nominated;
   if (!try_first.empty()) {
+    if (framework::CycleRecorder* recorder = state.recorder();
+        recorder != nullptr && !nominated.empty()) {
+      recorder->TryNominatedNode(nominated);
+    }
     if (NodeInfoPtr node = snapshot.GetPtr(try_first)) {
       framework::Diagnosis scratch;
       size_t saved = next_start_node_index_;

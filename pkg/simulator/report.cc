@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "pkg/api/resource_names.h"
+#include "pkg/explain/render.h"
 #include "pkg/util/json.h"
 
 namespace ksched::simulator {
@@ -128,6 +129,13 @@ std::string RenderTable(const SimulationResult& r) {
                10)
         << notes << "\n";
   }
+  bool explained = false;
+  for (const PodOutcome& p : r.pods) {
+    if (!p.explanation) continue;
+    out << (explained ? "\n" : "\nEXPLAIN\n")
+        << explain::RenderText(*p.explanation);
+    explained = true;
+  }
   for (const std::string& w : r.warnings) out << "warning: " << w << "\n";
   return out.str();
 }
@@ -158,6 +166,10 @@ std::string RenderJson(const SimulationResult& r) {
     }
     w.Key("profile");
     WriteString(w, p.profile);
+    if (p.explanation && p.record) {
+      w.Key("explain");
+      explain::WriteJson(w, *p.explanation, *p.record);
+    }
     w.EndObject();
   }
   w.EndArray();

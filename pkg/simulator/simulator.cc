@@ -95,6 +95,20 @@ util::Result<SimulationResult> Simulate(
   };
   deps.binding_workers = 0;  // bind inline: one deterministic sequence
   deps.opportunistic_batching = options.opportunistic_batching;
+  // The last recorded cycle of each explained pod; binding is inline, so a
+  // cycle's record is complete before the pod's next cycle replaces it.
+  std::map<std::string, std::shared_ptr<framework::CycleRecorder>> records;
+  if (options.explain.has_value()) {
+    deps.record_cycle = [&](const api::Pod& pod) -> framework::CycleRecorder* {
+      std::string key = Key(pod.metadata.ns, pod.metadata.name);
+      if (!options.explain->empty() && !options.explain->count(key)) {
+        return nullptr;
+      }
+      auto& slot = records[key];
+      slot = std::make_shared<framework::CycleRecorder>();
+      return slot.get();
+    };
+  }
   deps.on_attempt = [&](const scheduler::AttemptOutcome& o) {
     if (!last_attempt.count(o.pod)) attempt_order.push_back(o.pod);
     last_attempt[o.pod] = o;
@@ -196,6 +210,29 @@ util::Result<SimulationResult> Simulate(
     }
     o.nominated_node = pod->status.nominated_node_name;
     if (o.node) o.nominated_node.clear();
+    const bool explained =
+        options.explain.has_value() &&
+        (options.explain->empty() || options.explain->count(key));
+    if (explained) {
+      // A pod PreEnqueue held back has no cycle: an empty record, and the
+      // message says why.
+      auto it = records.find(key);
+      o.record = it != records.end()
+                     ? it->second
+                     : std::make_shared<framework::CycleRecorder>();
+      explain::Subject subject{
+          o.ns,
+          o.name,
+          o.profile,
+          o.node,
+          o.message,
+          o.nominated_node,
+          key == options.rescheduled_pod ? options.rescheduled_from : "",
+          static_cast<int>(cluster.nodes.size()),
+          last_attempt.count(key) != 0};
+      o.explanation =
+          explain::Explain(*o.record, std::move(subject), options.explain_top);
+    }
     out.pods.push_back(std::move(o));
   }
 

@@ -3,12 +3,16 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "pkg/api/pod.h"
 #include "pkg/config/types.h"
+#include "pkg/explain/explanation.h"
+#include "pkg/framework/cycle_recorder.h"
 #include "pkg/framework/registry.h"
 #include "pkg/simulator/cluster.h"
 #include "pkg/util/result.h"
@@ -23,6 +27,10 @@ struct PodOutcome {
   // Why not ("0/6 nodes are available: ..."); empty when scheduled.
   std::string message;
   std::string nominated_node;  // set when preemption nominated one
+  // With SimulationOptions::explain: the pod's last scheduling cycle, as
+  // recorded, and what it says.
+  std::shared_ptr<const framework::CycleRecorder> record;
+  std::optional<explain::Explanation> explanation;
 };
 
 struct NodeSummary {
@@ -63,6 +71,15 @@ struct SimulationOptions {
   bool all_pods = false;
   // The OpportunisticBatching feature gate.
   bool opportunistic_batching = false;
+  // Pods (namespace/name) whose last scheduling cycle is recorded and
+  // explained; an empty set explains every pending pod.
+  std::optional<std::set<std::string>> explain;
+  // Nodes listed per explained pod: best scored, closest to fitting.
+  int explain_top = 5;
+  // A bound pod to explain as if it were pending (`ksched explain`): its
+  // node is kept in the explanation ("would it still fit there").
+  std::string rescheduled_pod;
+  std::string rescheduled_from;
 };
 
 util::Result<SimulationResult> Simulate(

@@ -19,6 +19,12 @@ void FlagSet::Int(std::string name, int64_t* value, std::string help) {
                     std::to_string(*value)});
 }
 
+void FlagSet::Shorthand(char letter, std::string name) {
+  for (Flag& f : flags_) {
+    if (f.name == name) f.shorthand = letter;
+  }
+}
+
 const FlagSet::Flag* FlagSet::Find(std::string_view name) const {
   for (const Flag& f : flags_) {
     if (f.name == name) return &f;
@@ -75,6 +81,28 @@ Result<std::vector<std::string>> FlagSet::Parse(
       continue;
     }
     std::string_view body(arg);
+    if (!arg.starts_with("--")) {
+      // A shorthand takes its value glued on (-ojson, -o=json) or next.
+      const Flag* flag = nullptr;
+      for (const Flag& f : flags_) {
+        if (f.shorthand != 0 && f.shorthand == arg[1]) flag = &f;
+      }
+      if (flag != nullptr) {
+        std::string_view rest = body.substr(2);
+        if (rest.starts_with("=")) rest.remove_prefix(1);
+        std::string value(rest);
+        if (rest.empty() && flag->kind == Kind::kBool) {
+          value = "true";
+        } else if (rest.empty()) {
+          if (i + 1 >= args.size()) {
+            return Error("flag needs an argument: -" + std::string(1, arg[1]));
+          }
+          value = args[++i];
+        }
+        if (auto r = Set(*flag, value); !r.ok()) return r.error();
+        continue;
+      }
+    }
     body.remove_prefix(body.starts_with("--") ? 2 : 1);
     std::string_view name = body;
     std::optional<std::string_view> value;
@@ -109,7 +137,9 @@ std::string FlagSet::Usage() const {
   }
   for (const Flag& f : flags_) {
     std::string left = "--" + f.name + (f.kind == Kind::kBool ? "" : " value");
-    out += "      " + left + std::string(width - left.size() + 3, ' ') + f.help;
+    out += (f.shorthand != 0 ? std::string("  -") + f.shorthand + ", "
+                             : std::string(6, ' ')) +
+           left + std::string(width - left.size() + 3, ' ') + f.help;
     if (!f.default_text.empty()) out += " (default " + f.default_text + ")";
     out += "\n";
   }

@@ -21,6 +21,8 @@ class FlagSet {
   void String(std::string name, std::string* value, std::string help);
   void Bool(std::string name, bool* value, std::string help);
   void Int(std::string name, int64_t* value, std::string help);
+  // A one-letter form of a flag already defined: -o json, -ojson, -o=json.
+  void Shorthand(char letter, std::string name);
 
   // Parses `args` (without the program and subcommand names). Positional
   // arguments are returned in order; "--" ends flag parsing.
@@ -37,6 +39,7 @@ class FlagSet {
     void* target;
     std::string help;
     std::string default_text;
+    char shorthand = 0;
   };
   const Flag* Find(std::string_view name) const;
   Result<void> Set(const Flag& flag, std::string_view value);

@@ -33,6 +33,24 @@ TEST(FlagSetTest, ParsesEveryPflagForm) {
   EXPECT_TRUE(g.leader_elect);
 }
 
+TEST(FlagSetTest, ShorthandsTakeKubectlsForms) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{
+           {"-c", "x.yaml"}, {"-cx.yaml"}, {"-c=x.yaml"}}) {
+    Flags f;
+    f.set.Shorthand('c', "config");
+    ASSERT_TRUE(f.set.Parse(args).ok()) << args[0];
+    EXPECT_EQ(f.config, "x.yaml") << args[0];
+  }
+  Flags f;
+  f.set.Shorthand('c', "config");
+  auto r = f.set.Parse({"-c"});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message(), "flag needs an argument: -c");
+  EXPECT_NE(f.set.Usage().find("  -c, --config value"), std::string::npos)
+      << f.set.Usage();
+}
+
 TEST(FlagSetTest, ErrorsAreClear) {
   struct Case {
     std::vector<std::string> args;

@@ -67,7 +67,7 @@ std::string DescribeVictims(const Candidate& candidate) {
   const char* separator = " ";
   for (const framework::PodInfoPtr& victim : candidate.victims.pods) {
     out += separator;
-    out += victim->pod().metadata.ns + "/" + victim->pod().metadata.name;
+    out += victim->ns() + "/" + victim->name();
     separator = ", ";
   }
   if (candidate.victims.num_pdb_violations > 0) {

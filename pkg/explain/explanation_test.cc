@@ -1,0 +1,139 @@
+#include "pkg/explain/explanation.h"
+
+#include <gtest/gtest.h>
+
+#include "pkg/explain/render.h"
+#include "pkg/framework/testing/wrappers.h"
+
+namespace ksched::explain {
+namespace {
+
+using framework::CycleRecorder;
+using framework::NodeInfoPtr;
+using framework::Status;
+namespace kt = ksched::testing;
+
+// Four nodes: a fits; b is short of cpu only; c is short of cpu and
+// memory and tainted; d is tainted only.
+class ExplanationTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    for (const char* name : {"a", "b", "c", "d"}) {
+      nodes_.push_back(kt::MakeNodeInfo(kt::NodeBuilder(name).Obj()));
+    }
+    record_.BeginFilter(nodes_);
+    const Status fit = Status();
+    const Status cpu = Status::Unschedulable("Insufficient cpu");
+    const Status taint =
+        Status::Unresolvable("node(s) had untolerated taint {dedicated: gpu}");
+    Filter(0, fit, fit);
+    Filter(1, cpu, fit);
+    Filter(2,
+           Status(framework::Code::kUnschedulable,
+                  std::vector<std::string>{"Insufficient cpu",
+                                           "Insufficient memory"}),
+           taint);
+    Filter(3, fit, taint);
+  }
+  void Filter(int node, const Status& fit, const Status& taint) {
+    record_.Filter(*nodes_[node], "NodeResourcesFit", fit);
+    record_.Filter(*nodes_[node], "TaintToleration", taint);
+  }
+
+  std::vector<NodeInfoPtr> nodes_;
+  CycleRecorder record_;
+};
+
+TEST_F(ExplanationTest, CountsEveryPluginsRejectionsAndFindsTheClosestNodes) {
+  Subject subject{"ns", "p", "ksched", std::nullopt, "0/4 nodes are available",
+                  "",   "b", 4};
+  Explanation e = Explain(record_, subject, 5);
+  EXPECT_EQ(e.filtered_nodes, 4);
+  EXPECT_EQ(e.feasible_nodes, 1);
+  ASSERT_EQ(e.rejections.size(), 2u);
+  EXPECT_EQ(e.rejections[0].plugin, "NodeResourcesFit");
+  EXPECT_EQ(e.rejections[0].nodes, 2);
+  EXPECT_EQ(e.rejections[0].reasons,
+            (std::vector<std::pair<std::string, int>>{
+                {"Insufficient cpu", 2}, {"Insufficient memory", 1}}));
+  EXPECT_EQ(e.rejections[1].plugin, "TaintToleration");
+  EXPECT_EQ(e.rejections[1].nodes, 2);
+  // b and d fail one plugin each; c fails two and is not close.
+  EXPECT_EQ(e.closest_total, 2);
+  ASSERT_EQ(e.closest.size(), 2u);
+  EXPECT_EQ(e.closest[0].name, "b");
+  EXPECT_EQ(e.closest[0].plugin, "NodeResourcesFit");
+  EXPECT_EQ(e.closest[0].reason, "Insufficient cpu");
+  EXPECT_EQ(e.closest[1].name, "d");
+  EXPECT_EQ(e.closest[1].plugin, "TaintToleration");
+  EXPECT_EQ(e.fits_current_node, std::optional<bool>(false));
+
+  // The cap applies to the listed closest nodes, not to the count.
+  Explanation capped = Explain(record_, subject, 1);
+  EXPECT_EQ(capped.closest.size(), 1u);
+  EXPECT_EQ(capped.closest_total, 2);
+}
+
+TEST_F(ExplanationTest, RanksNodesByTheirWeightedTotalAndMarksTheSelected) {
+  record_.Score("a", "ImageLocality", {10, 10, 10});
+  record_.Score("a", "NodeResourcesFit", {40, 40, 40});
+  record_.Score("b", "ImageLocality", {0, 0, 0});
+  record_.Score("b", "NodeResourcesFit", {90, 90, 90});
+  record_.Score("d", "ImageLocality", {0, 0, 0});
+  record_.Score("d", "NodeResourcesFit", {50, 50, 50});
+  record_.SelectNode("d");
+  Subject subject{"ns", "p", "ksched", "d", "", "", "", 4};
+  Explanation e = Explain(record_, subject, 2);
+  EXPECT_EQ(e.score_plugins,
+            (std::vector<std::string>{"ImageLocality", "NodeResourcesFit"}));
+  ASSERT_EQ(e.top.size(), 2u);
+  EXPECT_EQ(e.top[0].name, "b");
+  EXPECT_EQ(e.top[0].total, 90);
+  EXPECT_FALSE(e.top[0].selected);
+  // a and d tie at 50: the selected one comes first.
+  EXPECT_EQ(e.top[1].name, "d");
+  EXPECT_TRUE(e.top[1].selected);
+
+  EXPECT_EQ(RenderText(e),
+            "Pod ns/p (profile ksched): scheduled on d\n"
+            "  Filter: 4 of 4 nodes evaluated, 1 feasible\n"
+            "  Rejected by plugin (every plugin runs on every node, so a node "
+            "can count twice):\n"
+            "    NodeResourcesFit  2 nodes  (Insufficient cpu 2, Insufficient "
+            "memory 1)\n"
+            "    TaintToleration   2 nodes  (node(s) had untolerated taint "
+            "{dedicated: gpu} 2)\n"
+            "  Top 2 of 1 node by score (weighted; * = selected):\n"
+            "       NODE  ImageLocality  NodeResourcesFit  TOTAL\n"
+            "       b     0              90                90\n"
+            "    *  d     0              50                50\n");
+}
+
+TEST_F(ExplanationTest, JsonKeepsTheSimulatorKeysAndAddsTheSummary) {
+  Subject subject{"ns", "p", "ksched", std::nullopt, "0/4", "", "", 4};
+  Explanation e = Explain(record_, subject, 5);
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  WriteJson(w, e, record_);
+  rapidjson::Document doc;
+  doc.Parse(buffer.GetString());
+  ASSERT_FALSE(doc.HasParseError());
+  for (const char* key :
+       {"prefilter-result-status", "prefilter-result", "filter-result",
+        "postfilter-result", "prescore-result", "score-result",
+        "finalscore-result", "reserve-result", "permit-result",
+        "prebind-result", "bind-result", "selected-node", "summary"}) {
+    EXPECT_TRUE(doc.HasMember(key)) << key;
+  }
+  EXPECT_STREQ(doc["filter-result"]["c"]["NodeResourcesFit"].GetString(),
+               "Insufficient cpu, Insufficient memory");
+  EXPECT_STREQ(doc["filter-result"]["a"]["TaintToleration"].GetString(),
+               "passed");
+  EXPECT_EQ(doc["summary"]["closestTotal"].GetInt(), 2);
+  EXPECT_EQ(
+      doc["summary"]["rejections"][0]["reasons"]["Insufficient cpu"].GetInt(),
+      2);
+}
+
+}  // namespace
+}  // namespace ksched::explain

@@ -1,0 +1,25 @@
+// An Explanation for people (indented text, one block per pod) and for
+// scripts (JSON: kube-scheduler-simulator's result keys plus a summary).
+#pragma once
+
+#include <string>
+
+#include "pkg/explain/explanation.h"
+#include "pkg/framework/cycle_recorder.h"
+#include "pkg/util/json.h"
+
+namespace ksched::explain {
+
+std::string RenderText(const Explanation& explanation);
+
+// One JSON object: every key of CycleRecorder::ToSimulatorJson (the
+// complete per-node data), "preemption-result" ({node: outcome}) and
+// "summary" ({"filteredNodes", "feasibleNodes", "rejections": [{"plugin",
+// "nodes", "reasons": {reason: nodes}}], "top": [{"node", "scores":
+// {plugin: weighted}, "total", "selected"}], "closest": [{"node",
+// "plugin", "reason"}], "closestTotal", "fitsCurrentNode"}).
+void WriteJson(rapidjson::Writer<rapidjson::StringBuffer>& writer,
+               const Explanation& explanation,
+               const framework::CycleRecorder& record);
+
+}  // namespace ksched::explain
