@@ -1,6 +1,7 @@
 #include "pkg/explain/explanation.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace ksched::explain {
 namespace {
@@ -14,6 +15,37 @@ std::vector<std::pair<std::string, int>> ByCount(
     return a.second > b.second;
   });
   return out;
+}
+
+// "node-2" before "node-10": digit runs compare as numbers.
+bool NaturalLess(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (std::isdigit(static_cast<unsigned char>(a[i])) &&
+        std::isdigit(static_cast<unsigned char>(b[j]))) {
+      size_t ei = i, ej = j;
+      while (ei < a.size() && std::isdigit(static_cast<unsigned char>(a[ei]))) {
+        ++ei;
+      }
+      while (ej < b.size() && std::isdigit(static_cast<unsigned char>(b[ej]))) {
+        ++ej;
+      }
+      // Without leading zeros the longer run is the larger number.
+      size_t zi = i, zj = j;
+      while (zi + 1 < ei && a[zi] == '0') ++zi;
+      while (zj + 1 < ej && b[zj] == '0') ++zj;
+      if (ei - zi != ej - zj) return ei - zi < ej - zj;
+      int c = a.compare(zi, ei - zi, b, zj, ej - zj);
+      if (c != 0) return c < 0;
+      i = ei;
+      j = ej;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i;
+    ++j;
+  }
+  return a.size() - i < b.size() - j;
 }
 
 }  // namespace
@@ -56,13 +88,16 @@ Explanation Explain(const CycleRecorder& record, Subject subject, int top) {
     if (rejecting == 0) ++out.feasible_nodes;
     if (rejecting == 1) {
       ++out.closest_total;
-      if (static_cast<int>(out.closest.size()) < top) {
-        out.closest.push_back({node, only->plugin, only->Outcome()});
-      }
+      out.closest.push_back({node, only->plugin, only->Outcome()});
     }
     if (node == out.subject.current_node)
       out.fits_current_node = rejecting == 0;
   }
+  std::sort(out.closest.begin(), out.closest.end(),
+            [](const CloseNode& a, const CloseNode& b) {
+              return NaturalLess(a.name, b.name);
+            });
+  if (static_cast<int>(out.closest.size()) > top) out.closest.resize(top);
   for (auto& [plugin, tally] : tallies) {
     out.rejections.push_back({plugin, tally.nodes, ByCount(tally.reasons)});
   }
@@ -80,6 +115,7 @@ Explanation Explain(const CycleRecorder& record, Subject subject, int top) {
     }
     out.top.push_back(std::move(ranked));
   }
+  out.scored_nodes = static_cast<int>(out.top.size());
   for (const auto& [plugin, unused] : plugins)
     out.score_plugins.push_back(plugin);
   // Best total first; among equals the node taken, then by name.
@@ -87,7 +123,7 @@ Explanation Explain(const CycleRecorder& record, Subject subject, int top) {
             [](const RankedNode& a, const RankedNode& b) {
               if (a.total != b.total) return a.total > b.total;
               if (a.selected != b.selected) return a.selected;
-              return a.name < b.name;
+              return NaturalLess(a.name, b.name);
             });
   if (static_cast<int>(out.top.size()) > top) out.top.resize(top);
   out.preemption = record.preemption();

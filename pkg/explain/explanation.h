@@ -56,6 +56,9 @@ struct Explanation {
   std::string nominated_node_tried;
   int filtered_nodes = 0;  // nodes the Filter plugins were run on
   int feasible_nodes = 0;  // nodes every Filter plugin passed
+  // Feasible nodes the Score plugins ran on: all of them, or as many as
+  // percentageOfNodesToScore asks for when filtering found more.
+  int scored_nodes = 0;
   // PreFilter plugins that did not simply succeed or skip: a rejection of
   // the pod as a whole, or a narrowing ("3 nodes").
   std::vector<std::pair<std::string, std::string>> pre_filter;

@@ -103,7 +103,7 @@ TEST_F(ExplanationTest, RanksNodesByTheirWeightedTotalAndMarksTheSelected) {
             "memory 1)\n"
             "    TaintToleration   2 nodes  (node(s) had untolerated taint "
             "{dedicated: gpu} 2)\n"
-            "  Top 2 of 1 node by score (weighted; * = selected):\n"
+            "  Top 2 of 3 scored nodes (weighted; * = selected):\n"
             "       NODE  ImageLocality  NodeResourcesFit  TOTAL\n"
             "       b     0              90                90\n"
             "    *  d     0              50                50\n");

@@ -78,7 +78,12 @@ std::string RenderText(const Explanation& e) {
         << (s.node == e.nominated_node_tried ? ", and took it" : "") << "\n";
   }
   out << "  Filter: " << e.filtered_nodes << " of " << s.total_nodes
-      << " nodes evaluated, " << e.feasible_nodes << " feasible\n";
+      << " nodes evaluated, " << e.feasible_nodes << " feasible";
+  if (e.scored_nodes > 0 && e.scored_nodes < e.feasible_nodes) {
+    out << ", " << e.scored_nodes
+        << " of them scored (percentageOfNodesToScore)";
+  }
+  out << "\n";
   if (!e.rejections.empty()) {
     out << "  Rejected by plugin (every plugin runs on every node, so a node "
            "can count twice):\n";
@@ -94,8 +99,8 @@ std::string RenderText(const Explanation& e) {
     Columns(out, "    ", rows);
   }
   if (!e.top.empty()) {
-    out << "  Top " << e.top.size() << " of " << Nodes(e.feasible_nodes)
-        << " by score (weighted; * = selected):\n";
+    out << "  Top " << e.top.size() << " of " << e.scored_nodes
+        << " scored nodes (weighted; * = selected):\n";
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> header = {"", "NODE"};
     for (const std::string& p : e.score_plugins) header.push_back(p);
@@ -169,6 +174,8 @@ void WriteJson(JsonWriter& w, const Explanation& e,
   w.Int(e.filtered_nodes);
   Key(w, "feasibleNodes");
   w.Int(e.feasible_nodes);
+  Key(w, "scoredNodes");
+  w.Int(e.scored_nodes);
   Key(w, "rejections");
   w.StartArray();
   for (const PluginRejections& r : e.rejections) {
