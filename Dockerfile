@@ -26,6 +26,10 @@ RUN apt-get update \
       libprometheus-cpp-core1.0 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /src/build/cmd/ksched/ksched /usr/local/bin/ksched
+# The same binary as the kubectl plugin `kubectl ksched` (kubectl finds
+# kubectl-* executables on the PATH): copy both out of the image with
+#   docker cp $(docker create IMAGE):/usr/local/bin/ksched ~/bin/kubectl-ksched
+RUN ln -s ksched /usr/local/bin/kubectl-ksched
 COPY examples /usr/share/ksched/examples
 # A fixed non-root UID so Kubernetes' runAsNonRoot can verify it.
 USER 65532:65532

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <thread>
 
+#include "cmd/ksched/cluster_config.h"
 #include "cmd/ksched/secure_serving.h"
 #include "cmd/ksched/startup_report.h"
 #include "pkg/apiwriter/rest_writer.h"
@@ -80,33 +81,6 @@ std::string CheckExtenderProfiles(const config::KubeSchedulerConfiguration& cfg,
     }
   }
   return "";
-}
-
-std::string Env(const char* name) {
-  const char* value = std::getenv(name);
-  return value == nullptr ? "" : value;
-}
-
-// kubectl's order: --kubeconfig (or the configuration's
-// clientConnection.kubeconfig), $KUBECONFIG, ~/.kube/config; in a pod
-// without any of them, the service account.
-util::Result<client::RestConfig> ClusterConfig(const std::string& kubeconfig,
-                                               const std::string& context) {
-  client::KubeconfigSources sources{.explicit_path = kubeconfig,
-                                    .context = context,
-                                    .kubeconfig_env = Env("KUBECONFIG"),
-                                    .home = Env("HOME")};
-  std::error_code ec;
-  const bool home_config =
-      !sources.home.empty() &&
-      std::filesystem::exists(sources.home + "/.kube/config", ec);
-  if (kubeconfig.empty() && sources.kubeconfig_env.empty() && !home_config &&
-      !Env("KUBERNETES_SERVICE_HOST").empty()) {
-    return client::InClusterConfig(
-        {.service_host = Env("KUBERNETES_SERVICE_HOST"),
-         .service_port = Env("KUBERNETES_SERVICE_PORT")});
-  }
-  return client::LoadKubeconfig(sources);
 }
 
 std::string HostName() {

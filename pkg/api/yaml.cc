@@ -331,4 +331,75 @@ util::Result<std::vector<rapidjson::Document>> YamlToJson(
   return out;
 }
 
+namespace {
+
+// Whether a plain scalar with this text would be read as something other
+// than the string (YAML 1.2 core schema, plus 1.1's yes/no that older
+// readers still take for booleans).
+bool NeedsQuotes(const std::string& s) {
+  if (s.empty()) return true;
+  static const char* const kWords[] = {
+      "null",  "Null",  "NULL", "~",   "true", "True", "TRUE", "false",
+      "False", "FALSE", "yes",  "Yes", "YES",  "no",   "No",   "NO",
+      "on",    "On",    "ON",   "off", "Off",  "OFF",  "y",    "n"};
+  for (const char* w : kWords) {
+    if (s == w) return true;
+  }
+  char* end = nullptr;
+  std::strtod(s.c_str(), &end);
+  if (end == s.c_str() + s.size()) return true;  // a number
+  return s.front() == ' ' || s.back() == ' ';
+}
+
+void Emit(YAML::Emitter& out, const rapidjson::Value& v) {
+  switch (v.GetType()) {
+    case rapidjson::kNullType:
+      out << YAML::Null;
+      return;
+    case rapidjson::kFalseType:
+    case rapidjson::kTrueType:
+      out << v.GetBool();
+      return;
+    case rapidjson::kNumberType:
+      if (v.IsInt64()) {
+        out << v.GetInt64();
+      } else if (v.IsUint64()) {
+        out << v.GetUint64();
+      } else {
+        out << v.GetDouble();
+      }
+      return;
+    case rapidjson::kStringType: {
+      std::string s(v.GetString(), v.GetStringLength());
+      if (NeedsQuotes(s)) out << YAML::DoubleQuoted;
+      out << s;
+      return;
+    }
+    case rapidjson::kArrayType:
+      out << YAML::BeginSeq;
+      for (const auto& item : v.GetArray()) Emit(out, item);
+      out << YAML::EndSeq;
+      return;
+    case rapidjson::kObjectType:
+      out << YAML::BeginMap;
+      for (auto m = v.MemberBegin(); m != v.MemberEnd(); ++m) {
+        std::string key(m->name.GetString(), m->name.GetStringLength());
+        out << YAML::Key;
+        if (NeedsQuotes(key)) out << YAML::DoubleQuoted;
+        out << key << YAML::Value;
+        Emit(out, m->value);
+      }
+      out << YAML::EndMap;
+      return;
+  }
+}
+
+}  // namespace
+
+std::string JsonToYaml(const rapidjson::Value& value) {
+  YAML::Emitter out;
+  Emit(out, value);
+  return std::string(out.c_str()) + "\n";
+}
+
 }  // namespace ksched::api

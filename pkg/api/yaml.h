@@ -4,6 +4,7 @@
 
 #include <yaml-cpp/node/node.h>
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -24,5 +25,10 @@ util::Result<std::vector<rapidjson::Document>> YamlToJson(
 // error ("malformed YAML: line 3, column 5: ..."), and a stream on which
 // yaml-cpp's parser would loop forever is refused instead.
 util::Result<std::vector<YAML::Node>> LoadYamlDocuments(std::string_view text);
+
+// JSON as a YAML document (`-o yaml`), block style, keys in order. A
+// string that would read back as another type ("473", "true", "") is
+// quoted, so YamlToJson gives the same JSON again.
+std::string JsonToYaml(const rapidjson::Value& value);
 
 }  // namespace ksched::api

@@ -33,6 +33,23 @@ TEST(YamlTest, TypesPlainScalarsByTheCoreSchema) {
       R"("str":"100m","word":"yes","big":1.2345678901234568e29})");
 }
 
+TEST(YamlTest, JsonToYamlRoundTripsEveryTypeAndQuotesAmbiguousStrings) {
+  const std::string json =
+      R"({"score":"473","n":473,"on":"true","empty":"","null":null,)"
+      R"("list":[1.5,false,"x y"],"filter-result":{"node-1":{"A":"passed"}}})";
+  rapidjson::Document in;
+  in.Parse(json.c_str());
+  ASSERT_FALSE(in.HasParseError());
+  const std::string yaml = JsonToYaml(in);
+  EXPECT_NE(yaml.find("score: \"473\""), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("\"n\": 473"), std::string::npos) << yaml;
+  EXPECT_NE(yaml.find("\"on\": \"true\""), std::string::npos) << yaml;
+  auto back = YamlToJson(yaml);
+  ASSERT_TRUE(back.ok()) << back.error().message();
+  ASSERT_EQ(back->size(), 1u);
+  EXPECT_TRUE((*back)[0] == in) << yaml;
+}
+
 TEST(YamlTest, MalformedYamlNamesLineAndColumn) {
   auto docs = YamlToJson("a: [1, 2\nb: c\n");
   ASSERT_FALSE(docs.ok());

@@ -1,0 +1,82 @@
+#include "pkg/simulator/live_cluster.h"
+
+#include "pkg/client/api_error.h"
+#include "pkg/client/list_watch.h"
+#include "pkg/client/rest_list_watch.h"
+
+namespace ksched::simulator {
+namespace {
+
+// Pages of 500, as client-go's reflector asks; an expired continue token
+// (the list took longer than the server keeps its snapshot) restarts the
+// list in one answer, as the reflector does.
+template <typename T>
+client::ApiOr<std::vector<T>> ListAll(client::RestClient& api) {
+  client::RestListerWatcher<T> lister(api);
+  client::ListOptions options{.limit = 500};
+  std::vector<T> out;
+  while (true) {
+    client::ApiOr<client::ListPage<T>> page = lister.List(options);
+    if (!page.ok()) {
+      if (!options.continue_token.empty() &&
+          client::IsResourceExpired(page.error())) {
+        out.clear();
+        options = client::ListOptions{};
+        continue;
+      }
+      return page.error();
+    }
+    for (T& item : page->items) out.push_back(std::move(item));
+    if (page->continue_token.empty()) return out;
+    options.continue_token = page->continue_token;
+  }
+}
+
+std::string Describe(const client::ApiError& e) {
+  return e.code() == 0
+             ? e.message()
+             : e.message() + " (HTTP " + std::to_string(e.code()) + ")";
+}
+
+template <typename T>
+util::Status Read(client::RestClient& api, bool required, std::vector<T>* into,
+                  std::vector<std::string>* warnings) {
+  const std::string plural(client::ResourceOf<T>::kResource.plural);
+  client::ApiOr<std::vector<T>> items = ListAll<T>(api);
+  if (items.ok()) {
+    *into = std::move(*items);
+    return util::Status();
+  }
+  if (!required && client::IsForbidden(items.error())) {
+    warnings->push_back("cannot list " + plural + ": " +
+                        Describe(items.error()) +
+                        "; plugins that read them see none");
+    return util::Status();
+  }
+  return util::Error("listing " + plural + ": " + Describe(items.error()));
+}
+
+}  // namespace
+
+util::Result<LiveCluster> ReadLiveCluster(client::RestClient& api) {
+  LiveCluster out;
+  Cluster& c = out.cluster;
+  std::vector<std::string>* w = &out.warnings;
+  // PriorityClasses are not read: admission has already resolved each
+  // pod's priority. Stops at the first failure: a server that is down answers
+  // no list.
+  util::Status s = Read(api, true, &c.nodes, w);
+  if (s.ok()) s = Read(api, true, &c.pods, w);
+  if (s.ok()) s = Read(api, false, &c.namespaces, w);
+  if (s.ok()) s = Read(api, false, &c.persistent_volume_claims, w);
+  if (s.ok()) s = Read(api, false, &c.persistent_volumes, w);
+  if (s.ok()) s = Read(api, false, &c.storage_classes, w);
+  if (s.ok()) s = Read(api, false, &c.csi_nodes, w);
+  if (s.ok()) s = Read(api, false, &c.csi_drivers, w);
+  if (s.ok()) s = Read(api, false, &c.volume_attachments, w);
+  if (s.ok()) s = Read(api, false, &c.pod_disruption_budgets, w);
+  if (!s.ok()) return s.error();
+  return out;
+}
+
+}  // namespace ksched::simulator

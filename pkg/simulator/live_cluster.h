@@ -1,0 +1,26 @@
+// Reads a running cluster through its API server as the scheduler's
+// informers see it: the same paginated lists (limit/continue), read-only,
+// into the Cluster that `simulate` and `explain` take from files.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "pkg/client/rest_client.h"
+#include "pkg/simulator/cluster.h"
+#include "pkg/util/result.h"
+
+namespace ksched::simulator {
+
+struct LiveCluster {
+  Cluster cluster;
+  // Kinds that could not be listed for want of permission: plugins that
+  // read them see none ("cannot list csidrivers: forbidden ...").
+  std::vector<std::string> warnings;
+};
+
+// Nodes and pods must be listable; any other kind the plugins read may be
+// forbidden (a warning) but not otherwise fail.
+util::Result<LiveCluster> ReadLiveCluster(client::RestClient& api);
+
+}  // namespace ksched::simulator
