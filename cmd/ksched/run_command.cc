@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "cmd/ksched/cluster_config.h"
+#include "cmd/ksched/debug_explain.h"
 #include "cmd/ksched/secure_serving.h"
 #include "cmd/ksched/startup_report.h"
 #include "pkg/apiwriter/rest_writer.h"
@@ -224,6 +225,11 @@ int RunScheduler(const std::vector<std::string>& args) {
   flags.Int("binding-workers", &binding_workers,
             "Binding cycles run at once (Binding POSTs in flight)");
   flags.Int("v", &verbosity, "Log verbosity");
+  bool record_failed_decisions = false;
+  flags.Bool("record-failed-decisions", &record_failed_decisions,
+             "Run the cycle of a pod that fits nowhere again, recorded, and "
+             "add to its FailedScheduling event the two plugins that "
+             "rejected the most nodes and the node that came closest");
   std::string feature_gates;
   flags.String("feature-gates", &feature_gates,
                "Feature gates, as Name=true,Other=false (known: "
@@ -439,6 +445,7 @@ int RunScheduler(const std::vector<std::string>& args) {
   deps.clock = &clock;
   deps.random = &random;
   deps.opportunistic_batching = gates->opportunistic_batching;
+  deps.record_failed_decisions = record_failed_decisions;
   // Set once the elector exists; until then (and without election) every
   // binding may go out.
   std::unique_ptr<leader::LeaderElector> elector;
@@ -533,7 +540,10 @@ int RunScheduler(const std::vector<std::string>& args) {
                                      static_cast<int64_t>(cached.assumed_pods));
     };
     if (secure.enabled()) {
-      auto options = SecureServingOptions(secure, metrics_options,
+      metrics::MetricsServerOptions secure_base = metrics_options;
+      // Only behind authorization: an explanation shows the cluster.
+      secure_base.handlers[kDebugExplainPath] = DebugExplainHandler(s);
+      auto options = SecureServingOptions(secure, std::move(secure_base),
                                           authorizer.get(), HostName());
       if (!options.ok()) {
         std::cerr << "Error: " << options.error().message() << "\n";
@@ -550,7 +560,8 @@ int RunScheduler(const std::vector<std::string>& args) {
                       (secure.tls_cert_file.empty()
                            ? " with a self-signed certificate"
                            : "") +
-                      "; /metrics needs a token allowed to get it");
+                      "; /metrics and /debug/explain need a token allowed to "
+                      "get them");
     }
     if (!metrics_options.bind_address.empty()) {
       auto server = metrics::MetricsServer::Start(metrics_options,

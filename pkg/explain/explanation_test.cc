@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "pkg/explain/event_note.h"
 #include "pkg/explain/render.h"
 #include "pkg/framework/testing/wrappers.h"
 
@@ -133,6 +134,27 @@ TEST_F(ExplanationTest, JsonKeepsTheSimulatorKeysAndAddsTheSummary) {
   EXPECT_EQ(
       doc["summary"]["rejections"][0]["reasons"]["Insufficient cpu"].GetInt(),
       2);
+}
+
+TEST_F(ExplanationTest, EventNoteNamesTwoPluginsAndTheClosestNode) {
+  Subject subject{"ns", "p", "ksched", std::nullopt, "", "", "", 4};
+  Explanation e = Explain(record_, subject, 5);
+  EXPECT_EQ(ExplainedEventNote("0/4 nodes are available: ...", e),
+            "0/4 nodes are available: ... Explain: NodeResourcesFit rejected "
+            "2 nodes (Insufficient cpu), TaintToleration 2 nodes (node(s) had "
+            "untolerated taint {dedicated: gpu}); closest b, rejected by "
+            "NodeResourcesFit only (Insufficient cpu).");
+  // A message as long as the limit is cut; the explanation stays whole.
+  const std::string long_message(2000, 'x');
+  const std::string note = ExplainedEventNote(long_message, e);
+  EXPECT_EQ(note.size(), kEventNoteLimit);
+  EXPECT_NE(note.find("xxx ... Explain: NodeResourcesFit rejected 2 nodes"),
+            std::string::npos);
+  EXPECT_TRUE(note.ends_with("(Insufficient cpu)."));
+  // Nothing to add: the message alone, within the limit.
+  EXPECT_EQ(ExplainedEventNote("short", Explanation{}), "short");
+  EXPECT_EQ(ExplainedEventNote(long_message, Explanation{}).size(),
+            kEventNoteLimit);
 }
 
 }  // namespace

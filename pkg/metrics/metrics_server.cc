@@ -190,6 +190,10 @@ void MetricsServer::Serve(http::http_request& request,
          "text/plain; version=0.0.4; charset=utf-8", std::move(done));
   } else if (auto answer = health_.Handle(path, query)) {
     Send(request, answer->code, answer->body, text, std::move(done));
+  } else if (auto handler = options_.handlers.find(path);
+             handler != options_.handlers.end()) {
+    PathAnswer a = handler->second(query);
+    Send(request, a.code, a.body, a.content_type, std::move(done));
   } else {
     Send(request, 404, "404 page not found\n", text, std::move(done));
   }

@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -43,6 +44,15 @@ class DelegatingAuthorizer;
 
 namespace ksched::metrics {
 
+// The answer of a path handler beyond /metrics and the health checks.
+struct PathAnswer {
+  int code = 200;
+  std::string body;
+  std::string content_type = "text/plain; charset=utf-8";
+};
+// Gets the request's raw (still percent-encoded) query.
+using PathHandler = std::function<PathAnswer(const std::string& query)>;
+
 struct MetricsServerOptions {
   std::string bind_address = "0.0.0.0:10251";  // HOST:PORT
   std::string tls_cert_file;                   // PEM; HTTPS with the key
@@ -60,6 +70,9 @@ struct MetricsServerOptions {
   std::string name = "metrics";
   // Runs before each scrape, to bring gauges up to date.
   std::function<void()> before_scrape;
+  // More GET paths, by exact path (the secure port's /debug/explain),
+  // authorized as every other path.
+  std::map<std::string, PathHandler> handlers;
   // Families kept outside the registry, added to each scrape.
   std::function<std::vector<prometheus::MetricFamily>()> extra_families;
 };

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "pkg/api/pod.h"
+#include "pkg/explain/event_note.h"
 #include "pkg/scheduler/event_classify.h"
 
 namespace ksched::scheduler {
@@ -73,7 +74,8 @@ Scheduler::Scheduler(Dependencies deps, int32_t parallelism,
     : deps_(std::move(deps)),
       parallelizer_(parallelism),
       nominator_(std::make_unique<NominatorProxy>()),
-      algorithm_(percentage_of_nodes_to_score, *deps_.random) {}
+      algorithm_(percentage_of_nodes_to_score, *deps_.random),
+      explain_algorithm_(percentage_of_nodes_to_score, explain_random_) {}
 
 Scheduler::~Scheduler() {
   Stop();
@@ -197,8 +199,64 @@ bool Scheduler::ScheduleOne() {
     queue_->Done(pod.metadata.uid);
     return true;
   }
+  std::lock_guard<std::mutex> cycle(cycle_mu_);
   RunSchedulingCycle(queued, *fwk);
   return true;
+}
+
+Scheduler::ExplainedCycle Scheduler::RecordedCycle(
+    framework::Framework& fwk, const framework::PodInfo& pod, int top) {
+  ExplainedCycle out;
+  out.record = std::make_shared<framework::CycleRecorder>();
+  framework::CycleState state;
+  state.set_recorder(out.record.get());
+  fwk.SetSnapshot(&snapshot_);
+  ScheduleResult result =
+      explain_algorithm_.Schedule(fwk, state, pod, snapshot_);
+  explain::Subject subject;
+  subject.ns = pod.ns();
+  subject.name = pod.name();
+  subject.profile = fwk.profile_name();
+  subject.total_nodes = static_cast<int>(snapshot_.nodes().size());
+  subject.nominated_node = pod.pod().status.nominated_node_name;
+  switch (result.kind) {
+    case ScheduleResult::Kind::kScheduled:
+      subject.node = result.suggested_host;
+      subject.nominated_node.clear();
+      break;
+    case ScheduleResult::Kind::kNoFit:
+      subject.message = result.FailureMessage();
+      break;
+    case ScheduleResult::Kind::kError:
+      subject.message = result.error_message;
+      break;
+  }
+  out.explanation = explain::Explain(*out.record, std::move(subject), top);
+  return out;
+}
+
+util::Result<Scheduler::ExplainedCycle> Scheduler::Explain(
+    const std::string& ns, const std::string& name, int top) {
+  std::shared_ptr<const api::Pod> pod =
+      deps_.pod_lookup ? deps_.pod_lookup(ns, name) : nullptr;
+  if (pod == nullptr) {
+    return util::Error("pods \"" + name + "\" not found in namespace " + ns);
+  }
+  if (Assigned(*pod)) {
+    return util::Error("pod " + Key(*pod) + " is bound to node " +
+                       pod->spec.node_name +
+                       "; `ksched explain` answers where it would go now");
+  }
+  framework::Framework* fwk = FrameworkFor(*pod);
+  if (fwk == nullptr) {
+    return util::Error("pod " + Key(*pod) + " has schedulerName " +
+                       pod->spec.scheduler_name +
+                       ", which is not a profile of this scheduler");
+  }
+  framework::PodInfoPtr info = framework::PodInfo::Create(pod);
+  std::lock_guard<std::mutex> cycle(cycle_mu_);
+  if (auto r = cache_->UpdateSnapshot(&snapshot_); !r.ok()) return r.error();
+  return RecordedCycle(*fwk, *info, top);
 }
 
 void Scheduler::RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,
@@ -242,9 +300,15 @@ void Scheduler::RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,
         nomination = post.nominated_node_name;
       }
     }
+    std::string note;
+    if (deps_.record_failed_decisions) {
+      ExplainedCycle explained = RecordedCycle(fwk, pod_info, 1);
+      note = explain::ExplainedEventNote(result.FailureMessage(),
+                                         explained.explanation);
+    }
     HandleSchedulingFailure(fwk, queued, Status(Code::kUnschedulable),
                             result.FailureMessage(), &result.diagnosis,
-                            nomination, start);
+                            nomination, start, note);
     return;
   }
 
@@ -393,7 +457,8 @@ void Scheduler::HandleSchedulingFailure(framework::Framework& fwk,
                                         const std::string& message,
                                         const framework::Diagnosis* diagnosis,
                                         std::optional<std::string> nomination,
-                                        util::Clock::TimePoint start) {
+                                        util::Clock::TimePoint start,
+                                        const std::string& event_note) {
   // Held here: requeueing swaps queued->pod_info for the latest version,
   // which would free the pod this function goes on reading.
   const framework::PodInfoPtr pod_info = queued->pod_info;
@@ -437,8 +502,9 @@ void Scheduler::HandleSchedulingFailure(framework::Framework& fwk,
 
   const std::string reason = rejected ? "Unschedulable" : "SchedulerError";
   if (deps_.writer != nullptr && current != nullptr) {
-    deps_.writer->RecordEvent(pod, "Warning", "FailedScheduling", "Scheduling",
-                              TruncateNote(message));
+    deps_.writer->RecordEvent(
+        pod, "Warning", "FailedScheduling", "Scheduling",
+        event_note.empty() ? TruncateNote(message) : event_note);
     // Patch only what changed, as kube-scheduler's updatePod does.
     const api::PodCondition* old = FindCondition(*current, api::kPodScheduled);
     bool condition_changed = old == nullptr || old->status != "False" ||

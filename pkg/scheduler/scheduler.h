@@ -8,11 +8,13 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
 #include "pkg/cache/cache.h"
 #include "pkg/config/types.h"
+#include "pkg/explain/explanation.h"
 #include "pkg/framework/binder.h"
 #include "pkg/framework/cluster_objects.h"
 #include "pkg/framework/cluster_writer.h"
@@ -75,6 +77,10 @@ class Scheduler {
     // and its binding cycle, and must outlive them (until on_attempt
     // reports the attempt).
     std::function<framework::CycleRecorder*(const api::Pod&)> record_cycle;
+    // --record-failed-decisions: a pod that fits nowhere has its cycle run
+    // again, recorded, and its FailedScheduling event says which plugins
+    // rejected the most nodes and which node came closest.
+    bool record_failed_decisions = false;
     // Called once per finished attempt (scheduling or binding failure,
     // successful bind), from the thread that finished it.
     std::function<void(const AttemptOutcome&)> on_attempt;
@@ -117,6 +123,17 @@ class Scheduler {
   // Whether `pod` is ours: its schedulerName is one of the profiles.
   bool IsResponsibleFor(const api::Pod& pod) const;
 
+  // A recorded scheduling cycle for a pending pod of ours against the live
+  // cache, between two cycles of the loop; nothing is reserved, bound or
+  // written, and PostFilter (preemption, which evicts) is not run. Errors:
+  // the pod is unknown, bound, or not ours. Any thread.
+  struct ExplainedCycle {
+    std::shared_ptr<framework::CycleRecorder> record;
+    explain::Explanation explanation;
+  };
+  util::Result<ExplainedCycle> Explain(const std::string& ns,
+                                       const std::string& name, int top);
+
   cache::Cache& cache() { return *cache_; }
   queue::SchedulingQueue& queue() { return *queue_; }
   const ProfileMap& profiles() const { return profiles_; }
@@ -155,8 +172,13 @@ class Scheduler {
                                const std::string& message,
                                const framework::Diagnosis* diagnosis,
                                std::optional<std::string> nomination,
-                               util::Clock::TimePoint start);
+                               util::Clock::TimePoint start,
+                               const std::string& event_note = "");
   void Report(AttemptOutcome outcome);
+  // One recorded cycle of `pod` on snapshot_ with explain_algorithm_;
+  // the caller holds cycle_mu_ and has brought snapshot_ up to date.
+  ExplainedCycle RecordedCycle(framework::Framework& fwk,
+                               const framework::PodInfo& pod, int top);
 
   Dependencies deps_;
   framework::Parallelizer parallelizer_;
@@ -167,6 +189,13 @@ class Scheduler {
   std::unique_ptr<queue::SchedulingQueue> queue_;
   framework::Snapshot snapshot_;
   SchedulingAlgorithm algorithm_;
+  // Held by each scheduling cycle and by Explain: explaining uses the
+  // snapshot and the frameworks between cycles, never during one.
+  std::mutex cycle_mu_;
+  // Explaining draws on its own randomness and start index, so the loop's
+  // decisions are the same with or without explain requests.
+  util::DefaultRandom explain_random_;
+  SchedulingAlgorithm explain_algorithm_;
   std::unique_ptr<BindingPool> binding_pool_;
 };
 

@@ -311,6 +311,7 @@ struct StartOptions {
   // Report to metrics_ (the scheduler then samples cycles for plugin
   // timings, drawing from the random source).
   bool metrics = false;
+  bool record_failed_decisions = false;
 };
 
 // What the framework and plugins report for metrics.
@@ -396,6 +397,7 @@ class SchedulerTest : public ::testing::Test {
     deps.binding_workers = o.binding_workers;
     if (o.metrics) deps.metrics = &metrics_;
     deps.assumed_pod_ttl = o.assumed_pod_ttl;
+    deps.record_failed_decisions = o.record_failed_decisions;
     deps.on_attempt = [this](const AttemptOutcome& outcome) {
       {
         std::lock_guard<std::mutex> lock(outcomes_mu_);
@@ -1673,6 +1675,79 @@ TEST(SchedulerCreateTest, RequiresAClockAndARandomSource) {
   s = Scheduler::Create(cfg, registry, deps);
   ASSERT_FALSE(s.ok());
   EXPECT_THAT(s.error().message(), HasSubstr("NoSuchPlugin"));
+}
+
+// ---------------------------------------------------------------- explain
+
+TEST_F(SchedulerTest, ExplainRecordsACycleAndLeavesTheLoopAlone) {
+  ASSERT_TRUE(Start());
+  AddNode("big", "4");
+  AddNode("small", "1");
+  std::shared_ptr<const api::Pod> pod = AddPod(Pending("p", "2"));
+
+  auto explained = sched_->Explain("default", "p", 5);
+  ASSERT_TRUE(explained.ok()) << explained.error().message();
+  const explain::Explanation& e = explained->explanation;
+  EXPECT_EQ(e.subject.node, std::optional<std::string>("big"));
+  EXPECT_EQ(e.subject.total_nodes, 2);
+  EXPECT_EQ(e.filtered_nodes, 2);
+  EXPECT_EQ(e.feasible_nodes, 1);
+  ASSERT_EQ(e.rejections.size(), 1u);
+  EXPECT_EQ(e.rejections[0].plugin, "NodeResourcesFit");
+  EXPECT_EQ(explained->record->selected_node(), "big");
+  // Nothing reserved, bound or written; the pod still waits its turn.
+  EXPECT_THAT(control_.Calls(), IsEmpty());
+  EXPECT_THAT(api_.Binds(), IsEmpty());
+  EXPECT_THAT(api_.StatusWrites("default/p"), IsEmpty());
+  EXPECT_EQ(RequestedMilliCpu("big"), 0);
+  EXPECT_EQ(WhereIs(*pod), "active");
+
+  ASSERT_TRUE(sched_->ScheduleOne());
+  EXPECT_THAT(api_.Binds(), ElementsAre(std::make_pair(std::string("default/p"),
+                                                       std::string("big"))));
+}
+
+TEST_F(SchedulerTest, ExplainSaysWhyItCannot) {
+  ASSERT_TRUE(Start());
+  AddNode("n1");
+  AddPod(PodBuilder("bound").SchedulerName(kProfile).Node("n1"));
+  AddPod(PodBuilder("theirs").SchedulerName("default-scheduler"));
+  auto missing = sched_->Explain("default", "nope", 5);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message(),
+            "pods \"nope\" not found in namespace default");
+  auto bound = sched_->Explain("default", "bound", 5);
+  ASSERT_FALSE(bound.ok());
+  EXPECT_THAT(bound.error().message(), HasSubstr("is bound to node n1"));
+  auto theirs = sched_->Explain("default", "theirs", 5);
+  ASSERT_FALSE(theirs.ok());
+  EXPECT_THAT(theirs.error().message(),
+              HasSubstr("schedulerName default-scheduler, which is not a "
+                        "profile of this scheduler"));
+}
+
+TEST_F(SchedulerTest, FailedDecisionsCarryTheirExplanationInTheEventOnly) {
+  ASSERT_TRUE(Start({.preemption = false, .record_failed_decisions = true}));
+  AddNode("n1", "1");
+  AddNode("n2", "1");
+  AddPod(Pending("p", "2"));
+  ASSERT_TRUE(sched_->ScheduleOne());
+
+  const std::string message = "0/2 nodes are available: 2 Insufficient cpu.";
+  std::vector<framework::PodStatusUpdate> writes =
+      api_.StatusWrites("default/p");
+  ASSERT_FALSE(writes.empty());
+  ASSERT_TRUE(writes.back().condition.has_value());
+  // The condition keeps kube-scheduler's words.
+  EXPECT_EQ(writes.back().condition->message, message);
+  std::vector<FakeApiServer::Event> events = api_.Events("default/p");
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].note,
+            message +
+                " Explain: NodeResourcesFit rejected 2 nodes (Insufficient "
+                "cpu); closest n1, rejected by NodeResourcesFit only "
+                "(Insufficient cpu).");
+  EXPECT_LE(events[0].note.size(), 1024u);
 }
 
 }  // namespace

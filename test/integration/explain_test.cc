@@ -2,12 +2,17 @@
 // server: what a user types when a pod is pending.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "pkg/api/yaml.h"
+#include "pkg/client/testing/loopback.h"
 #include "pkg/util/json.h"
 #include "test/cli/run_command.h"
 #include "test/integration/cluster_test_base.h"
+#include "test/integration/rbac_manifest.h"
 
 namespace ksched::testing {
 namespace {
@@ -138,6 +143,95 @@ TEST_F(ExplainTest, MistakesAreClearErrors) {
   r = Explain("big");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("Error: listing nodes:"), std::string::npos) << r.err;
+}
+
+// The running scheduler: --record-failed-decisions on the event, and
+// /debug/explain on the secure port for those the chart's explainer role
+// is bound to.
+TEST_F(ExplainTest, TheRunningSchedulerExplainsOnItsSecurePortAndInEvents) {
+  using std::chrono::seconds;
+  CreatePod("huge", "4");
+  // The chart's ClusterRole, bound as `explain.readers` binds it.
+  const std::filesystem::path manifest = dir_ / "with-explainer.yaml";
+  {
+    std::ifstream chart(std::filesystem::path(KSCHED_SOURCE_DIR) /
+                        "manifests/ksched.yaml");
+    std::stringstream text;
+    text << chart.rdbuf();
+    std::ofstream(manifest)
+        << text.str()
+        << "\n---\napiVersion: rbac.authorization.k8s.io/v1\n"
+           "kind: ClusterRoleBinding\nmetadata:\n  name: ksched-explainer\n"
+           "roleRef:\n  apiGroup: rbac.authorization.k8s.io\n"
+           "  kind: ClusterRole\n  name: ksched-explainer\nsubjects:\n"
+           "  - kind: ServiceAccount\n    name: sre\n    namespace: ops\n";
+  }
+  auto policy = RbacPolicyFor(manifest.string(), "ops", "sre");
+  ASSERT_TRUE(policy.ok()) << policy.error().message();
+  server_->AddReviewUser("sre-token", {.name = "system:serviceaccount:ops:sre",
+                                       .groups = {"system:serviceaccounts",
+                                                  "system:serviceaccounts:ops"},
+                                       .policy = *policy});
+  // Prometheus may read /metrics, not explanations.
+  AddChartReviewUser("prometheus-token", "monitoring", "prometheus-k8s");
+
+  const int port = client::testing::FreePort();
+  StartKsched({"--secure-port=" + std::to_string(port),
+               "--bind-address=127.0.0.1", "--record-failed-decisions"});
+  ASSERT_TRUE(WaitUntil([&] { return HttpsGet(port, "/readyz").body == "ok"; },
+                        seconds(30)))
+      << ksched_->Tail();
+
+  // The event says what to change; the condition keeps kube's words.
+  const std::string explained =
+      "0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are "
+      "available: 2 No preemption victims found for incoming pod. Explain: "
+      "NodeResourcesFit rejected 2 nodes (Insufficient cpu); closest node-a, "
+      "rejected by NodeResourcesFit only (Insufficient cpu).";
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        for (const api::Event& e : Events()) {
+          if (e.regarding.name == "huge" && e.reason == "FailedScheduling" &&
+              e.note == explained) {
+            return true;
+          }
+        }
+        return false;
+      },
+      seconds(30)))
+      << ksched_->Tail();
+
+  const std::string path = "/debug/explain?pod=default/huge";
+  EXPECT_EQ(HttpsGet(port, path).code, 401);
+  EXPECT_EQ(HttpsGet(port, path, "prometheus-token").code, 403);
+  client::HttpResponse text = HttpsGet(port, path, "sre-token");
+  ASSERT_EQ(text.code, 200) << text.body;
+  EXPECT_NE(text.body.find("Pod default/huge (profile ksched): unschedulable"),
+            std::string::npos)
+      << text.body;
+  EXPECT_NE(text.body.find("NodeResourcesFit  2 nodes  (Insufficient cpu 2)"),
+            std::string::npos)
+      << text.body;
+  client::HttpResponse json =
+      HttpsGet(port, path + "&output=json&top=1", "sre-token");
+  ASSERT_EQ(json.code, 200) << json.body;
+  rapidjson::Document doc;
+  doc.Parse(json.body.c_str());
+  ASSERT_FALSE(doc.HasParseError()) << json.body;
+  EXPECT_STREQ(doc["filter-result"]["node-b"]["NodeResourcesFit"].GetString(),
+               "Insufficient cpu");
+  EXPECT_EQ(doc["summary"]["closest"].Size(), 1u);
+
+  EXPECT_EQ(HttpsGet(port, "/debug/explain?pod=default/web", "sre-token").code,
+            409);  // bound
+  EXPECT_EQ(HttpsGet(port, "/debug/explain?pod=default/big", "sre-token").code,
+            409);  // kube-scheduler's
+  EXPECT_EQ(HttpsGet(port, "/debug/explain?pod=default/nope", "sre-token").code,
+            404);
+  EXPECT_EQ(HttpsGet(port, "/debug/explain?pod=huge", "sre-token").code, 400);
+  EXPECT_EQ(HttpsGet(port, path + "&top=lots", "sre-token").code, 400);
+  // Explaining wrote nothing: still one pod of ours unbound, no binding.
+  EXPECT_TRUE(GetPod("huge").spec.node_name.empty());
 }
 
 }  // namespace
