@@ -74,6 +74,9 @@ struct Explanation {
   std::optional<bool> fits_current_node;
   // Preemption's answer per node, in the recorder's words.
   std::map<std::string, std::string> preemption;
+  // The preemption above is the earlier cycle's that nominated the node
+  // this cycle tried first.
+  bool preemption_cycle_earlier = false;
 };
 
 // `top` caps the ranked and the closest nodes.

@@ -140,7 +140,10 @@ std::string RenderText(const Explanation& e) {
         ++counts[outcome];
       }
     }
-    out << "  Preemption:\n";
+    out << (e.preemption_cycle_earlier
+                ? "  Preemption (in the earlier cycle that nominated "
+                  "the node):\n"
+                : "  Preemption:\n");
     for (const auto& [outcome, n] : counts) {
       out << "    " << Nodes(n) << ": " << outcome << "\n";
     }
@@ -230,6 +233,11 @@ void WriteJson(JsonWriter& w, const Explanation& e,
   if (!e.nominated_node_tried.empty()) {
     Key(w, "nominatedNodeTried");
     Str(w, e.nominated_node_tried);
+  }
+  if (e.preemption_cycle_earlier) {
+    // preemption-result comes from the cycle that nominated the node.
+    Key(w, "preemptionFromEarlierCycle");
+    w.Bool(true);
   }
   Key(w, "closestTotal");
   w.Int(e.closest_total);

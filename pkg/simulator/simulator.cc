@@ -98,6 +98,9 @@ util::Result<SimulationResult> Simulate(
   // The last recorded cycle of each explained pod; binding is inline, so a
   // cycle's record is complete before the pod's next cycle replaces it.
   std::map<std::string, std::shared_ptr<framework::CycleRecorder>> records;
+  // The last cycle whose preemption chose a node, for the pod that later
+  // took that node: the last cycle alone only says it tried its nomination.
+  std::map<std::string, std::shared_ptr<framework::CycleRecorder>> preempting;
   if (options.explain.has_value()) {
     deps.record_cycle = [&](const api::Pod& pod) -> framework::CycleRecorder* {
       std::string key = Key(pod.metadata.ns, pod.metadata.name);
@@ -105,6 +108,9 @@ util::Result<SimulationResult> Simulate(
         return nullptr;
       }
       auto& slot = records[key];
+      if (slot != nullptr && !slot->post_filter().empty()) {
+        preempting[key] = slot;
+      }
       slot = std::make_shared<framework::CycleRecorder>();
       return slot.get();
     };
@@ -232,6 +238,12 @@ util::Result<SimulationResult> Simulate(
           last_attempt.count(key) != 0};
       o.explanation =
           explain::Explain(*o.record, std::move(subject), options.explain_top);
+      if (auto p = preempting.find(key);
+          p != preempting.end() && o.explanation->preemption.empty() &&
+          !o.explanation->nominated_node_tried.empty()) {
+        o.explanation->preemption = p->second->preemption();
+        o.explanation->preemption_cycle_earlier = true;
+      }
     }
     out.pods.push_back(std::move(o));
   }

@@ -337,5 +337,44 @@ status: {allocatable: {cpu: "2", memory: 8Gi, pods: "10"}}
   EXPECT_FALSE(Pod(r, "undated").node.has_value());
 }
 
+TEST_F(SimulatorTest, ExplainShowsThePreemptionThatMadeRoom) {
+  const std::string yaml = R"(
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "2", memory: 4Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: low, namespace: default}
+spec:
+  nodeName: n1
+  priority: 0
+  containers: [{name: c, resources: {requests: {cpu: "2"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: high, namespace: default}
+spec:
+  schedulerName: ksched
+  priority: 1000
+  containers: [{name: c, resources: {requests: {cpu: "1"}}}]
+)";
+  SimulationOptions options;
+  options.explain.emplace();
+  SimulationResult r = Run(yaml, options);
+  const PodOutcome& high = Pod(r, "high");
+  ASSERT_EQ(high.node, std::optional<std::string>("n1"));
+  ASSERT_TRUE(high.explanation.has_value());
+  const explain::Explanation& e = *high.explanation;
+  EXPECT_EQ(e.nominated_node_tried, "n1");
+  EXPECT_TRUE(e.preemption_cycle_earlier);
+  EXPECT_EQ(e.preemption, (std::map<std::string, std::string>{
+                              {"n1", "chosen, victims: default/low"}}));
+  // The last cycle itself: one node, filtered alone, every plugin passed.
+  EXPECT_EQ(high.record->selected_node(), "n1");
+  EXPECT_EQ(e.filtered_nodes, 1);
+}
+
 }  // namespace
 }  // namespace ksched::simulator
