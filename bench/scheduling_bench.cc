@@ -22,11 +22,13 @@
 #include <chrono>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "pkg/cache/cache.h"
 #include "pkg/config/config.h"
+#include "pkg/framework/cycle_recorder.h"
 #include "pkg/framework/parallelizer.h"
 #include "pkg/framework/testing/wrappers.h"
 #include "pkg/plugins/registry.h"
@@ -113,7 +115,10 @@ framework::PodInfoPtr MakePod(Workload workload) {
   return pod.Info();
 }
 
-void RunSchedule(benchmark::State& state, Workload workload) {
+// `recorded`: every cycle carries a CycleRecorder, as `explain` runs it
+// (all Filter plugins on every node, every verdict and score kept).
+void RunSchedule(benchmark::State& state, Workload workload,
+                 bool recorded = false) {
   const int nodes = static_cast<int>(state.range(0));
   util::RealClock clock;
   util::DefaultRandom random(1);
@@ -150,6 +155,8 @@ void RunSchedule(benchmark::State& state, Workload workload) {
   for (auto _ : state) {
     auto start = std::chrono::steady_clock::now();
     framework::CycleState cycle;
+    std::optional<framework::CycleRecorder> recorder;
+    if (recorded) cycle.set_recorder(&recorder.emplace());
     scheduler::ScheduleResult r =
         algorithm.Schedule(fwk, cycle, *pod, snapshot);
     benchmark::DoNotOptimize(r.suggested_host);
@@ -173,6 +180,12 @@ void BM_ScheduleBasicPod(benchmark::State& state) {
 void BM_ScheduleSpreadAntiAffinityPod(benchmark::State& state) {
   RunSchedule(state, Workload::kSpread);
 }
+void BM_ScheduleBasicPodRecorded(benchmark::State& state) {
+  RunSchedule(state, Workload::kBasic, /*recorded=*/true);
+}
+void BM_ScheduleSpreadAntiAffinityPodRecorded(benchmark::State& state) {
+  RunSchedule(state, Workload::kSpread, /*recorded=*/true);
+}
 
 BENCHMARK(BM_ScheduleBasicPod)
     ->Arg(500)
@@ -184,6 +197,18 @@ BENCHMARK(BM_ScheduleSpreadAntiAffinityPod)
     ->Arg(500)
     ->Arg(5000)
     ->Arg(15000)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+
+// What recording costs (explain, --record-failed-decisions).
+BENCHMARK(BM_ScheduleBasicPodRecorded)
+    ->Arg(500)
+    ->Arg(5000)
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK(BM_ScheduleSpreadAntiAffinityPodRecorded)
+    ->Arg(500)
+    ->Arg(5000)
     ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
 
