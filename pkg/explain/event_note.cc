@@ -26,11 +26,11 @@ std::string ExplainedEventNote(const std::string& message, const Explanation& e,
       suffix += " (" + Clip(r.reasons.front().first, kReasonLimit) + ")";
     }
   }
-  if (!e.closest.empty()) {
-    const CloseNode& c = e.closest.front();
+  if (!e.closest.empty() && !e.closest.front().examples.empty()) {
+    const CloseGroup& c = e.closest.front();
     suffix += suffix.empty() ? " Explain: " : "; ";
-    suffix += "closest " + Clip(c.name, 63) + ", rejected by " + c.plugin +
-              " only (" + Clip(c.reason, kReasonLimit) + ")";
+    suffix += "closest " + Clip(c.examples.front(), 63) + ", rejected by " +
+              c.plugin + " only (" + Clip(c.reason, kReasonLimit) + ")";
   }
   if (suffix.empty()) return Clip(message, limit);
   suffix += ".";

@@ -74,6 +74,8 @@ Explanation Explain(const CycleRecorder& record, Subject subject, int top) {
   const std::map<std::string, CycleRecorder::Verdicts> filtered =
       record.FilterResults();
   out.filtered_nodes = static_cast<int>(filtered.size());
+  // (plugin, reason) -> the nodes that plugin alone rejected for it.
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> close;
   for (const auto& [node, verdicts] : filtered) {
     const CycleRecorder::Verdict* only = nullptr;
     int rejecting = 0;
@@ -88,16 +90,22 @@ Explanation Explain(const CycleRecorder& record, Subject subject, int top) {
     if (rejecting == 0) ++out.feasible_nodes;
     if (rejecting == 1) {
       ++out.closest_total;
-      out.closest.push_back({node, only->plugin, only->Outcome()});
+      close[{only->plugin, only->Outcome()}].push_back(node);
     }
     if (node == out.subject.current_node)
       out.fits_current_node = rejecting == 0;
   }
-  std::sort(out.closest.begin(), out.closest.end(),
-            [](const CloseNode& a, const CloseNode& b) {
-              return NaturalLess(a.name, b.name);
-            });
-  if (static_cast<int>(out.closest.size()) > top) out.closest.resize(top);
+  for (auto& [key, names] : close) {
+    std::sort(names.begin(), names.end(), NaturalLess);
+    CloseGroup group{key.first, key.second, static_cast<int>(names.size()), {}};
+    names.resize(std::min(names.size(), static_cast<size_t>(top)));
+    group.examples = std::move(names);
+    out.closest.push_back(std::move(group));
+  }
+  std::stable_sort(out.closest.begin(), out.closest.end(),
+                   [](const CloseGroup& a, const CloseGroup& b) {
+                     return a.nodes > b.nodes;
+                   });
   for (auto& [plugin, tally] : tallies) {
     out.rejections.push_back({plugin, tally.nodes, ByCount(tally.reasons)});
   }

@@ -43,11 +43,13 @@ struct RankedNode {
   bool selected = false;
 };
 
-// A node that one plugin alone kept the pod from.
-struct CloseNode {
-  std::string name;
+// Nodes that one plugin alone kept the pod from, for one reason: one
+// change (a toleration, a smaller request, a label) would open them all.
+struct CloseGroup {
   std::string plugin;
   std::string reason;
+  int nodes = 0;
+  std::vector<std::string> examples;  // the first few, in natural order
 };
 
 struct Explanation {
@@ -68,7 +70,7 @@ struct Explanation {
   std::vector<PluginRejections> rejections;
   std::vector<std::string> score_plugins;  // the scored plugins, by name
   std::vector<RankedNode> top;             // best total first
-  std::vector<CloseNode> closest;          // by node name
+  std::vector<CloseGroup> closest;         // most nodes first
   int closest_total = 0;                   // nodes failed by one plugin only
   // Nodes where a still-bound pod would fit now: its own node's verdict.
   std::optional<bool> fits_current_node;
@@ -79,7 +81,7 @@ struct Explanation {
   bool preemption_cycle_earlier = false;
 };
 
-// `top` caps the ranked and the closest nodes.
+// `top` caps the ranked nodes and each closest group's examples.
 Explanation Explain(const framework::CycleRecorder& record, Subject subject,
                     int top);
 

@@ -14,12 +14,12 @@ using framework::NodeInfoPtr;
 using framework::Status;
 namespace kt = ksched::testing;
 
-// Four nodes: a fits; b is short of cpu only; c is short of cpu and
-// memory and tainted; d is tainted only.
+// Five nodes: a fits; b is short of cpu only; c is short of cpu and
+// memory and tainted; d and e are tainted only.
 class ExplanationTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    for (const char* name : {"a", "b", "c", "d"}) {
+    for (const char* name : {"a", "b", "c", "d", "e"}) {
       nodes_.push_back(kt::MakeNodeInfo(kt::NodeBuilder(name).Obj()));
     }
     record_.BeginFilter(nodes_);
@@ -35,6 +35,7 @@ class ExplanationTest : public ::testing::Test {
                                            "Insufficient memory"}),
            taint);
     Filter(3, fit, taint);
+    Filter(4, fit, taint);
   }
   void Filter(int node, const Status& fit, const Status& taint) {
     record_.Filter(*nodes_[node], "NodeResourcesFit", fit);
@@ -46,33 +47,57 @@ class ExplanationTest : public ::testing::Test {
 };
 
 TEST_F(ExplanationTest, CountsEveryPluginsRejectionsAndFindsTheClosestNodes) {
-  Subject subject{"ns", "p", "ksched", std::nullopt, "0/4 nodes are available",
-                  "",   "b", 4};
+  Subject subject{"ns", "p", "ksched", std::nullopt, "0/5 nodes are available",
+                  "",   "b", 5};
   Explanation e = Explain(record_, subject, 5);
-  EXPECT_EQ(e.filtered_nodes, 4);
+  EXPECT_EQ(e.filtered_nodes, 5);
   EXPECT_EQ(e.feasible_nodes, 1);
   ASSERT_EQ(e.rejections.size(), 2u);
-  EXPECT_EQ(e.rejections[0].plugin, "NodeResourcesFit");
-  EXPECT_EQ(e.rejections[0].nodes, 2);
-  EXPECT_EQ(e.rejections[0].reasons,
+  EXPECT_EQ(e.rejections[0].plugin, "TaintToleration");
+  EXPECT_EQ(e.rejections[0].nodes, 3);
+  EXPECT_EQ(e.rejections[1].plugin, "NodeResourcesFit");
+  EXPECT_EQ(e.rejections[1].nodes, 2);
+  EXPECT_EQ(e.rejections[1].reasons,
             (std::vector<std::pair<std::string, int>>{
                 {"Insufficient cpu", 2}, {"Insufficient memory", 1}}));
-  EXPECT_EQ(e.rejections[1].plugin, "TaintToleration");
-  EXPECT_EQ(e.rejections[1].nodes, 2);
-  // b and d fail one plugin each; c fails two and is not close.
-  EXPECT_EQ(e.closest_total, 2);
+  // b, d and e fail one plugin each; c fails two and is not close. One
+  // toleration would open d and e: that group comes first.
+  EXPECT_EQ(e.closest_total, 3);
   ASSERT_EQ(e.closest.size(), 2u);
-  EXPECT_EQ(e.closest[0].name, "b");
-  EXPECT_EQ(e.closest[0].plugin, "NodeResourcesFit");
-  EXPECT_EQ(e.closest[0].reason, "Insufficient cpu");
-  EXPECT_EQ(e.closest[1].name, "d");
-  EXPECT_EQ(e.closest[1].plugin, "TaintToleration");
+  EXPECT_EQ(e.closest[0].plugin, "TaintToleration");
+  EXPECT_EQ(e.closest[0].reason,
+            "node(s) had untolerated taint {dedicated: gpu}");
+  EXPECT_EQ(e.closest[0].nodes, 2);
+  EXPECT_EQ(e.closest[0].examples, (std::vector<std::string>{"d", "e"}));
+  EXPECT_EQ(e.closest[1].plugin, "NodeResourcesFit");
+  EXPECT_EQ(e.closest[1].reason, "Insufficient cpu");
+  EXPECT_EQ(e.closest[1].examples, (std::vector<std::string>{"b"}));
   EXPECT_EQ(e.fits_current_node, std::optional<bool>(false));
 
-  // The cap applies to the listed closest nodes, not to the count.
+  // The cap applies to the names listed, not to the counts.
   Explanation capped = Explain(record_, subject, 1);
-  EXPECT_EQ(capped.closest.size(), 1u);
-  EXPECT_EQ(capped.closest_total, 2);
+  EXPECT_EQ(capped.closest[0].examples, (std::vector<std::string>{"d"}));
+  EXPECT_EQ(capped.closest[0].nodes, 2);
+  EXPECT_EQ(capped.closest_total, 3);
+
+  EXPECT_EQ(RenderText(capped),
+            "Pod ns/p (profile ksched): unschedulable\n"
+            "  0/5 nodes are available\n"
+            "  Its node b would no longer take it\n"
+            "  Filter: 5 of 5 nodes evaluated, 1 feasible\n"
+            "  Rejected by plugin (every plugin runs on every node, so a node "
+            "can count twice):\n"
+            "    TaintToleration   3 nodes  (node(s) had untolerated taint "
+            "{dedicated: gpu} 3)\n"
+            "    NodeResourcesFit  2 nodes  (Insufficient cpu 2, Insufficient "
+            "memory 1)\n"
+            "  Closest nodes (rejected by one plugin only; 3 in all):\n"
+            "    PLUGIN            NODES  REASON                               "
+            "           NODE NAMES\n"
+            "    TaintToleration   2      node(s) had untolerated taint "
+            "{dedicated: gpu}  d, ...\n"
+            "    NodeResourcesFit  1      Insufficient cpu                     "
+            "           b\n");
 }
 
 TEST_F(ExplanationTest, RanksNodesByTheirWeightedTotalAndMarksTheSelected) {
@@ -83,7 +108,7 @@ TEST_F(ExplanationTest, RanksNodesByTheirWeightedTotalAndMarksTheSelected) {
   record_.Score("d", "ImageLocality", {0, 0, 0});
   record_.Score("d", "NodeResourcesFit", {50, 50, 50});
   record_.SelectNode("d");
-  Subject subject{"ns", "p", "ksched", "d", "", "", "", 4};
+  Subject subject{"ns", "p", "ksched", "d", "", "", "", 5};
   Explanation e = Explain(record_, subject, 2);
   EXPECT_EQ(e.score_plugins,
             (std::vector<std::string>{"ImageLocality", "NodeResourcesFit"}));
@@ -97,13 +122,13 @@ TEST_F(ExplanationTest, RanksNodesByTheirWeightedTotalAndMarksTheSelected) {
 
   EXPECT_EQ(RenderText(e),
             "Pod ns/p (profile ksched): scheduled on d\n"
-            "  Filter: 4 of 4 nodes evaluated, 1 feasible\n"
+            "  Filter: 5 of 5 nodes evaluated, 1 feasible\n"
             "  Rejected by plugin (every plugin runs on every node, so a node "
             "can count twice):\n"
+            "    TaintToleration   3 nodes  (node(s) had untolerated taint "
+            "{dedicated: gpu} 3)\n"
             "    NodeResourcesFit  2 nodes  (Insufficient cpu 2, Insufficient "
             "memory 1)\n"
-            "    TaintToleration   2 nodes  (node(s) had untolerated taint "
-            "{dedicated: gpu} 2)\n"
             "  Top 2 of 3 scored nodes (weighted; * = selected):\n"
             "       NODE  ImageLocality  NodeResourcesFit  TOTAL\n"
             "       b     0              90                90\n"
@@ -111,7 +136,7 @@ TEST_F(ExplanationTest, RanksNodesByTheirWeightedTotalAndMarksTheSelected) {
 }
 
 TEST_F(ExplanationTest, JsonKeepsTheSimulatorKeysAndAddsTheSummary) {
-  Subject subject{"ns", "p", "ksched", std::nullopt, "0/4", "", "", 4};
+  Subject subject{"ns", "p", "ksched", std::nullopt, "0/5", "", "", 5};
   Explanation e = Explain(record_, subject, 5);
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
@@ -130,27 +155,30 @@ TEST_F(ExplanationTest, JsonKeepsTheSimulatorKeysAndAddsTheSummary) {
                "Insufficient cpu, Insufficient memory");
   EXPECT_STREQ(doc["filter-result"]["a"]["TaintToleration"].GetString(),
                "passed");
-  EXPECT_EQ(doc["summary"]["closestTotal"].GetInt(), 2);
+  EXPECT_EQ(doc["summary"]["closestTotal"].GetInt(), 3);
+  EXPECT_EQ(doc["summary"]["closest"][0]["nodes"].GetInt(), 2);
+  EXPECT_STREQ(doc["summary"]["closest"][0]["examples"][1].GetString(), "e");
   EXPECT_EQ(
-      doc["summary"]["rejections"][0]["reasons"]["Insufficient cpu"].GetInt(),
+      doc["summary"]["rejections"][1]["reasons"]["Insufficient cpu"].GetInt(),
       2);
 }
 
 TEST_F(ExplanationTest, EventNoteNamesTwoPluginsAndTheClosestNode) {
-  Subject subject{"ns", "p", "ksched", std::nullopt, "", "", "", 4};
+  Subject subject{"ns", "p", "ksched", std::nullopt, "", "", "", 5};
   Explanation e = Explain(record_, subject, 5);
-  EXPECT_EQ(ExplainedEventNote("0/4 nodes are available: ...", e),
-            "0/4 nodes are available: ... Explain: NodeResourcesFit rejected "
-            "2 nodes (Insufficient cpu), TaintToleration 2 nodes (node(s) had "
-            "untolerated taint {dedicated: gpu}); closest b, rejected by "
-            "NodeResourcesFit only (Insufficient cpu).");
+  EXPECT_EQ(ExplainedEventNote("0/5 nodes are available: ...", e),
+            "0/5 nodes are available: ... Explain: TaintToleration rejected 3 "
+            "nodes (node(s) had untolerated taint {dedicated: gpu}), "
+            "NodeResourcesFit 2 nodes (Insufficient cpu); closest d, rejected "
+            "by TaintToleration only (node(s) had untolerated taint "
+            "{dedicated: gpu}).");
   // A message as long as the limit is cut; the explanation stays whole.
   const std::string long_message(2000, 'x');
   const std::string note = ExplainedEventNote(long_message, e);
   EXPECT_EQ(note.size(), kEventNoteLimit);
-  EXPECT_NE(note.find("xxx ... Explain: NodeResourcesFit rejected 2 nodes"),
+  EXPECT_NE(note.find("xxx ... Explain: TaintToleration rejected 3 nodes"),
             std::string::npos);
-  EXPECT_TRUE(note.ends_with("(Insufficient cpu)."));
+  EXPECT_TRUE(note.ends_with("{dedicated: gpu})."));
   // Nothing to add: the message alone, within the limit.
   EXPECT_EQ(ExplainedEventNote("short", Explanation{}), "short");
   EXPECT_EQ(ExplainedEventNote(long_message, Explanation{}).size(),

@@ -123,9 +123,15 @@ std::string RenderText(const Explanation& e) {
   if (!s.node && e.closest_total > 0) {
     out << "  Closest nodes (rejected by one plugin only; " << e.closest_total
         << " in all):\n";
-    std::vector<std::vector<std::string>> rows = {{"NODE", "PLUGIN", "REASON"}};
-    for (const CloseNode& c : e.closest) {
-      rows.push_back({c.name, c.plugin, c.reason});
+    std::vector<std::vector<std::string>> rows = {
+        {"PLUGIN", "NODES", "REASON", "NODE NAMES"}};
+    for (const CloseGroup& c : e.closest) {
+      std::string names;
+      for (const std::string& n : c.examples) {
+        names += (names.empty() ? "" : ", ") + n;
+      }
+      if (static_cast<int>(c.examples.size()) < c.nodes) names += ", ...";
+      rows.push_back({c.plugin, std::to_string(c.nodes), c.reason, names});
     }
     Columns(out, "    ", rows);
   }
@@ -219,14 +225,18 @@ void WriteJson(JsonWriter& w, const Explanation& e,
   w.EndArray();
   Key(w, "closest");
   w.StartArray();
-  for (const CloseNode& c : e.closest) {
+  for (const CloseGroup& c : e.closest) {
     w.StartObject();
-    Key(w, "node");
-    Str(w, c.name);
     Key(w, "plugin");
     Str(w, c.plugin);
     Key(w, "reason");
     Str(w, c.reason);
+    Key(w, "nodes");
+    w.Int(c.nodes);
+    Key(w, "examples");
+    w.StartArray();
+    for (const std::string& n : c.examples) Str(w, n);
+    w.EndArray();
     w.EndObject();
   }
   w.EndArray();

@@ -16,8 +16,9 @@ std::string RenderText(const Explanation& explanation);
 // complete per-node data), "preemption-result" ({node: outcome}) and
 // "summary" ({"filteredNodes", "feasibleNodes", "rejections": [{"plugin",
 // "nodes", "reasons": {reason: nodes}}], "top": [{"node", "scores":
-// {plugin: weighted}, "total", "selected"}], "closest": [{"node",
-// "plugin", "reason"}], "closestTotal", "fitsCurrentNode"}).
+// {plugin: weighted}, "total", "selected"}], "closest": [{"plugin",
+// "reason", "nodes", "examples": [node]}], "closestTotal",
+// "fitsCurrentNode"}).
 void WriteJson(rapidjson::Writer<rapidjson::StringBuffer>& writer,
                const Explanation& explanation,
                const framework::CycleRecorder& record);

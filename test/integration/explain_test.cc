@@ -58,7 +58,9 @@ TEST_F(ExplainTest, APendingPodIsExplainedPluginByPlugin) {
   EXPECT_NE(r.out.find("NodeResourcesFit  2 nodes  (Insufficient cpu 2)"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("node-a  NodeResourcesFit  Insufficient cpu"),
+  // One change (less cpu) would open both nodes.
+  EXPECT_NE(r.out.find("NodeResourcesFit  2      Insufficient cpu  node-a, "
+                       "node-b"),
             std::string::npos)
       << r.out;
   // kube-scheduler's own default profile, said once on stderr.
@@ -220,7 +222,9 @@ TEST_F(ExplainTest, TheRunningSchedulerExplainsOnItsSecurePortAndInEvents) {
   ASSERT_FALSE(doc.HasParseError()) << json.body;
   EXPECT_STREQ(doc["filter-result"]["node-b"]["NodeResourcesFit"].GetString(),
                "Insufficient cpu");
-  EXPECT_EQ(doc["summary"]["closest"].Size(), 1u);
+  ASSERT_EQ(doc["summary"]["closest"].Size(), 1u);
+  EXPECT_EQ(doc["summary"]["closest"][0]["nodes"].GetInt(), 2);
+  EXPECT_EQ(doc["summary"]["closest"][0]["examples"].Size(), 1u);  // top=1
 
   EXPECT_EQ(HttpsGet(port, "/debug/explain?pod=default/web", "sre-token").code,
             409);  // bound
