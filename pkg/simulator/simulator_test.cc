@@ -376,5 +376,48 @@ spec:
   EXPECT_EQ(e.filtered_nodes, 1);
 }
 
+TEST_F(SimulatorTest, ExplainRecordsAPreFilterThatNarrowsTheNodes) {
+  // NodeAffinity's PreFilter narrows to the nodes a metadata.name field
+  // selector names (as the DaemonSet controller pins its pods): only
+  // those are filtered.
+  std::string yaml;
+  for (const char* n : {"n1", "n2", "n3"}) {
+    yaml += std::string("apiVersion: v1\nkind: Node\nmetadata: {name: ") + n +
+            "}\nstatus: {allocatable: {cpu: \"2\", memory: 4Gi, pods: "
+            "\"10\"}}\n---\n";
+  }
+  yaml += R"(apiVersion: v1
+kind: Pod
+metadata: {name: pinned, namespace: default}
+spec:
+  schedulerName: ksched
+  affinity:
+    nodeAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+        nodeSelectorTerms:
+          - matchFields:
+              - {key: metadata.name, operator: In, values: [n2, n3]}
+  containers: [{name: c, resources: {requests: {cpu: "3"}}}]
+)";
+  SimulationOptions options;
+  options.explain = std::set<std::string>{"default/pinned"};
+  SimulationResult r = Run(yaml, options);
+  const PodOutcome& pinned = Pod(r, "pinned");
+  ASSERT_TRUE(pinned.record != nullptr);
+  EXPECT_EQ(pinned.record->pre_filter_result(),
+            (std::map<std::string, std::vector<std::string>>{
+                {"NodeAffinity", {"n2", "n3"}}}));
+  EXPECT_EQ(pinned.record->pre_filter_status().at("NodeAffinity"), "success");
+  const auto filtered = pinned.record->FilterResults();
+  EXPECT_EQ(filtered.size(), 2u);
+  EXPECT_FALSE(filtered.count("n1"));
+  ASSERT_TRUE(pinned.explanation.has_value());
+  EXPECT_EQ(pinned.explanation->filtered_nodes, 2);
+  EXPECT_EQ(pinned.explanation->subject.total_nodes, 3);
+  EXPECT_EQ(pinned.explanation->pre_filter,
+            (std::vector<std::pair<std::string, std::string>>{
+                {"NodeAffinity", "narrowed the nodes to 2"}}));
+}
+
 }  // namespace
 }  // namespace ksched::simulator
