@@ -8,6 +8,7 @@
 #include "pkg/config/config.h"
 #include "pkg/framework/testing/wrappers.h"
 #include "pkg/plugins/registry.h"
+#include "pkg/scheduler/default_profile_test_base.h"
 #include "pkg/scheduler/profile.h"
 #include "pkg/util/fake_clock.h"
 
@@ -65,18 +66,8 @@ TEST(SelectHostTest, PicksAmongTheBestOnly) {
   EXPECT_EQ(algorithm.SelectHost({}), "");
 }
 
-class AlgorithmTest : public ::testing::Test {
+class AlgorithmTest : public test::DefaultProfileTest {
  protected:
-  void SetUp() override {
-    framework::Framework::Options o;
-    o.parallelizer = &parallelizer_;
-    o.clock = &clock_;
-    auto profiles = BuildProfiles(config::DefaultConfig(), registry_, o);
-    ASSERT_TRUE(profiles.ok()) << profiles.error().message();
-    profiles_ = std::move(*profiles);
-    fwk_ = profiles_.begin()->second.get();
-  }
-
   ScheduleResult Schedule(const framework::PodInfo& pod,
                           std::vector<framework::NodeInfoPtr> nodes) {
     snapshot_.Reset(std::move(nodes));
@@ -97,11 +88,6 @@ class AlgorithmTest : public ::testing::Test {
     return nodes;
   }
 
-  framework::Registry registry_ = plugins::NewInTreeRegistry();
-  framework::Parallelizer parallelizer_{2};
-  util::FakeClock clock_;
-  ProfileMap profiles_;
-  framework::Framework* fwk_ = nullptr;
   framework::Snapshot snapshot_;
   util::DefaultRandom random_{1};
   SchedulingAlgorithm algorithm_{0, random_};

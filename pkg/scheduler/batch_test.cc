@@ -15,6 +15,7 @@
 #include "pkg/framework/testing/wrappers.h"
 #include "pkg/plugins/registry.h"
 #include "pkg/scheduler/algorithm.h"
+#include "pkg/scheduler/default_profile_test_base.h"
 #include "pkg/scheduler/profile.h"
 #include "pkg/util/fake_clock.h"
 
@@ -41,16 +42,11 @@ class BatchMetricsRecorder final : public framework::MetricsRecorder {
   std::map<std::string, int> flushes;
 };
 
-class BatchTest : public ::testing::Test {
+class BatchTest : public test::DefaultProfileTest {
  protected:
   void SetUp() override {
-    framework::Framework::Options o;
-    o.parallelizer = &parallelizer_;
-    o.clock = &clock_;
-    auto profiles = BuildProfiles(config::DefaultConfig(), registry_, o);
-    ASSERT_TRUE(profiles.ok()) << profiles.error().message();
-    profiles_ = std::move(*profiles);
-    fwk_ = profiles_.begin()->second.get();
+    DefaultProfileTest::SetUp();
+    if (HasFatalFailure()) return;
     algorithm_.EnableOpportunisticBatching(clock_, &metrics_);
   }
 
@@ -117,11 +113,6 @@ class BatchTest : public ::testing::Test {
     return totals;
   }
 
-  framework::Registry registry_ = plugins::NewInTreeRegistry();
-  framework::Parallelizer parallelizer_{2};
-  util::FakeClock clock_;
-  ProfileMap profiles_;
-  framework::Framework* fwk_ = nullptr;
   cache::Cache cache_{clock_, std::chrono::seconds(30)};
   framework::Snapshot snapshot_;
   util::DefaultRandom random_{7};

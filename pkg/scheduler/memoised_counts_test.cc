@@ -18,6 +18,7 @@
 #include "pkg/plugins/podtopologyspread/state.h"
 #include "pkg/plugins/registry.h"
 #include "pkg/scheduler/algorithm.h"
+#include "pkg/scheduler/default_profile_test_base.h"
 #include "pkg/scheduler/profile.h"
 #include "pkg/util/fake_clock.h"
 #include "pkg/util/random.h"
@@ -31,16 +32,11 @@ using testing::PodBuilder;
 constexpr char kZone[] = "topology.kubernetes.io/zone";
 constexpr char kHostname[] = "kubernetes.io/hostname";
 
-class MemoisedCountsTest : public ::testing::Test {
+class MemoisedCountsTest : public test::DefaultProfileTest {
  protected:
   void SetUp() override {
-    framework::Framework::Options o;
-    o.parallelizer = &parallelizer_;
-    o.clock = &clock_;
-    auto profiles = BuildProfiles(config::DefaultConfig(), registry_, o);
-    ASSERT_TRUE(profiles.ok()) << profiles.error().message();
-    profiles_ = std::move(*profiles);
-    fwk_ = profiles_.begin()->second.get();
+    DefaultProfileTest::SetUp();
+    if (HasFatalFailure()) return;
     for (const char* name : {"n1", "n2"}) {
       cache_.AddNode(std::make_shared<const api::Node>(
           NodeBuilder(name)
@@ -83,11 +79,6 @@ class MemoisedCountsTest : public ::testing::Test {
     return p;
   }
 
-  framework::Registry registry_ = plugins::NewInTreeRegistry();
-  framework::Parallelizer parallelizer_{2};
-  util::FakeClock clock_;
-  ProfileMap profiles_;
-  framework::Framework* fwk_ = nullptr;
   cache::Cache cache_{clock_, std::chrono::seconds(30)};
   framework::Snapshot snapshot_;
   util::DefaultRandom random_{1};

@@ -13,6 +13,7 @@
 #include "pkg/framework/testing/wrappers.h"
 #include "pkg/plugins/registry.h"
 #include "pkg/scheduler/algorithm.h"
+#include "pkg/scheduler/default_profile_test_base.h"
 #include "pkg/scheduler/profile.h"
 #include "pkg/util/fake_clock.h"
 
@@ -22,24 +23,7 @@ namespace {
 using testing::NodeBuilder;
 using testing::PodBuilder;
 
-class RecordedCycleTest : public ::testing::Test {
- protected:
-  void SetUp() override {
-    framework::Framework::Options o;
-    o.parallelizer = &parallelizer_;
-    o.clock = &clock_;
-    auto profiles = BuildProfiles(config::DefaultConfig(), registry_, o);
-    ASSERT_TRUE(profiles.ok()) << profiles.error().message();
-    profiles_ = std::move(*profiles);
-    fwk_ = profiles_.begin()->second.get();
-  }
-
-  framework::Registry registry_ = plugins::NewInTreeRegistry();
-  framework::Parallelizer parallelizer_{2};
-  util::FakeClock clock_;
-  ProfileMap profiles_;
-  framework::Framework* fwk_ = nullptr;
-};
+class RecordedCycleTest : public test::DefaultProfileTest {};
 
 TEST_F(RecordedCycleTest, RecordingChangesNothingAndTheBestRecordedTotalWins) {
   std::mt19937 rng(20261126);
