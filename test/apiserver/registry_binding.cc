@@ -184,12 +184,19 @@ Response Registry::Bind(const Request& request, const ApiPath& path) {
       return answer(
           Response{.code = 201, .body = SuccessJson(201, request.pretty)});
     }
+    // The record is added under its lock before anyone can read it, and
+    // the lock is taken before the pod is bound: whoever sees the pod bound
+    // and then reads the records finds this one.
+    std::unique_lock<std::mutex> recording(bindings_mu_);
     std::optional<ObjectPtr> bound = store_.Commit(
         pods, key, pod, NewStoredObject(std::move(next), pod.get()));
     if (bound.has_value()) {
-      return answer(
-          Response{.code = 201, .body = SuccessJson(201, request.pretty)});
+      record.code = 201;
+      record.at = std::chrono::steady_clock::now();
+      bindings_.push_back(record);
+      return Response{.code = 201, .body = SuccessJson(201, request.pretty)};
     }
+    recording.unlock();
   }
   return answer(
       ErrorResponse(ConflictModified(pods, path.name), request.pretty));
