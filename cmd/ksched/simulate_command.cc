@@ -8,6 +8,7 @@
 #include "pkg/simulator/cluster.h"
 #include "pkg/simulator/report.h"
 #include "pkg/simulator/simulator.h"
+#include "pkg/simulator/workloads.h"
 #include "pkg/util/flags.h"
 
 namespace ksched::cmd {
@@ -39,6 +40,13 @@ int RunSimulate(const std::vector<std::string>& args) {
                "Feature gates, as Name=true,Other=false (known: "
                "OpportunisticBatching, default false)");
 
+  std::vector<std::string> add_files;
+  flags.StringList("add", &add_files,
+                   "More manifests to add to the cluster (repeatable): pods, "
+                   "nodes, or workloads to plan for");
+  bool cron_jobs = false;
+  flags.Bool("cronjobs", &cron_jobs,
+             "Expand each CronJob into the Job it would start now");
   bool explain = false;
   int64_t explain_top = 5;
   flags.Bool("explain", &explain,
@@ -97,6 +105,51 @@ int RunSimulate(const std::vector<std::string>& args) {
     std::cerr << "Error: " << cluster.error().message() << "\n";
     return 1;
   }
+  for (const std::string& path : add_files) {
+    auto added = simulator::LoadClusterFile(path);
+    if (!added.ok()) {
+      std::cerr << "Error: --add: " << added.error().message() << "\n";
+      return 1;
+    }
+    if (auto merged = simulator::MergeCluster(*cluster, std::move(*added));
+        !merged.ok()) {
+      std::cerr << "Error: --add " << path << ": " << merged.error().message()
+                << "\n";
+      return 1;
+    }
+  }
+  const size_t pods_before = cluster->pods.size();
+  auto workloads = simulator::ExpandWorkloads(
+      *cluster, {.seed = static_cast<uint64_t>(seed), .cron_jobs = cron_jobs});
+  if (!workloads.ok()) {
+    std::cerr << "Error: " << workloads.error().message() << "\n";
+    return 1;
+  }
+  // Planning a workload means scheduling it: pods the expansion made for
+  // a scheduler that is not a profile here go to the first profile.
+  int reassigned = 0;
+  for (size_t i = pods_before; i < cluster->pods.size(); ++i) {
+    api::Pod& pod = cluster->pods[i];
+    bool served = false;
+    for (const config::Profile& p : cfg->profiles) {
+      served |= p.scheduler_name == pod.spec.scheduler_name;
+    }
+    if (!served) {
+      pod.spec.scheduler_name = cfg->profiles.front().scheduler_name;
+      ++reassigned;
+    }
+  }
+  if (!cron_jobs && !cluster->cron_jobs.empty()) {
+    std::cerr << "note: " << cluster->cron_jobs.size()
+              << " CronJobs not expanded (--cronjobs expands each into the "
+                 "Job it would start now)\n";
+  }
+  if (reassigned > 0 && !quiet) {
+    std::cerr << "note: " << reassigned
+              << " pods of workloads are scheduled with profile "
+              << cfg->profiles.front().scheduler_name
+              << " (their schedulerName is not a profile here)\n";
+  }
   simulator::SimulationOptions options;
   options.seed = static_cast<uint64_t>(seed);
   options.all_pods = all_pods;
@@ -106,6 +159,7 @@ int RunSimulate(const std::vector<std::string>& args) {
     return 2;
   }
   options.opportunistic_batching = gates->opportunistic_batching;
+  if (!workloads->empty()) options.workloads = &*workloads;
   if (explain) {
     options.explain.emplace();
     for (const std::string& pod : *positional) {

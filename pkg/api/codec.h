@@ -18,6 +18,7 @@
 #include "pkg/api/pod.h"
 #include "pkg/api/policy.h"
 #include "pkg/api/storage.h"
+#include "pkg/api/workloads.h"
 #include "pkg/util/json.h"
 #include "pkg/util/result.h"
 
@@ -49,6 +50,12 @@ KSCHED_API_TYPE(PodDisruptionBudget, "policy/v1", "PodDisruptionBudget")
 KSCHED_API_TYPE(CsiNode, "storage.k8s.io/v1", "CSINode")
 KSCHED_API_TYPE(CsiDriver, "storage.k8s.io/v1", "CSIDriver")
 KSCHED_API_TYPE(VolumeAttachment, "storage.k8s.io/v1", "VolumeAttachment")
+KSCHED_API_TYPE(Deployment, "apps/v1", "Deployment")
+KSCHED_API_TYPE(ReplicaSet, "apps/v1", "ReplicaSet")
+KSCHED_API_TYPE(StatefulSet, "apps/v1", "StatefulSet")
+KSCHED_API_TYPE(DaemonSet, "apps/v1", "DaemonSet")
+KSCHED_API_TYPE(Job, "batch/v1", "Job")
+KSCHED_API_TYPE(CronJob, "batch/v1", "CronJob")
 #undef KSCHED_API_TYPE
 
 struct JsonDecodeOptions {

@@ -11,6 +11,7 @@
 #include "pkg/api/policy.h"
 #include "pkg/api/selector.h"
 #include "pkg/api/storage.h"
+#include "pkg/api/workloads.h"
 
 namespace ksched::api {
 
@@ -718,6 +719,92 @@ void Fields(V& v, PodDisruptionBudget& b) {
   v("metadata", b.metadata);
   v("spec", b.spec);
   v("status", b.status);
+}
+
+// ---- workloads (apps/v1, batch/v1) ----
+
+template <typename V>
+void Fields(V& v, PodTemplateSpec& t) {
+  v("metadata", t.metadata);
+  v("spec", t.spec);
+}
+
+template <typename V>
+void Fields(V& v, ReplicatedSpec& s) {
+  v("replicas", s.replicas);
+  v("selector", s.selector);
+  v("template", s.pod_template);
+}
+
+template <typename V>
+void Fields(V& v, Deployment& d) {
+  v("metadata", d.metadata);
+  v("spec", d.spec);
+}
+
+template <typename V>
+void Fields(V& v, ReplicaSet& r) {
+  v("metadata", r.metadata);
+  v("spec", r.spec);
+}
+
+template <typename V>
+void Fields(V& v, StatefulSetSpec& s) {
+  v("replicas", s.replicas);
+  v("selector", s.selector);
+  v("template", s.pod_template);
+  v("volumeClaimTemplates", s.volume_claim_templates);
+  v("serviceName", s.service_name);
+}
+
+template <typename V>
+void Fields(V& v, StatefulSet& s) {
+  v("metadata", s.metadata);
+  v("spec", s.spec);
+}
+
+template <typename V>
+void Fields(V& v, DaemonSetSpec& s) {
+  v("selector", s.selector);
+  v("template", s.pod_template);
+}
+
+template <typename V>
+void Fields(V& v, DaemonSet& d) {
+  v("metadata", d.metadata);
+  v("spec", d.spec);
+}
+
+template <typename V>
+void Fields(V& v, JobSpec& s) {
+  v("parallelism", s.parallelism);
+  v("completions", s.completions);
+  v("completionMode", s.completion_mode);
+  v("template", s.pod_template);
+}
+
+template <typename V>
+void Fields(V& v, Job& j) {
+  v("metadata", j.metadata);
+  v("spec", j.spec);
+}
+
+template <typename V>
+void Fields(V& v, JobTemplateSpec& t) {
+  v("metadata", t.metadata);
+  v("spec", t.spec);
+}
+
+template <typename V>
+void Fields(V& v, CronJobSpec& s) {
+  v("schedule", s.schedule);
+  v("jobTemplate", s.job_template);
+}
+
+template <typename V>
+void Fields(V& v, CronJob& c) {
+  v("metadata", c.metadata);
+  v("spec", c.spec);
 }
 
 template <typename V, typename T>

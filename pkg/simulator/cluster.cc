@@ -59,7 +59,7 @@ class Loader {
   }
 
   util::Result<Cluster> Finish() {
-    if (auto r = ResolvePriorities(); !r.ok()) return r.error();
+    if (auto r = ResolvePriorities(cluster_); !r.ok()) return r.error();
     cluster_.ignored_kinds = ignored_;
     return std::move(cluster_);
   }
@@ -147,49 +147,35 @@ class Loader {
       if (!pdb.ok()) return pdb.error();
       if (pdb->metadata.ns.empty()) pdb->metadata.ns = "default";
       cluster_.pod_disruption_budgets.push_back(std::move(*pdb));
+    } else if (kind == "Deployment") {
+      return AddWorkload<api::Deployment>(obj, where, cluster_.deployments);
+    } else if (kind == "ReplicaSet") {
+      return AddWorkload<api::ReplicaSet>(obj, where, cluster_.replica_sets);
+    } else if (kind == "StatefulSet") {
+      return AddWorkload<api::StatefulSet>(obj, where, cluster_.stateful_sets);
+    } else if (kind == "DaemonSet") {
+      return AddWorkload<api::DaemonSet>(obj, where, cluster_.daemon_sets);
+    } else if (kind == "Job") {
+      return AddWorkload<api::Job>(obj, where, cluster_.jobs);
+    } else if (kind == "CronJob") {
+      return AddWorkload<api::CronJob>(obj, where, cluster_.cron_jobs);
     } else {
       ++ignored_[kind];
     }
     return {};
   }
 
-  // What the Priority admission plugin does at pod creation.
-  util::Result<void> ResolvePriorities() {
-    std::map<std::string, const api::PriorityClass*> classes;
-    const api::PriorityClass* global_default = nullptr;
-    for (const auto& pc : cluster_.priority_classes) {
-      classes[pc.metadata.name] = &pc;
-      if (pc.global_default) global_default = &pc;
+  template <typename T>
+  util::Result<void> AddWorkload(const rapidjson::Value& obj,
+                                 const std::string& where,
+                                 std::vector<T>& into) {
+    auto w = Decode<T>(obj, where);
+    if (!w.ok()) return w.error();
+    if (w->metadata.name.empty()) {
+      return util::Error(where + ": metadata.name: Required value");
     }
-    for (api::Pod& pod : cluster_.pods) {
-      if (pod.spec.priority.has_value()) continue;
-      const std::string& name = pod.spec.priority_class_name;
-      if (name.empty()) {
-        pod.spec.priority = global_default ? global_default->value : 0;
-        if (global_default && !pod.spec.preemption_policy) {
-          pod.spec.preemption_policy = global_default->preemption_policy;
-        }
-        continue;
-      }
-      if (name == "system-node-critical") {
-        pod.spec.priority = kSystemNodeCritical;
-        continue;
-      }
-      if (name == "system-cluster-critical") {
-        pod.spec.priority = kSystemClusterCritical;
-        continue;
-      }
-      auto it = classes.find(name);
-      if (it == classes.end()) {
-        return util::Error("pod " + pod.metadata.ns + "/" + pod.metadata.name +
-                           ": no PriorityClass with name " + name +
-                           " was found");
-      }
-      pod.spec.priority = it->second->value;
-      if (!pod.spec.preemption_policy) {
-        pod.spec.preemption_policy = it->second->preemption_policy;
-      }
-    }
+    if (w->metadata.ns.empty()) w->metadata.ns = "default";
+    into.push_back(std::move(*w));
     return {};
   }
 
@@ -200,6 +186,95 @@ class Loader {
 };
 
 }  // namespace
+
+// What the Priority admission plugin does at pod creation.
+util::Status ResolvePriorities(Cluster& cluster) {
+  std::map<std::string, const api::PriorityClass*> classes;
+  const api::PriorityClass* global_default = nullptr;
+  for (const auto& pc : cluster.priority_classes) {
+    classes[pc.metadata.name] = &pc;
+    if (pc.global_default) global_default = &pc;
+  }
+  for (api::Pod& pod : cluster.pods) {
+    if (pod.spec.priority.has_value()) continue;
+    const std::string& name = pod.spec.priority_class_name;
+    if (name.empty()) {
+      pod.spec.priority = global_default ? global_default->value : 0;
+      if (global_default && !pod.spec.preemption_policy) {
+        pod.spec.preemption_policy = global_default->preemption_policy;
+      }
+      continue;
+    }
+    if (name == "system-node-critical") {
+      pod.spec.priority = kSystemNodeCritical;
+      continue;
+    }
+    if (name == "system-cluster-critical") {
+      pod.spec.priority = kSystemClusterCritical;
+      continue;
+    }
+    auto it = classes.find(name);
+    if (it == classes.end()) {
+      return util::Error("pod " + pod.metadata.ns + "/" + pod.metadata.name +
+                         ": no PriorityClass with name " + name + " was found");
+    }
+    pod.spec.priority = it->second->value;
+    if (!pod.spec.preemption_policy) {
+      pod.spec.preemption_policy = it->second->preemption_policy;
+    }
+  }
+  return {};
+}
+
+namespace {
+
+template <typename T>
+void Append(std::vector<T>& into, std::vector<T>& more) {
+  into.insert(into.end(), std::make_move_iterator(more.begin()),
+              std::make_move_iterator(more.end()));
+}
+
+}  // namespace
+
+util::Status MergeCluster(Cluster& into, Cluster more) {
+  std::set<std::string> nodes, pods;
+  for (const api::Node& n : into.nodes) nodes.insert(n.metadata.name);
+  for (const api::Pod& p : into.pods) {
+    pods.insert(p.metadata.ns + "/" + p.metadata.name);
+  }
+  for (const api::Node& n : more.nodes) {
+    if (nodes.count(n.metadata.name)) {
+      return util::Error("node " + n.metadata.name + " is defined twice");
+    }
+  }
+  for (const api::Pod& p : more.pods) {
+    if (pods.count(p.metadata.ns + "/" + p.metadata.name)) {
+      return util::Error("pod " + p.metadata.ns + "/" + p.metadata.name +
+                         " is defined twice");
+    }
+  }
+  Append(into.nodes, more.nodes);
+  Append(into.pods, more.pods);
+  Append(into.priority_classes, more.priority_classes);
+  Append(into.namespaces, more.namespaces);
+  Append(into.persistent_volume_claims, more.persistent_volume_claims);
+  Append(into.persistent_volumes, more.persistent_volumes);
+  Append(into.storage_classes, more.storage_classes);
+  Append(into.csi_nodes, more.csi_nodes);
+  Append(into.csi_drivers, more.csi_drivers);
+  Append(into.volume_attachments, more.volume_attachments);
+  Append(into.pod_disruption_budgets, more.pod_disruption_budgets);
+  Append(into.deployments, more.deployments);
+  Append(into.replica_sets, more.replica_sets);
+  Append(into.stateful_sets, more.stateful_sets);
+  Append(into.daemon_sets, more.daemon_sets);
+  Append(into.jobs, more.jobs);
+  Append(into.cron_jobs, more.cron_jobs);
+  for (const auto& [kind, n] : more.ignored_kinds) {
+    into.ignored_kinds[kind] += n;
+  }
+  return util::Status();
+}
 
 util::Result<Cluster> ParseCluster(std::string_view text) {
   auto docs = api::YamlToJson(text);

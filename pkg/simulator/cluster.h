@@ -11,6 +11,7 @@
 #include "pkg/api/pod.h"
 #include "pkg/api/policy.h"
 #include "pkg/api/storage.h"
+#include "pkg/api/workloads.h"
 #include "pkg/util/result.h"
 
 namespace ksched::simulator {
@@ -27,6 +28,13 @@ struct Cluster {
   std::vector<api::CsiDriver> csi_drivers;
   std::vector<api::VolumeAttachment> volume_attachments;
   std::vector<api::PodDisruptionBudget> pod_disruption_budgets;
+  // Workloads, which ExpandWorkloads (workloads.h) turns into pods.
+  std::vector<api::Deployment> deployments;
+  std::vector<api::ReplicaSet> replica_sets;
+  std::vector<api::StatefulSet> stateful_sets;
+  std::vector<api::DaemonSet> daemon_sets;
+  std::vector<api::Job> jobs;
+  std::vector<api::CronJob> cron_jobs;
   // Objects of kinds the simulator does not use, counted by kind.
   std::map<std::string, int> ignored_kinds;
 };
@@ -38,6 +46,12 @@ struct Cluster {
 // and preemption policy from its PriorityClass, the default scheduler name, and
 // a UID where a hand-written manifest has none.
 util::Result<Cluster> ParseCluster(std::string_view text);
+// Adds `more` (another file, `--add`) to `into`. Errors: a node or a pod
+// (namespace/name) that `into` has already.
+util::Status MergeCluster(Cluster& into, Cluster more);
+// Admission's priority for pods that have none yet (from their
+// PriorityClass, or the global default), as ParseCluster applies it.
+util::Status ResolvePriorities(Cluster& cluster);
 util::Result<Cluster> LoadClusterFile(const std::string& path);
 
 }  // namespace ksched::simulator

@@ -104,6 +104,19 @@ std::string RenderTable(const SimulationResult& r) {
     out << "\n";
   }
 
+  if (!r.workloads.empty()) {
+    out << "\nWORKLOADS\n";
+    for (const WorkloadOutcome& w : r.workloads) {
+      out << w.ns << "/" << w.name << " (" << w.kind << "): " << w.scheduled
+          << "/" << w.desired << " scheduled";
+      if (w.unschedulable > 0) {
+        out << ", " << w.unschedulable << " unschedulable";
+        if (!w.message.empty()) out << ": " << w.message;
+      }
+      out << "\n";
+    }
+  }
+
   out << "\nNODES\n";
   size_t name_width = 12;
   for (const NodeSummary& n : r.nodes) {
@@ -173,6 +186,29 @@ std::string RenderJson(const SimulationResult& r) {
     w.EndObject();
   }
   w.EndArray();
+  if (!r.workloads.empty()) {
+    w.Key("workloads");
+    w.StartArray();
+    for (const WorkloadOutcome& wo : r.workloads) {
+      w.StartObject();
+      w.Key("kind");
+      WriteString(w, wo.kind);
+      w.Key("namespace");
+      WriteString(w, wo.ns);
+      w.Key("name");
+      WriteString(w, wo.name);
+      w.Key("desired");
+      w.Int(wo.desired);
+      w.Key("scheduled");
+      w.Int(wo.scheduled);
+      w.Key("unschedulable");
+      w.Int(wo.unschedulable);
+      w.Key("message");
+      WriteString(w, wo.message);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
   w.Key("nodes");
   w.StartArray();
   for (const NodeSummary& n : r.nodes) {

@@ -248,6 +248,38 @@ util::Result<SimulationResult> Simulate(
     out.pods.push_back(std::move(o));
   }
 
+  if (options.workloads != nullptr) {
+    std::map<std::string, const PodOutcome*> outcome_by_key;
+    for (const PodOutcome& o : out.pods) {
+      outcome_by_key[Key(o.ns, o.name)] = &o;
+    }
+    for (const WorkloadPods& w : *options.workloads) {
+      WorkloadOutcome wo{w.kind, w.ns, w.name, w.desired, 0, 0, ""};
+      for (const std::string& key : w.pods) {
+        auto it = outcome_by_key.find(key);
+        if (it == outcome_by_key.end()) {
+          // Not pending in the simulation: it was running already.
+          auto slash = key.find('/');
+          auto pod =
+              api_server.GetPod(key.substr(0, slash), key.substr(slash + 1));
+          if (pod != nullptr && !pod->spec.node_name.empty()) {
+            ++wo.scheduled;
+          } else {
+            ++wo.unschedulable;
+          }
+          continue;
+        }
+        if (it->second->node) {
+          ++wo.scheduled;
+        } else {
+          ++wo.unschedulable;
+          if (wo.message.empty()) wo.message = it->second->message;
+        }
+      }
+      out.workloads.push_back(std::move(wo));
+    }
+  }
+
   std::map<std::string, std::string> name_by_uid;
   for (const auto& pod : api_server.Pods()) {
     name_by_uid[pod->metadata.uid] = Key(pod->metadata.ns, pod->metadata.name);

@@ -15,6 +15,7 @@
 #include "pkg/framework/cycle_recorder.h"
 #include "pkg/framework/registry.h"
 #include "pkg/simulator/cluster.h"
+#include "pkg/simulator/workloads.h"
 #include "pkg/util/result.h"
 
 namespace ksched::simulator {
@@ -50,8 +51,20 @@ struct PreemptedPod {
   std::string by;  // namespace/name of the preemptor
 };
 
+// A workload's replicas after the simulation (workloads.h).
+struct WorkloadOutcome {
+  std::string kind;
+  std::string ns;
+  std::string name;
+  int desired = 0;
+  int scheduled = 0;      // running before, or placed by the simulation
+  int unschedulable = 0;  // pending at the end
+  std::string message;    // the first unschedulable pod's reason
+};
+
 struct SimulationResult {
   std::vector<PodOutcome> pods;  // in scheduling order
+  std::vector<WorkloadOutcome> workloads;
   std::vector<NodeSummary> nodes;
   // Running pods deleted to make room for higher-priority ones.
   std::vector<PreemptedPod> preempted;
@@ -80,6 +93,9 @@ struct SimulationOptions {
   // node is kept in the explanation ("would it still fit there").
   std::string rescheduled_pod;
   std::string rescheduled_from;
+  // The workloads ExpandWorkloads expanded the cluster's into, reported
+  // as units. Not owned; may be null.
+  const std::vector<WorkloadPods>* workloads = nullptr;
 };
 
 util::Result<SimulationResult> Simulate(

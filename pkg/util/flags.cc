@@ -19,6 +19,12 @@ void FlagSet::Int(std::string name, int64_t* value, std::string help) {
                     std::to_string(*value)});
 }
 
+void FlagSet::StringList(std::string name, std::vector<std::string>* values,
+                         std::string help) {
+  flags_.push_back(
+      {std::move(name), Kind::kStringList, values, std::move(help), ""});
+}
+
 void FlagSet::Shorthand(char letter, std::string name) {
   for (Flag& f : flags_) {
     if (f.name == name) f.shorthand = letter;
@@ -36,6 +42,9 @@ Result<void> FlagSet::Set(const Flag& flag, std::string_view value) {
   switch (flag.kind) {
     case Kind::kString:
       *static_cast<std::string*>(flag.target) = std::string(value);
+      return {};
+    case Kind::kStringList:
+      static_cast<std::vector<std::string>*>(flag.target)->emplace_back(value);
       return {};
     case Kind::kBool:
       if (value == "true" || value == "1") {

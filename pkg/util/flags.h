@@ -21,6 +21,9 @@ class FlagSet {
   void String(std::string name, std::string* value, std::string help);
   void Bool(std::string name, bool* value, std::string help);
   void Int(std::string name, int64_t* value, std::string help);
+  // Repeatable: each --name VALUE appends one value.
+  void StringList(std::string name, std::vector<std::string>* values,
+                  std::string help);
   // A one-letter form of a flag already defined: -o json, -ojson, -o=json.
   void Shorthand(char letter, std::string name);
 
@@ -32,7 +35,7 @@ class FlagSet {
   std::string Usage() const;
 
  private:
-  enum class Kind { kString, kBool, kInt };
+  enum class Kind { kString, kBool, kInt, kStringList };
   struct Flag {
     std::string name;
     Kind kind;

@@ -51,6 +51,14 @@ TEST(FlagSetTest, ShorthandsTakeKubectlsForms) {
       << f.set.Usage();
 }
 
+TEST(FlagSetTest, StringListsCollectEveryOccurrence) {
+  std::vector<std::string> adds;
+  FlagSet set("x");
+  set.StringList("add", &adds, "files");
+  ASSERT_TRUE(set.Parse({"--add", "a.yaml", "--add=b.yaml"}).ok());
+  EXPECT_EQ(adds, (std::vector<std::string>{"a.yaml", "b.yaml"}));
+}
+
 TEST(FlagSetTest, ErrorsAreClear) {
   struct Case {
     std::vector<std::string> args;
