@@ -2,8 +2,14 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <thread>
 
+#include "pkg/client/cpprest_threads.h"
+#include "pkg/client/cpprest_transport.h"
 #include "pkg/client/kubeconfig.h"
+#include "pkg/client/rest_client.h"
+#include "pkg/util/clock.h"
+#include "pkg/util/random.h"
 
 namespace ksched::cmd {
 namespace {
@@ -32,6 +38,20 @@ util::Result<client::RestConfig> ClusterConfig(const std::string& kubeconfig,
          .service_port = Env("KUBERNETES_SERVICE_PORT")});
   }
   return client::LoadKubeconfig(sources);
+}
+
+util::Result<simulator::LiveCluster> ReadCluster(
+    const client::RestConfig& rest_config,
+    const config::ClientConnection& connection) {
+  client::ConfigureCpprestThreads(client::DefaultCpprestThreads());
+  util::RealClock clock;
+  util::DefaultRandom random;
+  auto transport = client::CpprestTransport::Create(rest_config, clock, {});
+  if (!transport.ok()) return transport.error();
+  auto sleep = [](util::Clock::Duration d) { std::this_thread::sleep_for(d); };
+  client::RestClient api(std::move(*transport), clock, random, sleep,
+                         {.qps = connection.qps, .burst = connection.burst});
+  return simulator::ReadLiveCluster(api);
 }
 
 }  // namespace ksched::cmd

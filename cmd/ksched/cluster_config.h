@@ -5,6 +5,8 @@
 #include <string>
 
 #include "pkg/client/rest_config.h"
+#include "pkg/config/types.h"
+#include "pkg/simulator/live_cluster.h"
 #include "pkg/util/result.h"
 
 namespace ksched::cmd {
@@ -15,5 +17,12 @@ namespace ksched::cmd {
 // context (empty: its current-context).
 util::Result<client::RestConfig> ClusterConfig(const std::string& kubeconfig,
                                                const std::string& context);
+
+// Lists the cluster at `rest_config` once, read-only, as `ksched explain`
+// and `ksched simulate --kubeconfig` see it, within the configuration's
+// client QPS and burst.
+util::Result<simulator::LiveCluster> ReadCluster(
+    const client::RestConfig& rest_config,
+    const config::ClientConnection& connection);
 
 }  // namespace ksched::cmd

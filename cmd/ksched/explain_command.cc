@@ -1,21 +1,14 @@
 #include "cmd/ksched/explain_command.h"
 
 #include <iostream>
-#include <thread>
 
 #include "cmd/ksched/cluster_config.h"
 #include "cmd/ksched/startup_report.h"
 #include "pkg/api/yaml.h"
-#include "pkg/client/cpprest_threads.h"
-#include "pkg/client/cpprest_transport.h"
-#include "pkg/client/rest_client.h"
 #include "pkg/explain/render.h"
 #include "pkg/plugins/registry.h"
-#include "pkg/simulator/live_cluster.h"
 #include "pkg/simulator/simulator.h"
-#include "pkg/util/clock.h"
 #include "pkg/util/flags.h"
-#include "pkg/util/random.h"
 
 namespace ksched::cmd {
 namespace {
@@ -133,19 +126,7 @@ int RunExplain(const std::vector<std::string>& args,
   }
   if (ns.empty()) ns = rest_config->ns;
 
-  client::ConfigureCpprestThreads(client::DefaultCpprestThreads());
-  util::RealClock clock;
-  util::DefaultRandom random;
-  auto transport = client::CpprestTransport::Create(*rest_config, clock, {});
-  if (!transport.ok()) {
-    std::cerr << "Error: " << transport.error().message() << "\n";
-    return 1;
-  }
-  auto sleep = [](util::Clock::Duration d) { std::this_thread::sleep_for(d); };
-  client::RestClient api(std::move(*transport), clock, random, sleep,
-                         {.qps = cfg->client_connection.qps,
-                          .burst = cfg->client_connection.burst});
-  auto live = simulator::ReadLiveCluster(api);
+  auto live = ReadCluster(*rest_config, cfg->client_connection);
   if (!live.ok()) {
     std::cerr << "Error: " << live.error().message() << "\n";
     return 1;

@@ -2,12 +2,14 @@
 
 #include <iostream>
 
+#include "cmd/ksched/cluster_config.h"
 #include "cmd/ksched/startup_report.h"
 #include "pkg/config/feature_gates.h"
 #include "pkg/plugins/registry.h"
 #include "pkg/simulator/cluster.h"
 #include "pkg/simulator/report.h"
 #include "pkg/simulator/simulator.h"
+#include "pkg/simulator/snapshot.h"
 #include "pkg/simulator/workloads.h"
 #include "pkg/util/flags.h"
 
@@ -20,7 +22,8 @@ int RunSimulate(const std::vector<std::string>& args) {
   int64_t seed = 1;
   bool all_pods = false;
   bool quiet = false;
-  util::FlagSet flags("ksched simulate --cluster FILE [flags]");
+  util::FlagSet flags(
+      "ksched simulate (--cluster FILE | --kubeconfig FILE) [flags]");
   flags.String("cluster", &cluster_path,
                "Node and Pod manifests (multi-document YAML, JSON, or a List "
                "as kubectl get -o yaml prints it)");
@@ -40,6 +43,15 @@ int RunSimulate(const std::vector<std::string>& args) {
                "Feature gates, as Name=true,Other=false (known: "
                "OpportunisticBatching, default false)");
 
+  std::string kubeconfig, context, snapshot_out;
+  flags.String("kubeconfig", &kubeconfig,
+               "Read the cluster from its API server (read-only, the lists "
+               "the informers make) instead of --cluster");
+  flags.String("context", &context,
+               "The kubeconfig context to use (default: its current-context)");
+  flags.String("snapshot-out", &snapshot_out,
+               "Write the cluster as read (before --add and changes) to this "
+               "file as one JSON List, for --cluster later");
   std::vector<std::string> add_files;
   flags.StringList("add", &add_files,
                    "More manifests to add to the cluster (repeatable): pods, "
@@ -78,8 +90,10 @@ int RunSimulate(const std::vector<std::string>& args) {
     std::cerr << "Error: --explain-top must not be negative\n";
     return 2;
   }
-  if (cluster_path.empty()) {
-    std::cerr << "Error: --cluster is required\n\n" << flags.Usage();
+  if (cluster_path.empty() == kubeconfig.empty()) {
+    std::cerr << "Error: give the cluster as --cluster FILE or --kubeconfig "
+                 "FILE (one of them)\n\n"
+              << flags.Usage();
     return 2;
   }
   if (output != "table" && output != "json") {
@@ -100,10 +114,35 @@ int RunSimulate(const std::vector<std::string>& args) {
     }
   }
 
-  auto cluster = simulator::LoadClusterFile(cluster_path);
+  util::Result<simulator::Cluster> cluster = util::Error("");
+  if (!kubeconfig.empty()) {
+    auto rest_config = ClusterConfig(kubeconfig, context);
+    if (!rest_config.ok()) {
+      std::cerr << "Error: " << rest_config.error().message() << "\n";
+      return 1;
+    }
+    auto live = ReadCluster(*rest_config, cfg->client_connection);
+    if (!live.ok()) {
+      std::cerr << "Error: " << live.error().message() << "\n";
+      return 1;
+    }
+    for (const std::string& w : live->warnings) {
+      std::cerr << "warning: " << w << "\n";
+    }
+    cluster = std::move(live->cluster);
+    cluster_path = rest_config->server;
+  } else {
+    cluster = simulator::LoadClusterFile(cluster_path);
+  }
   if (!cluster.ok()) {
     std::cerr << "Error: " << cluster.error().message() << "\n";
     return 1;
+  }
+  if (!snapshot_out.empty()) {
+    if (auto s = simulator::WriteSnapshot(*cluster, snapshot_out); !s.ok()) {
+      std::cerr << "Error: " << s.error().message() << "\n";
+      return 1;
+    }
   }
   for (const std::string& path : add_files) {
     auto added = simulator::LoadClusterFile(path);

@@ -1,0 +1,77 @@
+#include "pkg/simulator/snapshot.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+#include "pkg/api/codec.h"
+
+namespace ksched::simulator {
+namespace {
+
+template <typename T>
+void WriteAll(const std::vector<T>& objects,
+              rapidjson::Writer<rapidjson::StringBuffer>& w) {
+  for (const T& object : objects) api::WriteJson(object, w);
+}
+
+}  // namespace
+
+std::string SnapshotJson(const Cluster& c) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  w.StartObject();
+  w.Key("apiVersion");
+  w.String("v1");
+  w.Key("kind");
+  w.String("List");
+  w.Key("items");
+  w.StartArray();
+  WriteAll(c.namespaces, w);
+  WriteAll(c.priority_classes, w);
+  WriteAll(c.storage_classes, w);
+  WriteAll(c.csi_drivers, w);
+  WriteAll(c.nodes, w);
+  WriteAll(c.csi_nodes, w);
+  WriteAll(c.persistent_volumes, w);
+  WriteAll(c.persistent_volume_claims, w);
+  WriteAll(c.volume_attachments, w);
+  WriteAll(c.pod_disruption_budgets, w);
+  WriteAll(c.deployments, w);
+  WriteAll(c.replica_sets, w);
+  WriteAll(c.stateful_sets, w);
+  WriteAll(c.daemon_sets, w);
+  WriteAll(c.jobs, w);
+  WriteAll(c.cron_jobs, w);
+  WriteAll(c.pods, w);
+  w.EndArray();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+util::Status WriteSnapshot(const Cluster& cluster, const std::string& path) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) {
+      return util::Error("cannot write snapshot " + path + ": " +
+                         std::strerror(errno));
+    }
+    out << SnapshotJson(cluster);
+    out.close();
+    if (!out) {
+      std::remove(tmp.c_str());
+      return util::Error("cannot write snapshot " + path);
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    std::remove(tmp.c_str());
+    return util::Error("cannot write snapshot " + path + ": " +
+                       std::strerror(error));
+  }
+  return util::Status();
+}
+
+}  // namespace ksched::simulator
