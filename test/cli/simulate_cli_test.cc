@@ -184,13 +184,13 @@ profiles:
 // why the table is empty on stderr.
 TEST(SimulateCliTest, AnEmptyClusterSaysWhatIsMissing) {
   const std::string services = WriteTemp("services.yaml", R"(
-kind: Deployment
+kind: ConfigMap
 metadata: {name: web}
 ---
 kind: Service
 metadata: {name: web}
 ---
-kind: Deployment
+kind: ConfigMap
 metadata: {name: api}
 )");
   auto r = RunCommand(kKsched + " simulate --quiet --cluster " + services);
@@ -200,7 +200,7 @@ metadata: {name: api}
   EXPECT_NE(r.err.find("no pending pods for profiles [ksched]\n"),
             std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find("ignored 3 objects of kinds Deployment, Service\n"),
+  EXPECT_NE(r.err.find("ignored 3 objects of kinds ConfigMap, Service\n"),
             std::string::npos)
       << r.err;
 
