@@ -1,11 +1,13 @@
 #include "cmd/ksched/simulate_command.h"
 
 #include <iostream>
+#include <set>
 
 #include "cmd/ksched/cluster_config.h"
 #include "cmd/ksched/startup_report.h"
 #include "pkg/config/feature_gates.h"
 #include "pkg/plugins/registry.h"
+#include "pkg/simulator/changes.h"
 #include "pkg/simulator/cluster.h"
 #include "pkg/simulator/report.h"
 #include "pkg/simulator/simulator.h"
@@ -59,6 +61,20 @@ int RunSimulate(const std::vector<std::string>& args) {
   bool cron_jobs = false;
   flags.Bool("cronjobs", &cron_jobs,
              "Expand each CronJob into the Job it would start now");
+  simulator::ClusterChanges changes;
+  flags.StringList("drain", &changes.drain,
+                   "Drain this node (repeatable): cordon it; its pods that a "
+                   "controller owns come back pending, bare and DaemonSet "
+                   "pods are gone, as kubectl drain leaves them");
+  flags.StringList("remove-node", &changes.remove_nodes,
+                   "Remove this node (repeatable); its pods as with --drain");
+  flags.StringList("cordon", &changes.cordon, "Cordon this node (repeatable)");
+  int64_t add_nodes = 0;
+  flags.Int("add-nodes", &add_nodes,
+            "Add this many copies of --node-template, named <name>-1, ...");
+  std::string node_template;
+  flags.String("node-template", &node_template,
+               "A file with one Node manifest, for --add-nodes");
   bool explain = false;
   int64_t explain_top = 5;
   flags.Bool("explain", &explain,
@@ -157,6 +173,25 @@ int RunSimulate(const std::vector<std::string>& args) {
       return 1;
     }
   }
+  changes.add_nodes = static_cast<int>(add_nodes);
+  if (!node_template.empty()) {
+    auto t = simulator::LoadNodeTemplate(node_template);
+    if (!t.ok()) {
+      std::cerr << "Error: --node-template: " << t.error().message() << "\n";
+      return 1;
+    }
+    changes.node_template = std::move(*t);
+  }
+  auto applied =
+      simulator::ApplyChanges(*cluster, changes, static_cast<uint64_t>(seed));
+  if (!applied.ok()) {
+    std::cerr << "Error: " << applied.error().message() << "\n";
+    return 1;
+  }
+  std::set<std::string> recreated;
+  for (const simulator::DisplacedPod& d : applied->displaced) {
+    if (!d.recreated.empty()) recreated.insert(d.recreated);
+  }
   const size_t pods_before = cluster->pods.size();
   auto workloads = simulator::ExpandWorkloads(
       *cluster, {.seed = static_cast<uint64_t>(seed), .cron_jobs = cron_jobs});
@@ -167,8 +202,12 @@ int RunSimulate(const std::vector<std::string>& args) {
   // Planning a workload means scheduling it: pods the expansion made for
   // a scheduler that is not a profile here go to the first profile.
   int reassigned = 0;
-  for (size_t i = pods_before; i < cluster->pods.size(); ++i) {
+  for (size_t i = 0; i < cluster->pods.size(); ++i) {
     api::Pod& pod = cluster->pods[i];
+    if (i < pods_before &&
+        !recreated.count(pod.metadata.ns + "/" + pod.metadata.name)) {
+      continue;
+    }
     bool served = false;
     for (const config::Profile& p : cfg->profiles) {
       served |= p.scheduler_name == pod.spec.scheduler_name;
@@ -199,6 +238,9 @@ int RunSimulate(const std::vector<std::string>& args) {
   }
   options.opportunistic_batching = gates->opportunistic_batching;
   if (!workloads->empty()) options.workloads = &*workloads;
+  if (!applied->displaced.empty() || !applied->added_nodes.empty()) {
+    options.changes = &*applied;
+  }
   if (explain) {
     options.explain.emplace();
     for (const std::string& pod : *positional) {

@@ -117,6 +117,26 @@ std::string RenderTable(const SimulationResult& r) {
     }
   }
 
+  if (!r.displaced.empty() || !r.added_nodes.empty()) {
+    out << "\nCHANGES\n";
+    if (!r.added_nodes.empty()) {
+      out << "added nodes:";
+      for (const std::string& n : r.added_nodes) out << " " << n;
+      out << "\n";
+    }
+    for (const DisplacedOutcome& d : r.displaced) {
+      out << d.pod << " (on " << d.node << "): ";
+      if (d.recreated.empty()) {
+        out << "gone, no controller re-creates it\n";
+      } else if (d.new_node) {
+        out << "re-created as " << d.recreated << " on " << *d.new_node << "\n";
+      } else {
+        out << "re-created as " << d.recreated
+            << ", unschedulable: " << d.message << "\n";
+      }
+    }
+  }
+
   out << "\nNODES\n";
   size_t name_width = 12;
   for (const NodeSummary& n : r.nodes) {
@@ -207,6 +227,37 @@ std::string RenderJson(const SimulationResult& r) {
       WriteString(w, wo.message);
       w.EndObject();
     }
+    w.EndArray();
+  }
+  if (!r.displaced.empty() || !r.added_nodes.empty()) {
+    w.Key("displaced");
+    w.StartArray();
+    for (const DisplacedOutcome& d : r.displaced) {
+      w.StartObject();
+      w.Key("pod");
+      WriteString(w, d.pod);
+      w.Key("node");
+      WriteString(w, d.node);
+      w.Key("recreated");
+      if (d.recreated.empty()) {
+        w.Null();
+      } else {
+        WriteString(w, d.recreated);
+      }
+      w.Key("newNode");
+      if (d.new_node) {
+        WriteString(w, *d.new_node);
+      } else {
+        w.Null();
+      }
+      w.Key("message");
+      WriteString(w, d.message);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.Key("addedNodes");
+    w.StartArray();
+    for (const std::string& n : r.added_nodes) WriteString(w, n);
     w.EndArray();
   }
   w.Key("nodes");

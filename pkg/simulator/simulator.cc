@@ -280,6 +280,23 @@ util::Result<SimulationResult> Simulate(
     }
   }
 
+  if (options.changes != nullptr) {
+    std::map<std::string, const PodOutcome*> outcome_by_key;
+    for (const PodOutcome& o : out.pods) {
+      outcome_by_key[Key(o.ns, o.name)] = &o;
+    }
+    for (const DisplacedPod& d : options.changes->displaced) {
+      DisplacedOutcome o{d.pod, d.node, d.recreated, std::nullopt, ""};
+      if (auto it = outcome_by_key.find(d.recreated);
+          it != outcome_by_key.end()) {
+        o.new_node = it->second->node;
+        o.message = it->second->message;
+      }
+      out.displaced.push_back(std::move(o));
+    }
+    out.added_nodes = options.changes->added_nodes;
+  }
+
   std::map<std::string, std::string> name_by_uid;
   for (const auto& pod : api_server.Pods()) {
     name_by_uid[pod->metadata.uid] = Key(pod->metadata.ns, pod->metadata.name);

@@ -14,6 +14,7 @@
 #include "pkg/explain/explanation.h"
 #include "pkg/framework/cycle_recorder.h"
 #include "pkg/framework/registry.h"
+#include "pkg/simulator/changes.h"
 #include "pkg/simulator/cluster.h"
 #include "pkg/simulator/workloads.h"
 #include "pkg/util/result.h"
@@ -62,9 +63,21 @@ struct WorkloadOutcome {
   std::string message;    // the first unschedulable pod's reason
 };
 
+// A pod a change (drain, node removal) took off its node, and where its
+// replacement went.
+struct DisplacedOutcome {
+  std::string pod;
+  std::string node;
+  std::string recreated;                // "" when nothing replaces it
+  std::optional<std::string> new_node;  // the replacement's node
+  std::string message;                  // why it has none
+};
+
 struct SimulationResult {
   std::vector<PodOutcome> pods;  // in scheduling order
   std::vector<WorkloadOutcome> workloads;
+  std::vector<DisplacedOutcome> displaced;
+  std::vector<std::string> added_nodes;
   std::vector<NodeSummary> nodes;
   // Running pods deleted to make room for higher-priority ones.
   std::vector<PreemptedPod> preempted;
@@ -96,6 +109,9 @@ struct SimulationOptions {
   // The workloads ExpandWorkloads expanded the cluster's into, reported
   // as units. Not owned; may be null.
   const std::vector<WorkloadPods>* workloads = nullptr;
+  // The changes applied to the cluster before (ApplyChanges), reported
+  // with where displaced pods went. Not owned; may be null.
+  const AppliedChanges* changes = nullptr;
 };
 
 util::Result<SimulationResult> Simulate(

@@ -1,0 +1,158 @@
+#include "pkg/simulator/changes.h"
+
+#include <algorithm>
+#include <random>
+#include <set>
+
+#include "pkg/simulator/workloads.h"
+
+namespace ksched::simulator {
+namespace {
+
+constexpr std::string_view kUnschedulableTaint =
+    "node.kubernetes.io/unschedulable";
+
+const api::OwnerReference* Controller(const api::Pod& pod) {
+  for (const api::OwnerReference& ref : pod.metadata.owner_references) {
+    if (ref.controller.value_or(false)) return &ref;
+  }
+  return nullptr;
+}
+
+// kubectl cordon, and the taint the node lifecycle controller then adds.
+void Cordon(api::Node& node) {
+  node.spec.unschedulable = true;
+  for (const api::Taint& t : node.spec.taints) {
+    if (t.key == kUnschedulableTaint) return;
+  }
+  api::Taint taint;
+  taint.key = std::string(kUnschedulableTaint);
+  taint.effect = api::TaintEffect::kNoSchedule;
+  node.spec.taints.push_back(std::move(taint));
+}
+
+}  // namespace
+
+util::Result<api::Node> LoadNodeTemplate(const std::string& path) {
+  auto file = LoadClusterFile(path);
+  if (!file.ok()) return file.error();
+  if (file->nodes.size() != 1) {
+    return util::Error("node template " + path + " must hold one Node, not " +
+                       std::to_string(file->nodes.size()));
+  }
+  return std::move(file->nodes.front());
+}
+
+util::Result<AppliedChanges> ApplyChanges(Cluster& cluster,
+                                          const ClusterChanges& changes,
+                                          uint64_t seed) {
+  AppliedChanges out;
+  std::set<std::string> names;
+  for (const api::Node& n : cluster.nodes) names.insert(n.metadata.name);
+  auto check = [&](const std::vector<std::string>& nodes,
+                   const char* flag) -> util::Status {
+    for (const std::string& n : nodes) {
+      if (!names.count(n)) {
+        return util::Error(std::string(flag) + " " + n +
+                           ": no such node in the cluster");
+      }
+    }
+    return util::Status();
+  };
+  if (auto s = check(changes.drain, "--drain"); !s.ok()) return s.error();
+  if (auto s = check(changes.remove_nodes, "--remove-node"); !s.ok()) {
+    return s.error();
+  }
+  if (auto s = check(changes.cordon, "--cordon"); !s.ok()) return s.error();
+  if (changes.add_nodes < 0) {
+    return util::Error("--add-nodes must not be negative");
+  }
+  if (changes.add_nodes > 0 && !changes.node_template) {
+    return util::Error("--add-nodes needs --node-template FILE");
+  }
+
+  const std::set<std::string> drained(changes.drain.begin(),
+                                      changes.drain.end());
+  const std::set<std::string> removed(changes.remove_nodes.begin(),
+                                      changes.remove_nodes.end());
+  const std::set<std::string> cordoned(changes.cordon.begin(),
+                                       changes.cordon.end());
+  for (api::Node& node : cluster.nodes) {
+    if (drained.count(node.metadata.name) ||
+        cordoned.count(node.metadata.name)) {
+      Cordon(node);
+    }
+  }
+  std::erase_if(cluster.nodes, [&](const api::Node& n) {
+    return removed.count(n.metadata.name) != 0;
+  });
+
+  // Pods put out of their node, in file order.
+  std::set<std::string> pod_names;
+  for (const api::Pod& p : cluster.pods) {
+    pod_names.insert(p.metadata.ns + "/" + p.metadata.name);
+  }
+  std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
+  std::vector<api::Pod> kept;
+  kept.reserve(cluster.pods.size());
+  for (api::Pod& pod : cluster.pods) {
+    const std::string& node = pod.spec.node_name;
+    const bool terminal = pod.status.phase == api::kPodPhaseSucceeded ||
+                          pod.status.phase == api::kPodPhaseFailed;
+    if (node.empty() || terminal ||
+        (!drained.count(node) && !removed.count(node))) {
+      kept.push_back(std::move(pod));
+      continue;
+    }
+    DisplacedPod d{pod.metadata.ns + "/" + pod.metadata.name, node, ""};
+    const api::OwnerReference* owner = Controller(pod);
+    if (owner != nullptr && owner->kind != "DaemonSet") {
+      // The controller replaces it: a StatefulSet under the same name, the
+      // others under generateName's new suffix.
+      api::Pod again = pod;
+      if (owner->kind != "StatefulSet") {
+        std::string name;
+        do {
+          std::string suffix;
+          for (int i = 0; i < 5; ++i) {
+            suffix += kNameAlphabet[rng() % kNameAlphabet.size()];
+          }
+          name = owner->name + "-" + suffix;
+        } while (pod_names.count(again.metadata.ns + "/" + name));
+        again.metadata.name = name;
+        pod_names.insert(again.metadata.ns + "/" + name);
+      }
+      again.metadata.uid =
+          "pod-" + again.metadata.ns + "-" + again.metadata.name + "-recreated";
+      again.spec.node_name.clear();
+      again.status = {};
+      again.status.phase = std::string(api::kPodPhasePending);
+      d.recreated = again.metadata.ns + "/" + again.metadata.name;
+      kept.push_back(std::move(again));
+    }
+    out.displaced.push_back(std::move(d));
+  }
+  cluster.pods = std::move(kept);
+
+  if (changes.add_nodes > 0) {
+    const api::Node& t = *changes.node_template;
+    const std::string base =
+        t.metadata.name.empty() ? std::string("node") : t.metadata.name;
+    int index = 1;
+    for (int added = 0; added < changes.add_nodes; ++index) {
+      const std::string name = base + "-" + std::to_string(index);
+      if (names.count(name)) continue;
+      api::Node node = t;
+      node.metadata.name = name;
+      node.metadata.uid = "node-" + name;
+      node.metadata.labels.Set("kubernetes.io/hostname", name);
+      names.insert(name);
+      out.added_nodes.push_back(name);
+      cluster.nodes.push_back(std::move(node));
+      ++added;
+    }
+  }
+  return out;
+}
+
+}  // namespace ksched::simulator

@@ -1,0 +1,49 @@
+// What-if changes to a cluster before it is simulated: drain, cordon or
+// remove nodes, add copies of a node template. Pods a change puts out of
+// their node are handled as their controllers and `kubectl drain` would:
+// a controller's pod comes back pending (a ReplicaSet's or Job's under a
+// new name, a StatefulSet's under its own), a bare pod or a DaemonSet's is
+// gone.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pkg/simulator/cluster.h"
+#include "pkg/util/result.h"
+
+namespace ksched::simulator {
+
+struct ClusterChanges {
+  std::vector<std::string> drain;         // cordon and evict
+  std::vector<std::string> remove_nodes;  // delete the node and its pods
+  std::vector<std::string> cordon;        // no new pods
+  int add_nodes = 0;                      // copies of node_template
+  std::optional<api::Node> node_template;
+};
+
+// A pod a change took off its node.
+struct DisplacedPod {
+  std::string pod;        // namespace/name it had
+  std::string node;       // where it ran
+  std::string recreated;  // namespace/name of its pending replacement; ""
+                          // when nothing replaces it (bare, DaemonSet)
+};
+
+struct AppliedChanges {
+  std::vector<DisplacedPod> displaced;
+  std::vector<std::string> added_nodes;
+};
+
+// Errors: a node to change that the cluster does not have, --add-nodes
+// without a template (or a template without a name), a negative count.
+util::Result<AppliedChanges> ApplyChanges(Cluster& cluster,
+                                          const ClusterChanges& changes,
+                                          uint64_t seed);
+
+// A node manifest file with exactly one Node, for --node-template.
+util::Result<api::Node> LoadNodeTemplate(const std::string& path);
+
+}  // namespace ksched::simulator
