@@ -1,6 +1,7 @@
 #include "cmd/ksched/simulate_command.h"
 
 #include <iostream>
+#include <map>
 #include <set>
 
 #include "cmd/ksched/cluster_config.h"
@@ -9,6 +10,7 @@
 #include "pkg/plugins/registry.h"
 #include "pkg/simulator/changes.h"
 #include "pkg/simulator/cluster.h"
+#include "pkg/simulator/plan.h"
 #include "pkg/simulator/report.h"
 #include "pkg/simulator/simulator.h"
 #include "pkg/simulator/snapshot.h"
@@ -75,6 +77,22 @@ int RunSimulate(const std::vector<std::string>& args) {
   std::string node_template;
   flags.String("node-template", &node_template,
                "A file with one Node manifest, for --add-nodes");
+  std::string capacity_path;
+  flags.String("capacity", &capacity_path,
+               "How many more of this pod (a Pod, or a workload's template) "
+               "fit: copies are added until one is unschedulable");
+  int64_t max_count = 1000;
+  flags.Int("max", &max_count,
+            "At most this many --capacity copies, or --add-nodes-until-fits "
+            "nodes");
+  bool add_nodes_until_fits = false;
+  flags.Bool("add-nodes-until-fits", &add_nodes_until_fits,
+             "Find the smallest number of --node-template nodes after which "
+             "every pending pod fits, and show that plan");
+  bool fail_on_unschedulable = false;
+  flags.Bool("fail-on-unschedulable", &fail_on_unschedulable,
+             "Exit with status 3 when a pod of a workload or a pod a change "
+             "displaced is unschedulable");
   bool explain = false;
   int64_t explain_top = 5;
   flags.Bool("explain", &explain,
@@ -182,51 +200,24 @@ int RunSimulate(const std::vector<std::string>& args) {
     }
     changes.node_template = std::move(*t);
   }
-  auto applied =
-      simulator::ApplyChanges(*cluster, changes, static_cast<uint64_t>(seed));
-  if (!applied.ok()) {
-    std::cerr << "Error: " << applied.error().message() << "\n";
-    return 1;
+  if (add_nodes_until_fits && !changes.node_template) {
+    std::cerr << "Error: --add-nodes-until-fits needs --node-template FILE\n";
+    return 2;
   }
-  std::set<std::string> recreated;
-  for (const simulator::DisplacedPod& d : applied->displaced) {
-    if (!d.recreated.empty()) recreated.insert(d.recreated);
+  if (max_count < 1) {
+    std::cerr << "Error: --max must be at least 1\n";
+    return 2;
   }
-  const size_t pods_before = cluster->pods.size();
-  auto workloads = simulator::ExpandWorkloads(
-      *cluster, {.seed = static_cast<uint64_t>(seed), .cron_jobs = cron_jobs});
-  if (!workloads.ok()) {
-    std::cerr << "Error: " << workloads.error().message() << "\n";
-    return 1;
-  }
-  // Planning a workload means scheduling it: pods the expansion made for
-  // a scheduler that is not a profile here go to the first profile.
-  int reassigned = 0;
-  for (size_t i = 0; i < cluster->pods.size(); ++i) {
-    api::Pod& pod = cluster->pods[i];
-    if (i < pods_before &&
-        !recreated.count(pod.metadata.ns + "/" + pod.metadata.name)) {
-      continue;
+  simulator::PlanInput input{.changes = changes,
+                             .cron_jobs = cron_jobs,
+                             .seed = static_cast<uint64_t>(seed)};
+  if (!capacity_path.empty()) {
+    auto t = simulator::LoadCapacityTemplate(capacity_path);
+    if (!t.ok()) {
+      std::cerr << "Error: " << t.error().message() << "\n";
+      return 1;
     }
-    bool served = false;
-    for (const config::Profile& p : cfg->profiles) {
-      served |= p.scheduler_name == pod.spec.scheduler_name;
-    }
-    if (!served) {
-      pod.spec.scheduler_name = cfg->profiles.front().scheduler_name;
-      ++reassigned;
-    }
-  }
-  if (!cron_jobs && !cluster->cron_jobs.empty()) {
-    std::cerr << "note: " << cluster->cron_jobs.size()
-              << " CronJobs not expanded (--cronjobs expands each into the "
-                 "Job it would start now)\n";
-  }
-  if (reassigned > 0 && !quiet) {
-    std::cerr << "note: " << reassigned
-              << " pods of workloads are scheduled with profile "
-              << cfg->profiles.front().scheduler_name
-              << " (their schedulerName is not a profile here)\n";
+    input.capacity_template = std::move(*t);
   }
   simulator::SimulationOptions options;
   options.seed = static_cast<uint64_t>(seed);
@@ -237,29 +228,120 @@ int RunSimulate(const std::vector<std::string>& args) {
     return 2;
   }
   options.opportunistic_batching = gates->opportunistic_batching;
-  if (!workloads->empty()) options.workloads = &*workloads;
-  if (!applied->displaced.empty() || !applied->added_nodes.empty()) {
-    options.changes = &*applied;
-  }
-  if (explain) {
-    options.explain.emplace();
-    for (const std::string& pod : *positional) {
-      options.explain->insert(
-          pod.find('/') == std::string::npos ? "default/" + pod : pod);
+
+  // One plan, simulated: with `extra_nodes` template nodes on top of
+  // --add-nodes, and for --capacity as many copies as could possibly fit.
+  std::optional<simulator::Plan> plan;
+  auto run = [&](int extra_nodes) -> util::Result<simulator::SimulationResult> {
+    simulator::PlanInput in = input;
+    in.changes.add_nodes += extra_nodes;
+    if (in.capacity_template) {
+      // Copies beyond what the nodes' free resources allow would only be
+      // unschedulable: the bound, plus one to show what stops them.
+      auto sized = simulator::PreparePlan(*cluster, in, *cfg);
+      if (!sized.ok()) return sized.error();
+      in.capacity_copies = static_cast<int>(std::min<int64_t>(
+          max_count,
+          simulator::CapacityUpperBound(sized->cluster, *in.capacity_template) +
+              1));
     }
-    options.explain_top = static_cast<int>(explain_top);
+    auto prepared = simulator::PreparePlan(*cluster, in, *cfg);
+    if (!prepared.ok()) return prepared.error();
+    plan = std::move(*prepared);
+    simulator::SimulationOptions o = options;
+    plan->Into(o);
+    auto r = simulator::Simulate(plan->cluster, *cfg, registry, o);
+    if (!r.ok()) return r.error();
+    if (in.capacity_template) {
+      r->capacity =
+          simulator::SummarizeCapacity(*r, plan->capacity_pods,
+                                       in.capacity_template->metadata.ns + "/" +
+                                           in.capacity_template->metadata.name,
+                                       static_cast<int>(max_count));
+    }
+    return r;
+  };
+  auto unschedulable = [](const simulator::SimulationResult& r) {
+    int n = 0;
+    for (const simulator::PodOutcome& p : r.pods) n += !p.node;
+    return n;
+  };
+  int extra = 0;
+  if (add_nodes_until_fits) {
+    // Double the nodes until every pending pod fits, or until doubling
+    // helps no more (pods nodes of this kind cannot take: gated, tainted
+    // away, claims nothing binds); then halve the gap to the smallest
+    // count that gets as far.
+    auto first = run(0);
+    if (!first.ok()) {
+      std::cerr << "Error: " << first.error().message() << "\n";
+      return 1;
+    }
+    std::map<int, int> left_with;  // extra nodes -> pods still pending
+    left_with[0] = unschedulable(*first);
+    int target = left_with[0];
+    if (target > 0) {
+      for (int hi = 1;; hi = static_cast<int>(
+                            std::min<int64_t>(int64_t{hi} * 2, max_count))) {
+        auto r = run(hi);
+        if (!r.ok()) {
+          std::cerr << "Error: " << r.error().message() << "\n";
+          return 1;
+        }
+        const int left = left_with[hi] = unschedulable(*r);
+        const int before = std::prev(left_with.find(hi))->second;
+        if (left == 0 || (hi > 1 && left == before) || hi >= max_count) {
+          target = left;
+          break;
+        }
+      }
+      // The largest count tried that left more, the smallest that did not.
+      int lo = 0, hi = 0;
+      for (const auto& [k, left] : left_with) {
+        if (left > target) lo = k;
+      }
+      for (auto it = left_with.rbegin(); it != left_with.rend(); ++it) {
+        if (it->second <= target) hi = it->first;
+      }
+      while (hi - lo > 1) {
+        const int mid = lo + (hi - lo) / 2;
+        auto r = run(mid);
+        if (!r.ok()) {
+          std::cerr << "Error: " << r.error().message() << "\n";
+          return 1;
+        }
+        (unschedulable(*r) <= target ? hi : lo) = mid;
+      }
+      extra = hi;
+    }
   }
-  auto result = simulator::Simulate(*cluster, *cfg, registry, options);
+  auto result = run(extra);
   if (!result.ok()) {
     std::cerr << "Error: " << result.error().message() << "\n";
     return 1;
+  }
+  if (add_nodes_until_fits) {
+    result->nodes_needed = extra;
+    result->node_template = changes.node_template->metadata.name;
+  }
+  if (!cron_jobs && !cluster->cron_jobs.empty()) {
+    std::cerr << "note: " << cluster->cron_jobs.size()
+              << " CronJobs not expanded (--cronjobs expands each into the "
+                 "Job it would start now)\n";
+  }
+  if (plan->reassigned > 0 && !quiet) {
+    std::cerr << "note: " << plan->reassigned
+              << " pods of workloads, drains or --capacity are scheduled "
+                 "with profile "
+              << cfg->profiles.front().scheduler_name
+              << " (their schedulerName is not a profile here)\n";
   }
   std::vector<std::string> profiles;
   for (const config::Profile& p : cfg->profiles) {
     profiles.push_back(p.scheduler_name);
   }
   for (const std::string& notice : simulator::InputNotices(
-           *cluster, cluster_path, profiles, all_pods, *result)) {
+           plan->cluster, cluster_path, profiles, all_pods, *result)) {
     std::cerr << notice << "\n";
   }
   if (options.explain.has_value()) {
@@ -277,6 +359,9 @@ int RunSimulate(const std::vector<std::string>& args) {
   }
   std::cout << (output == "json" ? simulator::RenderJson(*result)
                                  : simulator::RenderTable(*result));
+  if (fail_on_unschedulable && simulator::PlannedPodsUnschedulable(*result)) {
+    return 3;
+  }
   return 0;
 }
 

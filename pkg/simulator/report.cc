@@ -137,6 +137,45 @@ std::string RenderTable(const SimulationResult& r) {
     }
   }
 
+  if (r.capacity) {
+    const CapacityOutcome& c = *r.capacity;
+    out << "\nCAPACITY\n" << c.fits << " more pods like " << c.pod << " fit";
+    if (!c.nodes.empty()) {
+      out << ":";
+      const char* sep = " ";
+      for (const auto& [node, n] : c.nodes) {
+        out << sep << node << " " << n;
+        sep = ", ";
+      }
+    }
+    out << "\n";
+    if (c.reached_max) {
+      out << "stopped at --max " << c.max << "\n";
+    } else if (!c.stopped_by.empty()) {
+      out << "the next one: " << c.stopped_by << "\n";
+    }
+  }
+  if (r.nodes_needed >= 0) {
+    std::vector<std::string> stuck;
+    for (const PodOutcome& p : r.pods) {
+      if (!p.node) stuck.push_back(p.ns + "/" + p.name);
+    }
+    out << "\nNODES NEEDED\n";
+    const char* nodes = r.nodes_needed == 1 ? "node" : "nodes";
+    if (r.nodes_needed == 0 && stuck.empty()) {
+      out << "none: every pending pod fits already\n";
+    } else if (stuck.empty()) {
+      out << r.nodes_needed << " more " << nodes << " like " << r.node_template
+          << " make every pending pod fit\n";
+    } else {
+      out << r.nodes_needed << " more " << nodes << " like " << r.node_template
+          << " fit every pending pod such nodes can take; " << stuck.size()
+          << " do not fit on any number of them:";
+      for (const std::string& p : stuck) out << " " << p;
+      out << "\n";
+    }
+  }
+
   out << "\nNODES\n";
   size_t name_width = 12;
   for (const NodeSummary& n : r.nodes) {
@@ -260,6 +299,31 @@ std::string RenderJson(const SimulationResult& r) {
     for (const std::string& n : r.added_nodes) WriteString(w, n);
     w.EndArray();
   }
+  if (r.capacity) {
+    const CapacityOutcome& c = *r.capacity;
+    w.Key("capacity");
+    w.StartObject();
+    w.Key("pod");
+    WriteString(w, c.pod);
+    w.Key("fits");
+    w.Int(c.fits);
+    w.Key("nodes");
+    w.StartObject();
+    for (const auto& [node, n] : c.nodes) {
+      w.Key(node.c_str());
+      w.Int(n);
+    }
+    w.EndObject();
+    w.Key("stoppedBy");
+    WriteString(w, c.stopped_by);
+    w.Key("reachedMax");
+    w.Bool(c.reached_max);
+    w.EndObject();
+  }
+  if (r.nodes_needed >= 0) {
+    w.Key("nodesNeeded");
+    w.Int(r.nodes_needed);
+  }
   w.Key("nodes");
   w.StartArray();
   for (const NodeSummary& n : r.nodes) {
@@ -268,6 +332,8 @@ std::string RenderJson(const SimulationResult& r) {
     WriteString(w, n.name);
     w.Key("requested");
     WriteResources(w, n.requested);
+    w.Key("requestedBefore");
+    WriteResources(w, n.requested_before);
     w.Key("allocatable");
     WriteResources(w, n.allocatable);
     w.Key("pods");

@@ -29,6 +29,8 @@ std::string Key(const std::string& ns, const std::string& name) {
   return ns + "/" + name;
 }
 
+api::ResourceList Requested(const framework::Resource& r);
+
 NodeSummary Summarize(const NodeInfo& info) {
   NodeSummary s;
   const api::Node& node = *info.node();
@@ -41,23 +43,58 @@ NodeSummary Summarize(const NodeInfo& info) {
     s.taints.push_back(t.key + (t.value.empty() ? "" : "=" + t.value) + ":" +
                        std::string(api::TaintEffectName(t.effect)));
   }
-  const framework::Resource& r = info.requested();
-  s.requested.Set(api::kResourceCpu, api::Quantity::FromMilli(r.milli_cpu));
-  s.requested.Set(
-      api::kResourceMemory,
-      api::Quantity::FromValue(r.memory, api::Quantity::Format::kBinarySI));
-  if (r.ephemeral_storage != 0) {
-    s.requested.Set(api::kResourceEphemeralStorage,
-                    api::Quantity::FromValue(r.ephemeral_storage,
-                                             api::Quantity::Format::kBinarySI));
-  }
-  for (const auto& [name, value] : r.scalar_resources) {
-    s.requested.Set(name, api::Quantity::FromValue(value));
-  }
+  s.requested = Requested(info.requested());
   return s;
 }
 
+api::ResourceList Requested(const framework::Resource& r) {
+  api::ResourceList out;
+  out.Set(api::kResourceCpu, api::Quantity::FromMilli(r.milli_cpu));
+  out.Set(api::kResourceMemory,
+          api::Quantity::FromValue(r.memory, api::Quantity::Format::kBinarySI));
+  if (r.ephemeral_storage != 0) {
+    out.Set(api::kResourceEphemeralStorage,
+            api::Quantity::FromValue(r.ephemeral_storage,
+                                     api::Quantity::Format::kBinarySI));
+  }
+  for (const auto& [name, value] : r.scalar_resources) {
+    out.Set(name, api::Quantity::FromValue(value));
+  }
+  return out;
+}
+
 }  // namespace
+
+CapacityOutcome SummarizeCapacity(const SimulationResult& result,
+                                  const std::vector<std::string>& copies,
+                                  const std::string& template_pod, int max) {
+  CapacityOutcome out;
+  out.pod = template_pod;
+  out.max = max;
+  std::map<std::string, const PodOutcome*> by_key;
+  for (const PodOutcome& p : result.pods) by_key[Key(p.ns, p.name)] = &p;
+  for (const std::string& key : copies) {
+    auto it = by_key.find(key);
+    if (it == by_key.end() || !it->second->node) {
+      out.stopped_by = it == by_key.end() ? "" : it->second->message;
+      return out;
+    }
+    ++out.fits;
+    ++out.nodes[*it->second->node];
+  }
+  out.reached_max = out.fits >= max;
+  return out;
+}
+
+bool PlannedPodsUnschedulable(const SimulationResult& result) {
+  for (const WorkloadOutcome& w : result.workloads) {
+    if (w.unschedulable > 0) return true;
+  }
+  for (const DisplacedOutcome& d : result.displaced) {
+    if (!d.recreated.empty() && !d.new_node) return true;
+  }
+  return false;
+}
 
 util::Result<SimulationResult> Simulate(
     const Cluster& cluster, const config::KubeSchedulerConfiguration& cfg,
@@ -146,7 +183,18 @@ util::Result<SimulationResult> Simulate(
         return ta.value < tb.value;
       });
   std::vector<std::string> pending;
+  std::map<std::string, api::ResourceList> requested_before;
   for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1) {
+      // The input's running pods are all in: what each node had before.
+      framework::Snapshot before;
+      if (auto r = s.cache().UpdateSnapshot(&before); !r.ok()) {
+        return r.error();
+      }
+      for (const framework::NodeInfoPtr& info : before.nodes()) {
+        requested_before[info->name()] = Requested(info->requested());
+      }
+    }
     for (size_t index : order_in_file) {
       api::Pod pod = cluster.pods[index];
       if (IsTerminal(pod)) continue;
@@ -315,6 +363,7 @@ util::Result<SimulationResult> Simulate(
   for (const api::Node& node : cluster.nodes) {
     if (const NodeInfo* info = snapshot.Get(node.metadata.name)) {
       out.nodes.push_back(Summarize(*info));
+      out.nodes.back().requested_before = requested_before[node.metadata.name];
     }
   }
   return out;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -37,7 +38,9 @@ struct PodOutcome {
 
 struct NodeSummary {
   std::string name;
-  api::ResourceList requested;    // sum of the requests of its pods
+  api::ResourceList requested;  // sum of the requests of its pods
+  // The same before the simulation: of the pods the input had running.
+  api::ResourceList requested_before;
   api::ResourceList allocatable;  // status.allocatable
   int pods = 0;
   int64_t allowed_pods = 0;
@@ -73,6 +76,16 @@ struct DisplacedOutcome {
   std::string message;                  // why it has none
 };
 
+// --capacity: how many more copies of a pod fit.
+struct CapacityOutcome {
+  std::string pod;  // namespace/name of the template
+  int fits = 0;     // copies scheduled before the first that was not
+  std::map<std::string, int> nodes;  // where they went
+  std::string stopped_by;            // the first unschedulable copy's reason
+  bool reached_max = false;          // every copy up to --max fitted
+  int max = 0;
+};
+
 struct SimulationResult {
   std::vector<PodOutcome> pods;  // in scheduling order
   std::vector<WorkloadOutcome> workloads;
@@ -86,7 +99,22 @@ struct SimulationResult {
   // Pending pods left alone because their schedulerName is not a profile.
   std::vector<std::string> other_scheduler_pods;
   std::vector<std::string> warnings;
+  std::optional<CapacityOutcome> capacity;
+  // --add-nodes-until-fits: the nodes of the template that made every
+  // pending pod fit (-1: not asked).
+  int nodes_needed = -1;
+  std::string node_template;
 };
+
+// The --capacity copies' outcome, from the copies in the order they were
+// added.
+CapacityOutcome SummarizeCapacity(const SimulationResult& result,
+                                  const std::vector<std::string>& copies,
+                                  const std::string& template_pod, int max);
+
+// Whether a pod of a workload, or one a change displaced, is left
+// unschedulable (--fail-on-unschedulable).
+bool PlannedPodsUnschedulable(const SimulationResult& result);
 
 struct SimulationOptions {
   // Seeds the tie-break between equally scored nodes: a fixed seed gives a

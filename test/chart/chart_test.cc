@@ -159,7 +159,9 @@ TEST_F(ChartTest, EveryObjectIsValidAgainstTheApisOpenApiSchema) {
 }
 
 TEST_F(ChartTest, ExampleObjectsAreValid) {
-  for (const char* file : {"manifests/examples/pod.yaml"}) {
+  for (const char* file :
+       {"manifests/examples/pod.yaml", "examples/plan/shop-web.yaml",
+        "examples/plan/probe-pod.yaml", "examples/plan/worker-node.yaml"}) {
     for (const YAML::Node& doc : Documents(ReadFile(kSource / file))) {
       for (const std::string& problem : schema_->Validate(doc)) {
         ADD_FAILURE() << file << ": " << problem;

@@ -1,0 +1,56 @@
+// A what-if plan: a cluster (from a file or a live snapshot) with changes
+// applied, workloads expanded and, for "how many more fit", copies of a
+// pod, ready for Simulate. Kept apart from the command so that capacity
+// searches can prepare it again with other numbers.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pkg/config/types.h"
+#include "pkg/simulator/changes.h"
+#include "pkg/simulator/cluster.h"
+#include "pkg/simulator/simulator.h"
+#include "pkg/simulator/workloads.h"
+#include "pkg/util/result.h"
+
+namespace ksched::simulator {
+
+struct PlanInput {
+  ClusterChanges changes;
+  bool cron_jobs = false;
+  uint64_t seed = 1;
+  // Copies of this pod added last, pending, named <name>-1, <name>-2, ...
+  std::optional<api::Pod> capacity_template;
+  int capacity_copies = 0;
+};
+
+struct Plan {
+  Cluster cluster;
+  AppliedChanges applied;
+  std::vector<WorkloadPods> workloads;
+  // Pods of workloads, re-created pods and copies whose schedulerName is
+  // not a profile: given to the first profile, as planning them means
+  // scheduling them.
+  int reassigned = 0;
+  std::vector<std::string> capacity_pods;  // namespace/name, in order
+
+  // Points `options` at what the report needs from the plan.
+  void Into(SimulationOptions& options) const;
+};
+
+util::Result<Plan> PreparePlan(Cluster base, const PlanInput& input,
+                               const config::KubeSchedulerConfiguration& cfg);
+
+// The pod a --capacity file describes: a Pod, or the pod template of a
+// Deployment, ReplicaSet, StatefulSet, DaemonSet or Job (the first object
+// of the file that is one of those).
+util::Result<api::Pod> LoadCapacityTemplate(const std::string& path);
+
+// An upper bound on how many copies of `pod` the nodes could take, from
+// their free CPU, memory and pod slots (other constraints only lower it).
+int CapacityUpperBound(const Cluster& cluster, const api::Pod& pod);
+
+}  // namespace ksched::simulator
