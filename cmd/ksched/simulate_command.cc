@@ -315,6 +315,15 @@ int RunSimulate(const std::vector<std::string>& args) {
       extra = hi;
     }
   }
+  // Only the plan shown is explained, not the searches before it.
+  if (explain) {
+    options.explain.emplace();
+    for (const std::string& pod : *positional) {
+      options.explain->insert(
+          pod.find('/') == std::string::npos ? "default/" + pod : pod);
+    }
+    options.explain_top = static_cast<int>(explain_top);
+  }
   auto result = run(extra);
   if (!result.ok()) {
     std::cerr << "Error: " << result.error().message() << "\n";
