@@ -1,5 +1,9 @@
 #include "cmd/ksched/simulate_command.h"
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
@@ -18,6 +22,21 @@
 #include "pkg/util/flags.h"
 
 namespace ksched::cmd {
+namespace {
+
+// VmHWM from /proc/self/status, in MiB; 0 where it cannot be read.
+double PeakRssMiB() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) {
+      return std::strtod(line.c_str() + 6, nullptr) / 1024.0;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
 
 int RunSimulate(const std::vector<std::string>& args) {
   std::string cluster_path;
@@ -93,6 +112,10 @@ int RunSimulate(const std::vector<std::string>& args) {
   flags.Bool("fail-on-unschedulable", &fail_on_unschedulable,
              "Exit with status 3 when a pod of a workload or a pod a change "
              "displaced is unschedulable");
+  bool stats = false;
+  flags.Bool("stats", &stats,
+             "Print to stderr how long loading and scheduling took, pods/s "
+             "and the peak resident memory");
   bool explain = false;
   int64_t explain_top = 5;
   flags.Bool("explain", &explain,
@@ -148,6 +171,7 @@ int RunSimulate(const std::vector<std::string>& args) {
     }
   }
 
+  const auto load_start = std::chrono::steady_clock::now();
   util::Result<simulator::Cluster> cluster = util::Error("");
   if (!kubeconfig.empty()) {
     auto rest_config = ClusterConfig(kubeconfig, context);
@@ -324,10 +348,29 @@ int RunSimulate(const std::vector<std::string>& args) {
     }
     options.explain_top = static_cast<int>(explain_top);
   }
+  const auto schedule_start = std::chrono::steady_clock::now();
+  const double loaded_rss = stats ? PeakRssMiB() : 0;
   auto result = run(extra);
   if (!result.ok()) {
     std::cerr << "Error: " << result.error().message() << "\n";
     return 1;
+  }
+  if (stats) {
+    const auto done = std::chrono::steady_clock::now();
+    const double load =
+        std::chrono::duration<double>(schedule_start - load_start).count();
+    const double schedule =
+        std::chrono::duration<double>(done - schedule_start).count();
+    char line[256];
+    std::snprintf(line, sizeof(line),
+                  "stats: nodes=%zu pods=%zu load %.3f s (peak RSS %.1f "
+                  "MiB), schedule %.3f s (%zu pending, %.0f pods/s), peak "
+                  "RSS %.1f MiB\n",
+                  plan->cluster.nodes.size(), plan->cluster.pods.size(), load,
+                  loaded_rss, schedule, result->pods.size(),
+                  schedule > 0 ? result->pods.size() / schedule : 0.0,
+                  PeakRssMiB());
+    std::cerr << line;
   }
   if (add_nodes_until_fits) {
     result->nodes_needed = extra;

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -43,19 +44,25 @@ class Loader {
         return util::Error(where + ": items: expected array");
       }
       for (rapidjson::SizeType i = 0; i < items->value.Size(); ++i) {
-        const rapidjson::Value& item = items->value[i];
-        std::string item_where = where + ": items[" + std::to_string(i) + "]";
-        // Typed lists (PodList) may leave the items' kind out.
-        if (item.IsObject() && !item.HasMember("kind") && kind != "List") {
-          auto r = AddKind(kind.substr(0, kind.size() - 4), item, item_where);
-          if (!r.ok()) return r;
-          continue;
-        }
-        if (auto r = Add(item, item_where); !r.ok()) return r;
+        auto r = AddListItem(kind, items->value[i],
+                             where + ": items[" + std::to_string(i) + "]");
+        if (!r.ok()) return r;
       }
       return {};
     }
     return AddKind(kind, obj, where);
+  }
+
+  // One item of a list of `list_kind` ("List", "PodList", ...).
+  util::Result<void> AddListItem(const std::string& list_kind,
+                                 const rapidjson::Value& item,
+                                 const std::string& where) {
+    // Typed lists (PodList) may leave the items' kind out.
+    if (item.IsObject() && !item.HasMember("kind") && list_kind != "List" &&
+        list_kind.ends_with("List")) {
+      return AddKind(list_kind.substr(0, list_kind.size() - 4), item, where);
+    }
+    return Add(item, where);
   }
 
   util::Result<Cluster> Finish() {
@@ -276,7 +283,170 @@ util::Status MergeCluster(Cluster& into, Cluster more) {
   return util::Status();
 }
 
+namespace {
+
+// A JSON List's top level, found without building it: the text range of
+// each member, and of each element of its "items". A snapshot of a large
+// cluster is tens of megabytes; its items are then parsed one at a time,
+// so no document of the whole file is ever held.
+struct JsonListLayout {
+  std::map<std::string, std::string_view> members;
+  std::vector<std::string_view> items;
+};
+
+class JsonScanner {
+ public:
+  explicit JsonScanner(std::string_view text) : text_(text) {}
+
+  // nullopt: not an object with an "items" array, or not well formed
+  // enough to split; the caller then parses the text whole.
+  std::optional<JsonListLayout> Scan() {
+    JsonListLayout out;
+    SkipSpace();
+    if (!Eat('{')) return std::nullopt;
+    SkipSpace();
+    if (Eat('}')) return std::nullopt;
+    bool has_items = false;
+    while (true) {
+      SkipSpace();
+      std::optional<std::string_view> key = RawString();
+      if (!key) return std::nullopt;
+      SkipSpace();
+      if (!Eat(':')) return std::nullopt;
+      SkipSpace();
+      if (*key == "items" && Peek() == '[') {
+        has_items = true;
+        ++pos_;
+        SkipSpace();
+        if (!Eat(']')) {
+          while (true) {
+            SkipSpace();
+            const size_t begin = pos_;
+            if (!SkipValue()) return std::nullopt;
+            out.items.push_back(text_.substr(begin, pos_ - begin));
+            SkipSpace();
+            if (Eat(']')) break;
+            if (!Eat(',')) return std::nullopt;
+          }
+        }
+      } else {
+        const size_t begin = pos_;
+        if (!SkipValue()) return std::nullopt;
+        out.members[std::string(*key)] = text_.substr(begin, pos_ - begin);
+      }
+      SkipSpace();
+      if (Eat('}')) break;
+      if (!Eat(',')) return std::nullopt;
+    }
+    SkipSpace();
+    if (pos_ != text_.size() || !has_items) return std::nullopt;
+    return out;
+  }
+
+ private:
+  char Peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  bool Eat(char c) {
+    if (Peek() != c) return false;
+    ++pos_;
+    return true;
+  }
+  void SkipSpace() {
+    while (pos_ < text_.size() &&
+           (text_[pos_] == ' ' || text_[pos_] == '\n' || text_[pos_] == '\t' ||
+            text_[pos_] == '\r')) {
+      ++pos_;
+    }
+  }
+  // A key without escapes (every key the list's top level has); anything
+  // else is left to the whole parse.
+  std::optional<std::string_view> RawString() {
+    if (!Eat('"')) return std::nullopt;
+    const size_t begin = pos_;
+    while (pos_ < text_.size() && text_[pos_] != '"') {
+      if (text_[pos_] == '\\') return std::nullopt;
+      ++pos_;
+    }
+    if (pos_ >= text_.size()) return std::nullopt;
+    return text_.substr(begin, pos_++ - begin);
+  }
+  bool SkipString() {
+    ++pos_;  // the opening quote
+    while (pos_ < text_.size()) {
+      const char c = text_[pos_++];
+      if (c == '\\') {
+        ++pos_;
+      } else if (c == '"') {
+        return true;
+      }
+    }
+    return false;
+  }
+  // One value, by its brackets; the parser of the value checks the rest.
+  bool SkipValue() {
+    const char c = Peek();
+    if (c == '"') return SkipString();
+    if (c == '{' || c == '[') {
+      int depth = 0;
+      while (pos_ < text_.size()) {
+        const char d = text_[pos_];
+        if (d == '"') {
+          if (!SkipString()) return false;
+          continue;
+        }
+        ++pos_;
+        if (d == '{' || d == '[') {
+          ++depth;
+        } else if (d == '}' || d == ']') {
+          if (--depth == 0) return true;
+        }
+      }
+      return false;
+    }
+    const size_t begin = pos_;
+    while (pos_ < text_.size() && text_[pos_] != ',' && text_[pos_] != '}' &&
+           text_[pos_] != ']' && text_[pos_] != ' ' && text_[pos_] != '\n' &&
+           text_[pos_] != '\t' && text_[pos_] != '\r') {
+      ++pos_;
+    }
+    return pos_ > begin;
+  }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+};
+
+}  // namespace
+
 util::Result<Cluster> ParseCluster(std::string_view text) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && text[first] == '{') {
+    if (std::optional<JsonListLayout> list = JsonScanner(text).Scan()) {
+      // The list's own kind first: items of a typed list may lack theirs.
+      std::string kind;
+      if (auto k = list->members.find("kind"); k != list->members.end()) {
+        auto parsed = api::YamlToJson(k->second);
+        if (parsed.ok() && parsed->size() == 1 && (*parsed)[0].IsString()) {
+          kind = (*parsed)[0].GetString();
+        }
+      }
+      if (!kind.empty()) {
+        Loader loader;
+        bool whole = false;
+        for (size_t i = 0; i < list->items.size() && !whole; ++i) {
+          auto item = api::YamlToJson(list->items[i]);
+          // An item JSON refuses: the whole parse words the error.
+          if (!item.ok() || item->size() != 1) {
+            whole = true;
+            break;
+          }
+          auto r = loader.AddListItem(
+              kind, (*item)[0], "document 1: items[" + std::to_string(i) + "]");
+          if (!r.ok()) return r.error();
+        }
+        if (!whole) return loader.Finish();
+      }
+    }
+  }
   auto docs = api::YamlToJson(text);
   if (!docs.ok()) return docs.error();
   Loader loader;
