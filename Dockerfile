@@ -5,6 +5,7 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       cmake g++ make ca-certificates \
       libcpprest-dev rapidjson-dev libssl-dev prometheus-cpp-dev libyaml-cpp-dev \
+      libyaml-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY CMakeLists.txt ./
@@ -22,7 +23,7 @@ RUN cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DKSCHED_
 FROM debian:bookworm-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-      ca-certificates libcpprest2.10 libssl3 libyaml-cpp0.7 \
+      ca-certificates libcpprest2.10 libssl3 libyaml-cpp0.7 libyaml-0-2 \
       libprometheus-cpp-core1.0 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /src/build/cmd/ksched/ksched /usr/local/bin/ksched

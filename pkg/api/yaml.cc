@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
+#include <yaml.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -296,6 +297,225 @@ bool NeedsYamlPath(const rapidjson::Value& v, int limit) {
 }
 
 }  // namespace
+
+namespace {
+
+// libyaml's parser over a string, one event at a time.
+class EventStream {
+ public:
+  explicit EventStream(std::string_view text) {
+    yaml_parser_initialize(&parser_);
+    yaml_parser_set_input_string(
+        &parser_, reinterpret_cast<const unsigned char*>(text.data()),
+        text.size());
+  }
+  ~EventStream() {
+    if (has_event_) yaml_event_delete(&event_);
+    yaml_parser_delete(&parser_);
+  }
+  EventStream(const EventStream&) = delete;
+  EventStream& operator=(const EventStream&) = delete;
+
+  // The next event, valid until the next call; nullptr on a parse error.
+  const yaml_event_t* Next() {
+    if (has_event_) yaml_event_delete(&event_);
+    has_event_ = yaml_parser_parse(&parser_, &event_) != 0;
+    return has_event_ ? &event_ : nullptr;
+  }
+
+ private:
+  yaml_parser_t parser_;
+  yaml_event_t event_;
+  bool has_event_ = false;
+};
+
+// Events of one value into a RapidJSON handler (a Document); false when
+// the value has what the fast path leaves to YamlToJson.
+class ValueEmitter {
+ public:
+  explicit ValueEmitter(EventStream& events) : events_(events) {}
+
+  template <typename Handler>
+  bool Emit(const yaml_event_t& first, Handler& h, int depth) {
+    if (depth > kMaxDepth) return false;
+    switch (first.type) {
+      case YAML_SCALAR_EVENT:
+        return Scalar(first, h);
+      case YAML_SEQUENCE_START_EVENT: {
+        if (first.data.sequence_start.anchor != nullptr ||
+            !first.data.sequence_start.implicit) {
+          return false;
+        }
+        h.StartArray();
+        rapidjson::SizeType n = 0;
+        while (true) {
+          const yaml_event_t* e = events_.Next();
+          if (e == nullptr) return false;
+          if (e->type == YAML_SEQUENCE_END_EVENT) break;
+          if (!Emit(*e, h, depth + 1)) return false;
+          ++n;
+        }
+        return h.EndArray(n);
+      }
+      case YAML_MAPPING_START_EVENT: {
+        if (first.data.mapping_start.anchor != nullptr ||
+            !first.data.mapping_start.implicit) {
+          return false;
+        }
+        h.StartObject();
+        std::unordered_set<std::string> keys;
+        rapidjson::SizeType n = 0;
+        while (true) {
+          const yaml_event_t* e = events_.Next();
+          if (e == nullptr) return false;
+          if (e->type == YAML_MAPPING_END_EVENT) break;
+          std::string key;
+          if (!Key(*e, &key) || !keys.insert(key).second) return false;
+          h.Key(key.data(), static_cast<rapidjson::SizeType>(key.size()), true);
+          const yaml_event_t* v = events_.Next();
+          if (v == nullptr || !Emit(*v, h, depth + 1)) return false;
+          ++n;
+        }
+        return h.EndObject(n);
+      }
+      default:  // aliases, and anything out of place
+        return false;
+    }
+  }
+
+  // A mapping key: a scalar without anchor or tag, and not a merge key.
+  static bool Key(const yaml_event_t& e, std::string* key) {
+    if (e.type != YAML_SCALAR_EVENT || e.data.scalar.anchor != nullptr ||
+        e.data.scalar.tag != nullptr) {
+      return false;
+    }
+    key->assign(reinterpret_cast<const char*>(e.data.scalar.value),
+                e.data.scalar.length);
+    return !(e.data.scalar.style == YAML_PLAIN_SCALAR_STYLE && *key == "<<");
+  }
+
+ private:
+  template <typename Handler>
+  static bool Scalar(const yaml_event_t& e, Handler& h) {
+    if (e.data.scalar.anchor != nullptr || e.data.scalar.tag != nullptr) {
+      return false;
+    }
+    const char* data = reinterpret_cast<const char*>(e.data.scalar.value);
+    const size_t size = e.data.scalar.length;
+    if (e.data.scalar.style != YAML_PLAIN_SCALAR_STYLE) {
+      return h.String(data, static_cast<rapidjson::SizeType>(size), true);
+    }
+    // Plain: YAML 1.2's core schema, as ConvertScalar types it.
+    const std::string s(data, size);
+    if (IsNull(s)) return h.Null();
+    if (IsTrue(s)) return h.Bool(true);
+    if (IsFalse(s)) return h.Bool(false);
+    if (IsDecimalInt(s)) {
+      errno = 0;
+      const long long v = std::strtoll(s.c_str(), nullptr, 10);
+      if (errno == ERANGE) return h.Double(std::strtod(s.c_str(), nullptr));
+      return h.Int64(v);
+    }
+    if (IsFloat(s)) return h.Double(std::strtod(s.c_str(), nullptr));
+    return h.String(data, static_cast<rapidjson::SizeType>(size), true);
+  }
+
+  EventStream& events_;
+};
+
+// One value, starting at `first`, as a Document.
+bool ReadValue(ValueEmitter& emitter, const yaml_event_t& first, int depth,
+               rapidjson::Document* out) {
+  bool ok = false;
+  auto generate = [&](rapidjson::Document& h) {
+    ok = emitter.Emit(first, h, depth);
+    return ok;
+  };
+  out->Populate(generate);
+  return ok;
+}
+
+}  // namespace
+
+util::Result<bool> StreamYamlToJson(std::string_view text,
+                                    const YamlStreamCallbacks& callbacks) {
+  EventStream events(text);
+  ValueEmitter emitter(events);
+  size_t document = 0;
+  while (true) {
+    const yaml_event_t* e = events.Next();
+    if (e == nullptr) return false;
+    if (e->type == YAML_STREAM_END_EVENT) return true;
+    if (e->type != YAML_DOCUMENT_START_EVENT) continue;  // stream start
+    const yaml_event_t* root = events.Next();
+    if (root == nullptr) return false;
+    ++document;
+    if (root->type != YAML_MAPPING_START_EVENT) {
+      rapidjson::Document doc;
+      if (!ReadValue(emitter, *root, 0, &doc)) return false;
+      const yaml_event_t* end = events.Next();
+      if (end == nullptr || end->type != YAML_DOCUMENT_END_EVENT) {
+        return false;
+      }
+      if (doc.IsNull()) {
+        --document;  // an empty document is dropped, as YamlToJson does
+        continue;
+      }
+      if (auto s = callbacks.on_document(std::move(doc), document); !s.ok()) {
+        return s.error();
+      }
+      continue;
+    }
+    // A mapping: its "items" element by element, the rest as one object.
+    if (root->data.mapping_start.anchor != nullptr ||
+        !root->data.mapping_start.implicit) {
+      return false;
+    }
+    rapidjson::Document rest(rapidjson::kObjectType);
+    std::unordered_set<std::string> keys;
+    while (true) {
+      const yaml_event_t* k = events.Next();
+      if (k == nullptr) return false;
+      if (k->type == YAML_MAPPING_END_EVENT) break;
+      std::string key;
+      if (!ValueEmitter::Key(*k, &key) || !keys.insert(key).second) {
+        return false;
+      }
+      const yaml_event_t* v = events.Next();
+      if (v == nullptr) return false;
+      if (key == "items" && v->type == YAML_SEQUENCE_START_EVENT &&
+          v->data.sequence_start.anchor == nullptr &&
+          v->data.sequence_start.implicit) {
+        size_t index = 0;
+        while (true) {
+          const yaml_event_t* item = events.Next();
+          if (item == nullptr) return false;
+          if (item->type == YAML_SEQUENCE_END_EVENT) break;
+          rapidjson::Document doc;
+          if (!ReadValue(emitter, *item, 2, &doc)) return false;
+          if (auto s = callbacks.on_item(std::move(doc), document, index++);
+              !s.ok()) {
+            return s.error();
+          }
+        }
+        rest.AddMember(rapidjson::Value(key.c_str(), rest.GetAllocator()),
+                       rapidjson::Value(rapidjson::kArrayType),
+                       rest.GetAllocator());
+        continue;
+      }
+      rapidjson::Document value;
+      if (!ReadValue(emitter, *v, 1, &value)) return false;
+      rest.AddMember(rapidjson::Value(key.c_str(), rest.GetAllocator()),
+                     rapidjson::Value(value, rest.GetAllocator()),
+                     rest.GetAllocator());
+    }
+    const yaml_event_t* end = events.Next();
+    if (end == nullptr || end->type != YAML_DOCUMENT_END_EVENT) return false;
+    if (auto s = callbacks.on_document(std::move(rest), document); !s.ok()) {
+      return s.error();
+    }
+  }
+}
 
 util::Result<std::vector<rapidjson::Document>> YamlToJson(
     std::string_view text) {

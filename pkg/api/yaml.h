@@ -4,6 +4,7 @@
 
 #include <yaml-cpp/node/node.h>
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,27 @@ namespace ksched::api {
 // exhaust memory; nesting is limited so recursion cannot exhaust the stack.
 util::Result<std::vector<rapidjson::Document>> YamlToJson(
     std::string_view text);
+
+// Large YAML streams (a snapshot of a cluster, tens of megabytes) through
+// libyaml's event parser, value by value, without a node tree: a
+// document that is a mapping with an "items" sequence (a List) gives each
+// item to `on_item` as it is read, then the rest of its mapping to
+// `on_document`; any other document goes whole to `on_document`. Empty
+// documents are skipped. Returns false, having called nothing it cannot
+// take back only when the stream has what this reader leaves to
+// YamlToJson (anchors, aliases, explicit tags, merge keys, repeated keys,
+// nesting beyond YamlToJson's limit, or a syntax error, which YamlToJson
+// then words): the caller must discard what the callbacks received and
+// use YamlToJson. Scalars are typed as YamlToJson types them.
+struct YamlStreamCallbacks {
+  std::function<util::Status(rapidjson::Document item, size_t document,
+                             size_t index)>
+      on_item;
+  std::function<util::Status(rapidjson::Document doc, size_t document)>
+      on_document;
+};
+util::Result<bool> StreamYamlToJson(std::string_view text,
+                                    const YamlStreamCallbacks& callbacks);
 
 // YAML::LoadAll, made safe for any input: yaml-cpp's exceptions become the
 // error ("malformed YAML: line 3, column 5: ..."), and a stream on which

@@ -50,6 +50,79 @@ TEST(YamlTest, JsonToYamlRoundTripsEveryTypeAndQuotesAmbiguousStrings) {
   EXPECT_TRUE((*back)[0] == in) << yaml;
 }
 
+// The streamed reader gives what YamlToJson gives, item by item.
+TEST(YamlTest, StreamingGivesWhatYamlToJsonGives) {
+  const std::string text = R"(apiVersion: v1
+kind: List
+items:
+  - kind: Pod
+    metadata: {name: a, labels: {n: "1", b: 'true'}}
+    spec: {priority: 7, ratio: 0.5, on: true, none: ~, empty: null}
+  - kind: Node
+    text: |
+      two
+      lines
+metadata: {}
+---
+---
+kind: Pod
+metadata: {name: alone}
+)";
+  std::vector<std::string> items, docs;
+  YamlStreamCallbacks callbacks;
+  callbacks.on_item = [&](rapidjson::Document item, size_t document,
+                          size_t index) {
+    items.push_back(std::to_string(document) + "/" + std::to_string(index) +
+                    " " + ToText(item));
+    return util::Status();
+  };
+  callbacks.on_document = [&](rapidjson::Document doc, size_t document) {
+    docs.push_back(std::to_string(document) + " " + ToText(doc));
+    return util::Status();
+  };
+  auto streamed = StreamYamlToJson(text, callbacks);
+  ASSERT_TRUE(streamed.ok()) << streamed.error().message();
+  ASSERT_TRUE(*streamed);
+  auto whole = YamlToJson(text);
+  ASSERT_TRUE(whole.ok());
+  ASSERT_EQ(whole->size(), 2u);  // the empty document is dropped by both
+  const rapidjson::Value& list = (*whole)[0];
+  ASSERT_EQ(items.size(), 2u);
+  EXPECT_EQ(items[0], "1/0 " + ToText(list["items"][0]));
+  EXPECT_EQ(items[1], "1/1 " + ToText(list["items"][1]));
+  ASSERT_EQ(docs.size(), 2u);
+  EXPECT_EQ(docs[0],
+            R"(1 {"apiVersion":"v1","kind":"List","items":[],"metadata":{}})");
+  EXPECT_EQ(docs[1], "2 " + ToText((*whole)[1]));
+}
+
+TEST(YamlTest, StreamingLeavesAnchorsTagsMergeKeysAndRepeatsToYamlToJson) {
+  YamlStreamCallbacks callbacks;
+  int calls = 0;
+  callbacks.on_item = [&](rapidjson::Document, size_t, size_t) {
+    ++calls;
+    return util::Status();
+  };
+  callbacks.on_document = [&](rapidjson::Document, size_t) {
+    ++calls;
+    return util::Status();
+  };
+  for (const char* text : {"a: &x {b: 1}\nc: *x\n", "a: !!str 1\n",
+                           "base: {x: 1}\nm: {<<: {y: 2}}\n", "a: 1\na: 2\n",
+                           "a: [1, 2\n", "items:\n  - {a: &y 1}\n"}) {
+    auto r = StreamYamlToJson(text, callbacks);
+    ASSERT_TRUE(r.ok()) << text;
+    EXPECT_FALSE(*r) << text;
+  }
+  // A callback's error is the answer.
+  callbacks.on_document = [](rapidjson::Document, size_t) {
+    return util::Status(util::Error("no thanks"));
+  };
+  auto r = StreamYamlToJson("a: 1\n", callbacks);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message(), "no thanks");
+}
+
 TEST(YamlTest, MalformedYamlNamesLineAndColumn) {
   auto docs = YamlToJson("a: [1, 2\nb: c\n");
   ASSERT_FALSE(docs.ok());

@@ -447,6 +447,49 @@ util::Result<Cluster> ParseCluster(std::string_view text) {
       }
     }
   }
+  {
+    // YAML (and JSON the split above left): libyaml's events, item by item;
+    // what it leaves goes to YamlToJson below.
+    Loader loader;
+    struct Kindless {
+      size_t document, index;
+      rapidjson::Document item;
+    };
+    std::vector<Kindless> kindless;
+    auto where = [](size_t document, size_t index) {
+      return "document " + std::to_string(document) + ": items[" +
+             std::to_string(index) + "]";
+    };
+    api::YamlStreamCallbacks callbacks;
+    callbacks.on_item = [&](rapidjson::Document item, size_t document,
+                            size_t index) -> util::Status {
+      if (item.IsObject() && !item.HasMember("kind")) {
+        // A typed list's item: its kind comes with the list's, later.
+        kindless.push_back({document, index, std::move(item)});
+        return util::Status();
+      }
+      return loader.Add(item, where(document, index));
+    };
+    callbacks.on_document = [&](rapidjson::Document doc,
+                                size_t document) -> util::Status {
+      std::string kind;
+      if (doc.IsObject()) {
+        auto k = doc.FindMember("kind");
+        if (k != doc.MemberEnd() && k->value.IsString()) {
+          kind = k->value.GetString();
+        }
+      }
+      for (Kindless& k : kindless) {
+        auto r = loader.AddListItem(kind, k.item, where(k.document, k.index));
+        if (!r.ok()) return r.error();
+      }
+      kindless.clear();
+      return loader.Add(doc, "document " + std::to_string(document));
+    };
+    auto streamed = api::StreamYamlToJson(text, callbacks);
+    if (!streamed.ok()) return streamed.error();
+    if (*streamed) return loader.Finish();
+  }
   auto docs = api::YamlToJson(text);
   if (!docs.ok()) return docs.error();
   Loader loader;

@@ -5,6 +5,9 @@
 #include <map>
 #include <string>
 
+#include "pkg/api/yaml.h"
+#include "pkg/simulator/snapshot.h"
+
 namespace ksched::simulator {
 namespace {
 
@@ -146,6 +149,26 @@ TEST(ClusterTest, PlainListItemsNeedTheirOwnKind) {
                 "List carry their own kind"),
             std::string::npos)
       << c.error().message();
+}
+
+// The bundled example (anchors and merge keys: the node-tree path) read
+// back from its snapshot as JSON (split item by item) and as YAML
+// (libyaml's events) is the same cluster.
+TEST(ClusterTest, EveryReaderGivesTheSameCluster) {
+  auto example = LoadClusterFile(std::string(KSCHED_SOURCE_DIR) +
+                                 "/examples/cluster.yaml");
+  ASSERT_TRUE(example.ok()) << example.error().message();
+  const std::string json = SnapshotJson(*example);
+  auto from_json = ParseCluster(json);
+  ASSERT_TRUE(from_json.ok()) << from_json.error().message();
+  EXPECT_EQ(SnapshotJson(*from_json), json);
+  rapidjson::Document doc;
+  doc.Parse(json.c_str());
+  const std::string yaml = api::JsonToYaml(doc);
+  auto from_yaml = ParseCluster(yaml);
+  ASSERT_TRUE(from_yaml.ok()) << from_yaml.error().message();
+  EXPECT_EQ(SnapshotJson(*from_yaml), json);
+  EXPECT_EQ(from_yaml->pods.size(), example->pods.size());
 }
 
 }  // namespace
