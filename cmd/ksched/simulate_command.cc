@@ -256,6 +256,8 @@ int RunSimulate(const std::vector<std::string>& args) {
   // One plan, simulated: with `extra_nodes` template nodes on top of
   // --add-nodes, and for --capacity as many copies as could possibly fit.
   std::optional<simulator::Plan> plan;
+  bool final_run = false;
+  const size_t cron_job_count = cluster->cron_jobs.size();
   auto run = [&](int extra_nodes) -> util::Result<simulator::SimulationResult> {
     simulator::PlanInput in = input;
     in.changes.add_nodes += extra_nodes;
@@ -269,7 +271,11 @@ int RunSimulate(const std::vector<std::string>& args) {
           simulator::CapacityUpperBound(sized->cluster, *in.capacity_template) +
               1));
     }
-    auto prepared = simulator::PreparePlan(*cluster, in, *cfg);
+    // The last (or only) run may take the cluster itself: a snapshot of a
+    // large cluster is not worth a copy.
+    auto prepared = simulator::PreparePlan(
+        final_run ? std::move(*cluster) : simulator::Cluster(*cluster), in,
+        *cfg);
     if (!prepared.ok()) return prepared.error();
     plan = std::move(*prepared);
     simulator::SimulationOptions o = options;
@@ -350,6 +356,7 @@ int RunSimulate(const std::vector<std::string>& args) {
   }
   const auto schedule_start = std::chrono::steady_clock::now();
   const double loaded_rss = stats ? PeakRssMiB() : 0;
+  final_run = true;
   auto result = run(extra);
   if (!result.ok()) {
     std::cerr << "Error: " << result.error().message() << "\n";
@@ -376,8 +383,8 @@ int RunSimulate(const std::vector<std::string>& args) {
     result->nodes_needed = extra;
     result->node_template = changes.node_template->metadata.name;
   }
-  if (!cron_jobs && !cluster->cron_jobs.empty()) {
-    std::cerr << "note: " << cluster->cron_jobs.size()
+  if (!cron_jobs && cron_job_count > 0) {
+    std::cerr << "note: " << cron_job_count
               << " CronJobs not expanded (--cronjobs expands each into the "
                  "Job it would start now)\n";
   }
