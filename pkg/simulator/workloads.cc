@@ -1,5 +1,6 @@
 #include "pkg/simulator/workloads.h"
 
+#include <cctype>
 #include <chrono>
 #include <map>
 #include <random>
@@ -88,6 +89,9 @@ bool OwnedBy(const api::Pod& pod, std::string_view kind,
 util::Status CheckSelector(const std::optional<api::LabelSelector>& selector,
                            const api::PodTemplateSpec& t,
                            const std::string& what) {
+  // "Deployment shop/web" -> "deployment", as the API server words it.
+  std::string kind = what.substr(0, what.find(' '));
+  for (char& c : kind) c = static_cast<char>(std::tolower(c));
   if (!selector.has_value()) {
     return util::Error(what + ": spec.selector: Required value");
   }
@@ -98,7 +102,8 @@ util::Status CheckSelector(const std::optional<api::LabelSelector>& selector,
   if (compiled->IsEverything()) {
     return util::Error(what +
                        ": spec.selector: Invalid value: empty selector is "
-                       "invalid for deployment");
+                       "invalid for " +
+                       kind);
   }
   if (!compiled->Matches(t.metadata.labels)) {
     return util::Error(what +
