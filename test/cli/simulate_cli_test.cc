@@ -96,7 +96,8 @@ TEST(SimulateCliTest, BadInvocationsExplainThemselves) {
     int exit_code;
     std::string err;
   } cases[] = {
-      {"simulate", 2, "give the cluster as --cluster FILE or --kubeconfig FILE"},
+      {"simulate", 2,
+       "give the cluster as --cluster FILE or --kubeconfig FILE"},
       {"simulate --cluster", 2, "flag needs an argument: --cluster"},
       {"simulate --cluster x --output yaml", 2,
        "--output must be table or json"},

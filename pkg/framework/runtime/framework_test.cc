@@ -551,11 +551,11 @@ TEST_F(FrameworkTest, ARecordedCycleKeepsEveryPluginsAnswerPerNode) {
   EXPECT_EQ(n2.Message(), "B says no");
   EXPECT_EQ(n2.plugin(), "B");
   using Verdicts = CycleRecorder::Verdicts;
-  EXPECT_EQ(recorder.FilterResults(),
-            (std::map<std::string, Verdicts>{
-                {"n1", {{"B", {}, false}, {"C", {}, false}}},
-                {"n2",
-                 {{"B", {"B says no"}, false}, {"C", {"C says no"}, false}}}}));
+  EXPECT_EQ(
+      recorder.FilterResults(),
+      (std::map<std::string, Verdicts>{
+          {"n1", {{"B", {}, false}, {"C", {}, false}}},
+          {"n2", {{"B", {"B says no"}, false}, {"C", {"C says no"}, false}}}}));
   // A node copy (as preemption filters) has no slot and is not recorded.
   NodeInfoPtr copy = std::make_shared<NodeInfo>(*nodes[0]);
   (void)(*f)->RunFilterPlugins(state, *pod, *copy);
