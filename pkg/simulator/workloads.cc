@@ -122,6 +122,15 @@ util::Status CheckReplicas(std::optional<int32_t> n, const std::string& what,
   return util::Status();
 }
 
+// What the API server's validation refuses in a replicated workload.
+util::Status CheckWorkload(std::optional<int32_t> replicas,
+                           const std::optional<api::LabelSelector>& selector,
+                           const api::PodTemplateSpec& t,
+                           const std::string& what) {
+  if (auto s = CheckReplicas(replicas, what, "replicas"); !s.ok()) return s;
+  return CheckSelector(selector, t, what);
+}
+
 class Expander {
  public:
   Expander(Cluster& cluster, const ExpandOptions& options)
@@ -137,10 +146,8 @@ class Expander {
   util::Status Deployment(const api::Deployment& d) {
     const std::string what =
         "Deployment " + d.metadata.ns + "/" + d.metadata.name;
-    if (auto s = CheckReplicas(d.spec.replicas, what, "replicas"); !s.ok()) {
-      return s;
-    }
-    if (auto s = CheckSelector(d.spec.selector, d.spec.pod_template, what);
+    if (auto s = CheckWorkload(d.spec.replicas, d.spec.selector,
+                               d.spec.pod_template, what);
         !s.ok()) {
       return s;
     }
@@ -186,10 +193,8 @@ class Expander {
     }
     const std::string what =
         "ReplicaSet " + r.metadata.ns + "/" + r.metadata.name;
-    if (auto s = CheckReplicas(r.spec.replicas, what, "replicas"); !s.ok()) {
-      return s;
-    }
-    if (auto s = CheckSelector(r.spec.selector, r.spec.pod_template, what);
+    if (auto s = CheckWorkload(r.spec.replicas, r.spec.selector,
+                               r.spec.pod_template, what);
         !s.ok()) {
       return s;
     }
@@ -216,10 +221,8 @@ class Expander {
   util::Status StatefulSet(const api::StatefulSet& s) {
     const std::string what =
         "StatefulSet " + s.metadata.ns + "/" + s.metadata.name;
-    if (auto r = CheckReplicas(s.spec.replicas, what, "replicas"); !r.ok()) {
-      return r;
-    }
-    if (auto r = CheckSelector(s.spec.selector, s.spec.pod_template, what);
+    if (auto r = CheckWorkload(s.spec.replicas, s.spec.selector,
+                               s.spec.pod_template, what);
         !r.ok()) {
       return r;
     }
