@@ -261,16 +261,7 @@ int RunSimulate(const std::vector<std::string>& args) {
   auto run = [&](int extra_nodes) -> util::Result<simulator::SimulationResult> {
     simulator::PlanInput in = input;
     in.changes.add_nodes += extra_nodes;
-    if (in.capacity_template) {
-      // Copies beyond what the nodes' free resources allow would only be
-      // unschedulable: the bound, plus one to show what stops them.
-      auto sized = simulator::PreparePlan(*cluster, in, *cfg);
-      if (!sized.ok()) return sized.error();
-      in.capacity_copies = static_cast<int>(std::min<int64_t>(
-          max_count,
-          simulator::CapacityUpperBound(sized->cluster, *in.capacity_template) +
-              1));
-    }
+    in.capacity_copies = static_cast<int>(max_count);
     // The last (or only) run may take the cluster itself: a snapshot of a
     // large cluster is not worth a copy.
     auto prepared = simulator::PreparePlan(

@@ -40,8 +40,10 @@ util::Result<Plan> PreparePlan(Cluster base, const PlanInput& input,
       names.insert(p.metadata.ns + "/" + p.metadata.name);
     }
     const api::Pod& t = *input.capacity_template;
+    const int copies =
+        std::min(input.capacity_copies, CapacityUpperBound(c, t) + 1);
     int index = 1;
-    for (int added = 0; added < input.capacity_copies; ++index) {
+    for (int added = 0; added < copies; ++index) {
       api::Pod pod = t;
       pod.metadata.name = t.metadata.name + "-" + std::to_string(index);
       const std::string key = pod.metadata.ns + "/" + pod.metadata.name;

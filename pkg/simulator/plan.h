@@ -22,7 +22,9 @@ struct PlanInput {
   ClusterChanges changes;
   bool cron_jobs = false;
   uint64_t seed = 1;
-  // Copies of this pod added last, pending, named <name>-1, <name>-2, ...
+  // Copies of this pod added last, pending, named <name>-1, <name>-2, ...:
+  // at most capacity_copies, and no more than the nodes' free resources
+  // could take plus one (CapacityUpperBound), to show what stops them.
   std::optional<api::Pod> capacity_template;
   int capacity_copies = 0;
 };
