@@ -16,6 +16,7 @@
 #include "pkg/api/node.h"
 #include "pkg/api/objects.h"
 #include "pkg/api/pod.h"
+#include "pkg/api/podgroup.h"
 #include "pkg/api/policy.h"
 #include "pkg/api/storage.h"
 #include "pkg/api/workloads.h"
@@ -56,6 +57,7 @@ KSCHED_API_TYPE(StatefulSet, "apps/v1", "StatefulSet")
 KSCHED_API_TYPE(DaemonSet, "apps/v1", "DaemonSet")
 KSCHED_API_TYPE(Job, "batch/v1", "Job")
 KSCHED_API_TYPE(CronJob, "batch/v1", "CronJob")
+KSCHED_API_TYPE(PodGroup, "scheduling.x-k8s.io/v1alpha1", "PodGroup")
 #undef KSCHED_API_TYPE
 
 struct JsonDecodeOptions {
@@ -105,6 +107,7 @@ KSCHED_API_CODEC_EXTERN(PersistentVolumeClaim)
 KSCHED_API_CODEC_EXTERN(PersistentVolume)
 KSCHED_API_CODEC_EXTERN(StorageClass)
 KSCHED_API_CODEC_EXTERN(PodDisruptionBudget)
+KSCHED_API_CODEC_EXTERN(PodGroup)
 #undef KSCHED_API_CODEC_EXTERN
 
 }  // namespace ksched::api

@@ -8,6 +8,7 @@
 #include "pkg/api/node.h"
 #include "pkg/api/objects.h"
 #include "pkg/api/pod.h"
+#include "pkg/api/podgroup.h"
 #include "pkg/api/policy.h"
 #include "pkg/api/selector.h"
 #include "pkg/api/storage.h"
@@ -719,6 +720,33 @@ void Fields(V& v, PodDisruptionBudget& b) {
   v("metadata", b.metadata);
   v("spec", b.spec);
   v("status", b.status);
+}
+
+// ---- scheduling.x-k8s.io (scheduler-plugins' PodGroup) ----
+
+template <typename V>
+void Fields(V& v, PodGroupSpec& s) {
+  v("minMember", s.min_member);
+  v("minResources", s.min_resources);
+  v("scheduleTimeoutSeconds", s.schedule_timeout_seconds);
+}
+
+template <typename V>
+void Fields(V& v, PodGroupStatus& s) {
+  v("phase", s.phase);
+  v("occupiedBy", s.occupied_by);
+  v("scheduled", s.scheduled);
+  v("running", s.running);
+  v("succeeded", s.succeeded);
+  v("failed", s.failed);
+  v("scheduleStartTime", s.schedule_start_time);
+}
+
+template <typename V>
+void Fields(V& v, PodGroup& g) {
+  v("metadata", g.metadata);
+  v("spec", g.spec);
+  v("status", g.status);
 }
 
 // ---- workloads (apps/v1, batch/v1) ----

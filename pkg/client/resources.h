@@ -8,6 +8,7 @@
 #include "pkg/api/node.h"
 #include "pkg/api/objects.h"
 #include "pkg/api/pod.h"
+#include "pkg/api/podgroup.h"
 #include "pkg/api/policy.h"
 #include "pkg/api/storage.h"
 
@@ -49,6 +50,8 @@ KSCHED_CLIENT_RESOURCE(api::PriorityClass, "/apis/scheduling.k8s.io/v1",
 KSCHED_CLIENT_RESOURCE(api::Event, "/apis/events.k8s.io/v1", "events", true)
 KSCHED_CLIENT_RESOURCE(api::Lease, "/apis/coordination.k8s.io/v1", "leases",
                        true)
+KSCHED_CLIENT_RESOURCE(api::PodGroup, "/apis/scheduling.x-k8s.io/v1alpha1",
+                       "podgroups", true)
 #undef KSCHED_CLIENT_RESOURCE
 
 // The collection: in namespace `ns`, or across all namespaces when empty.

@@ -17,6 +17,14 @@ std::shared_ptr<const PluginArgs> ConvertArgs(
   return out;
 }
 
+std::shared_ptr<const PluginArgs> ConvertArgs(const v1::CoschedulingArgs& in) {
+  auto out = std::make_shared<CoschedulingArgs>();
+  out->permit_waiting_time_seconds = in.permit_waiting_time_seconds.value_or(0);
+  out->pod_group_backoff_seconds = in.pod_group_backoff_seconds.value_or(0);
+  out->pod_group_reject_percentage = in.pod_group_reject_percentage.value_or(0);
+  return out;
+}
+
 std::shared_ptr<const PluginArgs> ConvertArgs(
     const v1::InterPodAffinityArgs& in) {
   auto out = std::make_shared<InterPodAffinityArgs>();

@@ -20,6 +20,13 @@ void DefaultArgs(DefaultPreemptionArgs& a) {
   if (!a.min_candidate_nodes_absolute) a.min_candidate_nodes_absolute = 100;
 }
 
+// scheduler-plugins' SetDefaults_CoschedulingArgs.
+void DefaultArgs(CoschedulingArgs& a) {
+  if (!a.permit_waiting_time_seconds) a.permit_waiting_time_seconds = 60;
+  if (!a.pod_group_backoff_seconds) a.pod_group_backoff_seconds = 0;
+  if (!a.pod_group_reject_percentage) a.pod_group_reject_percentage = 10;
+}
+
 void DefaultArgs(InterPodAffinityArgs& a) {
   if (!a.hard_pod_affinity_weight) a.hard_pod_affinity_weight = 1;
 }

@@ -117,6 +117,14 @@ struct VolumeBindingArgs final : PluginArgs {
   std::vector<UtilizationShapePoint> shape;
 };
 
+// scheduler-plugins' Coscheduling (kubescheduler.config.k8s.io/v1
+// CoschedulingArgs, which scheduler-plugins registers in that group).
+struct CoschedulingArgs final : PluginArgs {
+  int64_t permit_waiting_time_seconds = 60;
+  int64_t pod_group_backoff_seconds = 0;
+  int32_t pod_group_reject_percentage = 10;
+};
+
 struct PluginConfig {
   std::string name;
   std::shared_ptr<const PluginArgs> args;  // null: the plugin takes none

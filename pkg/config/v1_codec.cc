@@ -85,6 +85,14 @@ void Fields(V& v, DefaultPreemptionArgs& a) {
 }
 
 template <typename V>
+void Fields(V& v, CoschedulingArgs& a) {
+  TypeMetaFields(v, a);
+  v("permitWaitingTimeSeconds", a.permit_waiting_time_seconds);
+  v("podGroupBackoffSeconds", a.pod_group_backoff_seconds);
+  v("podGroupRejectPercentage", a.pod_group_reject_percentage);
+}
+
+template <typename V>
 void Fields(V& v, InterPodAffinityArgs& a) {
   TypeMetaFields(v, a);
   v("hardPodAffinityWeight", a.hard_pod_affinity_weight);

@@ -14,6 +14,8 @@ std::string_view ArgsKindFor(std::string_view plugin_name) {
        "NodeResourcesBalancedAllocationArgs"},
       {"VolumeBinding", "VolumeBindingArgs"},
       {"NodeAffinity", "NodeAffinityArgs"},
+      // Not kube-scheduler's own: scheduler-plugins adds it to this group.
+      {"Coscheduling", "CoschedulingArgs"},
   };
   for (const auto& [name, kind] : kKinds) {
     if (name == plugin_name) return kind;
@@ -39,6 +41,7 @@ TypedArgs EmptyArgsFor(std::string_view plugin_name) {
   }
   if (plugin_name == "VolumeBinding") return VolumeBindingArgs{};
   if (plugin_name == "NodeAffinity") return NodeAffinityArgs{};
+  if (plugin_name == "Coscheduling") return CoschedulingArgs{};
   return std::monostate{};
 }
 

@@ -109,13 +109,21 @@ struct NodeAffinityArgs : TypeMeta {
                          const NodeAffinityArgs&) = default;
 };
 
+struct CoschedulingArgs : TypeMeta {
+  std::optional<int64_t> permit_waiting_time_seconds;
+  std::optional<int64_t> pod_group_backoff_seconds;
+  std::optional<int32_t> pod_group_reject_percentage;
+  friend bool operator==(const CoschedulingArgs&,
+                         const CoschedulingArgs&) = default;
+};
+
 // The typed args of a plugin; monostate for a plugin name kube-scheduler
 // has no args type for (its args are kept only as raw JSON).
 using TypedArgs =
     std::variant<std::monostate, DefaultPreemptionArgs, InterPodAffinityArgs,
                  NodeResourcesFitArgs, PodTopologySpreadArgs,
                  NodeResourcesBalancedAllocationArgs, VolumeBindingArgs,
-                 NodeAffinityArgs>;
+                 NodeAffinityArgs, CoschedulingArgs>;
 
 // The args kind registered for a plugin name ("DefaultPreemptionArgs"), or
 // "" when kube-scheduler v1.32 registers none.

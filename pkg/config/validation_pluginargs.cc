@@ -391,6 +391,29 @@ FieldErrors ValidateNodeAffinityArgs(const FieldPath& path,
   return errs;
 }
 
+FieldErrors ValidateCoschedulingArgs(const FieldPath& path,
+                                     const CoschedulingArgs& args) {
+  FieldErrors errs;
+  int64_t wait = args.permit_waiting_time_seconds.value_or(0);
+  if (wait < 0) {
+    errs.push_back(Invalid(path.Child("permitWaitingTimeSeconds"),
+                           GoValue(wait),
+                           "must be greater than or equal to 0"));
+  }
+  int64_t backoff = args.pod_group_backoff_seconds.value_or(0);
+  if (backoff < 0) {
+    errs.push_back(Invalid(path.Child("podGroupBackoffSeconds"),
+                           GoValue(backoff),
+                           "must be greater than or equal to 0"));
+  }
+  int32_t percentage = args.pod_group_reject_percentage.value_or(0);
+  if (percentage < 0 || percentage > 100) {
+    errs.push_back(Invalid(path.Child("podGroupRejectPercentage"),
+                           GoValue(percentage), "must be between 0 and 100"));
+  }
+  return errs;
+}
+
 FieldErrors ValidateVolumeBindingArgs(const FieldPath& path,
                                       const VolumeBindingArgs& args) {
   FieldErrors errs;
@@ -481,6 +504,8 @@ FieldErrors ValidatePluginArgs(const FieldPath& path,
           return ValidateVolumeBindingArgs(path, args);
         } else if constexpr (std::is_same_v<T, NodeResourcesFitArgs>) {
           return ValidateNodeResourcesFitArgs(path, args);
+        } else if constexpr (std::is_same_v<T, CoschedulingArgs>) {
+          return ValidateCoschedulingArgs(path, args);
         } else {
           return {};
         }

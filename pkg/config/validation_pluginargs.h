@@ -25,6 +25,8 @@ FieldErrors ValidateNodeResourcesBalancedAllocationArgs(
 FieldErrors ValidateNodeAffinityArgs(const FieldPath& path,
                                      const NodeAffinityArgs& args,
                                      std::string_view raw_args = "");
+FieldErrors ValidateCoschedulingArgs(const FieldPath& path,
+                                     const CoschedulingArgs& args);
 FieldErrors ValidateVolumeBindingArgs(const FieldPath& path,
                                       const VolumeBindingArgs& args);
 FieldErrors ValidateNodeResourcesFitArgs(const FieldPath& path,

@@ -25,6 +25,9 @@ std::string ResourceName(EventResource r) {
       return "storage.k8s.io/CSIDriver";
     case EventResource::kVolumeAttachment:
       return "storage.k8s.io/VolumeAttachment";
+    case EventResource::kPodGroup:
+      // How kube-scheduler names a custom resource's events (its GVK).
+      return "podgroups.v1alpha1.scheduling.x-k8s.io";
     case EventResource::kWildCard:
       return "*";
   }

@@ -8,6 +8,7 @@
 
 #include "pkg/api/node.h"
 #include "pkg/api/pod.h"
+#include "pkg/api/podgroup.h"
 #include "pkg/api/storage.h"
 
 namespace ksched::framework {
@@ -23,6 +24,8 @@ enum class EventResource : uint8_t {
   kCsiNode,
   kCsiDriver,
   kVolumeAttachment,
+  // scheduling.x-k8s.io PodGroup (scheduler-plugins' custom resource).
+  kPodGroup,
   kWildCard,
 };
 
@@ -78,6 +81,8 @@ struct EventObjects {
   const api::PersistentVolumeClaim* new_pvc = nullptr;
   const api::StorageClass* old_storage_class = nullptr;
   const api::StorageClass* new_storage_class = nullptr;
+  const api::PodGroup* old_pod_group = nullptr;
+  const api::PodGroup* new_pod_group = nullptr;
 };
 
 // Decides whether the event may make `pod` (which this plugin rejected)

@@ -75,6 +75,16 @@ void InMemoryClusterObjects::Upsert(api::VolumeAttachment attachment) {
   attachments_[key] = std::move(stored);
 }
 
+void InMemoryClusterObjects::Upsert(api::PodGroup group) {
+  std::string key = Key(group.metadata.ns, group.metadata.name);
+  std::lock_guard<std::mutex> lock(mu_);
+  pod_groups_[key] = std::make_shared<const api::PodGroup>(std::move(group));
+}
+void InMemoryClusterObjects::DeletePodGroup(const std::string& ns,
+                                            const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  pod_groups_.erase(Key(ns, name));
+}
 void InMemoryClusterObjects::DeleteNamespace(const std::string& name) {
   std::lock_guard<std::mutex> lock(mu_);
   namespaces_.erase(name);
@@ -117,6 +127,16 @@ void InMemoryClusterObjects::DeleteVolumeAttachment(const std::string& name) {
   attachments_.erase(it);
 }
 
+std::shared_ptr<const api::PodGroup> InMemoryClusterObjects::GetPodGroup(
+    std::string_view ns, std::string_view name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return Find(pod_groups_, Key(ns, name));
+}
+std::vector<std::shared_ptr<const api::PodGroup>>
+InMemoryClusterObjects::ListPodGroups() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return Values(pod_groups_);
+}
 std::shared_ptr<const api::Namespace> InMemoryClusterObjects::GetNamespace(
     std::string_view name) const {
   std::lock_guard<std::mutex> lock(mu_);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "pkg/api/objects.h"
+#include "pkg/api/podgroup.h"
 #include "pkg/api/policy.h"
 #include "pkg/api/storage.h"
 
@@ -39,6 +40,12 @@ class ClusterObjects {
   // The VolumeAttachments whose spec.nodeName is `node`.
   virtual std::vector<std::shared_ptr<const api::VolumeAttachment>>
   ListVolumeAttachments(std::string_view node) const = 0;
+  // scheduler-plugins' PodGroups (Coscheduling); none when the cluster does
+  // not have the custom resource.
+  virtual std::shared_ptr<const api::PodGroup> GetPodGroup(
+      std::string_view ns, std::string_view name) const = 0;
+  virtual std::vector<std::shared_ptr<const api::PodGroup>> ListPodGroups()
+      const = 0;
 };
 
 // A thread-safe store of those objects; objects are replaced whole, so a
@@ -53,6 +60,7 @@ class InMemoryClusterObjects final : public ClusterObjects {
   void Upsert(api::CsiNode csi_node);
   void Upsert(api::CsiDriver csi_driver);
   void Upsert(api::VolumeAttachment attachment);
+  void Upsert(api::PodGroup group);
   void DeleteNamespace(const std::string& name);
   void DeletePodDisruptionBudget(const std::string& ns,
                                  const std::string& name);
@@ -63,6 +71,7 @@ class InMemoryClusterObjects final : public ClusterObjects {
   void DeleteCsiNode(const std::string& name);
   void DeleteCsiDriver(const std::string& name);
   void DeleteVolumeAttachment(const std::string& name);
+  void DeletePodGroup(const std::string& ns, const std::string& name);
 
   std::shared_ptr<const api::Namespace> GetNamespace(
       std::string_view name) const override;
@@ -82,6 +91,10 @@ class InMemoryClusterObjects final : public ClusterObjects {
       std::string_view name) const override;
   std::vector<std::shared_ptr<const api::VolumeAttachment>>
   ListVolumeAttachments(std::string_view node) const override;
+  std::shared_ptr<const api::PodGroup> GetPodGroup(
+      std::string_view ns, std::string_view name) const override;
+  std::vector<std::shared_ptr<const api::PodGroup>> ListPodGroups()
+      const override;
 
  private:
   template <typename T>
@@ -102,6 +115,7 @@ class InMemoryClusterObjects final : public ClusterObjects {
   Store<api::VolumeAttachment> attachments_;
   std::map<std::string, Store<api::VolumeAttachment>, std::less<>>
       attachments_by_node_;
+  Store<api::PodGroup> pod_groups_;  // by namespace/name
 };
 
 }  // namespace ksched::framework

@@ -11,6 +11,7 @@
 #include "pkg/framework/cycle_state.h"
 #include "pkg/framework/metrics_recorder.h"
 #include "pkg/framework/parallelizer.h"
+#include "pkg/framework/pod_group_members.h"
 #include "pkg/framework/pod_nominator.h"
 #include "pkg/framework/snapshot.h"
 #include "pkg/framework/waiting_pods.h"
@@ -58,6 +59,9 @@ class Handle {
   // Where plugins report what kube-scheduler's plugins put in metrics;
   // nullptr when nothing is recorded.
   virtual MetricsRecorder* metrics() { return nullptr; }
+  // The members of each PodGroup (Coscheduling); nullptr when no informer
+  // feeds them (a gang then never finds its members).
+  virtual const PodGroupMembers* pod_group_members() const { return nullptr; }
 };
 
 }  // namespace ksched::framework

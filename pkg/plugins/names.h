@@ -6,6 +6,8 @@
 namespace ksched::plugins::names {
 
 inline constexpr std::string_view kPrioritySort = "PrioritySort";
+// scheduler-plugins' gang scheduling (out of tree in kube-scheduler).
+inline constexpr std::string_view kCoscheduling = "Coscheduling";
 inline constexpr std::string_view kDefaultBinder = "DefaultBinder";
 inline constexpr std::string_view kDefaultPreemption = "DefaultPreemption";
 inline constexpr std::string_view kDynamicResources = "DynamicResources";

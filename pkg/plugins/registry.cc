@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <iostream>
 
+#include "pkg/plugins/coscheduling/coscheduling.h"
 #include "pkg/plugins/defaultbinder/default_binder.h"
 #include "pkg/plugins/defaultpreemption/default_preemption.h"
 #include "pkg/plugins/imagelocality/image_locality.h"
@@ -62,6 +63,7 @@ framework::Registry NewInTreeRegistry() {
   add(names::kVolumeZone, NewVolumeZone);
   add(names::kDefaultPreemption, NewDefaultPreemption);
   add(names::kDefaultBinder, NewDefaultBinder);
+  add(names::kCoscheduling, NewCoscheduling);
   for (const std::string& name : UnimplementedPluginNames()) {
     add(name, UnimplementedFactory(name));
   }

@@ -34,7 +34,7 @@ std::vector<ClusterEventWithHint> AllEvents() {
         EventResource::kNode, EventResource::kPersistentVolume,
         EventResource::kPersistentVolumeClaim, EventResource::kCsiNode,
         EventResource::kCsiDriver, EventResource::kVolumeAttachment,
-        EventResource::kStorageClass}) {
+        EventResource::kStorageClass, EventResource::kPodGroup}) {
     events.push_back({ClusterEvent{r, kAll}, nullptr});
   }
   return events;

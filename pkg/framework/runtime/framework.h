@@ -48,6 +48,8 @@ class Framework final : public Handle {
     WaitingPods* waiting_pods = nullptr;
     // Extension point and (sampled) plugin durations; none when null.
     MetricsRecorder* metrics = nullptr;
+    // The members of each PodGroup, kept by the scheduler; none when null.
+    const PodGroupMembers* pod_group_members = nullptr;
   };
 
   // Instantiates every plugin the profile enables (once each, with its
@@ -73,6 +75,9 @@ class Framework final : public Handle {
   ClusterWriter* writer() override { return options_.writer; }
   PodNominator* nominator() override { return options_.nominator; }
   WaitingPods& waiting_pods() override { return *options_.waiting_pods; }
+  const PodGroupMembers* pod_group_members() const override {
+    return options_.pod_group_members;
+  }
   Status RunFilterPluginsWithNominatedPods(const CycleState& state,
                                            const PodInfo& pod,
                                            const NodeInfo& node) override;

@@ -45,6 +45,9 @@ class FakeHandle final : public framework::Handle {
   framework::ClusterWriter* writer() override { return writer_; }
   framework::PodNominator* nominator() override { return nominator_; }
   framework::WaitingPods& waiting_pods() override { return waiting_pods_; }
+  const framework::PodGroupMembers* pod_group_members() const override {
+    return &pod_group_members_;
+  }
   // Plugins under test that need these run inside a real Framework.
   framework::Status RunFilterPluginsWithNominatedPods(
       const framework::CycleState&, const framework::PodInfo&,
@@ -77,6 +80,7 @@ class FakeHandle final : public framework::Handle {
   framework::ClusterWriter* writer_ = nullptr;
   framework::PodNominator* nominator_ = nullptr;
   framework::WaitingPods waiting_pods_;
+  framework::PodGroupMembers pod_group_members_;
 
  private:
   framework::Snapshot snapshot_;
