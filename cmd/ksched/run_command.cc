@@ -492,7 +492,7 @@ int RunScheduler(const std::vector<std::string>& args) {
     ksched_metrics.ObserveInformerRestart(informer, restart);
   };
   informers = std::make_unique<scheduler::ClusterInformers>(
-      api, s, objects, log, random, informer_options);
+      api, s, objects, log, random, informer_options, s.SchedulesGangs());
   // The informers hand events to the scheduler from their own threads, so
   // they must stop before it is destroyed, on every way out of here.
   struct StopInformersFirst {
@@ -649,6 +649,7 @@ int RunScheduler(const std::vector<std::string>& args) {
         *cfg, registry, s.cache(),
         {.clock = &clock,
          .objects = &objects,
+         .pod_group_members = &s.pod_group_members(),
          .binder = &extender_binder,
          .pod_lookup = [&informers](const std::string& ns,
                                     const std::string& name) {

@@ -177,6 +177,7 @@ ExtenderService::NewContext() const {
   fwk_options.parallelizer = &context->parallelizer;
   fwk_options.clock = options_.clock;
   fwk_options.objects = options_.objects;
+  fwk_options.pod_group_members = options_.pod_group_members;
   // Frameworks here only evaluate: binding goes through Bind, and nothing
   // is reserved or written.
   auto profiles = scheduler::BuildProfiles(cfg_, registry_, fwk_options);

@@ -55,6 +55,8 @@ class ExtenderService {
     const util::Clock* clock = nullptr;  // required
     // Namespaces, PDBs, volumes; an empty store when null.
     const framework::ClusterObjects* objects = nullptr;
+    // The members of each PodGroup (Coscheduling's quorum); none if null.
+    const framework::PodGroupMembers* pod_group_members = nullptr;
     // Where bind sends Bindings; bind answers an error when null.
     framework::Binder* binder = nullptr;
     // The pods ksched's informers hold, by namespace and name, for bind's

@@ -58,6 +58,8 @@ struct OwnedEventObjects {
   std::shared_ptr<const api::PersistentVolumeClaim> new_pvc;
   std::shared_ptr<const api::StorageClass> old_storage_class;
   std::shared_ptr<const api::StorageClass> new_storage_class;
+  std::shared_ptr<const api::PodGroup> old_pod_group;
+  std::shared_ptr<const api::PodGroup> new_pod_group;
 
   // Copies whatever `objs` points at.
   static OwnedEventObjects CopyOf(const framework::EventObjects& objs);
@@ -71,7 +73,9 @@ struct OwnedEventObjects {
             .old_pvc = old_pvc.get(),
             .new_pvc = new_pvc.get(),
             .old_storage_class = old_storage_class.get(),
-            .new_storage_class = new_storage_class.get()};
+            .new_storage_class = new_storage_class.get(),
+            .old_pod_group = old_pod_group.get(),
+            .new_pod_group = new_pod_group.get()};
   }
 };
 

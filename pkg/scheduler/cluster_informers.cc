@@ -30,6 +30,12 @@ void Place(queue::OwnedEventObjects& objs,
   objs.old_storage_class = std::move(old_object);
   objs.new_storage_class = std::move(new_object);
 }
+void Place(queue::OwnedEventObjects& objs,
+           std::shared_ptr<const api::PodGroup> old_object,
+           std::shared_ptr<const api::PodGroup> new_object) {
+  objs.old_pod_group = std::move(old_object);
+  objs.new_pod_group = std::move(new_object);
+}
 template <typename T>
 void Place(queue::OwnedEventObjects&, std::shared_ptr<const T>,
            std::shared_ptr<const T>) {}
@@ -93,7 +99,8 @@ ClusterInformers::ClusterInformers(client::RestClient& client,
                                    Scheduler& scheduler,
                                    framework::InMemoryClusterObjects& objects,
                                    util::Logger& log, util::Random& random,
-                                   informer::InformerOptions options)
+                                   informer::InformerOptions options,
+                                   bool watch_pod_groups)
     : client_(client), log_(log), random_(random) {
   // One outage, one warning, whichever informers it hits.
   if (options.failure_log == nullptr) {
@@ -172,6 +179,17 @@ ClusterInformers::ClusterInformers(client::RestClient& client,
           [o](const auto& x) { o->DeleteVolumeAttachment(x.metadata.name); }, s,
           EventResource::kVolumeAttachment),
       options);
+  if (watch_pod_groups) {
+    pod_groups_ = Make<api::PodGroup>("podgroups",
+                                      StoreIn<api::PodGroup>(
+                                          objects,
+                                          [o](const auto& x) {
+                                            o->DeletePodGroup(x.metadata.ns,
+                                                              x.metadata.name);
+                                          },
+                                          s, EventResource::kPodGroup),
+                                      options);
+  }
 }
 
 ClusterInformers::~ClusterInformers() {

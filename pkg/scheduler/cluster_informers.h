@@ -7,6 +7,8 @@
 //   PVCs, PVs, classes,  -> the objects plugins read, and a cluster event
 //   CSINodes, CSIDrivers,   (with the objects, for queueing hints) that may
 //   VolumeAttachments       move pods the volume plugins rejected
+//   PodGroups (when a       the objects plugins read, and a cluster event
+//   profile gangs pods)     for the pods Coscheduling rejected
 // Each informer runs on a thread of its own.
 #pragma once
 
@@ -34,7 +36,8 @@ class ClusterInformers {
   ClusterInformers(client::RestClient& client, Scheduler& scheduler,
                    framework::InMemoryClusterObjects& objects,
                    util::Logger& log, util::Random& random,
-                   informer::InformerOptions options = {});
+                   informer::InformerOptions options = {},
+                   bool watch_pod_groups = false);
   // Cancels and joins every informer.
   ~ClusterInformers();
 
@@ -72,6 +75,7 @@ class ClusterInformers {
   std::unique_ptr<informer::Informer<api::CsiDriver>> csi_drivers_;
   std::unique_ptr<informer::Informer<api::VolumeAttachment>>
       volume_attachments_;
+  std::unique_ptr<informer::Informer<api::PodGroup>> pod_groups_;
   std::vector<std::function<void()>> runs_;
   std::vector<std::function<bool()>> synced_;
   std::vector<std::string> names_;

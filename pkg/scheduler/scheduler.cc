@@ -4,6 +4,8 @@
 
 #include "pkg/api/pod.h"
 #include "pkg/explain/event_note.h"
+#include "pkg/framework/pods_to_activate.h"
+#include "pkg/plugins/names.h"
 #include "pkg/scheduler/event_classify.h"
 
 namespace ksched::scheduler {
@@ -110,6 +112,7 @@ util::Result<std::unique_ptr<Scheduler>> Scheduler::Create(
   options.writer = s->deps_.writer;
   options.nominator = s->nominator_.get();
   options.waiting_pods = &s->waiting_pods_;
+  options.pod_group_members = &s->pod_group_members_;
   auto profiles = BuildProfiles(cfg, registry, options);
   if (!profiles.ok()) return profiles.error();
   if (profiles->empty()) return util::Error("no profiles configured");
@@ -163,6 +166,26 @@ util::Result<std::unique_ptr<Scheduler>> Scheduler::Create(
 framework::Framework* Scheduler::FrameworkFor(const api::Pod& pod) const {
   auto it = profiles_.find(pod.spec.scheduler_name);
   return it == profiles_.end() ? nullptr : it->second.get();
+}
+
+bool Scheduler::SchedulesGangs() const {
+  for (const auto& [name, fwk] : profiles_) {
+    if (fwk->HasPlugin(plugins::names::kCoscheduling)) return true;
+  }
+  return false;
+}
+
+void Scheduler::ActivatePods(framework::CycleState& state) {
+  auto* to_activate =
+      state.Read<framework::PodsToActivate>(framework::kPodsToActivateKey);
+  if (to_activate == nullptr) return;
+  std::map<std::string, std::shared_ptr<const api::Pod>> pods =
+      to_activate->Take();
+  if (pods.empty()) return;
+  std::vector<std::shared_ptr<const api::Pod>> list;
+  list.reserve(pods.size());
+  for (auto& [key, pod] : pods) list.push_back(std::move(pod));
+  queue_->Activate(list);
 }
 
 bool Scheduler::IsResponsibleFor(const api::Pod& pod) const {
@@ -271,6 +294,8 @@ void Scheduler::RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,
                                    deps_.random->Intn(100) <
                                        kPluginMetricsSamplePercent);
   if (deps_.record_cycle) state->set_recorder(deps_.record_cycle(pod));
+  state->Write(framework::kPodsToActivateKey,
+               std::make_shared<framework::PodsToActivate>());
 
   if (auto r = cache_->UpdateSnapshot(&snapshot_); !r.ok()) {
     HandleSchedulingFailure(fwk, queued, Status::Error(r.error().message()),
@@ -353,6 +378,8 @@ void Scheduler::RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,
     waiting_pods_.Add(std::make_shared<framework::WaitingPod>(
         assumed, waits, deps_.clock->Now()));
   }
+  // At the end of a successful scheduling cycle, as kube does.
+  ActivatePods(*state);
 
   binding_pool_->Submit([this, state, &fwk, queued, assumed, host, start] {
     RunBindingCycle(state, fwk, queued, assumed, host, start);
@@ -399,6 +426,7 @@ void Scheduler::RunBindingCycle(std::shared_ptr<framework::CycleState> state,
         "Successfully assigned " + Key(assumed->pod()) + " to " + node);
   }
   fwk.RunPostBindPlugins(*state, *assumed, node);
+  ActivatePods(*state);
   AttemptOutcome outcome{
       AttemptOutcome::Result::kScheduled, Key(assumed->pod()), node, "", "",
       deps_.clock->Now() - start,         fwk.profile_name()};
@@ -540,6 +568,7 @@ void Scheduler::HandleSchedulingFailure(framework::Framework& fwk,
 
 void Scheduler::OnPodAdd(std::shared_ptr<const api::Pod> pod) {
   if (Terminal(*pod)) return;
+  pod_group_members_.Upsert(pod);
   if (Assigned(*pod)) {
     (void)cache_->AddPod(
         framework::PodInfo::CreateBound(*pod, &cache_->label_sets()));
@@ -564,6 +593,7 @@ void Scheduler::OnPodUpdate(std::shared_ptr<const api::Pod> old_pod,
     OnPodDelete(old_pod);
     return;
   }
+  pod_group_members_.Upsert(new_pod);
   if (Assigned(*old_pod)) {
     (void)cache_->UpdatePod(*old_pod, framework::PodInfo::CreateBound(
                                           *new_pod, &cache_->label_sets()));
@@ -601,6 +631,7 @@ void Scheduler::OnPodUpdate(std::shared_ptr<const api::Pod> old_pod,
 }
 
 void Scheduler::OnPodDelete(std::shared_ptr<const api::Pod> pod) {
+  pod_group_members_.Remove(*pod);
   if (Assigned(*pod)) {
     (void)cache_->RemovePod(*pod);
     framework::EventObjects objs;

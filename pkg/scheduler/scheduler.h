@@ -21,6 +21,7 @@
 #include "pkg/framework/cycle_recorder.h"
 #include "pkg/framework/metrics_recorder.h"
 #include "pkg/framework/parallelizer.h"
+#include "pkg/framework/pod_group_members.h"
 #include "pkg/framework/registry.h"
 #include "pkg/framework/waiting_pods.h"
 #include "pkg/queue/scheduling_queue.h"
@@ -134,6 +135,14 @@ class Scheduler {
   util::Result<ExplainedCycle> Explain(const std::string& ns,
                                        const std::string& name, int top);
 
+  // Whether a profile runs Coscheduling: the PodGroups must then be
+  // watched.
+  bool SchedulesGangs() const;
+  // The PodGroup members among the pods the event handlers were given.
+  const framework::PodGroupMembers& pod_group_members() const {
+    return pod_group_members_;
+  }
+
   cache::Cache& cache() { return *cache_; }
   queue::SchedulingQueue& queue() { return *queue_; }
   const ProfileMap& profiles() const { return profiles_; }
@@ -175,6 +184,8 @@ class Scheduler {
                                util::Clock::TimePoint start,
                                const std::string& event_note = "");
   void Report(AttemptOutcome outcome);
+  // Moves the pods plugins asked for (PodsToActivate) to the active queue.
+  void ActivatePods(framework::CycleState& state);
   // One recorded cycle of `pod` on snapshot_ with explain_algorithm_;
   // the caller holds cycle_mu_ and has brought snapshot_ up to date.
   ExplainedCycle RecordedCycle(framework::Framework& fwk,
@@ -183,6 +194,7 @@ class Scheduler {
   Dependencies deps_;
   framework::Parallelizer parallelizer_;
   framework::WaitingPods waiting_pods_;
+  framework::PodGroupMembers pod_group_members_;
   std::unique_ptr<NominatorProxy> nominator_;
   ProfileMap profiles_;
   std::unique_ptr<cache::Cache> cache_;

@@ -959,4 +959,11 @@ void Framework::RunPostBindPlugins(CycleState& state, const PodInfo& pod,
   RecordPoint("PostBind", Code::kSuccess, start);
 }
 
+bool Framework::HasPlugin(std::string_view name) const {
+  for (const std::unique_ptr<Plugin>& p : owned_) {
+    if (p->Name() == name) return true;
+  }
+  return false;
+}
+
 }  // namespace ksched::framework

@@ -158,6 +158,8 @@ class Framework final : public Handle {
                           const std::string& node);
 
   bool HasFilterPlugins() const { return !filter_.empty(); }
+  // Whether the profile instantiated a plugin of this name.
+  bool HasPlugin(std::string_view name) const;
   bool HasPostFilterPlugins() const { return !post_filter_.empty(); }
   bool HasScorePlugins() const { return !score_.empty(); }
 
