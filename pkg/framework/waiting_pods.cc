@@ -24,23 +24,43 @@ std::vector<std::string> WaitingPod::PendingPlugins() const {
 }
 
 void WaitingPod::Allow(const std::string& plugin) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (done_) return;
-  pending_.erase(plugin);
-  if (pending_.empty()) {
+  std::function<void()> on_done;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (done_) return;
+    pending_.erase(plugin);
+    if (!pending_.empty()) return;
     done_ = true;
     result_ = Status();
+    on_done = std::move(on_done_);
     cv_.notify_all();
   }
+  if (on_done) on_done();
 }
 
 void WaitingPod::Reject(const std::string& plugin, const std::string& message) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (done_) return;
-  done_ = true;
-  result_ = Status(Code::kUnschedulable, message);
-  result_.WithPlugin(plugin);
-  cv_.notify_all();
+  std::function<void()> on_done;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (done_) return;
+    done_ = true;
+    result_ = Status(Code::kUnschedulable, message);
+    result_.WithPlugin(plugin);
+    on_done = std::move(on_done_);
+    cv_.notify_all();
+  }
+  if (on_done) on_done();
+}
+
+void WaitingPod::OnDone(std::function<void()> fn) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (!done_) {
+      on_done_ = std::move(fn);
+      return;
+    }
+  }
+  fn();
 }
 
 void WaitingPod::ExpireAt(util::Clock::TimePoint now) {

@@ -45,6 +45,10 @@ class WaitingPod {
   // ExpireAt from a timer (the scheduler) or a fake clock (tests).
   Status Wait();
   bool Done() const;
+  // Calls `fn` once the outcome is known (now, if it is), on the thread
+  // that allowed, rejected or expired the pod, after letting go of this
+  // pod's lock (though not of the caller's: `fn` must not block).
+  void OnDone(std::function<void()> fn);
 
  private:
   PodInfoPtr pod_;
@@ -54,6 +58,7 @@ class WaitingPod {
   std::map<std::string, std::chrono::milliseconds> timeouts_;
   bool done_ = false;
   Status result_;
+  std::function<void()> on_done_;
 };
 
 // The waiting pods of a scheduler, by pod UID.

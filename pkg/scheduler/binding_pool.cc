@@ -18,35 +18,48 @@ BindingPool::~BindingPool() {
 
 void BindingPool::Submit(std::function<void()> task) {
   if (threads_.empty()) {
+    RunPosted();
     task();
     return;
   }
   {
     std::unique_lock<std::mutex> lock(mu_);
     if (max_queued_ > 0) {
-      space_cv_.wait(lock, [&] {
-        return stopping_ || tasks_.size() < max_queued_ || running_ == blocked_;
-      });
+      space_cv_.wait(lock,
+                     [&] { return stopping_ || tasks_.size() < max_queued_; });
     }
     tasks_.push_back(std::move(task));
   }
   work_cv_.notify_one();
 }
 
-BindingPool::Blocked::Blocked(BindingPool& pool) : pool_(pool) {
+void BindingPool::Post(std::function<void()> task) {
   {
-    std::lock_guard<std::mutex> lock(pool_.mu_);
-    ++pool_.blocked_;
+    std::lock_guard<std::mutex> lock(mu_);
+    tasks_.push_back(std::move(task));
   }
-  pool_.space_cv_.notify_all();
+  if (!threads_.empty()) work_cv_.notify_one();
 }
 
-BindingPool::Blocked::~Blocked() {
-  std::lock_guard<std::mutex> lock(pool_.mu_);
-  --pool_.blocked_;
+void BindingPool::RunPosted() {
+  if (!threads_.empty()) return;
+  while (true) {
+    std::function<void()> task;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (tasks_.empty()) return;
+      task = std::move(tasks_.front());
+      tasks_.pop_front();
+    }
+    task();
+  }
 }
 
 void BindingPool::Drain() {
+  if (threads_.empty()) {
+    RunPosted();
+    return;
+  }
   std::unique_lock<std::mutex> lock(mu_);
   idle_cv_.wait(lock, [&] { return tasks_.empty() && running_ == 0; });
 }
@@ -74,8 +87,6 @@ void BindingPool::Work() {
       --running_;
       if (tasks_.empty() && running_ == 0) idle_cv_.notify_all();
     }
-    // A worker that ended may leave only blocked ones running.
-    if (max_queued_ > 0) space_cv_.notify_all();
   }
 }
 

@@ -5,10 +5,9 @@
 // When the API server binds slower than the loop schedules, binding cycles
 // wait in a queue, each holding its pod's cycle state. A bound on that
 // queue makes Submit wait instead, so a backlog of ten thousand pods costs
-// a few hundred cycle states, not ten thousand. Cycles that wait at Permit
-// for other pods of their group (which only the loop can schedule) say so
-// with Blocked: while every running worker is blocked that way, Submit
-// never waits, so a group larger than the pool cannot deadlock it.
+// a few hundred cycle states, not ten thousand. A pod held at Permit has
+// no binding cycle queued until its wait is over (Post), so a group larger
+// than the pool never holds a worker while it waits.
 #pragma once
 
 #include <condition_variable>
@@ -29,23 +28,17 @@ class BindingPool {
   BindingPool(const BindingPool&) = delete;
   BindingPool& operator=(const BindingPool&) = delete;
 
-  // Queues the task; with a bound, first waits while the queue is full
-  // and some running worker is not Blocked.
+  // Queues the task; with a bound, first waits while the queue is full.
+  // Without workers, runs the posted tasks, then this one.
   void Submit(std::function<void()> task);
+  // Queues the task without ever waiting: safe under any lock (a Permit
+  // wait ends inside whatever allowed or rejected it). Without workers it
+  // runs at the next Submit, Drain or RunPosted, on that caller's thread.
+  void Post(std::function<void()> task);
+  // Without workers: runs the posted tasks. With workers: nothing.
+  void RunPosted();
 
-  // Held by a running task while it waits for something only the
-  // scheduling loop can bring about.
-  class Blocked {
-   public:
-    explicit Blocked(BindingPool& pool);
-    ~Blocked();
-    Blocked(const Blocked&) = delete;
-    Blocked& operator=(const Blocked&) = delete;
-
-   private:
-    BindingPool& pool_;
-  };
-  // Blocks until every submitted task has finished.
+  // Blocks until every submitted and posted task has finished.
   void Drain();
   size_t InFlight() const;
 
@@ -59,7 +52,6 @@ class BindingPool {
   std::deque<std::function<void()>> tasks_;
   const size_t max_queued_;
   size_t running_ = 0;
-  size_t blocked_ = 0;  // running tasks inside a Blocked
   bool stopping_ = false;
   std::vector<std::jthread> threads_;
 };

@@ -9,7 +9,9 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "pkg/scheduler/test_gate.h"
 
@@ -204,29 +206,45 @@ TEST(BindingPoolTest, AFullQueueMakesSubmitWaitForAWorker) {
   EXPECT_EQ(pool.InFlight(), 0u);
 }
 
-TEST(BindingPoolTest, WorkersBlockedOnTheLoopNeverMakeSubmitWait) {
-  // Both workers wait for something only the submitting thread can do (a
-  // pod group's last member): a full queue must not stop it.
-  BindingPool pool(2, /*max_queued=*/1);
-  Gate group_complete;
-  Counter blocked;
-  for (int i = 0; i < 2; ++i) {
-    pool.Submit([&] {
-      BindingPool::Blocked waiting(pool);
-      blocked.Increment();
-      group_complete.Wait();
-    });
-  }
-  ASSERT_TRUE(blocked.WaitFor(2));
-  pool.Submit([] {});  // fills the queue
-  std::shared_future<void> more = RunDetached([&] {
-    pool.Submit([] {});
-    pool.Submit([] {});
+TEST(BindingPoolTest, PostNeverWaitsForAFullQueue) {
+  // A Permit wait ends under whatever lock allowed it: its binding cycle is
+  // posted, and must not wait for the busy workers.
+  BindingPool pool(1, /*max_queued=*/1);
+  Gate release;
+  Counter ran;
+  pool.Submit([&] { release.Wait(); });
+  pool.Submit([&] { ran.Increment(); });  // fills the queue
+  std::shared_future<void> posted = RunDetached([&] {
+    for (int i = 0; i < 3; ++i) pool.Post([&] { ran.Increment(); });
   });
-  EXPECT_EQ(more.wait_for(kWaitLimit), std::future_status::ready)
-      << "Submit waited on workers that wait for the submitter";
-  group_complete.Open();
+  EXPECT_EQ(posted.wait_for(kWaitLimit), std::future_status::ready)
+      << "Post waited for a worker";
+  EXPECT_EQ(ran.Get(), 0);
+  release.Open();
   pool.Drain();
+  EXPECT_EQ(ran.Get(), 4);
+  EXPECT_EQ(pool.InFlight(), 0u);
+}
+
+TEST(BindingPoolTest, WithoutWorkersPostedTasksRunAtTheNextSubmitOrDrain) {
+  BindingPool pool(0);
+  std::vector<std::string> order;
+  pool.Post([&] { order.push_back("posted 1"); });
+  pool.Post([&] { order.push_back("posted 2"); });
+  EXPECT_TRUE(order.empty());
+  pool.Submit([&] { order.push_back("submitted"); });
+  EXPECT_EQ(order,
+            (std::vector<std::string>{"posted 1", "posted 2", "submitted"}));
+  // A posted task may post another; Drain runs both.
+  pool.Post([&] {
+    order.push_back("posted 3");
+    pool.Post([&] { order.push_back("posted by 3"); });
+  });
+  pool.RunPosted();
+  EXPECT_EQ(order.back(), "posted by 3");
+  pool.Post([&] { order.push_back("posted 4"); });
+  pool.Drain();
+  EXPECT_EQ(order.back(), "posted 4");
   EXPECT_EQ(pool.InFlight(), 0u);
 }
 

@@ -374,16 +374,24 @@ void Scheduler::RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,
   std::vector<std::pair<std::string, std::chrono::milliseconds>> waits;
   s = fwk.RunPermitPlugins(*state, *assumed, host, &waits);
   if (!s.IsSuccess() && !s.IsWait()) return reject(s);
-  if (s.IsWait()) {
-    waiting_pods_.Add(std::make_shared<framework::WaitingPod>(
-        assumed, waits, deps_.clock->Now()));
-  }
   // At the end of a successful scheduling cycle, as kube does.
   ActivatePods(*state);
-
-  binding_pool_->Submit([this, state, &fwk, queued, assumed, host, start] {
+  auto binding_cycle = [this, state, &fwk, queued, assumed, host, start] {
     RunBindingCycle(state, fwk, queued, assumed, host, start);
-  });
+  };
+  if (s.IsWait()) {
+    // Its binding cycle starts once the wait is over: a worker held by a
+    // pod that waits for the rest of its group would be a worker fewer for
+    // the rejected pods whose room that group needs.
+    auto waiting = std::make_shared<framework::WaitingPod>(assumed, waits,
+                                                           deps_.clock->Now());
+    waiting_pods_.Add(waiting);
+    waiting->OnDone([this, binding_cycle = std::move(binding_cycle)] {
+      binding_pool_->Post(binding_cycle);
+    });
+    return;
+  }
+  binding_pool_->Submit(std::move(binding_cycle));
 }
 
 void Scheduler::RunBindingCycle(std::shared_ptr<framework::CycleState> state,
@@ -393,9 +401,7 @@ void Scheduler::RunBindingCycle(std::shared_ptr<framework::CycleState> state,
                                 util::Clock::TimePoint start) {
   const std::string& uid = assumed->pod().metadata.uid;
   if (auto waiting = waiting_pods_.Get(uid)) {
-    // Other pods of a group may need the loop to schedule them first.
-    BindingPool::Blocked blocked(*binding_pool_);
-    Status s = waiting->Wait();
+    Status s = waiting->Wait();  // over: the cycle was posted when it ended
     waiting_pods_.Remove(uid);
     if (!s.IsSuccess()) {
       return HandleBindingFailure(*state, fwk, queued, assumed, node, s,
@@ -695,6 +701,9 @@ void Scheduler::Tick() {
   queue_->FlushUnschedulablePodsLeftover();
   (void)cache_->CleanupExpiredAssumedPods();
   waiting_pods_.ExpireAt(deps_.clock->Now());
+  // Without binding workers, the binding cycles of the pods whose waits
+  // ended run here.
+  binding_pool_->RunPosted();
 }
 
 void Scheduler::Stop() {

@@ -119,6 +119,8 @@ class Scheduler {
   void Tick();
   // Stops handing out pods; in-flight bindings finish.
   void Stop();
+  // Blocks until every binding cycle started so far has finished; a pod
+  // still waiting at Permit has none yet.
   void WaitForBindings();
 
   // Whether `pod` is ours: its schedulerName is one of the profiles.
