@@ -37,6 +37,7 @@
 #include "pkg/metrics/metrics_server.h"
 #include "pkg/metrics/scheduler_metrics.h"
 #include "pkg/metrics/timed_binder.h"
+#include "pkg/plugins/coscheduling/pod_group_status_controller.h"
 #include "pkg/plugins/registry.h"
 #include "pkg/scheduler/cluster_informers.h"
 #include "pkg/scheduler/scheduler.h"
@@ -673,8 +674,22 @@ int RunScheduler(const std::vector<std::string>& args) {
                     extender_options.routes.default_profile + ")");
   }
 
+  // PodGroups' statuses, kept by the leader (the one that ticks).
+  std::unique_ptr<plugins::coscheduling::PodGroupStatusController>
+      pod_group_status;
+  if (s.SchedulesGangs()) {
+    pod_group_status =
+        std::make_unique<plugins::coscheduling::PodGroupStatusController>(
+            objects, informers->gang_members(), writer,
+            [&s] { return s.WaitingByPodGroup(); },
+            plugins::coscheduling::PodGroupStatusController::Options{
+                .clock = &clock});
+  }
   std::thread ticker([&] {
-    while (!stop.WaitFor(std::chrono::seconds(1))) s.Tick();
+    while (!stop.WaitFor(std::chrono::seconds(1))) {
+      s.Tick();
+      if (pod_group_status != nullptr) pod_group_status->Sync();
+    }
   });
   while (s.ScheduleOne()) {
   }

@@ -1,5 +1,7 @@
 #include "pkg/apiwriter/requests.h"
 
+#include <utility>
+
 #include "pkg/api/codec.h"
 #include "pkg/api/time.h"
 #include "pkg/util/json.h"
@@ -78,6 +80,30 @@ std::string DeleteWithUidBody(const std::string& uid) {
   w.Key("preconditions");
   w.StartObject();
   Field(w, "uid", uid);
+  w.EndObject();
+  w.EndObject();
+  return buffer.GetString();
+}
+
+std::string PodGroupStatusPatch(const api::PodGroupStatus& status) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.StartObject();
+  w.Key("status");
+  w.StartObject();
+  Field(w, "phase", status.phase);
+  if (!status.occupied_by.empty()) Field(w, "occupiedBy", status.occupied_by);
+  for (const auto& [key, value] : {std::pair{"scheduled", status.scheduled},
+                                   std::pair{"running", status.running},
+                                   std::pair{"succeeded", status.succeeded},
+                                   std::pair{"failed", status.failed}}) {
+    w.Key(key);
+    w.Int(value);
+  }
+  if (status.schedule_start_time && !status.schedule_start_time->IsZero()) {
+    Field(w, "scheduleStartTime",
+          api::FormatRfc3339(status.schedule_start_time->value));
+  }
   w.EndObject();
   w.EndObject();
   return buffer.GetString();

@@ -6,6 +6,7 @@
 
 #include "pkg/api/objects.h"
 #include "pkg/api/pod.h"
+#include "pkg/api/podgroup.h"
 #include "pkg/framework/cluster_writer.h"
 
 namespace ksched::apiwriter {
@@ -22,6 +23,10 @@ std::string PodStatusPatch(const framework::PodStatusUpdate& update);
 // DeleteOptions whose precondition is the pod's UID: a pod recreated under
 // the same name is not deleted.
 std::string DeleteWithUidBody(const std::string& uid);
+
+// A merge patch of a PodGroup's status subresource: every field of `status`
+// (counts of 0 too, so a count that fell is written).
+std::string PodGroupStatusPatch(const api::PodGroupStatus& status);
 
 // A merge patch setting one annotation.
 std::string AnnotationPatch(std::string_view key, std::string_view value);

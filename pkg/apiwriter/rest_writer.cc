@@ -92,6 +92,17 @@ Status RestWriter::AnnotatePersistentVolumeClaim(
   return result.ok() ? Status() : Failed(result);
 }
 
+Status RestWriter::UpdatePodGroupStatus(const api::PodGroup& group,
+                                        const api::PodGroupStatus& status) {
+  client::ApiResult result = client_.Do(
+      {.method = "PATCH",
+       .path = ObjectPath(ResourceOf<api::PodGroup>::kResource,
+                          group.metadata.ns, group.metadata.name, "status"),
+       .body = PodGroupStatusPatch(status),
+       .content_type = kMergePatch});
+  return result.ok() ? Status() : Failed(result);
+}
+
 void RestWriter::RecordEvent(const api::Pod& regarding, std::string_view type,
                              std::string_view reason, std::string_view action,
                              const std::string& note) {

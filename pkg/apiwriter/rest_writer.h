@@ -3,6 +3,8 @@
 //   UpdatePodStatus: strategic merge patch of pods/{name}/status.
 //   DeletePod: DELETE with the pod's UID as precondition.
 //   AnnotatePersistentVolumeClaim: merge patch of the claim.
+//   UpdatePodGroupStatus: merge patch of podgroups/{name}/status (a custom
+//     resource takes no strategic merge patch).
 //   RecordEvent: events.k8s.io/v1 Events, written by a background thread
 //     from a bounded queue (the scheduling loop never waits on them), folded
 //     into series (see EventSeries); when the queue is full, events are
@@ -58,6 +60,8 @@ class RestWriter final : public framework::Binder,
   framework::Status AnnotatePersistentVolumeClaim(
       const api::PersistentVolumeClaim& pvc, std::string_view key,
       std::string_view value) override;
+  framework::Status UpdatePodGroupStatus(
+      const api::PodGroup& group, const api::PodGroupStatus& status) override;
 
   int64_t events_dropped() const { return events_dropped_.load(); }
   int64_t events_written() const { return events_written_.load(); }

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "pkg/api/pod.h"
+#include "pkg/api/podgroup.h"
 #include "pkg/api/storage.h"
 #include "pkg/framework/status.h"
 
@@ -37,6 +38,9 @@ class ClusterWriter {
   virtual Status AnnotatePersistentVolumeClaim(
       const api::PersistentVolumeClaim& pvc, std::string_view key,
       std::string_view value) = 0;
+  // Replaces the PodGroup's status (its status subresource).
+  virtual Status UpdatePodGroupStatus(const api::PodGroup& group,
+                                      const api::PodGroupStatus& status) = 0;
 };
 
 }  // namespace ksched::framework

@@ -2,6 +2,7 @@
 
 #include <optional>
 
+#include "pkg/api/podgroup.h"
 #include "pkg/client/rest_list_watch.h"
 
 namespace ksched::scheduler {
@@ -189,6 +190,18 @@ ClusterInformers::ClusterInformers(client::RestClient& client,
                                           },
                                           s, EventResource::kPodGroup),
                                       options);
+    // Every member, finished ones too, for the groups' status counts
+    // (the pod informer above leaves finished pods out).
+    informer::InformerOptions member_options = options;
+    member_options.label_selector = std::string(api::kPodGroupLabel);
+    framework::PodGroupMembers* members = &gang_members_;
+    gang_pods_ = Make<api::Pod>(
+        "podgroup-pods",
+        {.on_add = [members](auto pod) { members->Upsert(std::move(pod)); },
+         .on_update = [members](auto,
+                                auto pod) { members->Upsert(std::move(pod)); },
+         .on_delete = [members](auto pod) { members->Remove(*pod); }},
+        member_options);
   }
 }
 

@@ -9,6 +9,8 @@
 //   VolumeAttachments       move pods the volume plugins rejected
 //   PodGroups (when a       the objects plugins read, and a cluster event
 //   profile gangs pods)     for the pods Coscheduling rejected
+//   pods with the pod-group -> gang_members(), finished ones too (when a
+//   label                      profile gangs pods), for the groups' status
 // Each informer runs on a thread of its own.
 #pragma once
 
@@ -19,6 +21,7 @@
 
 #include "pkg/client/rest_client.h"
 #include "pkg/framework/cluster_objects.h"
+#include "pkg/framework/pod_group_members.h"
 #include "pkg/informer/informer.h"
 #include "pkg/scheduler/scheduler.h"
 #include "pkg/util/cancellation.h"
@@ -53,6 +56,11 @@ class ClusterInformers {
                                          const std::string& name) const;
   const informer::Informer<api::Pod>& pods() const { return *pods_; }
   const informer::Informer<api::Node>& nodes() const { return *nodes_; }
+  // Every pod with the pod-group label, finished or not (empty unless the
+  // PodGroups are watched).
+  const framework::PodGroupMembers& gang_members() const {
+    return gang_members_;
+  }
 
  private:
   template <typename T>
@@ -76,6 +84,8 @@ class ClusterInformers {
   std::unique_ptr<informer::Informer<api::VolumeAttachment>>
       volume_attachments_;
   std::unique_ptr<informer::Informer<api::PodGroup>> pod_groups_;
+  framework::PodGroupMembers gang_members_;
+  std::unique_ptr<informer::Informer<api::Pod>> gang_pods_;
   std::vector<std::function<void()>> runs_;
   std::vector<std::function<bool()>> synced_;
   std::vector<std::string> names_;

@@ -104,6 +104,14 @@ class FakeApiServer final : public framework::Binder,
     return Status();
   }
 
+  Status UpdatePodGroupStatus(const api::PodGroup& group,
+                              const api::PodGroupStatus& status) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    pod_group_statuses_[group.metadata.ns + "/" + group.metadata.name]
+        .push_back(status);
+    return Status();
+  }
+
   // ---- what happened ----
   std::vector<std::pair<std::string, std::string>> Binds() const {
     std::lock_guard<std::mutex> lock(mu_);
@@ -122,6 +130,13 @@ class FakeApiServer final : public framework::Binder,
     auto it = events_.find(pod);
     return it == events_.end() ? std::vector<Event>() : it->second;
   }
+  std::vector<api::PodGroupStatus> PodGroupStatuses(
+      const std::string& group) const {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = pod_group_statuses_.find(group);
+    return it == pod_group_statuses_.end() ? std::vector<api::PodGroupStatus>()
+                                           : it->second;
+  }
   std::vector<std::string> Deleted() const {
     std::lock_guard<std::mutex> lock(mu_);
     return deleted_;
@@ -139,6 +154,7 @@ class FakeApiServer final : public framework::Binder,
   std::map<std::string, std::vector<framework::PodStatusUpdate>> status_writes_;
   std::map<std::string, std::vector<Event>> events_;
   std::vector<std::string> deleted_;
+  std::map<std::string, std::vector<api::PodGroupStatus>> pod_group_statuses_;
 };
 
 }  // namespace ksched::scheduler::test

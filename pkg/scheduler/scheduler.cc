@@ -175,6 +175,18 @@ bool Scheduler::SchedulesGangs() const {
   return false;
 }
 
+std::map<std::string, int32_t> Scheduler::WaitingByPodGroup() {
+  std::map<std::string, int32_t> out;
+  waiting_pods_.ForEach([&out](framework::WaitingPod& waiting) {
+    if (waiting.Done()) return;
+    const std::string_view group = framework::PodGroupName(waiting.pod());
+    if (!group.empty()) {
+      ++out[waiting.pod().metadata.ns + "/" + std::string(group)];
+    }
+  });
+  return out;
+}
+
 void Scheduler::ActivatePods(framework::CycleState& state) {
   auto* to_activate =
       state.Read<framework::PodsToActivate>(framework::kPodsToActivateKey);

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -144,6 +145,8 @@ class Scheduler {
   const framework::PodGroupMembers& pod_group_members() const {
     return pod_group_members_;
   }
+  // "ns/group" -> its members held at Permit now.
+  std::map<std::string, int32_t> WaitingByPodGroup();
 
   cache::Cache& cache() { return *cache_; }
   queue::SchedulingQueue& queue() { return *queue_; }

@@ -124,4 +124,12 @@ Status SimulatedCluster::AnnotatePersistentVolumeClaim(
   return Status();
 }
 
+Status SimulatedCluster::UpdatePodGroupStatus(
+    const api::PodGroup& group, const api::PodGroupStatus& status) {
+  api::PodGroup updated = group;
+  updated.status = status;
+  objects_.Upsert(std::move(updated));
+  return Status();
+}
+
 }  // namespace ksched::simulator

@@ -58,6 +58,8 @@ class SimulatedCluster final : public framework::Binder,
   framework::Status AnnotatePersistentVolumeClaim(
       const api::PersistentVolumeClaim& pvc, std::string_view key,
       std::string_view value) override;
+  framework::Status UpdatePodGroupStatus(
+      const api::PodGroup& group, const api::PodGroupStatus& status) override;
 
   const std::vector<Preemption>& preemptions() const { return preemptions_; }
 

@@ -245,6 +245,15 @@ Response Registry::Patch(const Request& request, const ApiPath& path) {
   const ResourceInfo& r = *path.resource;
   const std::string type =
       request.content_type.substr(0, request.content_type.find(';'));
+  if (r.custom && type != "application/merge-patch+json" &&
+      type != "application/json-patch+json") {
+    return ErrorResponse(
+        UnsupportedMediaType(
+            "the body of the request was in an unknown format - accepted "
+            "media types include: application/json-patch+json, "
+            "application/merge-patch+json, application/apply-patch+yaml"),
+        request.pretty);
+  }
   if (type != "application/merge-patch+json" &&
       type != "application/strategic-merge-patch+json" &&
       type != "application/json-patch+json") {

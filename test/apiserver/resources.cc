@@ -72,6 +72,17 @@ std::vector<ResourceInfo> BuildResources() {
                             "regarding.name", "regarding.uid",
                             "regarding.apiVersion", "regarding.resourceVersion",
                             "regarding.fieldPath"}});
+  // scheduler-plugins' CRD (podgroups.scheduling.x-k8s.io), as the chart
+  // installs it. A custom resource's DELETE answers with the object.
+  r.push_back(
+      ResourceInfo{.group = "scheduling.x-k8s.io",
+                   .version = "v1alpha1",
+                   .resource = "podgroups",
+                   .kind = "PodGroup",
+                   .has_status = true,
+                   .return_deleted_object = true,
+                   .custom = true,
+                   .storage_directory = "scheduling.x-k8s.io/podgroups"});
   r.push_back(ResourceInfo{.group = "coordination.k8s.io",
                            .version = "v1",
                            .resource = "leases",

@@ -20,6 +20,8 @@ struct ResourceInfo {
   bool allow_create_on_update = false;
   // DELETE answers with the object instead of a Status (pods, PVs, ...).
   bool return_deleted_object = false;
+  // Served from a CustomResourceDefinition: no strategic merge patch.
+  bool custom = false;
   // The directory under /registry/ in etcd (nodes live in "minions").
   std::string storage_directory;
   // Fields after "metadata" in the Go zero value of the kind, as a JSON

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pkg/framework/cluster_writer.h"
@@ -46,11 +47,18 @@ class RecordingWriter final : public framework::ClusterWriter {
                            std::string(key), std::string(value)});
     return result;
   }
+  framework::Status UpdatePodGroupStatus(
+      const api::PodGroup& group, const api::PodGroupStatus& status) override {
+    pod_group_statuses.emplace_back(
+        group.metadata.ns + "/" + group.metadata.name, status);
+    return result;
+  }
 
   std::vector<StatusWrite> status_writes;
   std::vector<EventWrite> events;
   std::vector<std::string> deleted;
   std::vector<Annotation> annotations;
+  std::vector<std::pair<std::string, api::PodGroupStatus>> pod_group_statuses;
   framework::Status result;  // what every write returns
 
  private:
