@@ -3,13 +3,16 @@
 // on a denial; this test drives every kind of request ksched makes (watch
 // every informer, bind, report status, preempt, annotate a claim for
 // provisioning, write an event and its series, hold the lease, review a
-// scraper's token and access on the secure port) and checks
+// scraper's token and access on the secure port, keep a PodGroup's
+// status) and checks
 // that the set used equals the set granted, so a grant nothing uses fails
 // too.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
+#include <fstream>
 #include <iterator>
 #include <set>
 #include <sstream>
@@ -57,11 +60,38 @@ TEST_F(RbacTest, KschedUsesExactlyWhatTheChartGrants) {
                   .scheduler = "ksched",
                   .extra_spec = R"("volumes":[{"name":"d",
                       "persistentVolumeClaim":{"claimName":"data"}}])"}));
+  // A gang of one: the profile runs Coscheduling, which watches PodGroups
+  // and writes their status.
+  Create("/apis/scheduling.x-k8s.io/v1alpha1/namespaces/default/podgroups",
+         R"({"apiVersion":"scheduling.x-k8s.io/v1alpha1","kind":"PodGroup",
+             "metadata":{"name":"solo"},"spec":{"minMember":1}})");
+  Create("/api/v1/namespaces/default/pods",
+         PodJson({.name = "member",
+                  .cpu = "100m",
+                  .scheduler = "ksched",
+                  .labels = R"("scheduling.x-k8s.io/pod-group":"solo")"}));
+  const std::filesystem::path config = dir_ / "gang.yaml";
+  std::ofstream(config) << "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                           "kind: KubeSchedulerConfiguration\n"
+                           "profiles:\n"
+                           "- schedulerName: ksched\n"
+                           "  plugins:\n"
+                           "    multiPoint:\n"
+                           "      enabled: [{name: Coscheduling}]\n"
+                           "    queueSort:\n"
+                           "      enabled: [{name: Coscheduling}]\n"
+                           "      disabled: [{name: '*'}]\n";
   AddChartReviewUser("scraper-token", "monitoring", "prometheus-k8s");
   const int secure_port = client::testing::FreePort();
   StartKsched({"--secure-port=" + std::to_string(secure_port),
-               "--bind-address=127.0.0.1"});
+               "--bind-address=127.0.0.1", "--config", config.string()});
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
+      << ksched_->Tail();
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return server_->RequestCount("PATCH", "/podgroups/solo/status") > 0;
+      },
+      seconds(30)))
       << ksched_->Tail();
   // Delegated authentication and authorization: a TokenReview and a
   // SubjectAccessReview.
