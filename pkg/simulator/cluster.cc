@@ -154,6 +154,14 @@ class Loader {
       if (!pdb.ok()) return pdb.error();
       if (pdb->metadata.ns.empty()) pdb->metadata.ns = "default";
       cluster_.pod_disruption_budgets.push_back(std::move(*pdb));
+    } else if (kind == "PodGroup") {
+      auto group = Decode<api::PodGroup>(obj, where);
+      if (!group.ok()) return group.error();
+      if (group->metadata.name.empty()) {
+        return util::Error(where + ": metadata.name: Required value");
+      }
+      if (group->metadata.ns.empty()) group->metadata.ns = "default";
+      cluster_.pod_groups.push_back(std::move(*group));
     } else if (kind == "Deployment") {
       return AddWorkload<api::Deployment>(obj, where, cluster_.deployments);
     } else if (kind == "ReplicaSet") {
@@ -271,6 +279,7 @@ util::Status MergeCluster(Cluster& into, Cluster more) {
   Append(into.csi_drivers, more.csi_drivers);
   Append(into.volume_attachments, more.volume_attachments);
   Append(into.pod_disruption_budgets, more.pod_disruption_budgets);
+  Append(into.pod_groups, more.pod_groups);
   Append(into.deployments, more.deployments);
   Append(into.replica_sets, more.replica_sets);
   Append(into.stateful_sets, more.stateful_sets);

@@ -9,6 +9,7 @@
 #include "pkg/api/node.h"
 #include "pkg/api/objects.h"
 #include "pkg/api/pod.h"
+#include "pkg/api/podgroup.h"
 #include "pkg/api/policy.h"
 #include "pkg/api/storage.h"
 #include "pkg/api/workloads.h"
@@ -28,6 +29,8 @@ struct Cluster {
   std::vector<api::CsiDriver> csi_drivers;
   std::vector<api::VolumeAttachment> volume_attachments;
   std::vector<api::PodDisruptionBudget> pod_disruption_budgets;
+  // scheduler-plugins' PodGroups (gangs, for the Coscheduling plugin).
+  std::vector<api::PodGroup> pod_groups;
   // Workloads, which ExpandWorkloads (workloads.h) turns into pods.
   std::vector<api::Deployment> deployments;
   std::vector<api::ReplicaSet> replica_sets;
@@ -40,7 +43,8 @@ struct Cluster {
 };
 
 // Reads Node, Pod, PriorityClass, Namespace, PersistentVolumeClaim,
-// PersistentVolume, StorageClass and PodDisruptionBudget objects from
+// PersistentVolume, StorageClass, PodDisruptionBudget, PodGroup (and the
+// workload kinds) objects from
 // multi-document YAML or JSON, bare or inside List kinds (as `kubectl get -o
 // yaml` prints them). Then applies what admission would have: a pod's priority
 // and preemption policy from its PriorityClass, the default scheduler name, and

@@ -38,15 +38,19 @@ std::string Describe(const client::ApiError& e) {
              : e.message() + " (HTTP " + std::to_string(e.code()) + ")";
 }
 
+// `may_be_absent`: a custom resource whose definition the cluster may not
+// have (404): then there are none.
 template <typename T>
 util::Status Read(client::RestClient& api, bool required, std::vector<T>* into,
-                  std::vector<std::string>* warnings) {
+                  std::vector<std::string>* warnings,
+                  bool may_be_absent = false) {
   const std::string plural(client::ResourceOf<T>::kResource.plural);
   client::ApiOr<std::vector<T>> items = ListAll<T>(api);
   if (items.ok()) {
     *into = std::move(*items);
     return util::Status();
   }
+  if (may_be_absent && client::IsNotFound(items.error())) return {};
   if (!required && client::IsForbidden(items.error())) {
     warnings->push_back("cannot list " + plural + ": " +
                         Describe(items.error()) +
@@ -75,6 +79,7 @@ util::Result<LiveCluster> ReadLiveCluster(client::RestClient& api) {
   if (s.ok()) s = Read(api, false, &c.csi_drivers, w);
   if (s.ok()) s = Read(api, false, &c.volume_attachments, w);
   if (s.ok()) s = Read(api, false, &c.pod_disruption_budgets, w);
+  if (s.ok()) s = Read(api, false, &c.pod_groups, w, /*may_be_absent=*/true);
   if (!s.ok()) return s.error();
   return out;
 }

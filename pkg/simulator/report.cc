@@ -117,6 +117,16 @@ std::string RenderTable(const SimulationResult& r) {
     }
   }
 
+  if (!r.pod_groups.empty()) {
+    out << "\nPOD GROUPS\n";
+    for (const PodGroupOutcome& g : r.pod_groups) {
+      const int of = std::max(g.min_member, g.members);
+      out << g.ns << "/" << g.name << " (PodGroup, minMember " << g.min_member
+          << "): " << g.scheduled << "/" << of;
+      out << (g.message.empty() ? " scheduled" : ": " + g.message) << "\n";
+    }
+  }
+
   if (!r.displaced.empty() || !r.added_nodes.empty()) {
     out << "\nCHANGES\n";
     if (!r.added_nodes.empty()) {
@@ -264,6 +274,29 @@ std::string RenderJson(const SimulationResult& r) {
       w.Int(wo.unschedulable);
       w.Key("message");
       WriteString(w, wo.message);
+      w.EndObject();
+    }
+    w.EndArray();
+  }
+  if (!r.pod_groups.empty()) {
+    w.Key("podGroups");
+    w.StartArray();
+    for (const PodGroupOutcome& g : r.pod_groups) {
+      w.StartObject();
+      w.Key("namespace");
+      WriteString(w, g.ns);
+      w.Key("name");
+      WriteString(w, g.name);
+      w.Key("minMember");
+      w.Int(g.min_member);
+      w.Key("members");
+      w.Int(g.members);
+      w.Key("scheduled");
+      w.Int(g.scheduled);
+      w.Key("mostPlaced");
+      w.Int(g.most_placed);
+      w.Key("message");
+      WriteString(w, g.message);
       w.EndObject();
     }
     w.EndArray();

@@ -9,6 +9,7 @@
 #include "pkg/api/resource_names.h"
 #include "pkg/api/taints.h"
 #include "pkg/framework/cluster_objects.h"
+#include "pkg/framework/pod_group_members.h"
 #include "pkg/framework/snapshot.h"
 #include "pkg/scheduler/scheduler.h"
 #include "pkg/simulator/simulated_cluster.h"
@@ -63,6 +64,65 @@ api::ResourceList Requested(const framework::Resource& r) {
   return out;
 }
 
+// Why a member of a gang did not fit a node, from its last message: the
+// messages the gang rules themselves gave (too few members, released with
+// the others, backing off) say nothing about the cluster.
+std::string FitFailure(const std::string& message) {
+  if (message.rfind("0/", 0) != 0) return "";
+  for (const char* gang_only :
+       {"cannot find enough sibling pods", "rejection in", "failed recently",
+        "rejected due to timeout"}) {
+    if (message.find(gang_only) != std::string::npos) return "";
+  }
+  // The PostFilter's verdict on the whole group follows the nodes' story.
+  const size_t verdict = message.find(", PodGroup ");
+  return message.substr(0, verdict);
+}
+
+PodGroupOutcome SummarizePodGroup(const api::PodGroup& group,
+                                  const std::vector<PodOutcome>& pods,
+                                  const SimulatedCluster& api_server,
+                                  const std::vector<api::Pod>& input,
+                                  int most_placed) {
+  PodGroupOutcome out{group.metadata.ns, group.metadata.name,
+                      group.spec.min_member};
+  out.most_placed = most_placed;
+  std::map<std::string, const PodOutcome*> outcome_by_key;
+  for (const PodOutcome& o : pods) outcome_by_key[Key(o.ns, o.name)] = &o;
+  std::string fit_failure, last_message;
+  for (const api::Pod& member : input) {
+    if (member.metadata.ns != group.metadata.ns ||
+        framework::PodGroupName(member) != group.metadata.name ||
+        IsTerminal(member)) {
+      continue;
+    }
+    ++out.members;
+    auto now = api_server.GetPod(member.metadata.ns, member.metadata.name);
+    if (now != nullptr && !now->spec.node_name.empty()) ++out.scheduled;
+    auto it =
+        outcome_by_key.find(Key(member.metadata.ns, member.metadata.name));
+    if (it == outcome_by_key.end() || it->second->node) continue;
+    if (last_message.empty()) last_message = it->second->message;
+    if (fit_failure.empty()) fit_failure = FitFailure(it->second->message);
+  }
+  out.most_placed = std::max(out.most_placed, out.scheduled);
+  if (out.scheduled >= out.min_member && out.scheduled == out.members) {
+    return out;
+  }
+  if (out.members < out.min_member) {
+    const int missing = out.min_member - out.members;
+    out.message = "waiting for " + std::to_string(missing) + " more pod" +
+                  (missing == 1 ? "" : "s");
+  } else if (out.most_placed < out.min_member) {
+    out.message = "only " + std::to_string(out.most_placed) + " of " +
+                  std::to_string(out.min_member) + " fit";
+    if (!fit_failure.empty()) out.message += " (" + fit_failure + ")";
+  } else {
+    out.message = last_message;
+  }
+  return out;
+}
+
 }  // namespace
 
 CapacityOutcome SummarizeCapacity(const SimulationResult& result,
@@ -111,6 +171,7 @@ util::Result<SimulationResult> Simulate(
   for (const auto& o : cluster.csi_drivers) objects.Upsert(o);
   for (const auto& o : cluster.volume_attachments) objects.Upsert(o);
   for (const auto& o : cluster.pod_disruption_budgets) objects.Upsert(o);
+  for (const auto& o : cluster.pod_groups) objects.Upsert(o);
 
   SimulatedCluster api_server(objects);
   // Simulated time: it moves only when nothing can be scheduled until a
@@ -152,9 +213,16 @@ util::Result<SimulationResult> Simulate(
       return slot.get();
     };
   }
+  // Failed attempts since a pod was last scheduled.
+  int failed_attempts_since_progress = 0;
   deps.on_attempt = [&](const scheduler::AttemptOutcome& o) {
     if (!last_attempt.count(o.pod)) attempt_order.push_back(o.pod);
     last_attempt[o.pod] = o;
+    if (o.result == scheduler::AttemptOutcome::Result::kScheduled) {
+      failed_attempts_since_progress = 0;
+    } else {
+      ++failed_attempts_since_progress;
+    }
   };
   auto sched = scheduler::Scheduler::Create(cfg, registry, std::move(deps));
   if (!sched.ok()) return sched.error();
@@ -221,9 +289,37 @@ util::Result<SimulationResult> Simulate(
     }
   }
 
+  // The most members of each gang placed at once (held at Permit or bound).
+  std::map<std::string, int> most_placed;
+  auto count_placed = [&] {
+    if (cluster.pod_groups.empty()) return;
+    std::map<std::string, int32_t> placed = s.WaitingByPodGroup();
+    for (const api::PodGroup& g : cluster.pod_groups) {
+      const std::string key = Key(g.metadata.ns, g.metadata.name);
+      for (const auto& pod :
+           s.pod_group_members().List(g.metadata.ns, g.metadata.name)) {
+        if (!pod->spec.node_name.empty()) ++placed[key];
+      }
+      most_placed[key] = std::max(most_placed[key], placed[key]);
+    }
+  };
   const int max_cycles = 50 * static_cast<int>(pending.size() + 10);
+  size_t preemptions_seen = api_server.preemptions().size();
   while (true) {
     s.Tick();
+    count_placed();
+    if (api_server.preemptions().size() != preemptions_seen) {
+      preemptions_seen = api_server.preemptions().size();
+      failed_attempts_since_progress = 0;
+    }
+    // Nothing scheduled (or preempted) while every pending pod could have
+    // failed three times over: the simulated cluster no longer changes,
+    // and neither would the next attempts (a gang that does not fit
+    // retries for ever).
+    if (failed_attempts_since_progress >
+        3 * static_cast<int>(pending.size()) + 10) {
+      break;
+    }
     queue::SchedulingQueue::Counts counts = s.queue().PendingCounts();
     if (counts.active > 0) {
       if (++out.cycles > max_cycles) {
@@ -234,12 +330,20 @@ util::Result<SimulationResult> Simulate(
       s.ScheduleOne();
       continue;
     }
-    if (counts.backoff > 0) {
+    // Pods held at Permit whose group does not complete: their wait times
+    // out, which releases what they hold.
+    bool waiting = false;
+    s.waiting_pods().ForEach(
+        [&](framework::WaitingPod& w) { waiting = waiting || !w.Done(); });
+    if (counts.backoff > 0 || waiting) {
       clock.Advance(std::chrono::seconds(1));
       continue;
     }
     break;
   }
+  // Stopped early: what pods still hold at Permit is given back.
+  s.waiting_pods().ForEach(
+      [](framework::WaitingPod& w) { w.Reject("", "the simulation stopped"); });
   s.WaitForBindings();
 
   // Pods in the order they were first tried, then those never tried.
@@ -326,6 +430,12 @@ util::Result<SimulationResult> Simulate(
       }
       out.workloads.push_back(std::move(wo));
     }
+  }
+
+  for (const api::PodGroup& g : cluster.pod_groups) {
+    out.pod_groups.push_back(
+        SummarizePodGroup(g, out.pods, api_server, cluster.pods,
+                          most_placed[Key(g.metadata.ns, g.metadata.name)]));
   }
 
   if (options.changes != nullptr) {

@@ -66,6 +66,17 @@ struct WorkloadOutcome {
   std::string message;    // the first unschedulable pod's reason
 };
 
+// A PodGroup (gang) after the simulation: scheduled whole or not at all.
+struct PodGroupOutcome {
+  std::string ns;
+  std::string name;
+  int32_t min_member = 0;
+  int members = 0;      // its pods, running before or pending
+  int scheduled = 0;    // bound at the end
+  int most_placed = 0;  // the most members placed at once (held or bound)
+  std::string message;  // why fewer than minMember are scheduled
+};
+
 // A pod a change (drain, node removal) took off its node, and where its
 // replacement went.
 struct DisplacedOutcome {
@@ -89,6 +100,7 @@ struct CapacityOutcome {
 struct SimulationResult {
   std::vector<PodOutcome> pods;  // in scheduling order
   std::vector<WorkloadOutcome> workloads;
+  std::vector<PodGroupOutcome> pod_groups;
   std::vector<DisplacedOutcome> displaced;
   std::vector<std::string> added_nodes;
   std::vector<NodeSummary> nodes;

@@ -38,6 +38,7 @@ std::string SnapshotJson(const Cluster& c) {
   WriteAll(c.persistent_volume_claims, w);
   WriteAll(c.volume_attachments, w);
   WriteAll(c.pod_disruption_budgets, w);
+  WriteAll(c.pod_groups, w);
   WriteAll(c.deployments, w);
   WriteAll(c.replica_sets, w);
   WriteAll(c.stateful_sets, w);

@@ -99,4 +99,20 @@ TEST(ExplainGoldenTest, UnknownPodsAreNamedAndBadTopIsRefused) {
   EXPECT_NE(r.err.find("pods to explain follow --explain"), std::string::npos);
 }
 
+// Gangs: a PodGroup placed whole, one short of members, one that does not
+// fit (and leaves its room free), as `simulate` reports them.
+TEST(ExplainGoldenTest, GangsOnTheGangExample) {
+  const std::string gang = kSource + "/examples/gang/";
+  auto r = RunCommand(kKsched + " simulate --quiet --cluster " + gang +
+                      "cluster.yaml --config " + gang +
+                      "scheduler-config.yaml");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  ExpectGolden("gang_example.txt", r.out);
+  r = RunCommand(kKsched + " simulate --quiet -o json --cluster " + gang +
+                 "cluster.yaml --config " + gang + "scheduler-config.yaml");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ExpectGolden("gang_example.json", r.out);
+}
+
 }  // namespace ksched::explain_golden
