@@ -103,9 +103,9 @@ TEST(ExplainGoldenTest, UnknownPodsAreNamedAndBadTopIsRefused) {
 // fit (and leaves its room free), as `simulate` reports them.
 TEST(ExplainGoldenTest, GangsOnTheGangExample) {
   const std::string gang = kSource + "/examples/gang/";
-  auto r = RunCommand(kKsched + " simulate --quiet --cluster " + gang +
-                      "cluster.yaml --config " + gang +
-                      "scheduler-config.yaml");
+  auto r =
+      RunCommand(kKsched + " simulate --quiet --cluster " + gang +
+                 "cluster.yaml --config " + gang + "scheduler-config.yaml");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   ExpectGolden("gang_example.txt", r.out);
