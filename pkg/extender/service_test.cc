@@ -9,6 +9,7 @@
 #include <sstream>
 #include <thread>
 
+#include "pkg/api/podgroup.h"
 #include "pkg/config/config.h"
 #include "pkg/extender/testing/fixtures.h"
 #include "pkg/framework/testing/wrappers.h"
@@ -117,6 +118,64 @@ TEST_F(ExtenderServiceTest, FilterByNodeNamesAnswersWithTheSubsetSent) {
             R"("FailedNodes":{"node-2":"Insufficient cpu"},)"
             R"("FailedAndUnresolvableNodes":{"node-3":)"
             R"("node(s) had untolerated taint {dedicated: gpu}"},"Error":""})");
+}
+
+// A pod of an incomplete gang, sent by kube-scheduler: the group's PreFilter
+// rules (all the extender API lets ksched apply) refuse it on every node,
+// and let it through once the group is complete.
+TEST_F(ExtenderServiceTest, FilterAppliesTheGangsQuorum) {
+  auto cfg = config::ParseConfig(R"(
+apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+profiles:
+- schedulerName: ksched
+  plugins:
+    multiPoint:
+      enabled: [{name: Coscheduling}]
+    queueSort:
+      enabled: [{name: Coscheduling}]
+      disabled: [{name: "*"}]
+)");
+  ASSERT_TRUE(cfg.ok()) << cfg.error().message();
+  framework::InMemoryClusterObjects objects;
+  api::PodGroup group;
+  group.metadata.ns = "default";
+  group.metadata.name = "train";
+  group.spec.min_member = 3;
+  objects.Upsert(group);
+  framework::PodGroupMembers members;
+  auto member = [](const std::string& name) {
+    return PodBuilder(name)
+        .Uid(name)
+        .Label(std::string(api::kPodGroupLabel), "train")
+        .Req({{"cpu", "100m"}});
+  };
+  members.Upsert(member("w0").Ptr());
+  members.Upsert(member("w1").Ptr());
+  ExtenderService::Options options;
+  options.clock = &clock_;
+  options.objects = &objects;
+  options.pod_group_members = &members;
+  auto service = ExtenderService::Create(*cfg, registry_, cache_, options);
+  ASSERT_TRUE(service.ok()) << service.error().message();
+  ExtenderArgs args;
+  args.pod = member("w0").Obj();
+  args.node_names = std::vector<std::string>{"node-1", "node-2"};
+
+  ExtenderFilterResult r = Ok((*service)->Filter(kProfile, args));
+  ASSERT_TRUE(r.node_names.has_value());
+  EXPECT_TRUE(r.node_names->empty());
+  EXPECT_TRUE(r.failed_nodes.empty());
+  ASSERT_EQ(r.failed_and_unresolvable_nodes.size(), 2u);
+  EXPECT_EQ(r.failed_and_unresolvable_nodes.at("node-1"),
+            "pre-filter pod w0 cannot find enough sibling pods, current pods "
+            "number: 2, minMember of group: 3");
+
+  members.Upsert(member("w2").Ptr());
+  r = Ok((*service)->Filter(kProfile, args));
+  ASSERT_TRUE(r.node_names.has_value());
+  EXPECT_EQ(*r.node_names, (std::vector<std::string>{"node-1", "node-2"}));
+  EXPECT_TRUE(r.failed_and_unresolvable_nodes.empty());
 }
 
 TEST_F(ExtenderServiceTest, FilterByFullNodesHandsBackTheNodesAsSent) {
