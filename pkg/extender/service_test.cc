@@ -124,18 +124,9 @@ TEST_F(ExtenderServiceTest, FilterByNodeNamesAnswersWithTheSubsetSent) {
 // rules (all the extender API lets ksched apply) refuse it on every node,
 // and let it through once the group is complete.
 TEST_F(ExtenderServiceTest, FilterAppliesTheGangsQuorum) {
-  auto cfg = config::ParseConfig(R"(
-apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-profiles:
-- schedulerName: ksched
-  plugins:
-    multiPoint:
-      enabled: [{name: Coscheduling}]
-    queueSort:
-      enabled: [{name: Coscheduling}]
-      disabled: [{name: "*"}]
-)");
+  // The README's gang profile.
+  auto cfg = config::LoadConfigFile(std::string(KSCHED_SOURCE_DIR) +
+                                    "/examples/gang/scheduler-config.yaml");
   ASSERT_TRUE(cfg.ok()) << cfg.error().message();
   framework::InMemoryClusterObjects objects;
   api::PodGroup group;

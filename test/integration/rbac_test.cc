@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <set>
 #include <sstream>
@@ -70,17 +69,10 @@ TEST_F(RbacTest, KschedUsesExactlyWhatTheChartGrants) {
                   .cpu = "100m",
                   .scheduler = "ksched",
                   .labels = R"("scheduling.x-k8s.io/pod-group":"solo")"}));
-  const std::filesystem::path config = dir_ / "gang.yaml";
-  std::ofstream(config) << "apiVersion: kubescheduler.config.k8s.io/v1\n"
-                           "kind: KubeSchedulerConfiguration\n"
-                           "profiles:\n"
-                           "- schedulerName: ksched\n"
-                           "  plugins:\n"
-                           "    multiPoint:\n"
-                           "      enabled: [{name: Coscheduling}]\n"
-                           "    queueSort:\n"
-                           "      enabled: [{name: Coscheduling}]\n"
-                           "      disabled: [{name: '*'}]\n";
+  // The README's gang profile, as a user copies it.
+  const std::filesystem::path config =
+      std::filesystem::path(KSCHED_SOURCE_DIR) /
+      "examples/gang/scheduler-config.yaml";
   AddChartReviewUser("scraper-token", "monitoring", "prometheus-k8s");
   const int secure_port = client::testing::FreePort();
   StartKsched({"--secure-port=" + std::to_string(secure_port),
