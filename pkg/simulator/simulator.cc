@@ -291,16 +291,18 @@ util::Result<SimulationResult> Simulate(
 
   // The most members of each gang placed at once (held at Permit or bound).
   std::map<std::string, int> most_placed;
+  // Only a group with members held at Permit can have more placed than it
+  // ends with (the summary counts the bound ones); the members are listed
+  // for those groups alone, so a cycle costs the gangs it touches.
   auto count_placed = [&] {
     if (cluster.pod_groups.empty()) return;
-    std::map<std::string, int32_t> placed = s.WaitingByPodGroup();
-    for (const api::PodGroup& g : cluster.pod_groups) {
-      const std::string key = Key(g.metadata.ns, g.metadata.name);
-      for (const auto& pod :
-           s.pod_group_members().List(g.metadata.ns, g.metadata.name)) {
-        if (!pod->spec.node_name.empty()) ++placed[key];
+    for (auto& [key, placed] : s.WaitingByPodGroup()) {
+      const size_t slash = key.find('/');
+      for (const auto& pod : s.pod_group_members().List(
+               key.substr(0, slash), key.substr(slash + 1))) {
+        if (!pod->spec.node_name.empty()) ++placed;
       }
-      most_placed[key] = std::max(most_placed[key], placed[key]);
+      most_placed[key] = std::max(most_placed[key], static_cast<int>(placed));
     }
   };
   const int max_cycles = 50 * static_cast<int>(pending.size() + 10);

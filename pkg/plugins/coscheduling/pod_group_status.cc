@@ -4,23 +4,24 @@
 
 namespace ksched::plugins::coscheduling {
 
-MemberCounts CountMembers(const std::vector<api::Pod>& pods, int32_t waiting) {
+MemberCounts CountMembers(
+    const std::vector<std::shared_ptr<const api::Pod>>& pods, int32_t waiting) {
   MemberCounts c;
   c.members = static_cast<int32_t>(pods.size());
   c.waiting = waiting;
-  for (const api::Pod& pod : pods) {
-    if (!pod.spec.node_name.empty()) ++c.bound;
-    if (pod.status.phase == api::kPodPhaseRunning) ++c.running;
-    if (pod.status.phase == api::kPodPhaseSucceeded) ++c.succeeded;
-    if (pod.status.phase == api::kPodPhaseFailed) ++c.failed;
+  for (const auto& pod : pods) {
+    if (!pod->spec.node_name.empty()) ++c.bound;
+    if (pod->status.phase == api::kPodPhaseRunning) ++c.running;
+    if (pod->status.phase == api::kPodPhaseSucceeded) ++c.succeeded;
+    if (pod->status.phase == api::kPodPhaseFailed) ++c.failed;
   }
   // As their controller: the owners of one member (the first by name, so
   // that the answer does not depend on the order pods were seen in).
   const api::Pod* first = nullptr;
-  for (const api::Pod& pod : pods) {
-    if (pod.metadata.owner_references.empty()) continue;
-    if (first == nullptr || pod.metadata.name < first->metadata.name) {
-      first = &pod;
+  for (const auto& pod : pods) {
+    if (pod->metadata.owner_references.empty()) continue;
+    if (first == nullptr || pod->metadata.name < first->metadata.name) {
+      first = pod.get();
     }
   }
   if (first != nullptr) {

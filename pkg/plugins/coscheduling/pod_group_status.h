@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,7 +29,8 @@ struct MemberCounts {
 
 // Counts `pods` (all members of one group); `waiting` as the scheduler
 // knows it.
-MemberCounts CountMembers(const std::vector<api::Pod>& pods, int32_t waiting);
+MemberCounts CountMembers(
+    const std::vector<std::shared_ptr<const api::Pod>>& pods, int32_t waiting);
 
 // The status `group` should have now:
 //   Pending        fewer than minMember pods, none placed (or none at all)

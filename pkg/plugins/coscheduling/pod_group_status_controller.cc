@@ -30,14 +30,10 @@ int PodGroupStatusController::Sync() {
   for (const auto& group : objects_.ListPodGroups()) {
     const std::string key = group->metadata.ns + "/" + group->metadata.name;
     present.insert(key);
-    std::vector<api::Pod> pods;
-    for (const auto& pod :
-         members_.List(group->metadata.ns, group->metadata.name)) {
-      pods.push_back(*pod);
-    }
     auto w = waiting.find(key);
     const MemberCounts seen =
-        CountMembers(pods, w == waiting.end() ? 0 : w->second);
+        CountMembers(members_.List(group->metadata.ns, group->metadata.name),
+                     w == waiting.end() ? 0 : w->second);
     auto last = written_.find(key);
     if (last != written_.end() && last->second.uid != group->metadata.uid) {
       written_.erase(last);

@@ -18,14 +18,15 @@ using testing::Member;
 
 const api::Timestamp kNow = api::Timestamp(std::chrono::seconds(5000));
 
-api::Pod InPhase(const std::string& name, std::string_view phase,
-                 bool bound = true) {
+std::shared_ptr<api::Pod> InPhase(const std::string& name,
+                                  std::string_view phase, bool bound = true) {
   ksched::testing::PodBuilder b = Member("ns", name, "pg");
   if (bound) b.Node("n1");
-  api::Pod pod = b.Obj();
-  pod.status.phase = std::string(phase);
+  auto pod = std::make_shared<api::Pod>(b.Obj());
+  pod->status.phase = std::string(phase);
   return pod;
 }
+using Pods = std::vector<std::shared_ptr<const api::Pod>>;
 
 struct PhaseCase {
   const char* name;
@@ -75,11 +76,12 @@ TEST(NextPodGroupStatusTest, PhasesFollowTheMembers) {
 
 TEST(NextPodGroupStatusTest, StartTimeAndOccupiedBySetOnceOutOfPending) {
   api::PodGroup g = MakePodGroup("ns", "pg", 2);
-  std::vector<api::Pod> pods = {InPhase("b", "Pending", false),
-                                InPhase("a", "Pending", false)};
-  pods[0].metadata.owner_references = {{.kind = "Job", .name = "train"}};
-  pods[1].metadata.owner_references = {{.kind = "Job", .name = "zeta"},
-                                       {.kind = "Job", .name = "alpha"}};
+  auto b = InPhase("b", "Pending", false);
+  auto a = InPhase("a", "Pending", false);
+  b->metadata.owner_references = {{.kind = "Job", .name = "train"}};
+  a->metadata.owner_references = {{.kind = "Job", .name = "zeta"},
+                                  {.kind = "Job", .name = "alpha"}};
+  const Pods pods = {b, a};
   const MemberCounts seen = CountMembers(pods, 0);
   EXPECT_EQ(seen.occupied_by, "ns/alpha,ns/zeta");  // pod "a", sorted
   api::PodGroupStatus s = NextPodGroupStatus(g, seen, kNow);
@@ -89,7 +91,7 @@ TEST(NextPodGroupStatusTest, StartTimeAndOccupiedBySetOnceOutOfPending) {
   EXPECT_EQ(s.occupied_by, "ns/alpha,ns/zeta");
   // Later syncs keep both.
   g.status = s;
-  s = NextPodGroupStatus(g, CountMembers({InPhase("c", "Running")}, 0),
+  s = NextPodGroupStatus(g, CountMembers(Pods{InPhase("c", "Running")}, 0),
                          kNow + std::chrono::seconds(9));
   EXPECT_EQ(s.schedule_start_time->value, kNow);
   EXPECT_EQ(s.occupied_by, "ns/alpha,ns/zeta");
@@ -123,8 +125,7 @@ class PodGroupStatusControllerTest : public ::testing::Test {
                                     {.clock = &clock_});
   }
   void AddMember(const std::string& name, bool bound) {
-    members_.Upsert(
-        std::make_shared<api::Pod>(InPhase(name, "Pending", bound)));
+    members_.Upsert(InPhase(name, "Pending", bound));
   }
 
   util::FakeClock clock_;
