@@ -367,6 +367,14 @@ util::Result<SimulationResult> Simulate(
                it != s.profiles().end()) {
       // Never tried: held back at PreEnqueue (a scheduling gate).
       o.message = it->second->RunPreEnqueuePlugins(*pod).Message();
+      // Let in, but its turn never came: pods ahead of it kept failing
+      // until nothing changed any more (the members of a gang that does
+      // not fit take turns ahead of their last sibling).
+      if (o.message.empty()) {
+        o.message =
+            "not tried: nothing could be scheduled any more before "
+            "its turn came";
+      }
     }
     o.nominated_node = pod->status.nominated_node_name;
     if (o.node) o.nominated_node.clear();
