@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cmd/ksched/cluster_config.h"
+#include "cmd/ksched/command.h"
 #include "cmd/ksched/startup_report.h"
 #include "pkg/api/yaml.h"
 #include "pkg/explain/render.h"
@@ -56,7 +57,14 @@ int RunExplain(const std::vector<std::string>& args,
   std::string output = "table";
   int64_t top = 5;
   int64_t seed = 1;
-  util::FlagSet flags(program + " explain [NAMESPACE/]POD [flags]");
+  Command command(
+      program + " explain [NAMESPACE/]POD [flags]",
+      "Explain why a pod is pending, or where it would go now: one "
+      "scheduling cycle, recorded plugin by\nplugin and node by node, "
+      "against the cluster as its API server lists it. Nothing is written\n"
+      "to the cluster; list permission on nodes and pods (and the storage "
+      "and policy objects the\nplugins read) is all it needs.");
+  util::FlagSet& flags = command.flags();
   flags.String("kubeconfig", &kubeconfig,
                "Path to a kubeconfig (default: $KUBECONFIG, then "
                "~/.kube/config, then the in-cluster service account)");
@@ -77,47 +85,28 @@ int RunExplain(const std::vector<std::string>& args,
   flags.Int("seed", &seed,
             "Seed of the tie-break between equally scored nodes");
 
-  auto positional = flags.Parse(args);
-  if (!positional.ok()) {
-    std::cerr << "Error: " << positional.error().message() << "\n\n"
-              << flags.Usage();
-    return 2;
-  }
-  if (flags.help_requested()) {
-    std::cout << "Explain why a pod is pending, or where it would go now: one "
-                 "scheduling cycle, recorded plugin by plugin and node by "
-                 "node, against the cluster as its API server lists it. "
-                 "Nothing is written to the cluster; list permission on "
-                 "nodes and pods (and the storage and policy objects the "
-                 "plugins read) is all it needs.\n\n"
-              << flags.Usage();
-    return 0;
-  }
+  int exit_status = kExitOk;
+  auto positional = command.Parse(args, &exit_status);
+  if (!positional) return exit_status;
   if (positional->size() != 1) {
-    std::cerr << "Error: name one pod, as POD or NAMESPACE/POD\n\n"
-              << flags.Usage();
-    return 2;
+    return command.UsageError("name one pod, as POD or NAMESPACE/POD", true);
   }
   if (output != "table" && output != "json" && output != "yaml") {
-    std::cerr << "Error: --output must be table, json or yaml, not " << output
-              << "\n";
-    return 2;
+    return command.UsageError("--output must be table, json or yaml, not " +
+                              output);
   }
-  if (top < 0) {
-    std::cerr << "Error: --top must not be negative\n";
-    return 2;
-  }
+  if (top < 0) return command.UsageError("--top must not be negative");
 
   framework::Registry registry = plugins::NewInTreeRegistry();
   auto cfg = LoadConfiguration(config_path, registry);
   if (!cfg.ok()) {
     std::cerr << "Error: " << cfg.error().message() << "\n";
-    return 1;
+    return kExitFailure;
   }
   auto rest_config = ClusterConfig(kubeconfig, context);
   if (!rest_config.ok()) {
     std::cerr << "Error: " << rest_config.error().message() << "\n";
-    return 1;
+    return kExitFailure;
   }
   std::string name = positional->front();
   if (auto slash = name.find('/'); slash != std::string::npos) {
@@ -129,7 +118,7 @@ int RunExplain(const std::vector<std::string>& args,
   auto live = ReadCluster(*rest_config, cfg->client_connection);
   if (!live.ok()) {
     std::cerr << "Error: " << live.error().message() << "\n";
-    return 1;
+    return kExitFailure;
   }
   for (const std::string& w : live->warnings) {
     std::cerr << "warning: " << w << "\n";
@@ -151,19 +140,19 @@ int RunExplain(const std::vector<std::string>& args,
   if (!target) {
     std::cerr << "Error: pods \"" << name << "\" not found in namespace " << ns
               << "\n";
-    return 1;
+    return kExitFailure;
   }
   if (IsTerminal(*target)) {
     std::cerr << "Error: pod " << ns << "/" << name << " has finished ("
               << target->status.phase << "): nothing to schedule\n";
-    return 1;
+    return kExitFailure;
   }
   std::string note;
   auto chosen =
       ChooseProfile(*cfg, *target, profile, config_path.empty(), &note);
   if (!chosen.ok()) {
     std::cerr << "Error: " << chosen.error().message() << "\n";
-    return 1;
+    return kExitFailure;
   }
   if (!note.empty()) std::cerr << "note: " << note << "\n";
   simulator::SimulationOptions options;
@@ -180,7 +169,7 @@ int RunExplain(const std::vector<std::string>& args,
   auto result = simulator::Simulate(cluster, *cfg, registry, options);
   if (!result.ok()) {
     std::cerr << "Error: " << result.error().message() << "\n";
-    return 1;
+    return kExitFailure;
   }
   const simulator::PodOutcome* outcome = nullptr;
   for (const simulator::PodOutcome& p : result->pods) {
@@ -189,11 +178,11 @@ int RunExplain(const std::vector<std::string>& args,
   if (outcome == nullptr) {
     std::cerr << "Error: pod " << ns << "/" << name
               << " was not scheduled in the simulation\n";
-    return 1;
+    return kExitFailure;
   }
   if (output == "table") {
     std::cout << explain::RenderText(*outcome->explanation);
-    return 0;
+    return kExitOk;
   }
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
@@ -221,12 +210,12 @@ int RunExplain(const std::vector<std::string>& args,
   w.EndObject();
   if (output == "json") {
     std::cout << buffer.GetString() << "\n";
-    return 0;
+    return kExitOk;
   }
   rapidjson::Document doc;
   doc.Parse(buffer.GetString(), buffer.GetSize());
   std::cout << api::JsonToYaml(doc);
-  return 0;
+  return kExitOk;
 }
 
 }  // namespace ksched::cmd

@@ -3,6 +3,7 @@
 //   ksched [--config FILE] [--kubeconfig FILE] [--leader-elect] [--v N]
 //   ksched simulate --cluster FILE [--config FILE] [--output table|json]
 //   ksched explain [NAMESPACE/]POD [--kubeconfig FILE] [-o table|json|yaml]
+//   ksched help [COMMAND]
 //   kubectl ksched explain POD -n NAMESPACE (the binary as kubectl-ksched)
 //   ksched version (or --version)
 #include <exception>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cmd/ksched/command.h"
 #include "cmd/ksched/explain_command.h"
 #include "cmd/ksched/run_command.h"
 #include "cmd/ksched/simulate_command.h"
@@ -30,26 +32,44 @@ std::string ProgramName(const char* argv0) {
 }
 
 int Main(const std::vector<std::string>& args, const std::string& program) {
-  if (!args.empty() && args[0] == "simulate") {
-    return RunSimulate({args.begin() + 1, args.end()});
-  }
-  if (!args.empty() && args[0] == "explain") {
-    return RunExplain({args.begin() + 1, args.end()}, program);
-  }
-  if (!args.empty() && args[0] == "version") {
+  const std::string command = args.empty() ? "" : args[0];
+  const std::vector<std::string> rest =
+      args.empty() ? args
+                   : std::vector<std::string>(args.begin() + 1, args.end());
+  if (command == "simulate") return RunSimulate(rest, program);
+  if (command == "explain") return RunExplain(rest, program);
+  if (command == "version") {
     std::cout << "ksched " << KSCHED_VERSION << "\n";
-    return 0;
+    return kExitOk;
+  }
+  if (command == "help") {
+    // help [COMMAND]: the command's own -h.
+    if (rest.empty()) return Main({"--help"}, program);
+    if (rest.size() > 1) {
+      std::cerr << "Error: help takes one command, not " << rest.size() << "\n";
+      return kExitUsage;
+    }
+    if (rest[0] == "help" || rest[0] == "version") {
+      for (const CommandEntry& c : Commands()) {
+        if (c.name == rest[0]) {
+          std::cout << program << " " << c.name << ": " << c.summary << "\n";
+        }
+      }
+      return kExitOk;
+    }
+    if (rest[0] != "simulate" && rest[0] != "explain") {
+      return UnknownCommand(program, rest[0]);
+    }
+    return Main({rest[0], "--help"}, program);
   }
   if (program != "ksched") {
     // As a kubectl plugin the scheduler itself is not what anyone runs.
-    const bool help = args.empty() || args[0] == "-h" || args[0] == "--help";
-    (help ? std::cout : std::cerr)
-        << (help ? "" : "Error: unknown command " + args[0] + "\n")
-        << "Usage:\n  " << program
-        << " explain [NAMESPACE/]POD [-n NAMESPACE] [-o table|json|yaml]\n  "
-        << program << " simulate --cluster FILE [--explain [POD...]]\n  "
-        << program << " version\n";
-    return help ? 0 : 2;
+    if (command.empty() || command == "-h" || command == "--help") {
+      std::cout << "Usage:\n  " << program << " COMMAND [flags]\n\n"
+                << CommandList(program);
+      return kExitOk;
+    }
+    return UnknownCommand(program, command);
   }
   return RunScheduler(args);
 }

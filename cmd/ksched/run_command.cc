@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "cmd/ksched/cluster_config.h"
+#include "cmd/ksched/command.h"
 #include "cmd/ksched/debug_explain.h"
 #include "cmd/ksched/secure_serving.h"
 #include "cmd/ksched/startup_report.h"
@@ -50,14 +51,14 @@
 namespace ksched::cmd {
 namespace {
 
-constexpr const char* kDescription =
-    "ksched schedules pods whose spec.schedulerName is one of its profiles, "
-    "with kube-scheduler's\nframework and plugins, and serves the "
-    "kube-scheduler extender API.\n\n"
-    "Commands:\n"
-    "  simulate   schedule the pending pods of a manifest file, without an "
-    "API server\n"
-    "  version    print the version\n\n";
+// Above the scheduler's flags in `ksched --help`.
+std::string Description() {
+  return "ksched schedules pods whose spec.schedulerName is one of its "
+         "profiles, with kube-scheduler's\nframework and plugins, and serves "
+         "the kube-scheduler extender API. Run without a\ncommand, it is the "
+         "scheduler.\n\n" +
+         CommandList("ksched");
+}
 
 // The extender's default profile is the first one unless named; every
 // profile a route names must exist.
@@ -209,7 +210,8 @@ int RunScheduler(const std::vector<std::string>& args) {
   int64_t extender_max_body =
       static_cast<int64_t>(extender_options.max_body_bytes);
   bool print_version = false;
-  util::FlagSet flags("ksched [command] [flags]");
+  Command command("ksched [command] [flags]", Description());
+  util::FlagSet& flags = command.flags();
   flags.Bool("version", &print_version,
              "Print the version and exit, as kube components do");
   flags.String("config", &config_path,
@@ -282,62 +284,52 @@ int RunScheduler(const std::vector<std::string>& args) {
   flags.Bool("extender-bind-enabled", &extender_options.bind_enabled,
              "Serve the extender's bind verb (it writes Bindings); off, "
              "its path is a 404");
-  auto positional = flags.Parse(args);
-  if (!positional.ok()) {
-    std::cerr << "Error: " << positional.error().message() << "\n\n"
-              << flags.Usage();
-    return 2;
-  }
-  if (flags.help_requested()) {
-    std::cout << kDescription << flags.Usage();
-    return 0;
-  }
+  int exit_status = kExitOk;
+  auto positional = command.Parse(args, &exit_status);
+  if (!positional) return exit_status;
   if (print_version) {
     std::cout << "ksched " << KSCHED_VERSION << "\n";
-    return 0;
+    return kExitOk;
   }
-  if (!positional->empty()) {
-    std::cerr << "Error: unknown command \"" << positional->front() << "\"\n\n"
-              << kDescription;
-    return 2;
-  }
+  if (!positional->empty())
+    return UnknownCommand("ksched", positional->front());
   auto gates = config::ParseFeatureGates(feature_gates);
   if (!gates.ok()) {
     std::cerr << "Error: --feature-gates: " << gates.error().message() << "\n";
-    return 2;
+    return kExitUsage;
   }
   if (binding_workers < 1 || binding_workers > 1024) {
     std::cerr << "Error: --binding-workers must be between 1 and 1024\n";
-    return 2;
+    return kExitUsage;
   }
   if (extender_max_body < 1024) {
     std::cerr << "Error: --extender-max-body-bytes must be at least 1024\n";
-    return 2;
+    return kExitUsage;
   }
   extender_options.max_body_bytes = static_cast<size_t>(extender_max_body);
   if (extender_auth != "none" && extender_auth != "token") {
     std::cerr << "Error: --extender-auth must be none or token\n";
-    return 2;
+    return kExitUsage;
   }
   if (extender_auth == "token" && !extender_options.client_ca_file.empty()) {
     std::cerr << "Error: --extender-auth=token and --extender-client-ca-file "
                  "are two ways to authenticate the extender's clients; "
                  "choose one\n";
-    return 2;
+    return kExitUsage;
   }
   {
     std::string error;
     auto prefixes = extender::ParsePrefixes(extender_profiles, &error);
     if (!prefixes.has_value()) {
       std::cerr << "Error: --extender-profiles: " << error << "\n";
-      return 2;
+      return kExitUsage;
     }
     extender_options.routes.prefixes = std::move(*prefixes);
   }
 
   if (logging_format != "text" && logging_format != "json") {
     std::cerr << "Error: --logging-format must be text or json\n";
-    return 2;
+    return kExitUsage;
   }
   util::StderrLogger text_log(static_cast<int>(verbosity));
   util::JsonLogger json_log(static_cast<int>(verbosity));
@@ -355,14 +347,14 @@ int RunScheduler(const std::vector<std::string>& args) {
   auto cfg = LoadConfiguration(config_path, registry);
   if (!cfg.ok()) {
     std::cerr << "Error: " << cfg.error().message() << "\n";
-    return 1;
+    return kExitFailure;
   }
   for (const std::string& note : StartupNotes(*cfg))
     log.Info(0, "note: " + note);
   if (auto e = CheckExtenderProfiles(*cfg, &extender_options.routes);
       !e.empty()) {
     std::cerr << "Error: " << e << "\n";
-    return 1;
+    return kExitFailure;
   }
   const bool elect = leader_elect && cfg->leader_election.leader_elect;
   const std::string kubeconfig_path =
@@ -370,7 +362,7 @@ int RunScheduler(const std::vector<std::string>& args) {
   auto rest_config = ClusterConfig(kubeconfig_path, context);
   if (!rest_config.ok()) {
     std::cerr << "Error: " << rest_config.error().message() << "\n";
-    return 1;
+    return kExitFailure;
   }
   if (rest_config->insecure_skip_tls_verify) {
     log.Warning(
@@ -391,7 +383,7 @@ int RunScheduler(const std::vector<std::string>& args) {
               << (transport.ok() ? stream_transport.error() : transport.error())
                      .message()
               << "\n";
-    return 1;
+    return kExitFailure;
   }
   prometheus::Registry metrics_registry;
   metrics::SchedulerMetrics scheduler_metrics(metrics_registry);
@@ -421,7 +413,7 @@ int RunScheduler(const std::vector<std::string>& args) {
         *rest_config, clock, {.timeout = std::chrono::seconds(10)});
     if (!review_transport.ok()) {
       std::cerr << "Error: " << review_transport.error().message() << "\n";
-      return 1;
+      return kExitFailure;
     }
     review_api = std::make_unique<client::RestClient>(
         std::move(*review_transport), clock, random, sleep,
@@ -484,7 +476,7 @@ int RunScheduler(const std::vector<std::string>& args) {
   auto sched = scheduler::Scheduler::Create(*cfg, registry, std::move(deps));
   if (!sched.ok()) {
     std::cerr << "Error: " << sched.error().message() << "\n";
-    return 1;
+    return kExitFailure;
   }
   scheduler::Scheduler& s = **sched;
   informer::InformerOptions informer_options;
@@ -548,13 +540,13 @@ int RunScheduler(const std::vector<std::string>& args) {
                                           authorizer.get(), HostName());
       if (!options.ok()) {
         std::cerr << "Error: " << options.error().message() << "\n";
-        return 1;
+        return kExitFailure;
       }
       auto server =
           metrics::MetricsServer::Start(*options, metrics_registry, health);
       if (!server.ok()) {
         std::cerr << "Error: " << server.error().message() << "\n";
-        return 1;
+        return kExitFailure;
       }
       secure_server = std::move(*server);
       log.Info(0, "serving securely on " + secure_server->url() +
@@ -569,7 +561,7 @@ int RunScheduler(const std::vector<std::string>& args) {
                                                   metrics_registry, health);
       if (!server.ok()) {
         std::cerr << "Error: " << server.error().message() << "\n";
-        return 1;
+        return kExitFailure;
       }
       metrics_server = std::move(*server);
       log.Info(0, "metrics and health on " + metrics_server->url() +
@@ -601,7 +593,7 @@ int RunScheduler(const std::vector<std::string>& args) {
                                  le.renew_deadline))});
     if (!lease_transport.ok()) {
       std::cerr << "Error: " << lease_transport.error().message() << "\n";
-      return 1;
+      return kExitFailure;
     }
     lease_api = std::make_unique<client::RestClient>(
         std::move(*lease_transport), clock, random, sleep,
@@ -658,14 +650,14 @@ int RunScheduler(const std::vector<std::string>& args) {
          }});
     if (!service.ok()) {
       std::cerr << "Error: " << service.error().message() << "\n";
-      return 1;
+      return kExitFailure;
     }
     extender_service = std::move(*service);
     auto server = extender::ExtenderServer::Start(*extender_service,
                                                   extender_options, log);
     if (!server.ok()) {
       std::cerr << "Error: " << server.error().message() << "\n";
-      return 1;
+      return kExitFailure;
     }
     extender_server = std::move(*server);
     extender_for_metrics = extender_server.get();
@@ -706,7 +698,7 @@ int RunScheduler(const std::vector<std::string>& args) {
   writer.FlushEvents();
   if (lease_lost) {
     log.Error("leaderelection lost");
-    return 1;
+    return kExitFailure;
   }
   log.Info(0, "stopped");
   return 0;

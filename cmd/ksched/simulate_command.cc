@@ -9,7 +9,9 @@
 #include <set>
 
 #include "cmd/ksched/cluster_config.h"
+#include "cmd/ksched/command.h"
 #include "cmd/ksched/startup_report.h"
+#include "pkg/api/yaml.h"
 #include "pkg/config/feature_gates.h"
 #include "pkg/plugins/registry.h"
 #include "pkg/simulator/changes.h"
@@ -38,22 +40,27 @@ double PeakRssMiB() {
 
 }  // namespace
 
-int RunSimulate(const std::vector<std::string>& args) {
+int RunSimulate(const std::vector<std::string>& args,
+                const std::string& program) {
   std::string cluster_path;
   std::string config_path;
   std::string output = "table";
   int64_t seed = 1;
   bool all_pods = false;
   bool quiet = false;
-  util::FlagSet flags(
-      "ksched simulate (--cluster FILE | --kubeconfig FILE) [flags]");
+  Command command(
+      program + " simulate (--cluster FILE | --kubeconfig FILE) [flags]",
+      "Schedule the pending pods of a cluster described by manifests (or "
+      "read from its API server),\nin-process and without writing "
+      "anything: where each pod lands, or why it cannot.");
+  util::FlagSet& flags = command.flags();
   flags.String("cluster", &cluster_path,
                "Node and Pod manifests (multi-document YAML, JSON, or a List "
                "as kubectl get -o yaml prints it)");
   flags.String("config", &config_path,
                "KubeSchedulerConfiguration file (default: ksched's built-in "
                "profile)");
-  flags.String("output", &output, "Output format: table or json");
+  flags.String("output", &output, "Output format: table, json or yaml");
   flags.Shorthand('o', "output");
   flags.Int("seed", &seed,
             "Seed of the tie-break between equally scored nodes");
@@ -84,11 +91,16 @@ int RunSimulate(const std::vector<std::string>& args) {
              "Expand each CronJob into the Job it would start now");
   simulator::ClusterChanges changes;
   flags.StringList("drain", &changes.drain,
-                   "Drain this node (repeatable): cordon it; its pods that a "
-                   "controller owns come back pending, bare and DaemonSet "
-                   "pods are gone, as kubectl drain leaves them");
+                   "Drain this node (repeatable) as kubectl drain "
+                   "--ignore-daemonsets: cordon it; pods a controller owns "
+                   "come back pending, DaemonSet pods stay, bare pods stop "
+                   "the drain unless --force");
+  flags.Bool("force", &changes.force,
+             "--drain deletes bare pods (no controller re-creates them), as "
+             "kubectl drain --force");
   flags.StringList("remove-node", &changes.remove_nodes,
-                   "Remove this node (repeatable); its pods as with --drain");
+                   "Remove this node (repeatable) and every pod on it; "
+                   "controllers other than DaemonSets re-create theirs");
   flags.StringList("cordon", &changes.cordon, "Cordon this node (repeatable)");
   int64_t add_nodes = 0;
   flags.Int("add-nodes", &add_nodes,
@@ -108,10 +120,12 @@ int RunSimulate(const std::vector<std::string>& args) {
   flags.Bool("add-nodes-until-fits", &add_nodes_until_fits,
              "Find the smallest number of --node-template nodes after which "
              "every pending pod fits, and show that plan");
-  bool fail_on_unschedulable = false;
-  flags.Bool("fail-on-unschedulable", &fail_on_unschedulable,
-             "Exit with status 3 when a pod of a workload or a pod a change "
-             "displaced is unschedulable");
+  std::string fail_on_unschedulable;
+  flags.OptionalString(
+      "fail-on-unschedulable", &fail_on_unschedulable, "all",
+      "Exit with status 3 when a pending pod is left unschedulable: all "
+      "(every pod the profiles schedule) or workloads (only pods of "
+      "workloads, --capacity aside, and pods a change displaced)");
   bool stats = false;
   flags.Bool("stats", &stats,
              "Print to stderr how long loading and scheduling took, pods/s "
@@ -126,44 +140,52 @@ int RunSimulate(const std::vector<std::string>& args) {
             "Nodes listed per explained pod: best scored and closest to "
             "fitting");
 
-  auto positional = flags.Parse(args);
-  if (!positional.ok()) {
-    std::cerr << "Error: " << positional.error().message() << "\n\n"
-              << flags.Usage();
-    return 2;
-  }
-  if (flags.help_requested()) {
-    std::cout << "Schedule the pending pods of a cluster described by "
-                 "manifests, without an API server.\n\n"
-              << flags.Usage();
-    return 0;
-  }
+  int exit_status = kExitOk;
+  auto positional = command.Parse(args, &exit_status);
+  if (!positional) return exit_status;
   if (!positional->empty() && !explain) {
-    std::cerr << "Error: unexpected argument " << positional->front()
-              << " (pods to explain follow --explain)\n";
-    return 2;
+    return command.UsageError("unexpected argument " + positional->front() +
+                              " (pods to explain follow --explain)");
   }
   if (explain_top < 0) {
-    std::cerr << "Error: --explain-top must not be negative\n";
-    return 2;
+    return command.UsageError("--explain-top must not be negative");
   }
   if (cluster_path.empty() == kubeconfig.empty()) {
-    std::cerr << "Error: give the cluster as --cluster FILE or --kubeconfig "
-                 "FILE (one of them)\n\n"
-              << flags.Usage();
-    return 2;
+    return command.UsageError(
+        "give the cluster as --cluster FILE or --kubeconfig FILE (one of "
+        "them)",
+        true);
   }
-  if (output != "table" && output != "json") {
-    std::cerr << "Error: --output must be table or json, not " << output
-              << "\n";
-    return 2;
+  if (output != "table" && output != "json" && output != "yaml") {
+    return command.UsageError("--output must be table, json or yaml, not " +
+                              output);
+  }
+  if (!fail_on_unschedulable.empty() && fail_on_unschedulable != "all" &&
+      fail_on_unschedulable != "workloads") {
+    return command.UsageError(
+        "--fail-on-unschedulable must be all or workloads, not " +
+        fail_on_unschedulable);
+  }
+  if (add_nodes < 0) {
+    return command.UsageError("--add-nodes must not be negative, not " +
+                              std::to_string(add_nodes));
+  }
+  if ((add_nodes > 0 || add_nodes_until_fits) && node_template.empty()) {
+    return command.UsageError(
+        std::string(add_nodes > 0 ? "--add-nodes" : "--add-nodes-until-fits") +
+        " needs --node-template FILE");
+  }
+  if (max_count < 1) return command.UsageError("--max must be at least 1");
+  auto gates = config::ParseFeatureGates(feature_gates);
+  if (!gates.ok()) {
+    return command.UsageError("--feature-gates: " + gates.error().message());
   }
 
   framework::Registry registry = plugins::NewInTreeRegistry();
   auto cfg = LoadConfiguration(config_path, registry);
   if (!cfg.ok()) {
     std::cerr << "Error: " << cfg.error().message() << "\n";
-    return 1;
+    return kExitFailure;
   }
   if (!quiet) {
     for (const std::string& note : StartupNotes(*cfg)) {
@@ -177,12 +199,12 @@ int RunSimulate(const std::vector<std::string>& args) {
     auto rest_config = ClusterConfig(kubeconfig, context);
     if (!rest_config.ok()) {
       std::cerr << "Error: " << rest_config.error().message() << "\n";
-      return 1;
+      return kExitFailure;
     }
     auto live = ReadCluster(*rest_config, cfg->client_connection);
     if (!live.ok()) {
       std::cerr << "Error: " << live.error().message() << "\n";
-      return 1;
+      return kExitFailure;
     }
     for (const std::string& w : live->warnings) {
       std::cerr << "warning: " << w << "\n";
@@ -194,25 +216,25 @@ int RunSimulate(const std::vector<std::string>& args) {
   }
   if (!cluster.ok()) {
     std::cerr << "Error: " << cluster.error().message() << "\n";
-    return 1;
+    return kExitFailure;
   }
   if (!snapshot_out.empty()) {
     if (auto s = simulator::WriteSnapshot(*cluster, snapshot_out); !s.ok()) {
       std::cerr << "Error: " << s.error().message() << "\n";
-      return 1;
+      return kExitFailure;
     }
   }
   for (const std::string& path : add_files) {
     auto added = simulator::LoadClusterFile(path);
     if (!added.ok()) {
       std::cerr << "Error: --add: " << added.error().message() << "\n";
-      return 1;
+      return kExitFailure;
     }
     if (auto merged = simulator::MergeCluster(*cluster, std::move(*added));
         !merged.ok()) {
       std::cerr << "Error: --add " << path << ": " << merged.error().message()
                 << "\n";
-      return 1;
+      return kExitFailure;
     }
   }
   changes.add_nodes = static_cast<int>(add_nodes);
@@ -220,17 +242,9 @@ int RunSimulate(const std::vector<std::string>& args) {
     auto t = simulator::LoadNodeTemplate(node_template);
     if (!t.ok()) {
       std::cerr << "Error: --node-template: " << t.error().message() << "\n";
-      return 1;
+      return kExitFailure;
     }
     changes.node_template = std::move(*t);
-  }
-  if (add_nodes_until_fits && !changes.node_template) {
-    std::cerr << "Error: --add-nodes-until-fits needs --node-template FILE\n";
-    return 2;
-  }
-  if (max_count < 1) {
-    std::cerr << "Error: --max must be at least 1\n";
-    return 2;
   }
   simulator::PlanInput input{.changes = changes,
                              .cron_jobs = cron_jobs,
@@ -239,18 +253,13 @@ int RunSimulate(const std::vector<std::string>& args) {
     auto t = simulator::LoadCapacityTemplate(capacity_path);
     if (!t.ok()) {
       std::cerr << "Error: " << t.error().message() << "\n";
-      return 1;
+      return kExitFailure;
     }
     input.capacity_template = std::move(*t);
   }
   simulator::SimulationOptions options;
   options.seed = static_cast<uint64_t>(seed);
   options.all_pods = all_pods;
-  auto gates = config::ParseFeatureGates(feature_gates);
-  if (!gates.ok()) {
-    std::cerr << "Error: --feature-gates: " << gates.error().message() << "\n";
-    return 2;
-  }
   options.opportunistic_batching = gates->opportunistic_batching;
 
   // One plan, simulated: with `extra_nodes` template nodes on top of
@@ -296,7 +305,7 @@ int RunSimulate(const std::vector<std::string>& args) {
     auto first = run(0);
     if (!first.ok()) {
       std::cerr << "Error: " << first.error().message() << "\n";
-      return 1;
+      return kExitFailure;
     }
     std::map<int, int> left_with;  // extra nodes -> pods still pending
     left_with[0] = unschedulable(*first);
@@ -307,7 +316,7 @@ int RunSimulate(const std::vector<std::string>& args) {
         auto r = run(hi);
         if (!r.ok()) {
           std::cerr << "Error: " << r.error().message() << "\n";
-          return 1;
+          return kExitFailure;
         }
         const int left = left_with[hi] = unschedulable(*r);
         const int before = std::prev(left_with.find(hi))->second;
@@ -329,7 +338,7 @@ int RunSimulate(const std::vector<std::string>& args) {
         auto r = run(mid);
         if (!r.ok()) {
           std::cerr << "Error: " << r.error().message() << "\n";
-          return 1;
+          return kExitFailure;
         }
         (unschedulable(*r) <= target ? hi : lo) = mid;
       }
@@ -351,7 +360,7 @@ int RunSimulate(const std::vector<std::string>& args) {
   auto result = run(extra);
   if (!result.ok()) {
     std::cerr << "Error: " << result.error().message() << "\n";
-    return 1;
+    return kExitFailure;
   }
   if (stats) {
     const auto done = std::chrono::steady_clock::now();
@@ -407,12 +416,23 @@ int RunSimulate(const std::vector<std::string>& args) {
       }
     }
   }
-  std::cout << (output == "json" ? simulator::RenderJson(*result)
-                                 : simulator::RenderTable(*result));
-  if (fail_on_unschedulable && simulator::PlannedPodsUnschedulable(*result)) {
-    return 3;
+  if (output == "table") {
+    std::cout << simulator::RenderTable(*result);
+  } else if (output == "json") {
+    std::cout << simulator::RenderJson(*result);
+  } else {
+    rapidjson::Document doc;
+    const std::string json = simulator::RenderJson(*result);
+    doc.Parse(json.data(), json.size());
+    std::cout << api::JsonToYaml(doc);
   }
-  return 0;
+  if ((fail_on_unschedulable == "all" &&
+       simulator::AnyPodUnschedulable(*result)) ||
+      (fail_on_unschedulable == "workloads" &&
+       simulator::PlannedPodsUnschedulable(*result))) {
+    return kExitUnschedulable;
+  }
+  return kExitOk;
 }
 
 }  // namespace ksched::cmd

@@ -7,6 +7,7 @@
 namespace ksched::cmd {
 
 // Returns the process exit code.
-int RunSimulate(const std::vector<std::string>& args);
+int RunSimulate(const std::vector<std::string>& args,
+                const std::string& program = "ksched");
 
 }  // namespace ksched::cmd

@@ -1,6 +1,7 @@
 #include "pkg/simulator/changes.h"
 
 #include <algorithm>
+#include <map>
 #include <random>
 #include <set>
 
@@ -17,6 +18,17 @@ const api::OwnerReference* Controller(const api::Pod& pod) {
     if (ref.controller.value_or(false)) return &ref;
   }
   return nullptr;
+}
+
+bool HasFinished(const api::Pod& pod) {
+  return pod.status.phase == api::kPodPhaseSucceeded ||
+         pod.status.phase == api::kPodPhaseFailed;
+}
+
+// The API server's copy of a kubelet's static pod.
+bool IsMirrorPod(const api::Pod& pod) {
+  return pod.metadata.annotations.Find("kubernetes.io/config.mirror") !=
+         nullptr;
 }
 
 // kubectl cordon, and the taint the node lifecycle controller then adds.
@@ -87,6 +99,33 @@ util::Result<AppliedChanges> ApplyChanges(Cluster& cluster,
     return removed.count(n.metadata.name) != 0;
   });
 
+  // kubectl drain refuses a node with bare pods unless forced, before it
+  // evicts anything.
+  if (!changes.force) {
+    std::map<std::string, std::vector<std::string>> bare_on;
+    for (const api::Pod& pod : cluster.pods) {
+      if (drained.count(pod.spec.node_name) &&
+          !removed.count(pod.spec.node_name) && !HasFinished(pod) &&
+          !IsMirrorPod(pod) && Controller(pod) == nullptr) {
+        bare_on[pod.spec.node_name].push_back(pod.metadata.ns + "/" +
+                                              pod.metadata.name);
+      }
+    }
+    if (!bare_on.empty()) {
+      std::string message;
+      for (const auto& [node, pods] : bare_on) {
+        if (!message.empty()) message += "; ";
+        message += "--drain " + node +
+                   ": cannot delete Pods that declare no controller (use "
+                   "--force to override): ";
+        for (size_t i = 0; i < pods.size(); ++i) {
+          message += (i ? ", " : "") + pods[i];
+        }
+      }
+      return util::Error(message);
+    }
+  }
+
   // Pods put out of their node, in file order.
   std::set<std::string> pod_names;
   for (const api::Pod& p : cluster.pods) {
@@ -97,16 +136,25 @@ util::Result<AppliedChanges> ApplyChanges(Cluster& cluster,
   kept.reserve(cluster.pods.size());
   for (api::Pod& pod : cluster.pods) {
     const std::string& node = pod.spec.node_name;
-    const bool terminal = pod.status.phase == api::kPodPhaseSucceeded ||
-                          pod.status.phase == api::kPodPhaseFailed;
-    if (node.empty() || terminal ||
+    if (node.empty() || HasFinished(pod) ||
         (!drained.count(node) && !removed.count(node))) {
       kept.push_back(std::move(pod));
       continue;
     }
-    DisplacedPod d{pod.metadata.ns + "/" + pod.metadata.name, node, ""};
+    DisplacedPod d{pod.metadata.ns + "/" + pod.metadata.name, node, "",
+                   removed.count(node) ? DisplacedPod::Fate::kGoneWithNode
+                                       : DisplacedPod::Fate::kDeleted};
     const api::OwnerReference* owner = Controller(pod);
-    if (owner != nullptr && owner->kind != "DaemonSet") {
+    const bool daemon = owner != nullptr && owner->kind == "DaemonSet";
+    if (!removed.count(node) && (daemon || IsMirrorPod(pod))) {
+      // kubectl drain --ignore-daemonsets leaves these on the node.
+      d.fate = daemon ? DisplacedPod::Fate::kStaysDaemon
+                      : DisplacedPod::Fate::kStaysMirror;
+      out.displaced.push_back(std::move(d));
+      kept.push_back(std::move(pod));
+      continue;
+    }
+    if (owner != nullptr && !daemon) {
       // The controller replaces it: a StatefulSet under the same name, the
       // others under generateName's new suffix.
       api::Pod again = pod;
@@ -128,6 +176,7 @@ util::Result<AppliedChanges> ApplyChanges(Cluster& cluster,
       again.status = {};
       again.status.phase = std::string(api::kPodPhasePending);
       d.recreated = again.metadata.ns + "/" + again.metadata.name;
+      d.fate = DisplacedPod::Fate::kRecreated;
       kept.push_back(std::move(again));
     }
     out.displaced.push_back(std::move(d));

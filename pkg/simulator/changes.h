@@ -1,9 +1,11 @@
 // What-if changes to a cluster before it is simulated: drain, cordon or
 // remove nodes, add copies of a node template. Pods a change puts out of
-// their node are handled as their controllers and `kubectl drain` would:
-// a controller's pod comes back pending (a ReplicaSet's or Job's under a
-// new name, a StatefulSet's under its own), a bare pod or a DaemonSet's is
-// gone.
+// their node are handled as their controllers and `kubectl drain
+// --ignore-daemonsets` would: a controller's pod comes back pending (a
+// ReplicaSet's or Job's under a new name, a StatefulSet's under its own);
+// DaemonSet and mirror pods stay where they are; a bare pod stops the
+// drain unless it is forced, and is then gone. A removed node takes every
+// pod with it; controllers other than DaemonSets re-create theirs.
 #pragma once
 
 #include <cstdint>
@@ -22,14 +24,25 @@ struct ClusterChanges {
   std::vector<std::string> cordon;        // no new pods
   int add_nodes = 0;                      // copies of node_template
   std::optional<api::Node> node_template;
+  // kubectl drain --force: bare pods on a drained node are deleted rather
+  // than stopping the drain.
+  bool force = false;
 };
 
-// A pod a change took off its node.
+// A pod on a changed node, and what became of it.
 struct DisplacedPod {
+  enum class Fate : uint8_t {
+    kRecreated,     // its controller re-creates it (see `recreated`)
+    kDeleted,       // a bare pod a forced drain deleted
+    kGoneWithNode,  // its node was removed, and nothing re-creates it
+    kStaysDaemon,   // DaemonSet-managed: drain leaves it on its node
+    kStaysMirror,   // a static pod's mirror: drain skips it
+  };
   std::string pod;        // namespace/name it had
   std::string node;       // where it ran
   std::string recreated;  // namespace/name of its pending replacement; ""
-                          // when nothing replaces it (bare, DaemonSet)
+                          // when nothing replaces it
+  Fate fate = Fate::kDeleted;
 };
 
 struct AppliedChanges {
@@ -38,7 +51,8 @@ struct AppliedChanges {
 };
 
 // Errors: a node to change that the cluster does not have, --add-nodes
-// without a template (or a template without a name), a negative count.
+// without a template (or a template without a name), a negative count, a
+// drained node with bare pods unless `force` (kubectl's words).
 util::Result<AppliedChanges> ApplyChanges(Cluster& cluster,
                                           const ClusterChanges& changes,
                                           uint64_t seed);

@@ -74,7 +74,7 @@ class ChangesTest : public ::testing::Test {
 
 TEST_F(ChangesTest, ADrainReplacesControllersPodsAndTheyFitElsewhere) {
   Cluster c = Parse();
-  auto applied = ApplyChanges(c, {.drain = {"n1"}}, 1);
+  auto applied = ApplyChanges(c, {.drain = {"n1"}, .force = true}, 1);
   ASSERT_TRUE(applied.ok()) << applied.error().message();
   // Cordoned as kubectl cordon leaves it.
   EXPECT_TRUE(c.nodes[0].spec.unschedulable);
@@ -84,15 +84,22 @@ TEST_F(ChangesTest, ADrainReplacesControllersPodsAndTheyFitElsewhere) {
   const DisplacedPod& web = applied->displaced[0];
   EXPECT_EQ(web.pod, "default/web-abcde");
   EXPECT_EQ(web.node, "n1");
+  EXPECT_EQ(web.fate, DisplacedPod::Fate::kRecreated);
   // A ReplicaSet's replacement: its generateName, a new suffix.
   EXPECT_TRUE(web.recreated.starts_with("default/web-5d8f-")) << web.recreated;
   EXPECT_EQ(web.recreated.size(), std::string("default/web-5d8f-").size() + 5);
   // A StatefulSet's: the same name.
   EXPECT_EQ(applied->displaced[1].recreated, "default/db-0");
-  // Bare and DaemonSet pods: gone.
+  // The bare pod is deleted (--force); nothing replaces it.
   EXPECT_EQ(applied->displaced[2].recreated, "");
-  EXPECT_EQ(applied->displaced[3].recreated, "");
-  EXPECT_EQ(c.pods.size(), 2u);
+  EXPECT_EQ(applied->displaced[2].fate, DisplacedPod::Fate::kDeleted);
+  // The DaemonSet's pod stays on its node, as kubectl drain
+  // --ignore-daemonsets leaves it.
+  EXPECT_EQ(applied->displaced[3].pod, "default/agent-xyz12");
+  EXPECT_EQ(applied->displaced[3].fate, DisplacedPod::Fate::kStaysDaemon);
+  ASSERT_EQ(c.pods.size(), 3u);
+  EXPECT_EQ(c.pods[2].metadata.name, "agent-xyz12");
+  EXPECT_EQ(c.pods[2].spec.node_name, "n1");
 
   SimulationResult r = Run(c, *applied);
   ASSERT_EQ(r.displaced.size(), 4u);
@@ -101,10 +108,52 @@ TEST_F(ChangesTest, ADrainReplacesControllersPodsAndTheyFitElsewhere) {
   EXPECT_NE(r.displaced[0].new_node, std::optional<std::string>("n1"));
 }
 
+// kubectl drain refuses a node with bare pods unless --force.
+TEST_F(ChangesTest, ADrainWithBarePodsNeedsForce) {
+  Cluster c = Parse();
+  const Cluster before = c;
+  auto applied = ApplyChanges(c, {.drain = {"n1"}}, 1);
+  ASSERT_FALSE(applied.ok());
+  EXPECT_EQ(applied.error().message(),
+            "--drain n1: cannot delete Pods that declare no controller (use "
+            "--force to override): default/bare");
+  // A refused drain evicts nothing.
+  EXPECT_EQ(c.pods, before.pods);
+}
+
+// A mirror pod (a static pod's copy in the API) stays, as drain skips it;
+// a removed node takes its DaemonSet pod with it.
+TEST_F(ChangesTest, MirrorPodsStayAndRemovedNodesTakeDaemonPods) {
+  Cluster c = Parse(R"(
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: etcd-n2
+  annotations: {kubernetes.io/config.mirror: abc}
+spec: {nodeName: n2, containers: [{name: c}]}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: agent-n2
+  ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: u, controller: true}]
+spec: {nodeName: n3, containers: [{name: c}]}
+)");
+  auto applied = ApplyChanges(c, {.drain = {"n2"}, .remove_nodes = {"n3"}}, 1);
+  ASSERT_TRUE(applied.ok()) << applied.error().message();
+  ASSERT_EQ(applied->displaced.size(), 2u);
+  EXPECT_EQ(applied->displaced[0].pod, "default/etcd-n2");
+  EXPECT_EQ(applied->displaced[0].fate, DisplacedPod::Fate::kStaysMirror);
+  EXPECT_EQ(applied->displaced[1].pod, "default/agent-n2");
+  EXPECT_EQ(applied->displaced[1].fate, DisplacedPod::Fate::kGoneWithNode);
+}
+
 TEST_F(ChangesTest, ADrainWhosePodsDoNotFitSaysWhy) {
   Cluster c = Parse();
   // Without n1 and n2 only n3's 1 CPU is left for 1.5 CPU of pods.
-  auto applied = ApplyChanges(c, {.drain = {"n1"}, .remove_nodes = {"n2"}}, 1);
+  auto applied = ApplyChanges(
+      c, {.drain = {"n1"}, .remove_nodes = {"n2"}, .force = true}, 1);
   ASSERT_TRUE(applied.ok()) << applied.error().message();
   EXPECT_EQ(c.nodes.size(), 2u);
   SimulationResult r = Run(c, *applied);

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "pkg/api/codec.h"
+#include "pkg/api/json_stream.h"
 #include "pkg/api/yaml.h"
 
 namespace ksched::simulator {
@@ -163,17 +164,23 @@ class Loader {
       if (group->metadata.ns.empty()) group->metadata.ns = "default";
       cluster_.pod_groups.push_back(std::move(*group));
     } else if (kind == "Deployment") {
-      return AddWorkload<api::Deployment>(obj, where, cluster_.deployments);
+      return AddWorkload<api::Deployment>(obj, where, cluster_.deployments,
+                                          WorkloadRef::Kind::kDeployment);
     } else if (kind == "ReplicaSet") {
-      return AddWorkload<api::ReplicaSet>(obj, where, cluster_.replica_sets);
+      return AddWorkload<api::ReplicaSet>(obj, where, cluster_.replica_sets,
+                                          WorkloadRef::Kind::kReplicaSet);
     } else if (kind == "StatefulSet") {
-      return AddWorkload<api::StatefulSet>(obj, where, cluster_.stateful_sets);
+      return AddWorkload<api::StatefulSet>(obj, where, cluster_.stateful_sets,
+                                           WorkloadRef::Kind::kStatefulSet);
     } else if (kind == "DaemonSet") {
-      return AddWorkload<api::DaemonSet>(obj, where, cluster_.daemon_sets);
+      return AddWorkload<api::DaemonSet>(obj, where, cluster_.daemon_sets,
+                                         WorkloadRef::Kind::kDaemonSet);
     } else if (kind == "Job") {
-      return AddWorkload<api::Job>(obj, where, cluster_.jobs);
+      return AddWorkload<api::Job>(obj, where, cluster_.jobs,
+                                   WorkloadRef::Kind::kJob);
     } else if (kind == "CronJob") {
-      return AddWorkload<api::CronJob>(obj, where, cluster_.cron_jobs);
+      return AddWorkload<api::CronJob>(obj, where, cluster_.cron_jobs,
+                                       WorkloadRef::Kind::kCronJob);
     } else {
       ++ignored_[kind];
     }
@@ -182,14 +189,15 @@ class Loader {
 
   template <typename T>
   util::Result<void> AddWorkload(const rapidjson::Value& obj,
-                                 const std::string& where,
-                                 std::vector<T>& into) {
+                                 const std::string& where, std::vector<T>& into,
+                                 WorkloadRef::Kind ref_kind) {
     auto w = Decode<T>(obj, where);
     if (!w.ok()) return w.error();
     if (w->metadata.name.empty()) {
       return util::Error(where + ": metadata.name: Required value");
     }
     if (w->metadata.ns.empty()) w->metadata.ns = "default";
+    cluster_.workload_order.push_back({ref_kind, into.size()});
     into.push_back(std::move(*w));
     return {};
   }
@@ -268,6 +276,30 @@ util::Status MergeCluster(Cluster& into, Cluster more) {
                          " is defined twice");
     }
   }
+  // More's workloads come after into's, their indices shifted past them.
+  for (WorkloadRef ref : more.workload_order) {
+    switch (ref.kind) {
+      case WorkloadRef::Kind::kDeployment:
+        ref.index += into.deployments.size();
+        break;
+      case WorkloadRef::Kind::kReplicaSet:
+        ref.index += into.replica_sets.size();
+        break;
+      case WorkloadRef::Kind::kStatefulSet:
+        ref.index += into.stateful_sets.size();
+        break;
+      case WorkloadRef::Kind::kDaemonSet:
+        ref.index += into.daemon_sets.size();
+        break;
+      case WorkloadRef::Kind::kJob:
+        ref.index += into.jobs.size();
+        break;
+      case WorkloadRef::Kind::kCronJob:
+        ref.index += into.cron_jobs.size();
+        break;
+    }
+    into.workload_order.push_back(ref);
+  }
   Append(into.nodes, more.nodes);
   Append(into.pods, more.pods);
   Append(into.priority_classes, more.priority_classes);
@@ -290,6 +322,53 @@ util::Status MergeCluster(Cluster& into, Cluster more) {
     into.ignored_kinds[kind] += n;
   }
   return util::Status();
+}
+
+std::vector<WorkloadRef> WorkloadsInFileOrder(const Cluster& cluster) {
+  using Kind = WorkloadRef::Kind;
+  const std::pair<Kind, size_t> kinds[] = {
+      {Kind::kDeployment, cluster.deployments.size()},
+      {Kind::kReplicaSet, cluster.replica_sets.size()},
+      {Kind::kStatefulSet, cluster.stateful_sets.size()},
+      {Kind::kDaemonSet, cluster.daemon_sets.size()},
+      {Kind::kJob, cluster.jobs.size()},
+      {Kind::kCronJob, cluster.cron_jobs.size()},
+  };
+  std::set<std::pair<Kind, size_t>> seen;
+  std::vector<WorkloadRef> out;
+  for (const WorkloadRef& ref : cluster.workload_order) {
+    size_t size = 0;
+    for (const auto& [kind, n] : kinds) {
+      if (kind == ref.kind) size = n;
+    }
+    if (ref.index < size && seen.insert({ref.kind, ref.index}).second) {
+      out.push_back(ref);
+    }
+  }
+  for (const auto& [kind, n] : kinds) {
+    for (size_t i = 0; i < n; ++i) {
+      if (!seen.count({kind, i})) out.push_back({kind, i});
+    }
+  }
+  return out;
+}
+
+const api::ObjectMeta& WorkloadMeta(const Cluster& cluster, WorkloadRef ref) {
+  switch (ref.kind) {
+    case WorkloadRef::Kind::kDeployment:
+      return cluster.deployments[ref.index].metadata;
+    case WorkloadRef::Kind::kReplicaSet:
+      return cluster.replica_sets[ref.index].metadata;
+    case WorkloadRef::Kind::kStatefulSet:
+      return cluster.stateful_sets[ref.index].metadata;
+    case WorkloadRef::Kind::kDaemonSet:
+      return cluster.daemon_sets[ref.index].metadata;
+    case WorkloadRef::Kind::kJob:
+      return cluster.jobs[ref.index].metadata;
+    case WorkloadRef::Kind::kCronJob:
+      break;
+  }
+  return cluster.cron_jobs[ref.index].metadata;
 }
 
 namespace {
@@ -424,38 +503,59 @@ class JsonScanner {
   size_t pos_ = 0;
 };
 
-}  // namespace
-
-util::Result<Cluster> ParseCluster(std::string_view text) {
-  const size_t first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string_view::npos && text[first] == '{') {
-    if (std::optional<JsonListLayout> list = JsonScanner(text).Scan()) {
-      // The list's own kind first: items of a typed list may lack theirs.
-      std::string kind;
-      if (auto k = list->members.find("kind"); k != list->members.end()) {
-        auto parsed = api::YamlToJson(k->second);
-        if (parsed.ok() && parsed->size() == 1 && (*parsed)[0].IsString()) {
-          kind = (*parsed)[0].GetString();
-        }
+// JSON as kubectl reads text that starts with '{': strictly, and the file
+// is YAML (flow style) only when it has at most one JSON value before a
+// syntax error; when YAML cannot read it either, the JSON error stands.
+// Returns std::nullopt to have the caller read the text as YAML.
+std::optional<util::Result<Cluster>> ParseJsonCluster(std::string_view text,
+                                                      util::Error* json_error) {
+  bool syntax_error = false;
+  if (std::optional<JsonListLayout> list = JsonScanner(text).Scan()) {
+    auto parse = [&](std::string_view part) {
+      return api::ParseJsonValue(part, text,
+                                 static_cast<size_t>(part.data() - text.data()),
+                                 &syntax_error);
+    };
+    // The list's own kind first: items of a typed list may lack theirs.
+    std::string kind;
+    if (auto k = list->members.find("kind"); k != list->members.end()) {
+      auto parsed = parse(k->second);
+      if (!parsed.ok()) return parsed.error().Wrap("document 1");
+      if (parsed->IsString()) kind = parsed->GetString();
+    }
+    Loader loader;
+    for (size_t i = 0; i < list->items.size(); ++i) {
+      const std::string where = "document 1: items[" + std::to_string(i) + "]";
+      auto item = parse(list->items[i]);
+      if (!item.ok()) {
+        if (!syntax_error) return item.error().Wrap(where);
+        *json_error = item.error().Wrap(where);
+        return std::nullopt;
       }
-      if (!kind.empty()) {
-        Loader loader;
-        bool whole = false;
-        for (size_t i = 0; i < list->items.size() && !whole; ++i) {
-          auto item = api::YamlToJson(list->items[i]);
-          // An item JSON refuses: the whole parse words the error.
-          if (!item.ok() || item->size() != 1) {
-            whole = true;
-            break;
-          }
-          auto r = loader.AddListItem(
-              kind, (*item)[0], "document 1: items[" + std::to_string(i) + "]");
-          if (!r.ok()) return r.error();
-        }
-        if (!whole) return loader.Finish();
+      if (kind.empty()) {
+        if (auto r = loader.Add(*item, where); !r.ok()) return r.error();
+      } else if (auto r = loader.AddListItem(kind, *item, where); !r.ok()) {
+        return r.error();
       }
     }
+    return loader.Finish();
   }
+  size_t read = 0;
+  auto docs = api::ParseJsonStream(text, &read, &syntax_error);
+  if (!docs.ok()) {
+    if (!syntax_error || read > 1) return docs.error();
+    *json_error = docs.error();
+    return std::nullopt;
+  }
+  Loader loader;
+  for (size_t i = 0; i < docs->size(); ++i) {
+    const std::string where = "document " + std::to_string(i + 1);
+    if (auto r = loader.Add((*docs)[i], where); !r.ok()) return r.error();
+  }
+  return loader.Finish();
+}
+
+util::Result<Cluster> ParseYamlCluster(std::string_view text) {
   {
     // YAML (and JSON the split above left): libyaml's events, item by item;
     // what it leaves goes to YamlToJson below.
@@ -507,6 +607,22 @@ util::Result<Cluster> ParseCluster(std::string_view text) {
     if (auto r = loader.Add((*docs)[i], where); !r.ok()) return r.error();
   }
   return loader.Finish();
+}
+
+}  // namespace
+
+util::Result<Cluster> ParseCluster(std::string_view text) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos || text[first] != '{') {
+    return ParseYamlCluster(text);
+  }
+  util::Error json_error("");
+  if (auto parsed = ParseJsonCluster(text, &json_error)) {
+    return std::move(*parsed);
+  }
+  auto yaml = ParseYamlCluster(text);
+  if (!yaml.ok()) return json_error;
+  return yaml;
 }
 
 util::Result<Cluster> LoadClusterFile(const std::string& path) {

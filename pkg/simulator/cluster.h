@@ -1,6 +1,8 @@
 // A cluster described by manifests: what `ksched simulate` schedules.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -16,6 +18,21 @@
 #include "pkg/util/result.h"
 
 namespace ksched::simulator {
+
+// Where a workload sits in a Cluster: its kind's vector and its index there.
+struct WorkloadRef {
+  enum class Kind : uint8_t {
+    kDeployment,
+    kReplicaSet,
+    kStatefulSet,
+    kDaemonSet,
+    kJob,
+    kCronJob
+  };
+  Kind kind;
+  size_t index;
+  friend bool operator==(const WorkloadRef&, const WorkloadRef&) = default;
+};
 
 struct Cluster {
   std::vector<api::Node> nodes;
@@ -38,6 +55,10 @@ struct Cluster {
   std::vector<api::DaemonSet> daemon_sets;
   std::vector<api::Job> jobs;
   std::vector<api::CronJob> cron_jobs;
+  // Every workload above in the order the files gave them (whatever their
+  // kind): controllers create pods in the order the workloads were created,
+  // and a file written top to bottom is that order.
+  std::vector<WorkloadRef> workload_order;
   // Objects of kinds the simulator does not use, counted by kind.
   std::map<std::string, int> ignored_kinds;
 };
@@ -57,5 +78,11 @@ util::Status MergeCluster(Cluster& into, Cluster more);
 // PriorityClass, or the global default), as ParseCluster applies it.
 util::Status ResolvePriorities(Cluster& cluster);
 util::Result<Cluster> LoadClusterFile(const std::string& path);
+
+// Every workload of `cluster` once: those in workload_order in that order,
+// then any it does not list (a Cluster built in code) kind by kind.
+std::vector<WorkloadRef> WorkloadsInFileOrder(const Cluster& cluster);
+// The metadata of the workload `ref` names.
+const api::ObjectMeta& WorkloadMeta(const Cluster& cluster, WorkloadRef ref);
 
 }  // namespace ksched::simulator

@@ -67,6 +67,22 @@ void WriteResources(rapidjson::Writer<rapidjson::StringBuffer>& w,
   w.EndObject();
 }
 
+const char* FateName(DisplacedPod::Fate fate) {
+  switch (fate) {
+    case DisplacedPod::Fate::kRecreated:
+      return "recreated";
+    case DisplacedPod::Fate::kDeleted:
+      return "deleted";
+    case DisplacedPod::Fate::kGoneWithNode:
+      return "goneWithNode";
+    case DisplacedPod::Fate::kStaysDaemon:
+      return "staysDaemonSet";
+    case DisplacedPod::Fate::kStaysMirror:
+      return "staysMirror";
+  }
+  return "deleted";
+}
+
 }  // namespace
 
 std::string RenderTable(const SimulationResult& r) {
@@ -136,8 +152,14 @@ std::string RenderTable(const SimulationResult& r) {
     }
     for (const DisplacedOutcome& d : r.displaced) {
       out << d.pod << " (on " << d.node << "): ";
-      if (d.recreated.empty()) {
-        out << "gone, no controller re-creates it\n";
+      if (d.fate == DisplacedPod::Fate::kStaysDaemon) {
+        out << "stays, DaemonSet-managed (drain ignores DaemonSets)\n";
+      } else if (d.fate == DisplacedPod::Fate::kStaysMirror) {
+        out << "stays, a static pod's mirror (drain skips it)\n";
+      } else if (d.fate == DisplacedPod::Fate::kDeleted) {
+        out << "deleted (--force), no controller re-creates it\n";
+      } else if (d.recreated.empty()) {
+        out << "gone with the node, no controller re-creates it\n";
       } else if (d.new_node) {
         out << "re-created as " << d.recreated << " on " << *d.new_node << "\n";
       } else {
@@ -310,6 +332,8 @@ std::string RenderJson(const SimulationResult& r) {
       WriteString(w, d.pod);
       w.Key("node");
       WriteString(w, d.node);
+      w.Key("fate");
+      w.String(FateName(d.fate));
       w.Key("recreated");
       if (d.recreated.empty()) {
         w.Null();

@@ -156,6 +156,13 @@ bool PlannedPodsUnschedulable(const SimulationResult& result) {
   return false;
 }
 
+bool AnyPodUnschedulable(const SimulationResult& result) {
+  for (const PodOutcome& p : result.pods) {
+    if (!p.node) return true;
+  }
+  return false;
+}
+
 util::Result<SimulationResult> Simulate(
     const Cluster& cluster, const config::KubeSchedulerConfiguration& cfg,
     const framework::Registry& registry, const SimulationOptions& options) {
@@ -454,7 +461,7 @@ util::Result<SimulationResult> Simulate(
       outcome_by_key[Key(o.ns, o.name)] = &o;
     }
     for (const DisplacedPod& d : options.changes->displaced) {
-      DisplacedOutcome o{d.pod, d.node, d.recreated, std::nullopt, ""};
+      DisplacedOutcome o{d.pod, d.node, d.fate, d.recreated, std::nullopt, ""};
       if (auto it = outcome_by_key.find(d.recreated);
           it != outcome_by_key.end()) {
         o.new_node = it->second->node;

@@ -82,6 +82,7 @@ struct PodGroupOutcome {
 struct DisplacedOutcome {
   std::string pod;
   std::string node;
+  DisplacedPod::Fate fate = DisplacedPod::Fate::kDeleted;
   std::string recreated;                // "" when nothing replaces it
   std::optional<std::string> new_node;  // the replacement's node
   std::string message;                  // why it has none
@@ -127,6 +128,8 @@ CapacityOutcome SummarizeCapacity(const SimulationResult& result,
 // Whether a pod of a workload, or one a change displaced, is left
 // unschedulable (--fail-on-unschedulable).
 bool PlannedPodsUnschedulable(const SimulationResult& result);
+// Whether any pending pod the profiles schedule is left unscheduled.
+bool AnyPodUnschedulable(const SimulationResult& result);
 
 struct SimulationOptions {
   // Seeds the tie-break between equally scored nodes: a fixed seed gives a

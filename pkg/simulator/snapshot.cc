@@ -39,12 +39,29 @@ std::string SnapshotJson(const Cluster& c) {
   WriteAll(c.volume_attachments, w);
   WriteAll(c.pod_disruption_budgets, w);
   WriteAll(c.pod_groups, w);
-  WriteAll(c.deployments, w);
-  WriteAll(c.replica_sets, w);
-  WriteAll(c.stateful_sets, w);
-  WriteAll(c.daemon_sets, w);
-  WriteAll(c.jobs, w);
-  WriteAll(c.cron_jobs, w);
+  // Workloads in the order they were read: their pods are planned in it.
+  for (const WorkloadRef& ref : WorkloadsInFileOrder(c)) {
+    switch (ref.kind) {
+      case WorkloadRef::Kind::kDeployment:
+        api::WriteJson(c.deployments[ref.index], w);
+        break;
+      case WorkloadRef::Kind::kReplicaSet:
+        api::WriteJson(c.replica_sets[ref.index], w);
+        break;
+      case WorkloadRef::Kind::kStatefulSet:
+        api::WriteJson(c.stateful_sets[ref.index], w);
+        break;
+      case WorkloadRef::Kind::kDaemonSet:
+        api::WriteJson(c.daemon_sets[ref.index], w);
+        break;
+      case WorkloadRef::Kind::kJob:
+        api::WriteJson(c.jobs[ref.index], w);
+        break;
+      case WorkloadRef::Kind::kCronJob:
+        api::WriteJson(c.cron_jobs[ref.index], w);
+        break;
+    }
+  }
   WriteAll(c.pods, w);
   w.EndArray();
   w.EndObject();

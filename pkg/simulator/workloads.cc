@@ -1,5 +1,6 @@
 #include "pkg/simulator/workloads.h"
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <map>
@@ -572,25 +573,43 @@ util::Result<std::vector<WorkloadPods>> ExpandWorkloads(
   for (const api::Deployment& d : cluster.deployments) {
     deployments.insert(d.metadata.ns + "/" + d.metadata.name);
   }
-  for (const api::Deployment& d : cluster.deployments) {
-    if (auto s = e.Deployment(d); !s.ok()) return s.error();
-  }
-  for (const api::ReplicaSet& r : cluster.replica_sets) {
-    if (auto s = e.ReplicaSet(r, deployments); !s.ok()) return s.error();
-  }
-  for (const api::StatefulSet& s : cluster.stateful_sets) {
-    if (auto r = e.StatefulSet(s); !r.ok()) return r.error();
-  }
-  for (const api::DaemonSet& d : cluster.daemon_sets) {
-    if (auto s = e.DaemonSet(d); !s.ok()) return s.error();
-  }
-  for (const api::Job& j : cluster.jobs) {
-    if (auto s = e.Job(j.metadata, j.spec, "Job"); !s.ok()) return s.error();
-  }
-  if (options.cron_jobs) {
-    for (const api::CronJob& c : cluster.cron_jobs) {
-      if (auto s = e.CronJob(c); !s.ok()) return s.error();
+  // Controllers create pods in the order their workloads were created:
+  // by creationTimestamp where the file gives one (those without after),
+  // then in file order. The pods enter the queue in that order.
+  std::vector<WorkloadRef> order = WorkloadsInFileOrder(cluster);
+  std::stable_sort(
+      order.begin(), order.end(),
+      [&](const WorkloadRef& a, const WorkloadRef& b) {
+        const api::Time& ta = WorkloadMeta(cluster, a).creation_timestamp;
+        const api::Time& tb = WorkloadMeta(cluster, b).creation_timestamp;
+        if (ta.IsZero() != tb.IsZero()) return tb.IsZero();
+        return ta.value < tb.value;
+      });
+  for (const WorkloadRef& ref : order) {
+    util::Status s;
+    switch (ref.kind) {
+      case WorkloadRef::Kind::kDeployment:
+        s = e.Deployment(cluster.deployments[ref.index]);
+        break;
+      case WorkloadRef::Kind::kReplicaSet:
+        s = e.ReplicaSet(cluster.replica_sets[ref.index], deployments);
+        break;
+      case WorkloadRef::Kind::kStatefulSet:
+        s = e.StatefulSet(cluster.stateful_sets[ref.index]);
+        break;
+      case WorkloadRef::Kind::kDaemonSet:
+        s = e.DaemonSet(cluster.daemon_sets[ref.index]);
+        break;
+      case WorkloadRef::Kind::kJob: {
+        const api::Job& j = cluster.jobs[ref.index];
+        s = e.Job(j.metadata, j.spec, "Job");
+        break;
+      }
+      case WorkloadRef::Kind::kCronJob:
+        if (options.cron_jobs) s = e.CronJob(cluster.cron_jobs[ref.index]);
+        break;
     }
+    if (!s.ok()) return s.error();
   }
   if (auto s = ResolvePriorities(cluster); !s.ok()) return s.error();
   return e.Finish();

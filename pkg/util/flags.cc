@@ -25,6 +25,13 @@ void FlagSet::StringList(std::string name, std::vector<std::string>* values,
       {std::move(name), Kind::kStringList, values, std::move(help), ""});
 }
 
+void FlagSet::OptionalString(std::string name, std::string* value,
+                             std::string implicit_value, std::string help) {
+  Flag flag{std::move(name), Kind::kOptionalString, value, std::move(help), ""};
+  flag.implicit_value = std::move(implicit_value);
+  flags_.push_back(std::move(flag));
+}
+
 void FlagSet::Shorthand(char letter, std::string name) {
   for (Flag& f : flags_) {
     if (f.name == name) f.shorthand = letter;
@@ -41,6 +48,7 @@ const FlagSet::Flag* FlagSet::Find(std::string_view name) const {
 Result<void> FlagSet::Set(const Flag& flag, std::string_view value) {
   switch (flag.kind) {
     case Kind::kString:
+    case Kind::kOptionalString:
       *static_cast<std::string*>(flag.target) = std::string(value);
       return {};
     case Kind::kStringList:
@@ -126,6 +134,8 @@ Result<std::vector<std::string>> FlagSet::Parse(
     if (!value) {
       if (flag->kind == Kind::kBool) {
         value = "true";
+      } else if (flag->kind == Kind::kOptionalString) {
+        value = flag->implicit_value;
       } else if (i + 1 < args.size()) {
         value = args[++i];
       } else {
@@ -137,23 +147,35 @@ Result<std::vector<std::string>> FlagSet::Parse(
   return positional;
 }
 
+std::string FlagSet::UsageName(const Flag& flag) {
+  switch (flag.kind) {
+    case Kind::kBool:
+      return "--" + flag.name;
+    case Kind::kOptionalString:
+      return "--" + flag.name + "[=" + flag.implicit_value + "]";
+    default:
+      return "--" + flag.name + " value";
+  }
+}
+
 std::string FlagSet::Usage() const {
   std::string out = "Usage:\n  " + usage_line_ + "\n\nFlags:\n";
-  size_t width = 0;
+  // Every help text starts in one column, -h's too.
+  const std::string help_flag = "--help";
+  size_t width = help_flag.size();
+  for (const Flag& f : flags_) width = std::max(width, UsageName(f).size());
+  auto line = [&](char shorthand, const std::string& left,
+                  const std::string& help) {
+    return (shorthand != 0 ? std::string("  -") + shorthand + ", "
+                           : std::string(6, ' ')) +
+           left + std::string(width - left.size() + 3, ' ') + help;
+  };
   for (const Flag& f : flags_) {
-    std::string left = "--" + f.name + (f.kind == Kind::kBool ? "" : " value");
-    width = std::max(width, left.size());
-  }
-  for (const Flag& f : flags_) {
-    std::string left = "--" + f.name + (f.kind == Kind::kBool ? "" : " value");
-    out += (f.shorthand != 0 ? std::string("  -") + f.shorthand + ", "
-                             : std::string(6, ' ')) +
-           left + std::string(width - left.size() + 3, ' ') + f.help;
+    out += line(f.shorthand, UsageName(f), f.help);
     if (!f.default_text.empty()) out += " (default " + f.default_text + ")";
     out += "\n";
   }
-  out += "  -h, --help" + std::string(width > 4 ? width - 1 : 3, ' ') +
-         "help for this command\n";
+  out += line('h', help_flag, "help for this command") + "\n";
   return out;
 }
 

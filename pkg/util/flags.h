@@ -24,6 +24,11 @@ class FlagSet {
   // Repeatable: each --name VALUE appends one value.
   void StringList(std::string name, std::vector<std::string>* values,
                   std::string help);
+  // A flag whose value is optional, as pflag's NoOptDefVal: --name alone
+  // sets `implicit_value`, --name=VALUE sets VALUE (a following argument is
+  // never taken as its value).
+  void OptionalString(std::string name, std::string* value,
+                      std::string implicit_value, std::string help);
   // A one-letter form of a flag already defined: -o json, -ojson, -o=json.
   void Shorthand(char letter, std::string name);
 
@@ -35,7 +40,7 @@ class FlagSet {
   std::string Usage() const;
 
  private:
-  enum class Kind { kString, kBool, kInt, kStringList };
+  enum class Kind { kString, kBool, kInt, kStringList, kOptionalString };
   struct Flag {
     std::string name;
     Kind kind;
@@ -43,7 +48,10 @@ class FlagSet {
     std::string help;
     std::string default_text;
     char shorthand = 0;
+    std::string implicit_value;  // kOptionalString
   };
+  // "--name value", "--name", "--name[=all]": a flag as its usage shows it.
+  static std::string UsageName(const Flag& flag);
   const Flag* Find(std::string_view name) const;
   Result<void> Set(const Flag& flag, std::string_view value);
 

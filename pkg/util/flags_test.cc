@@ -90,5 +90,46 @@ TEST(FlagSetTest, HelpIsRecognisedAndUsageListsFlags) {
   EXPECT_NE(usage.find("(default true)"), std::string::npos);
 }
 
+TEST(FlagSetTest, OptionalValuesTakeOnlyTheGluedForm) {
+  std::string fail = "";
+  FlagSet set("x");
+  set.OptionalString("fail-on-unschedulable", &fail, "all", "exit 3");
+  auto rest = set.Parse({"--fail-on-unschedulable", "pod.yaml"});
+  ASSERT_TRUE(rest.ok());
+  EXPECT_EQ(fail, "all");
+  EXPECT_EQ(*rest, std::vector<std::string>{"pod.yaml"});
+  ASSERT_TRUE(set.Parse({"--fail-on-unschedulable=workloads"}).ok());
+  EXPECT_EQ(fail, "workloads");
+  EXPECT_NE(set.Usage().find("--fail-on-unschedulable[=all]"),
+            std::string::npos)
+      << set.Usage();
+}
+
+// Every help text, -h's included, starts in the same column.
+TEST(FlagSetTest, UsageAlignsEveryHelpText) {
+  for (const char* longest : {"o", "config", "a-much-longer-flag-name"}) {
+    std::string value;
+    bool b = false;
+    FlagSet set("x");
+    set.String(longest, &value, "HELP");
+    set.Bool("v", &b, "HELP");
+    const std::string usage = set.Usage();
+    std::vector<size_t> columns;
+    size_t start = usage.find("Flags:\n") + 7;
+    while (start < usage.size()) {
+      const size_t end = usage.find('\n', start);
+      const std::string line = usage.substr(start, end - start);
+      const size_t at = line.find(
+          line.ends_with("help for this command") ? "help for" : "HELP");
+      ASSERT_NE(at, std::string::npos) << line;
+      columns.push_back(at);
+      start = end + 1;
+    }
+    ASSERT_EQ(columns.size(), 3u) << usage;
+    EXPECT_EQ(columns[0], columns[1]) << usage;
+    EXPECT_EQ(columns[0], columns[2]) << usage;
+  }
+}
+
 }  // namespace
 }  // namespace ksched::util

@@ -1,6 +1,7 @@
 // Runs a shell command and captures its stdout, stderr and exit code.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -38,6 +39,15 @@ inline CommandResult RunCommand(const std::string& command) {
   r.err = ss.str();
   unlink(err_path);
   return r;
+}
+
+// Writes `content` to a file named `name` in the test's temporary folder
+// and returns its path.
+inline std::string WriteTempFile(const std::string& name,
+                                 const std::string& content) {
+  std::string path = ::testing::TempDir() + "/" + name;
+  std::ofstream(path) << content;
+  return path;
 }
 
 }  // namespace ksched::testing

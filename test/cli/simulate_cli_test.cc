@@ -16,9 +16,7 @@ const std::string kExample =
     std::string(KSCHED_SOURCE_DIR) + "/examples/cluster.yaml";
 
 std::string WriteTemp(const std::string& name, const std::string& content) {
-  std::string path = ::testing::TempDir() + "/" + name;
-  std::ofstream(path) << content;
-  return path;
+  return testing::WriteTempFile(name, content);
 }
 
 TEST(SimulateCliTest, TableOnTheExample) {
@@ -99,8 +97,8 @@ TEST(SimulateCliTest, BadInvocationsExplainThemselves) {
       {"simulate", 2,
        "give the cluster as --cluster FILE or --kubeconfig FILE"},
       {"simulate --cluster", 2, "flag needs an argument: --cluster"},
-      {"simulate --cluster x --output yaml", 2,
-       "--output must be table or json"},
+      {"simulate --cluster x --output xml", 2,
+       "--output must be table, json or yaml, not xml"},
       {"simulate --bogus", 2, "unknown flag: --bogus"},
       {"simulate --cluster /nonexistent.yaml", 1,
        "cannot open cluster file /nonexistent.yaml: No such file or "
