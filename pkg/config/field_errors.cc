@@ -103,6 +103,9 @@ std::string FieldError::String() const {
     case Type::kNotSupported:
       body = "Unsupported value: " + value.value_or("null");
       break;
+    case Type::kTooLong:
+      body = "Too long";
+      break;
   }
   if (!detail.empty()) body += ": " + detail;
   return field + ": " + body;
@@ -139,6 +142,16 @@ FieldError NotSupported(const FieldPath& path, std::string value,
     }
   }
   return {FieldError::Type::kNotSupported, path.String(), std::move(value),
+          std::move(detail)};
+}
+
+FieldError TooLong(const FieldPath& path, int64_t max_length) {
+  std::string detail = "value is too long";
+  if (max_length >= 0) {
+    detail = "may not be more than " + std::to_string(max_length) +
+             (max_length == 1 ? " byte" : " bytes");
+  }
+  return {FieldError::Type::kTooLong, path.String(), std::nullopt,
           std::move(detail)};
 }
 

@@ -39,7 +39,8 @@ struct FieldError {
     kInvalid,
     kDuplicate,
     kNotSupported,
-    kForbidden
+    kForbidden,
+    kTooLong
   };
   Type type;
   std::string field;
@@ -56,6 +57,8 @@ FieldError Invalid(const FieldPath& path, std::string value,
 FieldError Duplicate(const FieldPath& path, std::string value);
 FieldError NotSupported(const FieldPath& path, std::string value,
                         const std::vector<std::string>& supported);
+// field.TooLong: the value itself is never shown.
+FieldError TooLong(const FieldPath& path, int64_t max_length);
 
 using FieldErrors = std::vector<FieldError>;
 
