@@ -440,6 +440,14 @@ std::vector<std::string> InputNotices(const Cluster& cluster,
                           ? "no pending pods in " + path
                           : "no pending pods for profiles [" + names + "]");
   }
+  if (result.pod_groups_ignored > 0) {
+    notices.push_back(
+        "note: " + std::to_string(result.pod_groups_ignored) +
+        (result.pod_groups_ignored == 1 ? " PodGroup" : " PodGroups") +
+        " in the input, but no profile runs Coscheduling: their pods were "
+        "scheduled one by one, as plain pods (for gangs, run with a profile "
+        "that does, such as --config examples/gang/scheduler-config.yaml)");
+  }
   if (!cluster.ignored_kinds.empty()) {
     int count = 0;
     std::string kinds;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <set>
 
+#include "pkg/api/podgroup.h"
 #include "pkg/api/resource_names.h"
 #include "pkg/api/taints.h"
 #include "pkg/framework/cluster_objects.h"
@@ -18,6 +19,11 @@
 
 namespace ksched::simulator {
 namespace {
+
+// A pending pod let into the queue whose turn never came: pods ahead of
+// it kept failing until nothing changed any more.
+constexpr std::string_view kNeverTried =
+    "not tried: nothing could be scheduled any more before its turn came";
 
 using framework::NodeInfo;
 
@@ -121,6 +127,49 @@ PodGroupOutcome SummarizePodGroup(const api::PodGroup& group,
     out.message = last_message;
   }
   return out;
+}
+
+// Words for gang members the report would leave a user puzzled by: a
+// member whose siblings took every turn before it (its group cannot be
+// placed, and each sibling that waits at Permit activates the others,
+// which sort before it), and a member whose PodGroup does not exist
+// (Permit's "PodGroup not found" names no group).
+void ExplainGangMembers(const SimulatedCluster& api_server,
+                        const std::vector<api::PodGroup>& groups,
+                        SimulationResult& out) {
+  std::map<std::string, const PodGroupOutcome*> outcome_by_group;
+  for (const PodGroupOutcome& g : out.pod_groups) {
+    outcome_by_group[Key(g.ns, g.name)] = &g;
+  }
+  std::set<std::string> known;
+  for (const api::PodGroup& g : groups) {
+    known.insert(Key(g.metadata.ns, g.metadata.name));
+  }
+  for (PodOutcome& o : out.pods) {
+    if (o.node) continue;
+    auto pod = api_server.GetPod(o.ns, o.name);
+    if (pod == nullptr) continue;
+    const std::string_view group = framework::PodGroupName(*pod);
+    if (group.empty()) continue;
+    const std::string key = Key(o.ns, std::string(group));
+    if (!known.count(key)) {
+      if (o.message.find("PodGroup not found") != std::string::npos) {
+        o.message += " (no PodGroup " + key + ", which its label " +
+                     std::string(api::kPodGroupLabel) + " names)";
+      }
+      continue;
+    }
+    auto g = outcome_by_group.find(key);
+    if (o.message == kNeverTried && g != outcome_by_group.end() &&
+        !g->second->message.empty()) {
+      o.message =
+          "not tried: the other members of PodGroup " + key +
+          " took every turn before it (each member placed at Permit "
+          "activates its siblings, which sort first), and the group cannot "
+          "be placed: " +
+          g->second->message;
+    }
+  }
 }
 
 }  // namespace
@@ -377,11 +426,7 @@ util::Result<SimulationResult> Simulate(
       // Let in, but its turn never came: pods ahead of it kept failing
       // until nothing changed any more (the members of a gang that does
       // not fit take turns ahead of their last sibling).
-      if (o.message.empty()) {
-        o.message =
-            "not tried: nothing could be scheduled any more before "
-            "its turn came";
-      }
+      if (o.message.empty()) o.message = std::string(kNeverTried);
     }
     o.nominated_node = pod->status.nominated_node_name;
     if (o.node) o.nominated_node.clear();
@@ -449,10 +494,17 @@ util::Result<SimulationResult> Simulate(
     }
   }
 
-  for (const api::PodGroup& g : cluster.pod_groups) {
-    out.pod_groups.push_back(
-        SummarizePodGroup(g, out.pods, api_server, cluster.pods,
-                          most_placed[Key(g.metadata.ns, g.metadata.name)]));
+  if (s.SchedulesGangs()) {
+    for (const api::PodGroup& g : cluster.pod_groups) {
+      out.pod_groups.push_back(
+          SummarizePodGroup(g, out.pods, api_server, cluster.pods,
+                            most_placed[Key(g.metadata.ns, g.metadata.name)]));
+    }
+    ExplainGangMembers(api_server, cluster.pod_groups, out);
+  } else {
+    // No profile runs Coscheduling: a PodGroup is only a label, and its
+    // pods were scheduled one by one like any others.
+    out.pod_groups_ignored = static_cast<int>(cluster.pod_groups.size());
   }
 
   if (options.changes != nullptr) {

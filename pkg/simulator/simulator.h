@@ -102,6 +102,9 @@ struct SimulationResult {
   std::vector<PodOutcome> pods;  // in scheduling order
   std::vector<WorkloadOutcome> workloads;
   std::vector<PodGroupOutcome> pod_groups;
+  // PodGroups in the input while no profile runs Coscheduling: their pods
+  // were scheduled one by one, and pod_groups is empty.
+  int pod_groups_ignored = 0;
   std::vector<DisplacedOutcome> displaced;
   std::vector<std::string> added_nodes;
   std::vector<NodeSummary> nodes;

@@ -419,5 +419,68 @@ spec:
                 {"NodeAffinity", "narrowed the nodes to 2"}}));
 }
 
+constexpr const char* kGangCluster = R"(
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "10"}}
+---
+apiVersion: scheduling.x-k8s.io/v1alpha1
+kind: PodGroup
+metadata: {name: train}
+spec: {minMember: 3}
+---
+kind: Pod
+metadata: {name: train-0, labels: {scheduling.x-k8s.io/pod-group: train}}
+spec: {schedulerName: ksched, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+---
+kind: Pod
+metadata: {name: train-1, labels: {scheduling.x-k8s.io/pod-group: train}}
+spec: {schedulerName: ksched, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+---
+kind: Pod
+metadata: {name: lost-0, labels: {scheduling.x-k8s.io/pod-group: nowhere}}
+spec: {schedulerName: ksched, containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+)";
+
+// Without Coscheduling a PodGroup is a label: its pods are plain pods, and
+// no gang report pretends they waited for their group.
+TEST_F(SimulatorTest, PodGroupsWithoutCoschedulingAreReportedAsPlainPods) {
+  auto r = Run(kGangCluster);
+  EXPECT_TRUE(Pod(r, "train-0").node.has_value());
+  EXPECT_TRUE(Pod(r, "train-1").node.has_value());
+  EXPECT_TRUE(Pod(r, "lost-0").node.has_value());
+  EXPECT_TRUE(r.pod_groups.empty());
+  EXPECT_EQ(r.pod_groups_ignored, 1);
+  auto cluster = ParseCluster(kGangCluster);
+  ASSERT_TRUE(cluster.ok());
+  const auto notices = InputNotices(*cluster, "c.yaml", {"ksched"}, false, r);
+  ASSERT_EQ(notices.size(), 1u);
+  EXPECT_EQ(notices[0],
+            "note: 1 PodGroup in the input, but no profile runs "
+            "Coscheduling: their pods were scheduled one by one, as plain "
+            "pods (for gangs, run with a profile that does, such as --config "
+            "examples/gang/scheduler-config.yaml)");
+  EXPECT_EQ(RenderTable(r).find("POD GROUPS"), std::string::npos);
+}
+
+// With Coscheduling, kube's message for a member whose PodGroup does not
+// exist stays as kube-scheduler words it, and the report names the group.
+TEST_F(SimulatorTest, AMissingPodGroupIsNamed) {
+  auto cluster = ParseCluster(kGangCluster);
+  ASSERT_TRUE(cluster.ok());
+  auto cfg = config::LoadConfigFile(std::string(KSCHED_SOURCE_DIR) +
+                                    "/examples/gang/scheduler-config.yaml");
+  ASSERT_TRUE(cfg.ok()) << cfg.error().message();
+  auto r = Simulate(*cluster, *cfg, registry_, {});
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  EXPECT_EQ(Pod(*r, "lost-0").message,
+            "0/1 nodes are available: 1 PodGroup not found. (no PodGroup "
+            "default/nowhere, which its label scheduling.x-k8s.io/pod-group "
+            "names)");
+  ASSERT_EQ(r->pod_groups.size(), 1u);
+  EXPECT_EQ(r->pod_groups[0].message, "waiting for 1 more pod");
+  EXPECT_EQ(r->pod_groups_ignored, 0);
+}
+
 }  // namespace
 }  // namespace ksched::simulator

@@ -1,5 +1,7 @@
 #include "pkg/plugins/coscheduling/gang_manager.h"
 
+#include <algorithm>
+#include <map>
 #include <utility>
 
 #include "pkg/api/podgroup.h"
@@ -121,6 +123,7 @@ std::string GangManager::CheckClusterResources(
   }
   missing[std::string(api::kResourcePods)] = gang.min_member;
   std::erase_if(missing, [](const auto& e) { return e.second <= 0; });
+  const std::map<std::string, int64_t, std::less<>> asked = missing;
   for (const framework::NodeInfoPtr& node : nodes) {
     if (missing.empty()) break;
     if (node == nullptr || node->node() == nullptr) continue;
@@ -140,13 +143,27 @@ std::string GangManager::CheckClusterResources(
     }
   }
   if (missing.empty()) return {};
+  // scheduler-plugins' words first (users grep for them), then what the
+  // group asks for and what the nodes have, which a user can act on.
   std::string gap = "resource gap: ";
+  std::string why;
   bool first = true;
   for (const auto& [name, amount] : missing) {
+    const int64_t ask = asked.find(name)->second;
+    const int64_t free = std::max<int64_t>(0, ask - amount);
     gap += (first ? "" : ", ") + name + " " + FormatAmount(name, amount);
+    why += first ? "" : "; ";
+    if (name == api::kResourcePods) {
+      why += "the group's minMember asks for " + std::to_string(ask) +
+             " pods; the cluster has room for " + std::to_string(free);
+    } else {
+      why += "the group's minResources ask for " + FormatAmount(name, ask) +
+             " " + name + "; the cluster has " + FormatAmount(name, free) +
+             " free";
+    }
     first = false;
   }
-  return gap;
+  return gap + " (" + why + ")";
 }
 
 GangManager::PermitResult GangManager::Permit(const api::Pod& pod,

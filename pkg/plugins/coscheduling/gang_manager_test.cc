@@ -132,7 +132,9 @@ TEST_F(GangManagerTest, PreFilterChecksMinResourcesAgainstTheCluster) {
   api::Pod p2a = Member("ns", "p2a", "pg2").Obj();
   AddMember(p2a);
   AddMember(Member("ns", "p2b", "pg2").Obj());
-  EXPECT_EQ(manager_.PreFilter(p2a, Nodes()), "resource gap: cpu 2");
+  EXPECT_EQ(manager_.PreFilter(p2a, Nodes()),
+            "resource gap: cpu 2 (the group's minResources ask for 10 cpu; "
+            "the cluster has 8 free)");
 }
 
 TEST_F(GangManagerTest, PreFilterRemembersAPassedResourceCheckForTheWait) {
@@ -147,10 +149,14 @@ TEST_F(GangManagerTest, PreFilterRemembersAPassedResourceCheckForTheWait) {
   filler.spec.node_name = "node-a";
   EXPECT_EQ(manager_.PreFilter(p1a, Nodes({filler})), "");
   manager_.ForgetPermitted("ns/pg1");
-  EXPECT_EQ(manager_.PreFilter(p1a, Nodes({filler})), "resource gap: cpu 2");
+  EXPECT_EQ(manager_.PreFilter(p1a, Nodes({filler})),
+            "resource gap: cpu 2 (the group's minResources ask for 6 cpu; "
+            "the cluster has 4 free)");
   ASSERT_EQ(manager_.PreFilter(p1a, Nodes()), "");
   clock_.Advance(std::chrono::seconds(11));
-  EXPECT_EQ(manager_.PreFilter(p1a, Nodes({filler})), "resource gap: cpu 2");
+  EXPECT_EQ(manager_.PreFilter(p1a, Nodes({filler})),
+            "resource gap: cpu 2 (the group's minResources ask for 6 cpu; "
+            "the cluster has 4 free)");
 }
 
 TEST_F(GangManagerTest, PreFilterRefusesAGroupBackingOff) {
@@ -203,7 +209,8 @@ TEST_F(ClusterResourceTest, EnoughResources) {
 TEST_F(ClusterResourceTest, NotEnoughResources) {
   EXPECT_EQ(Check({Member("ns", "p1", "").Req({{"cpu", "2"}}).Obj()},
                   {Member("ns", "p2", "").Req({{"cpu", "1"}}).Obj()}),
-            "resource gap: cpu 1");
+            "resource gap: cpu 1 (the group's minResources ask for 4 cpu; "
+            "the cluster has 3 free)");
 }
 
 TEST_F(ClusterResourceTest, TheGroupsOwnPlacedPodsCountAsFree) {
@@ -226,7 +233,9 @@ TEST_F(GangManagerTest, TheQuorumAsksForMinMemberPodSlots) {
   api::Pod p = Member("ns", "p", "pg1").Obj();
   AddMember(p);
   AddMember(Member("ns", "q", "pg1").Obj());
-  EXPECT_EQ(manager_.PreFilter(p, {MakeNodeInfo(a)}), "resource gap: pods 1");
+  EXPECT_EQ(manager_.PreFilter(p, {MakeNodeInfo(a)}),
+            "resource gap: pods 1 (the group's minMember asks for 2 pods; the "
+            "cluster has room for 1)");
 }
 
 // ---- Permit ----
