@@ -515,6 +515,30 @@ TEST_F(ChartTest, NotesTellHowToUseIt) {
   EXPECT_EQ(minimal.out.find("urlPrefix"), std::string::npos);
 }
 
+// Without client certificates the notes say who can reach the extender
+// and how to narrow it; with them (ha) they do not.
+TEST_F(ChartTest, NotesSayWhoCanReachTheExtender) {
+  const CommandResult defaults = Render("", /*notes=*/true);
+  ASSERT_EQ(defaults.exit_code, 0) << defaults.err;
+  EXPECT_NE(defaults.out.find("port 10262 of every ksched pod is open to any "
+                              "pod in the cluster"),
+            std::string::npos)
+      << defaults.out;
+  EXPECT_NE(defaults.out.find("answered without authentication"),
+            std::string::npos);
+  EXPECT_NE(defaults.out.find("- ipBlock: {cidr: <control-plane node IP>/32}"),
+            std::string::npos);
+  EXPECT_NE(defaults.out.find("mode: clientCertificate"), std::string::npos);
+  const CommandResult token = Render("token", /*notes=*/true);
+  ASSERT_EQ(token.exit_code, 0) << token.err;
+  EXPECT_NE(token.out.find("must present a bearer token"), std::string::npos)
+      << token.out;
+  const CommandResult ha = Render("ha", /*notes=*/true);
+  ASSERT_EQ(ha.exit_code, 0) << ha.err;
+  EXPECT_EQ(ha.out.find("Who can reach the extender"), std::string::npos)
+      << ha.out;
+}
+
 // The image's runtime stage installs packages by name; a library ksched
 // links that none of them (or the base image's libc6, libstdc++6,
 // libgcc-s1) brings would fail only when the pod starts.
