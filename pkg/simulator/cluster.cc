@@ -13,6 +13,7 @@
 #include "pkg/api/codec.h"
 #include "pkg/api/json_stream.h"
 #include "pkg/api/yaml.h"
+#include "pkg/validation/validation.h"
 
 namespace ksched::simulator {
 namespace {
@@ -73,13 +74,23 @@ class Loader {
   }
 
  private:
+  // Decodes `obj` and refuses what the API server's validation would: a
+  // file is written by hand, and a negative request or an unknown operator
+  // would otherwise be scheduled as if the API server had taken it.
   template <typename T>
-  util::Result<T> Decode(const rapidjson::Value& obj,
+  util::Result<T> Decode(const std::string& kind, const rapidjson::Value& obj,
                          const std::string& where) {
     api::JsonDecodeOptions options;
     options.lenient_scalars = true;  // YAML typing, as kubectl reads it
     auto decoded = api::DecodeJson<T>(obj, options);
     if (!decoded.ok()) return decoded.error().Wrap(where);
+    if (const validation::FieldErrors errors =
+            validation::ValidateObject(kind, obj);
+        !errors.empty()) {
+      return util::Error(validation::InvalidMessage(
+                             kind, decoded->metadata.name, errors))
+          .Wrap(where);
+    }
     return decoded;
   }
 
@@ -87,7 +98,7 @@ class Loader {
                              const rapidjson::Value& obj,
                              const std::string& where) {
     if (kind == "Node") {
-      auto node = Decode<api::Node>(obj, where);
+      auto node = Decode<api::Node>(kind, obj, where);
       if (!node.ok()) return node.error();
       if (node->metadata.name.empty()) {
         return util::Error(where + ": metadata.name: Required value");
@@ -101,7 +112,7 @@ class Loader {
       }
       cluster_.nodes.push_back(std::move(*node));
     } else if (kind == "Pod") {
-      auto pod = Decode<api::Pod>(obj, where);
+      auto pod = Decode<api::Pod>(kind, obj, where);
       if (!pod.ok()) return pod.error();
       api::ObjectMeta& m = pod->metadata;
       if (m.name.empty()) {
@@ -118,45 +129,45 @@ class Loader {
       }
       cluster_.pods.push_back(std::move(*pod));
     } else if (kind == "PriorityClass") {
-      auto pc = Decode<api::PriorityClass>(obj, where);
+      auto pc = Decode<api::PriorityClass>(kind, obj, where);
       if (!pc.ok()) return pc.error();
       cluster_.priority_classes.push_back(std::move(*pc));
     } else if (kind == "Namespace") {
-      auto ns = Decode<api::Namespace>(obj, where);
+      auto ns = Decode<api::Namespace>(kind, obj, where);
       if (!ns.ok()) return ns.error();
       cluster_.namespaces.push_back(std::move(*ns));
     } else if (kind == "PersistentVolumeClaim") {
-      auto pvc = Decode<api::PersistentVolumeClaim>(obj, where);
+      auto pvc = Decode<api::PersistentVolumeClaim>(kind, obj, where);
       if (!pvc.ok()) return pvc.error();
       if (pvc->metadata.ns.empty()) pvc->metadata.ns = "default";
       cluster_.persistent_volume_claims.push_back(std::move(*pvc));
     } else if (kind == "PersistentVolume") {
-      auto pv = Decode<api::PersistentVolume>(obj, where);
+      auto pv = Decode<api::PersistentVolume>(kind, obj, where);
       if (!pv.ok()) return pv.error();
       cluster_.persistent_volumes.push_back(std::move(*pv));
     } else if (kind == "StorageClass") {
-      auto sc = Decode<api::StorageClass>(obj, where);
+      auto sc = Decode<api::StorageClass>(kind, obj, where);
       if (!sc.ok()) return sc.error();
       cluster_.storage_classes.push_back(std::move(*sc));
     } else if (kind == "CSINode") {
-      auto csi_node = Decode<api::CsiNode>(obj, where);
+      auto csi_node = Decode<api::CsiNode>(kind, obj, where);
       if (!csi_node.ok()) return csi_node.error();
       cluster_.csi_nodes.push_back(std::move(*csi_node));
     } else if (kind == "CSIDriver") {
-      auto csi_driver = Decode<api::CsiDriver>(obj, where);
+      auto csi_driver = Decode<api::CsiDriver>(kind, obj, where);
       if (!csi_driver.ok()) return csi_driver.error();
       cluster_.csi_drivers.push_back(std::move(*csi_driver));
     } else if (kind == "VolumeAttachment") {
-      auto attachment = Decode<api::VolumeAttachment>(obj, where);
+      auto attachment = Decode<api::VolumeAttachment>(kind, obj, where);
       if (!attachment.ok()) return attachment.error();
       cluster_.volume_attachments.push_back(std::move(*attachment));
     } else if (kind == "PodDisruptionBudget") {
-      auto pdb = Decode<api::PodDisruptionBudget>(obj, where);
+      auto pdb = Decode<api::PodDisruptionBudget>(kind, obj, where);
       if (!pdb.ok()) return pdb.error();
       if (pdb->metadata.ns.empty()) pdb->metadata.ns = "default";
       cluster_.pod_disruption_budgets.push_back(std::move(*pdb));
     } else if (kind == "PodGroup") {
-      auto group = Decode<api::PodGroup>(obj, where);
+      auto group = Decode<api::PodGroup>(kind, obj, where);
       if (!group.ok()) return group.error();
       if (group->metadata.name.empty()) {
         return util::Error(where + ": metadata.name: Required value");
@@ -164,22 +175,25 @@ class Loader {
       if (group->metadata.ns.empty()) group->metadata.ns = "default";
       cluster_.pod_groups.push_back(std::move(*group));
     } else if (kind == "Deployment") {
-      return AddWorkload<api::Deployment>(obj, where, cluster_.deployments,
+      return AddWorkload<api::Deployment>(kind, obj, where,
+                                          cluster_.deployments,
                                           WorkloadRef::Kind::kDeployment);
     } else if (kind == "ReplicaSet") {
-      return AddWorkload<api::ReplicaSet>(obj, where, cluster_.replica_sets,
+      return AddWorkload<api::ReplicaSet>(kind, obj, where,
+                                          cluster_.replica_sets,
                                           WorkloadRef::Kind::kReplicaSet);
     } else if (kind == "StatefulSet") {
-      return AddWorkload<api::StatefulSet>(obj, where, cluster_.stateful_sets,
+      return AddWorkload<api::StatefulSet>(kind, obj, where,
+                                           cluster_.stateful_sets,
                                            WorkloadRef::Kind::kStatefulSet);
     } else if (kind == "DaemonSet") {
-      return AddWorkload<api::DaemonSet>(obj, where, cluster_.daemon_sets,
+      return AddWorkload<api::DaemonSet>(kind, obj, where, cluster_.daemon_sets,
                                          WorkloadRef::Kind::kDaemonSet);
     } else if (kind == "Job") {
-      return AddWorkload<api::Job>(obj, where, cluster_.jobs,
+      return AddWorkload<api::Job>(kind, obj, where, cluster_.jobs,
                                    WorkloadRef::Kind::kJob);
     } else if (kind == "CronJob") {
-      return AddWorkload<api::CronJob>(obj, where, cluster_.cron_jobs,
+      return AddWorkload<api::CronJob>(kind, obj, where, cluster_.cron_jobs,
                                        WorkloadRef::Kind::kCronJob);
     } else {
       ++ignored_[kind];
@@ -188,10 +202,11 @@ class Loader {
   }
 
   template <typename T>
-  util::Result<void> AddWorkload(const rapidjson::Value& obj,
+  util::Result<void> AddWorkload(const std::string& kind,
+                                 const rapidjson::Value& obj,
                                  const std::string& where, std::vector<T>& into,
                                  WorkloadRef::Kind ref_kind) {
-    auto w = Decode<T>(obj, where);
+    auto w = Decode<T>(kind, obj, where);
     if (!w.ok()) return w.error();
     if (w->metadata.name.empty()) {
       return util::Error(where + ": metadata.name: Required value");
@@ -620,9 +635,9 @@ util::Result<Cluster> ParseCluster(std::string_view text) {
   if (auto parsed = ParseJsonCluster(text, &json_error)) {
     return std::move(*parsed);
   }
-  auto yaml = ParseYamlCluster(text);
-  if (!yaml.ok()) return json_error;
-  return yaml;
+  // Not JSON: YAML's flow style, unless YAML cannot read it either.
+  if (!api::YamlToJson(text).ok()) return json_error;
+  return ParseYamlCluster(text);
 }
 
 util::Result<Cluster> LoadClusterFile(const std::string& path) {

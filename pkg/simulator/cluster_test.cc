@@ -21,12 +21,12 @@ apiVersion: v1
 kind: List
 items:
 - {apiVersion: v1, kind: Node, metadata: {name: n2}}
-- {apiVersion: v1, kind: Pod, metadata: {name: a, namespace: x}, spec: {nodeName: n2}}
+- {apiVersion: v1, kind: Pod, metadata: {name: a, namespace: x}, spec: {nodeName: n2, containers: [{name: c}]}}
 ---
 apiVersion: v1
 kind: PodList
 items:
-- {metadata: {name: b}, spec: {schedulerName: ksched}}
+- {metadata: {name: b}, spec: {schedulerName: ksched, containers: [{name: c}]}}
 ---
 apiVersion: v1
 kind: ConfigMap
@@ -59,13 +59,13 @@ TEST(ClusterTest, ResolvesPriorityClassesAsAdmissionDoes) {
 ---
 {kind: PriorityClass, apiVersion: scheduling.k8s.io/v1, metadata: {name: base}, value: 10, globalDefault: true}
 ---
-{kind: Pod, apiVersion: v1, metadata: {name: a}, spec: {priorityClassName: high}}
+{kind: Pod, apiVersion: v1, metadata: {name: a}, spec: {priorityClassName: high, containers: [{name: c}]}}
 ---
-{kind: Pod, apiVersion: v1, metadata: {name: b}, spec: {}}
+{kind: Pod, apiVersion: v1, metadata: {name: b}, spec: {containers: [{name: c}]}}
 ---
-{kind: Pod, apiVersion: v1, metadata: {name: c}, spec: {priorityClassName: system-node-critical}}
+{kind: Pod, apiVersion: v1, metadata: {name: c}, spec: {priorityClassName: system-node-critical, containers: [{name: c}]}}
 ---
-{kind: Pod, apiVersion: v1, metadata: {name: d}, spec: {priority: 7, priorityClassName: high}}
+{kind: Pod, apiVersion: v1, metadata: {name: d}, spec: {priority: 7, priorityClassName: high, containers: [{name: c}]}}
 )");
   ASSERT_TRUE(c.ok()) << c.error().message();
   EXPECT_EQ(c->pods[0].spec.priority, 1000);
@@ -84,15 +84,23 @@ TEST(ClusterTest, ErrorsNameTheDocumentAndField) {
        "{requests: {cpu: lots}}}]}\n",
        "document 1: spec.containers[0].resources.requests.cpu: invalid "
        "quantity \"lots\""},
-      {"kind: Pod\nmetadata: {name: a}\n---\nkind: Pod\nmetadata: {name: a}\n",
+      {"kind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c}]}\n---\n"
+       "kind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c}]}\n",
        "document 2: pod default/a is defined twice"},
       {"kind: Node\nmetadata: {}\n",
-       "document 1: metadata.name: Required value"},
+       "document 1: Node \"\" is invalid: metadata.name: Required value: name "
+       "or generateName is required"},
+      {"kind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c, "
+       "resources: {requests: {cpu: \"-1\"}}}]}\n",
+       "document 1: Pod \"a\" is invalid: "
+       "spec.containers[0].resources.requests[cpu]: Invalid value: \"-1\": "
+       "must be greater than or equal to 0"},
       {"metadata: {name: a}\n", "document 1: object has no kind"},
       {"kind: List\nitems: [{kind: Node, metadata: {name: 5}, spec: {taints: "
        "3}}]\n",
        "document 1: items[0]: spec.taints: expected array, got number"},
-      {"kind: Pod\nmetadata: {name: a}\nspec: {priorityClassName: gold}\n",
+      {"kind: Pod\nmetadata: {name: a}\nspec: {priorityClassName: gold, "
+       "containers: [{name: c}]}\n",
        "pod default/a: no PriorityClass with name gold was found"},
       {"kind: Pod\nmetadata: {name: a\n", "malformed YAML: line "},
       {"- just\n- a list\n", "document 1: expected an object"},
@@ -126,7 +134,8 @@ TEST(ClusterTest, TypedListItemsTakeTheListsKind) {
       R"("items":[{"metadata":{"name":"n1"}},{"metadata":{"name":"n2"}}]})"
       "\n"
       R"({"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"7"},)"
-      R"("items":[{"metadata":{"name":"p","namespace":"a"},"spec":{}}]})"
+      R"("items":[{"metadata":{"name":"p","namespace":"a"},)"
+      R"("spec":{"containers":[{"name":"c"}]}}]})"
       "\n"
       R"({"kind":"PersistentVolumeClaimList","apiVersion":"v1",)"
       R"("items":[{"metadata":{"name":"data","namespace":"a"}}]})");

@@ -396,7 +396,9 @@ spec:
       requiredDuringSchedulingIgnoredDuringExecution:
         nodeSelectorTerms:
           - matchFields:
-              - {key: metadata.name, operator: In, values: [n2, n3]}
+              - {key: metadata.name, operator: In, values: [n2]}
+          - matchFields:
+              - {key: metadata.name, operator: In, values: [n3]}
   containers: [{name: c, resources: {requests: {cpu: "3"}}}]
 )";
   SimulationOptions options;
