@@ -8,19 +8,6 @@
 namespace ksched::api {
 namespace {
 
-std::string Position(std::string_view whole, size_t offset) {
-  size_t line = 1, column = 1;
-  for (size_t i = 0; i < offset && i < whole.size(); ++i) {
-    if (whole[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
-
 // A repeated key or nesting beyond `limit`; recursion is bounded by the
 // limit itself.
 util::Status CheckShape(const rapidjson::Value& v, int limit) {
@@ -68,6 +55,19 @@ constexpr unsigned kStrict =
 
 }  // namespace
 
+std::string LineAndColumn(std::string_view text, size_t offset) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(column);
+}
+
 util::Result<rapidjson::Document> ParseJsonValue(std::string_view text,
                                                  std::string_view whole,
                                                  size_t offset,
@@ -76,9 +76,9 @@ util::Result<rapidjson::Document> ParseJsonValue(std::string_view text,
   doc.Parse<kStrict>(text.data(), text.size());
   if (syntax_error != nullptr) *syntax_error = doc.HasParseError();
   if (doc.HasParseError()) {
-    return util::Error(
-        "malformed JSON: " + Position(whole, offset + doc.GetErrorOffset()) +
-        ": " + rapidjson::GetParseError_En(doc.GetParseError()));
+    return util::Error("malformed JSON: " +
+                       LineAndColumn(whole, offset + doc.GetErrorOffset()) +
+                       ": " + rapidjson::GetParseError_En(doc.GetParseError()));
   }
   if (auto s = CheckShape(doc, kMaxJsonDepth); !s.ok()) return s.error();
   return doc;
@@ -100,7 +100,7 @@ util::Result<std::vector<rapidjson::Document>> ParseJsonStream(
     if (doc.HasParseError()) {
       if (syntax_error != nullptr) *syntax_error = true;
       return util::Error(
-          "malformed JSON: " + Position(text, pos + doc.GetErrorOffset()) +
+          "malformed JSON: " + LineAndColumn(text, pos + doc.GetErrorOffset()) +
           ": " + rapidjson::GetParseError_En(doc.GetParseError()));
     }
     if (auto s = CheckShape(doc, kMaxJsonDepth); !s.ok()) return s.error();

@@ -3,6 +3,7 @@
 // row, every error placed by line and column.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -10,6 +11,9 @@
 #include "pkg/util/result.h"
 
 namespace ksched::api {
+
+// "line 3, column 7": where byte `offset` of `text` is, counted from 1.
+std::string LineAndColumn(std::string_view text, size_t offset);
 
 // Deeper nesting is refused, so no reader of the value recurses without
 // bound (the YAML reader has the same limit).

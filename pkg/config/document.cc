@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "pkg/api/json_stream.h"
 #include "pkg/api/yaml.h"
 
 namespace ksched::config {
@@ -14,19 +15,6 @@ namespace {
 // so that no recursive walk of a document can exhaust the stack.
 constexpr size_t kMaxNodes = 20'000'000;
 constexpr int kMaxDepth = 256;
-
-std::string LineColumn(std::string_view text, size_t offset) {
-  size_t line = 1, column = 1;
-  for (size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return "line " + std::to_string(line) + ", column " + std::to_string(column);
-}
 
 bool LooksLikeJson(std::string_view text) {
   size_t first = text.find_first_not_of(" \t\r\n");
@@ -111,8 +99,8 @@ util::Result<rapidjson::Document> ParseJson(std::string_view text,
   *syntax_error = doc.HasParseError();
   if (doc.HasParseError()) {
     return util::Error(
-        "malformed JSON: " + LineColumn(text, doc.GetErrorOffset()) + ": " +
-        rapidjson::GetParseError_En(doc.GetParseError()));
+        "malformed JSON: " + api::LineAndColumn(text, doc.GetErrorOffset()) +
+        ": " + rapidjson::GetParseError_En(doc.GetParseError()));
   }
   if (std::string dup = FindDuplicateMember(doc, ""); !dup.empty()) {
     return util::Error(dup);
