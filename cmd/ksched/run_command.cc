@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -24,6 +25,7 @@
 #include "pkg/client/cpprest_transport.h"
 #include "pkg/client/kubeconfig.h"
 #include "pkg/client/rest_client.h"
+#include "pkg/client/split_transport.h"
 #include "pkg/config/feature_gates.h"
 #include "pkg/extender/server.h"
 #include "pkg/extender/service.h"
@@ -50,6 +52,15 @@
 
 namespace ksched::cmd {
 namespace {
+
+// How long a write to the API server may go unanswered: shorter than the
+// graceful stop's bound on bindings, so every binding cycle under way can
+// end within it.
+constexpr std::chrono::seconds kWriteTimeout{10};
+// A graceful stop (SIGTERM) waits this long for the binding cycles under
+// way, then this long for the queued Events.
+constexpr std::chrono::seconds kShutdownBindingsBound{15};
+constexpr std::chrono::seconds kShutdownEventsBound{5};
 
 // Above the scheduler's flags in `ksched --help`.
 std::string Description() {
@@ -374,17 +385,22 @@ int RunScheduler(const std::vector<std::string>& args) {
   client::ConfigureCpprestThreads(client::DefaultCpprestThreads());
   util::RealClock clock;
   util::DefaultRandom random;
-  auto transport = client::CpprestTransport::Create(*rest_config, clock, {});
+  auto read_transport =
+      client::CpprestTransport::Create(*rest_config, clock, {});
+  // Writes (Bindings, Events, status patches, deletes) are given up sooner
+  // than reads: an API server that holds them unanswered (its etcd down)
+  // must not hold a graceful stop past its bound.
+  auto write_transport = client::CpprestTransport::Create(
+      *rest_config, clock, {.timeout = kWriteTimeout});
   // A watch may be quiet for long; the server ends it within 10 minutes.
   auto stream_transport = client::CpprestTransport::Create(
       *rest_config, clock, {.timeout = std::chrono::seconds(660)});
-  if (!transport.ok() || !stream_transport.ok()) {
-    std::cerr << "Error: "
-              << (transport.ok() ? stream_transport.error() : transport.error())
-                     .message()
-              << "\n";
-    return kExitFailure;
+  for (const auto* t : {&read_transport, &write_transport, &stream_transport}) {
+    if (!t->ok()) return Command::Failure(t->error().message());
   }
+  std::unique_ptr<client::Transport> transport =
+      std::make_unique<client::SplitTransport>(std::move(*read_transport),
+                                               std::move(*write_transport));
   prometheus::Registry metrics_registry;
   metrics::SchedulerMetrics scheduler_metrics(metrics_registry);
   metrics::KschedMetrics ksched_metrics(metrics_registry);
@@ -396,7 +412,7 @@ int RunScheduler(const std::vector<std::string>& args) {
         std::chrono::duration<double>(r.duration).count());
   };
   auto sleep = [](util::Clock::Duration d) { std::this_thread::sleep_for(d); };
-  client::RestClient api(std::move(*transport), clock, random, sleep,
+  client::RestClient api(std::move(transport), clock, random, sleep,
                          {.qps = cfg->client_connection.qps,
                           .burst = cfg->client_connection.burst,
                           .observer = observe_request});
@@ -579,7 +595,6 @@ int RunScheduler(const std::vector<std::string>& args) {
   std::unique_ptr<client::RestClient> lease_api;
   std::unique_ptr<leader::RestLeaseLock> lease_lock;
   std::thread renewer;
-  std::atomic<bool> lease_lost{false};
   if (elect) {
     const config::LeaderElection& le = cfg->leader_election;
     // As kube-scheduler: the lease has a client of its own, so a renewal
@@ -622,12 +637,19 @@ int RunScheduler(const std::vector<std::string>& args) {
       return 0;
     }
     renewer = std::thread([&] {
-      if (!elector->KeepRenewing()) {
-        // As kube-scheduler: a replica that lost the lease stops at once
-        // and exits non-zero; its bindings stop at the renew deadline.
-        lease_lost = true;
-        stop.Cancel();
-      }
+      if (elector->KeepRenewing()) return;
+      // As kube-scheduler's OnStoppedLeading (klog.FlushAndExit): a replica
+      // that lost the lease exits at once, non-zero, and writes nothing
+      // more. A Binding in flight is abandoned (the server applies it
+      // whole or not at all), queued Events are dropped; nothing waits on
+      // an API server that may not answer (the loss is often its fault).
+      const size_t bindings = s.BindingsInFlight();
+      const size_t events = writer.DropUnsentEvents();
+      log.Error("leaderelection lost: exiting now; abandoned " +
+                std::to_string(bindings) + " binding cycles in flight, " +
+                "dropped " + std::to_string(events) + " events");
+      std::fflush(nullptr);
+      std::_Exit(kExitFailure);
     });
   }
   log.Info(0, "caches synced: " + std::to_string(informers->nodes().size()) +
@@ -693,12 +715,19 @@ int RunScheduler(const std::vector<std::string>& args) {
   extender_for_metrics = nullptr;
   extender_server.reset();
   if (renewer.joinable()) renewer.join();
-  s.WaitForBindings();
-  if (elector != nullptr && !lease_lost) elector->Release();
-  writer.FlushEvents();
-  if (lease_lost) {
-    log.Error("leaderelection lost");
-    return kExitFailure;
+  // A graceful stop: the bindings in flight get a bound, then the lease
+  // is handed over and the Events written, each within a bound too.
+  if (!s.WaitForBindings(kShutdownBindingsBound)) {
+    log.Warning(
+        "stopping without the binding cycles that did not finish "
+        "within " +
+        std::to_string(kShutdownBindingsBound.count()) + " s");
+  }
+  if (elector != nullptr) elector->Release();
+  if (!writer.FlushEvents(kShutdownEventsBound)) {
+    log.Warning("dropped " + std::to_string(writer.DropUnsentEvents()) +
+                " events not written within " +
+                std::to_string(kShutdownEventsBound.count()) + " s");
   }
   log.Info(0, "stopped");
   return 0;

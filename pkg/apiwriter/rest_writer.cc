@@ -149,6 +149,31 @@ void RestWriter::FlushEvents() {
   idle_cv_.wait(lock, [this] { return queue_.empty() && !busy_; });
 }
 
+bool RestWriter::FlushEvents(std::chrono::steady_clock::duration bound) {
+  std::unique_lock lock(mu_);
+  return idle_cv_.wait_for(lock, bound,
+                           [this] { return queue_.empty() && !busy_; });
+}
+
+size_t RestWriter::UnsentEvents() const {
+  std::lock_guard lock(mu_);
+  return queue_.size() + backlog_.load();
+}
+
+size_t RestWriter::DropUnsentEvents() {
+  dropping_ = true;
+  size_t dropped = 0;
+  {
+    std::lock_guard lock(mu_);
+    dropped = queue_.size() + backlog_.load();
+    events_dropped_.fetch_add(static_cast<int64_t>(queue_.size()));
+    queue_.clear();
+    if (!busy_) idle_cv_.notify_all();
+  }
+  cv_.notify_all();
+  return dropped;
+}
+
 void RestWriter::EventLoop() {
   std::unique_lock lock(mu_);
   while (true) {
@@ -171,7 +196,14 @@ void RestWriter::EventLoop() {
     for (EventWrite& write : series_.Heartbeat(now)) {
       writes.push_back(std::move(write));
     }
+    backlog_ = writes.size() + retries_.size();
     for (EventWrite& write : writes) {
+      if (dropping_) {
+        events_dropped_.fetch_add(1);
+        --backlog_;
+        continue;
+      }
+      --backlog_;  // in flight now, no longer droppable
       if (Write(write)) continue;
       if (retries_.size() >= options_.event_queue ||
           options_.event_tries <= 1) {
@@ -180,8 +212,14 @@ void RestWriter::EventLoop() {
       }
       retries_.push_back(
           {std::move(write), 1, clock_.Now() + options_.event_retry_interval});
+      ++backlog_;
+    }
+    if (dropping_ && !retries_.empty()) {
+      events_dropped_.fetch_add(static_cast<int64_t>(retries_.size()));
+      retries_.clear();
     }
     RetryDue();
+    backlog_ = retries_.size();
     lock.lock();
     busy_ = false;
     if (queue_.empty()) idle_cv_.notify_all();

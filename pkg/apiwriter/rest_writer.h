@@ -15,6 +15,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
@@ -67,6 +68,16 @@ class RestWriter final : public framework::Binder,
   int64_t events_written() const { return events_written_.load(); }
   // Blocks until the event queue is empty (tests, shutdown).
   void FlushEvents();
+  // FlushEvents for at most `bound`: false when events were left.
+  bool FlushEvents(std::chrono::steady_clock::duration bound);
+  // Events recorded and not sent yet: queued, left in the batch being
+  // written (not the one in flight), or waiting to be tried again.
+  size_t UnsentEvents() const;
+  // Writes no more events: those queued, left in the batch under way, or
+  // waiting for a retry are dropped (counted in events_dropped), now and
+  // at destruction. For a shutdown that must not wait on the API server.
+  // Returns how many were dropped.
+  size_t DropUnsentEvents();
 
  private:
   // A write that got no answer, waiting for its next try.
@@ -89,13 +100,17 @@ class RestWriter final : public framework::Binder,
   EventSeries series_;                // event thread only
   std::deque<PendingWrite> retries_;  // event thread only, oldest first
 
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable cv_;
   std::condition_variable idle_cv_;
   std::deque<api::Event> queue_;
   bool busy_ = false;
   bool stopping_ = false;
   std::atomic<int64_t> events_dropped_{0};
+  // The event thread's writes left in its batch plus its retries, kept
+  // for UnsentEvents (the deque itself is the event thread's alone).
+  std::atomic<size_t> backlog_{0};
+  std::atomic<bool> dropping_{false};
   std::atomic<int64_t> events_written_{0};
   std::thread event_thread_;
 };

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <mutex>
 #include <vector>
@@ -184,6 +186,46 @@ TEST_F(RestWriterTest, ShutdownDropsPendingRetries) {
     warned |= line.message.find("could not be reached") != std::string::npos;
   }
   EXPECT_TRUE(warned);
+}
+
+// A scheduler that lost its lease writes nothing more: the events queued,
+// in the batch under way or waiting for a retry are dropped, and a flush
+// against a server that does not answer gives up at its bound.
+TEST_F(RestWriterTest, UnsentEventsCanBeDroppedAtOnce) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool answer = false;
+  std::atomic<int> calls{0};
+  // (The fake transport holds its own lock while it answers: the test
+  // counts the calls here rather than asking it.)
+  auto writer = Writer([&](int) -> util::Result<HttpResponse> {
+    ++calls;
+    std::unique_lock lock(mu);
+    cv.wait_for(lock, std::chrono::seconds(20), [&] { return answer; });
+    return Answer(201);
+  });
+  for (int i = 0; i < 5; ++i) {
+    api::Pod pod = Pod();
+    pod.metadata.name = "web-" + std::to_string(i);
+    writer->RecordEvent(pod, "Normal", "Scheduled", "Binding", "assigned");
+  }
+  // The first write hangs; the others wait behind it.
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (calls.load() == 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_EQ(calls.load(), 1);
+  EXPECT_FALSE(writer->FlushEvents(std::chrono::milliseconds(50)));
+  EXPECT_EQ(writer->UnsentEvents(), 4u);
+  EXPECT_EQ(writer->DropUnsentEvents(), 4u);
+  {
+    std::lock_guard lock(mu);
+    answer = true;
+  }
+  cv.notify_all();
+  writer.reset();
+  EXPECT_EQ(EventPosts(), 1) << "nothing written after the drop";
 }
 
 }  // namespace

@@ -64,6 +64,28 @@ void BindingPool::Drain() {
   idle_cv_.wait(lock, [&] { return tasks_.empty() && running_ == 0; });
 }
 
+bool BindingPool::DrainFor(std::chrono::steady_clock::duration bound) {
+  if (threads_.empty()) {
+    RunPosted();
+    return true;
+  }
+  std::unique_lock<std::mutex> lock(mu_);
+  return idle_cv_.wait_for(lock, bound,
+                           [&] { return tasks_.empty() && running_ == 0; });
+}
+
+size_t BindingPool::AbandonQueued() {
+  size_t dropped = 0;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    dropped = tasks_.size();
+    tasks_.clear();
+    if (running_ == 0) idle_cv_.notify_all();
+  }
+  space_cv_.notify_all();
+  return dropped;
+}
+
 size_t BindingPool::InFlight() const {
   std::lock_guard<std::mutex> lock(mu_);
   return tasks_.size() + running_;

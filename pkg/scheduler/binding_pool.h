@@ -10,6 +10,7 @@
 // than the pool never holds a worker while it waits.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -40,6 +41,11 @@ class BindingPool {
 
   // Blocks until every submitted and posted task has finished.
   void Drain();
+  // Drain, for at most `bound`: false when tasks were left.
+  bool DrainFor(std::chrono::steady_clock::duration bound);
+  // Drops the tasks no worker has started (a shutdown that will not wait
+  // for them); returns how many. Those running finish.
+  size_t AbandonQueued();
   size_t InFlight() const;
 
  private:

@@ -139,6 +139,31 @@ TEST(BindingPoolTest, DrainWaitsForEveryTaskAndInFlightCountsQueuedOnes) {
   EXPECT_EQ(finished.load(), kTasks + 1);
 }
 
+// A shutdown that does not wait for ever: DrainFor gives up at its bound,
+// and the tasks no worker started are dropped, never run.
+TEST(BindingPoolTest, ABoundedDrainDropsTheTasksNotStarted) {
+  BindingPool pool(2);
+  Gate gate;
+  Counter started;
+  std::atomic<int> finished{0};
+  for (int i = 0; i < 5; ++i) {
+    pool.Submit([&] {
+      started.Increment();
+      EXPECT_TRUE(gate.Wait());
+      ++finished;
+    });
+  }
+  ASSERT_TRUE(started.WaitFor(2));
+  EXPECT_FALSE(pool.DrainFor(std::chrono::milliseconds(50)));
+  EXPECT_EQ(pool.AbandonQueued(), 3u);
+  EXPECT_EQ(pool.InFlight(), 2u);  // the two running
+  gate.Open();
+  EXPECT_TRUE(pool.DrainFor(kWaitLimit));
+  EXPECT_EQ(finished.load(), 2);
+  EXPECT_EQ(started.Get(), 2);
+  EXPECT_TRUE(pool.DrainFor(std::chrono::milliseconds(0)));
+}
+
 TEST(BindingPoolTest, TasksMaySubmitMoreTasks) {
   BindingPool pool(1);
   std::atomic<int> runs{0};

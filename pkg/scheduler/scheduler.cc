@@ -724,4 +724,12 @@ void Scheduler::Stop() {
 
 void Scheduler::WaitForBindings() { binding_pool_->Drain(); }
 
+bool Scheduler::WaitForBindings(std::chrono::steady_clock::duration bound) {
+  if (binding_pool_->DrainFor(bound)) return true;
+  binding_pool_->AbandonQueued();
+  return false;
+}
+
+size_t Scheduler::BindingsInFlight() const { return binding_pool_->InFlight(); }
+
 }  // namespace ksched::scheduler

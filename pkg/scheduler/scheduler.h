@@ -123,6 +123,12 @@ class Scheduler {
   // Blocks until every binding cycle started so far has finished; a pod
   // still waiting at Permit has none yet.
   void WaitForBindings();
+  // WaitForBindings for at most `bound`; then the binding cycles not
+  // started yet are dropped (those under way end with their request's
+  // deadline). False when some were dropped or were still running.
+  bool WaitForBindings(std::chrono::steady_clock::duration bound);
+  // Binding cycles queued or running.
+  size_t BindingsInFlight() const;
 
   // Whether `pod` is ours: its schedulerName is one of the profiles.
   bool IsResponsibleFor(const api::Pod& pod) const;

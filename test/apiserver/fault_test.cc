@@ -145,6 +145,27 @@ TEST_F(FaultTest, ResponseDelay) {
             std::chrono::milliseconds(300));
 }
 
+// An API server without its storage: connections are accepted, requests
+// get no answer until the hang ends, then kube-apiserver's 504, and what
+// they asked for did not happen.
+TEST_F(FaultTest, AHangHoldsEveryRequestThenTimesItOut) {
+  server_->Hang(std::chrono::milliseconds(400));
+  const auto start = std::chrono::steady_clock::now();
+  HttpResult held = Call("POST", "/api/v1/nodes", NodeJson("n1"));
+  EXPECT_GE(std::chrono::steady_clock::now() - start,
+            std::chrono::milliseconds(350));
+  EXPECT_EQ(held.code, 504);
+  const auto status = ParseJsonOrDie(held.body);
+  EXPECT_EQ(std::string(status["reason"].GetString()), "Timeout");
+  EXPECT_EQ(std::string(status["message"].GetString()),
+            "Timeout: request did not complete within the allotted timeout");
+  EXPECT_EQ(server_->Served().hung, 1);
+  // Over: answered at once, and the node was never created.
+  HttpResult nodes = Call("GET", "/api/v1/nodes");
+  ASSERT_EQ(nodes.code, 200);
+  EXPECT_EQ(ParseJsonOrDie(nodes.body)["items"].Size(), 0u);
+}
+
 TEST_F(FaultTest, StopAndRestartKeepTheObjects) {
   server_->Create("/api/v1/nodes", NodeJson("n1"));
   auto watch = OpenWatch("/api/v1/nodes?watch=true");

@@ -63,6 +63,19 @@ std::chrono::milliseconds Faults::DelayFor(const std::string& target) const {
   return longest;
 }
 
+void Faults::HangUntil(std::chrono::steady_clock::time_point until) {
+  std::lock_guard<std::mutex> lock(mu_);
+  hang_until_ = until;
+}
+
+std::optional<std::chrono::steady_clock::time_point> Faults::Hanging() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!hang_until_ || *hang_until_ <= std::chrono::steady_clock::now()) {
+    return std::nullopt;
+  }
+  return hang_until_;
+}
+
 void Faults::Forbid(const std::string& verb, const std::string& resource) {
   std::lock_guard<std::mutex> lock(mu_);
   forbidden_.emplace_back(verb, resource);
@@ -97,6 +110,7 @@ void Faults::Clear() {
   rules_.clear();
   delays_.clear();
   forbidden_.clear();
+  hang_until_.reset();
 }
 
 void Faults::Record(const std::string& method, const std::string& target) {
@@ -122,6 +136,11 @@ void Faults::CountDelayed() {
   ++delayed_;
 }
 
+void Faults::CountHung() {
+  std::lock_guard<std::mutex> lock(mu_);
+  ++hung_;
+}
+
 void Faults::CountUnauthorized() {
   std::lock_guard<std::mutex> lock(mu_);
   ++unauthorized_;
@@ -135,6 +154,11 @@ std::map<int, int> Faults::InjectedByCode() const {
 int Faults::Delayed() const {
   std::lock_guard<std::mutex> lock(mu_);
   return delayed_;
+}
+
+int Faults::Hung() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return hung_;
 }
 
 int Faults::Unauthorized() const {

@@ -38,6 +38,13 @@ class Faults {
   // The longest delay whose substring `target` contains (0 if none).
   std::chrono::milliseconds DelayFor(const std::string& target) const;
 
+  // Until `until`, every request that arrives is held, unanswered, as an
+  // API server whose etcd is down holds it; at `until` each gets the 504
+  // its timeout filter writes, and none of them takes effect.
+  void HangUntil(std::chrono::steady_clock::time_point until);
+  // When the hang in force now ends; nullopt when there is none.
+  std::optional<std::chrono::steady_clock::time_point> Hanging() const;
+
   // `verb` ("list", "create", ..., "*") on `resource` ("nodes",
   // "pods/binding", "*") is denied.
   void Forbid(const std::string& verb, const std::string& resource);
@@ -61,9 +68,11 @@ class Faults {
   // What the switches served, counted as it is answered: injected
   // failures by code, requests held by a delay, 401s.
   void CountDelayed();
+  void CountHung();
   void CountUnauthorized();
   std::map<int, int> InjectedByCode() const;
   int Delayed() const;
+  int Hung() const;
   int Unauthorized() const;
 
  private:
@@ -75,6 +84,8 @@ class Faults {
   std::optional<std::vector<std::string>> tokens_;
   std::map<int, int> injected_;
   int delayed_ = 0;
+  int hung_ = 0;
+  std::optional<std::chrono::steady_clock::time_point> hang_until_;
   int unauthorized_ = 0;
 };
 

@@ -316,6 +316,21 @@ void HttpFrontend::Receive(http::http_request request) {
         Request parsed =
             MakeRequest(method, target, std::string(body.begin(), body.end()),
                         content_type, user_agent);
+        if (const auto until = faults_.Hanging()) {
+          // Held unanswered, then timed out, never processed: an API server
+          // whose storage is gone.
+          faults_.CountHung();
+          const auto wait =
+              std::chrono::duration_cast<std::chrono::milliseconds>(
+                  *until - std::chrono::steady_clock::now());
+          delays_->RunAfter(std::max(wait, std::chrono::milliseconds(0)),
+                            [this, request, guard]() mutable {
+                              Reply(request,
+                                    ErrorAnswer(GatewayTimeout(), false), true,
+                                    guard);
+                            });
+          return;
+        }
         const std::chrono::milliseconds delay = faults_.DelayFor(target);
         if (delay.count() > 0) {
           faults_.CountDelayed();

@@ -240,6 +240,16 @@ ApiError InternalError(std::string message) {
   return e;
 }
 
+ApiError GatewayTimeout() {
+  ApiError e{.code = 504,
+             .reason = "Timeout",
+             .message =
+                 "Timeout: request did not complete within the "
+                 "allotted timeout"};
+  e.has_details = true;
+  return e;
+}
+
 ApiError RouteNotFound() {
   ApiError e{.code = 404,
              .reason = "NotFound",

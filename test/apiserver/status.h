@@ -67,6 +67,9 @@ ApiError Expired(std::string message);
 ApiError Unauthorized();
 ApiError TooManyRequests(int retry_after_seconds);
 ApiError InternalError(std::string message);
+// errors.NewTimeoutError as the API server's timeout filter answers a
+// request that did not complete in time (etcd down, say): 504.
+ApiError GatewayTimeout();
 ApiError RouteNotFound();
 ApiError MethodNotAllowed();
 ApiError RequestEntityTooLarge(size_t limit);

@@ -272,6 +272,10 @@ void TestApiServer::SetResponseDelay(const std::string& path_substring,
   state_->faults.SetDelay(path_substring, delay);
 }
 
+void TestApiServer::Hang(std::chrono::milliseconds duration) {
+  state_->faults.HangUntil(std::chrono::steady_clock::now() + duration);
+}
+
 void TestApiServer::Forbid(const std::string& verb,
                            const std::string& resource) {
   state_->faults.Forbid(verb, resource);
@@ -325,6 +329,7 @@ TestApiServer::FaultsServed TestApiServer::Served() const {
   const State& s = *state_;
   return FaultsServed{.injected = s.faults.InjectedByCode(),
                       .delayed = s.faults.Delayed(),
+                      .hung = s.faults.Hung(),
                       .unauthorized = s.faults.Unauthorized(),
                       .expired = s.registry.ExpiredServed(),
                       .watches_cut = s.watches_cut};

@@ -149,6 +149,11 @@ class TestApiServer {
   void InjectFault(const Fault& fault);
   void SetResponseDelay(const std::string& path_substring,
                         std::chrono::milliseconds delay);
+  // For `duration` from now the server accepts connections and answers
+  // nothing, as kube-apiserver does while its etcd is down: each request
+  // that arrives meanwhile is held until the end, then answered 504
+  // (Timeout) without taking effect. Watches already open stay open.
+  void Hang(std::chrono::milliseconds duration);
   // 403 exactly as the recorded RBAC denial, for verb ("list", "create",
   // "*", ...) on resource ("nodes", "pods/binding", "*"), served here or
   // not.
@@ -209,6 +214,7 @@ class TestApiServer {
   struct FaultsServed {
     std::map<int, int> injected;
     int delayed = 0;
+    int hung = 0;  // held by a Hang, then timed out
     int unauthorized = 0;
     int expired = 0;
     int watches_cut = 0;

@@ -541,7 +541,9 @@ TEST_F(ChaosTest, EveryPodBoundOnceUnderApiServerFaults) {
 }
 
 // Two replicas with leader election, pods coming all the time, and the
-// leader SIGKILLed at random moments, each killed replica replaced.
+// leader SIGKILLed at random moments, or every other time cut off by an API
+// server that hangs (it must then exit by itself within 2 s); each
+// replica that ended is replaced.
 class LeaderChaosTest : public ChaosTestBase {};
 
 TEST_F(LeaderChaosTest, LeaderKilledAtRandomLosesNothingAndBindsNothingTwice) {
@@ -572,8 +574,10 @@ TEST_F(LeaderChaosTest, LeaderKilledAtRandomLosesNothingAndBindsNothingTwice) {
     }
   });
 
-  int kills = 0;
+  int kills = 0;  // SIGKILLs, and every other time a hung server
   std::vector<long long> kill_after_ms;
+  std::vector<long long> exit_after_ms;  // lease lost to the hang -> exit
+  std::vector<long long> recovery_ms;    // outage over -> nothing pending
   while (kills < kills_wanted ||
          Clock::now() - start < seconds(chaos_seconds)) {
     int leader = -1;
@@ -593,6 +597,39 @@ TEST_F(LeaderChaosTest, LeaderKilledAtRandomLosesNothingAndBindsNothingTwice) {
     const milliseconds after = UniformMs(kill_rng, 300, 3000);
     const milliseconds window = UniformMs(kill_rng, 100, 300);
     std::this_thread::sleep_for(after - window);
+    if (kills % 2 == 1) {
+      // Every other time the server hangs instead, as one whose etcd is
+      // down: the leader's renewals go unanswered past the renew deadline
+      // (2 s), and it must exit by itself at once, binding nothing more.
+      std::this_thread::sleep_for(window);
+      constexpr auto kOutage = seconds(4);
+      server_->Hang(kOutage);
+      const auto outage_end = Clock::now() + kOutage;
+      ASSERT_TRUE(WaitUntil(
+          [&] {
+            return replicas[leader]->Log().find("leader election lost") !=
+                   std::string::npos;
+          },
+          seconds(20)))
+          << replicas[leader]->Tail();
+      const auto lost = Clock::now();
+      EXPECT_EQ(replicas[leader]->Wait(seconds(10)), 1)
+          << replicas[leader]->Tail();
+      exit_after_ms.push_back(
+          std::chrono::duration_cast<milliseconds>(Clock::now() - lost)
+              .count());
+      EXPECT_LT(exit_after_ms.back(), 2000) << replicas[leader]->Tail();
+      replicas[leader] = LaunchReplica();
+      // Recovery: from the end of the outage to no pod left pending.
+      std::this_thread::sleep_until(outage_end);
+      ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(60)))
+          << replicas[0]->Tail() << replicas[1]->Tail();
+      recovery_ms.push_back(
+          std::chrono::duration_cast<milliseconds>(Clock::now() - outage_end)
+              .count());
+      ++kills;
+      continue;
+    }
     server_->SetResponseDelay("/binding", milliseconds(4000));
     std::this_thread::sleep_for(window);
     replicas[leader]->Kill();
@@ -616,8 +653,11 @@ TEST_F(LeaderChaosTest, LeaderKilledAtRandomLosesNothingAndBindsNothingTwice) {
           << " wall=" << static_cast<int>(wall) << "s pods=" << Created()
           << " deleted=" << deleted_ << " kills=" << kills << " (after ms:";
   for (long long ms : kill_after_ms) figures << " " << ms;
-  figures << ") bound=" << BindingsAnswered(201)
-          << " conflict_409=" << conflicts
+  figures << ") hangs: exit after loss ms:";
+  for (long long ms : exit_after_ms) figures << " " << ms;
+  figures << ", all bound after the outage ms:";
+  for (long long ms : recovery_ms) figures << " " << ms;
+  figures << " bound=" << BindingsAnswered(201) << " conflict_409=" << conflicts
           << " held_at_kill=" << server_->Served().delayed
           << " binding_posts=" << server_->RequestCount("POST", "/binding");
   std::cout << figures.str() << std::endl;
