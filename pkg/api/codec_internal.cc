@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "pkg/api/json_stream.h"
+
 namespace ksched::api::codec {
 
 void Decoder::Fail(std::string_view what) {
@@ -46,29 +48,6 @@ std::string_view TypeName(const JsonValue& v) {
   return "unknown";
 }
 
-namespace {
-
-// The shortest text that reads back as the same double ("0.1", not
-// "0.1000000000000000055").
-std::string DoubleText(double value) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  writer.Double(value);
-  std::string text(buffer.GetString(), buffer.GetSize());
-  // Writer prints whole numbers as "1000.0"; YAML's "1000" should stay so.
-  if (text.size() > 2 && text.ends_with(".0")) text.resize(text.size() - 2);
-  return text;
-}
-
-// The literal text of a JSON number, as Go's decoder would have seen it.
-std::string NumberText(const JsonValue& v) {
-  if (v.IsInt64()) return std::to_string(v.GetInt64());
-  if (v.IsUint64()) return std::to_string(v.GetUint64());
-  return DoubleText(v.GetDouble());
-}
-
-}  // namespace
-
 void Read(Decoder& d, const JsonValue& v, std::string* out) {
   if (v.IsString()) {
     out->assign(v.GetString(), v.GetStringLength());
@@ -80,7 +59,7 @@ void Read(Decoder& d, const JsonValue& v, std::string* out) {
       return;
     }
     if (v.IsNumber()) {
-      *out = NumberText(v);
+      *out = JsonNumberText(v);
       return;
     }
   }
@@ -101,7 +80,7 @@ void Read(Decoder& d, const JsonValue& v, int32_t* out) {
     return;
   }
   if (!v.IsInt()) {
-    d.Fail("expected 32-bit integer, got " + NumberText(v));
+    d.Fail("expected 32-bit integer, got " + JsonNumberText(v));
     return;
   }
   *out = v.GetInt();
@@ -113,7 +92,7 @@ void Read(Decoder& d, const JsonValue& v, int64_t* out) {
     return;
   }
   if (!v.IsInt64()) {
-    d.Fail("expected 64-bit integer, got " + NumberText(v));
+    d.Fail("expected 64-bit integer, got " + JsonNumberText(v));
     return;
   }
   *out = v.GetInt64();
@@ -133,7 +112,7 @@ void Read(Decoder& d, const JsonValue& v, Quantity* out) {
     text.assign(v.GetString(), v.GetStringLength());
   } else if (v.IsNumber()) {
     // Quantity.UnmarshalJSON parses a bare number's literal text.
-    text = NumberText(v);
+    text = JsonNumberText(v);
   } else {
     d.Fail("expected quantity (string or number), got " +
            std::string(TypeName(v)));

@@ -55,6 +55,17 @@ constexpr unsigned kStrict =
 
 }  // namespace
 
+std::string JsonNumberText(const rapidjson::Value& number) {
+  if (number.IsInt64()) return std::to_string(number.GetInt64());
+  if (number.IsUint64()) return std::to_string(number.GetUint64());
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  if (!writer.Double(number.GetDouble())) return "";  // NaN, infinity
+  std::string text(buffer.GetString(), buffer.GetSize());
+  if (text.size() > 2 && text.ends_with(".0")) text.resize(text.size() - 2);
+  return text;
+}
+
 std::string LineAndColumn(std::string_view text, size_t offset) {
   size_t line = 1, column = 1;
   for (size_t i = 0; i < offset && i < text.size(); ++i) {

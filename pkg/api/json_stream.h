@@ -12,6 +12,11 @@
 
 namespace ksched::api {
 
+// The literal text of a JSON number as Go's decoder saw it: integers as
+// they are, other numbers in the shortest form that reads back the same
+// ("0.1", "1000" rather than "1000.0").
+std::string JsonNumberText(const rapidjson::Value& number);
+
 // "line 3, column 7": where byte `offset` of `text` is, counted from 1.
 std::string LineAndColumn(std::string_view text, size_t offset);
 

@@ -83,6 +83,10 @@ void ValidateLabelSelector(const LabelSelector& selector, const FieldPath& path,
 // metav1validation.ValidateLabelName: a qualified name.
 void ValidateLabelName(std::string_view key, const FieldPath& path,
                        FieldErrors* errs);
+// A label value's errors as one Invalid at `path`, the messages joined
+// with ';' (as taints' and tolerations' values report them).
+void ValidateJoinedLabelValue(const std::string& value, const FieldPath& path,
+                              FieldErrors* errs);
 // metav1validation.ValidateLabels over a labels object.
 void ValidateLabels(const Json* labels, const FieldPath& path,
                     FieldErrors* errs);

@@ -1,26 +1,10 @@
 #include <charconv>
 
+#include "pkg/api/json_stream.h"
 #include "pkg/validation/internal.h"
 
 namespace ksched::validation::internal {
 namespace {
-
-// The shortest text that reads back as the same double, as the decoder
-// gives a YAML number where a string is expected ("0.5", "1000").
-std::string DoubleText(double value) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  if (!writer.Double(value)) return "";  // NaN or infinity: not JSON
-  std::string text(buffer.GetString(), buffer.GetSize());
-  if (text.size() > 2 && text.ends_with(".0")) text.resize(text.size() - 2);
-  return text;
-}
-
-std::string NumberText(const Json& v) {
-  if (v.IsInt64()) return std::to_string(v.GetInt64());
-  if (v.IsUint64()) return std::to_string(v.GetUint64());
-  return DoubleText(v.GetDouble());
-}
 
 // Length of the UTF-8 sequence starting at s[i], or 0 when it is not a
 // valid one (encoding/json then writes U+FFFD).
@@ -81,7 +65,7 @@ const Json* ArrayField(const Json& obj, std::string_view name) {
 std::optional<std::string> ScalarText(const Json& v) {
   if (v.IsString()) return std::string(v.GetString(), v.GetStringLength());
   if (v.IsBool()) return std::string(v.GetBool() ? "true" : "false");
-  if (v.IsNumber()) return NumberText(v);
+  if (v.IsNumber()) return api::JsonNumberText(v);
   return std::nullopt;
 }
 
@@ -134,7 +118,7 @@ std::optional<api::Quantity> QuantityValue(const Json& v) {
   if (v.IsString()) {
     text.assign(v.GetString(), v.GetStringLength());
   } else if (v.IsNumber()) {
-    text = NumberText(v);
+    text = api::JsonNumberText(v);
   } else {
     return std::nullopt;
   }

@@ -114,6 +114,19 @@ void ValidateLabelName(std::string_view key, const FieldPath& path,
   }
 }
 
+void ValidateJoinedLabelValue(const std::string& value, const FieldPath& path,
+                              FieldErrors* errs) {
+  std::string joined;
+  for (const std::string& msg :
+       config::LabelValueErrors(value, Wording::kV1_35)) {
+    if (!joined.empty()) joined += ';';
+    joined += msg;
+  }
+  if (!joined.empty()) {
+    errs->push_back(config::Invalid(path, GoQuote(value), joined));
+  }
+}
+
 void ValidateLabels(const Json* labels, const FieldPath& path,
                     FieldErrors* errs) {
   if (labels == nullptr || !labels->IsObject()) return;

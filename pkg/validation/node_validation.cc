@@ -41,17 +41,7 @@ void ValidateNodeTaints(const Json& taints, const config::FieldPath& path,
     std::string value = StringField(taint, "value");
     std::string effect = StringField(taint, "effect");
     internal::ValidateLabelName(key, p.Child("key"), errs);
-    std::vector<std::string> msgs =
-        config::LabelValueErrors(value, config::Wording::kV1_35);
-    if (!msgs.empty()) {
-      std::string joined;
-      for (const std::string& msg : msgs) {
-        if (!joined.empty()) joined += ';';
-        joined += msg;
-      }
-      errs->push_back(
-          config::Invalid(p.Child("value"), config::GoQuote(value), joined));
-    }
+    internal::ValidateJoinedLabelValue(value, p.Child("value"), errs);
     if (effect.empty()) {
       errs->push_back(config::Required(p.Child("effect"), ""));
     } else {

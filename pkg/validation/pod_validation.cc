@@ -407,17 +407,7 @@ void ValidateTolerations(const Json& list, const FieldPath& path,
           "effect must be 'NoExecute' when `tolerationSeconds` is set"));
     }
     if (op == "Equal" || op.empty()) {
-      std::vector<std::string> msgs =
-          config::LabelValueErrors(value, config::Wording::kV1_35);
-      if (!msgs.empty()) {
-        std::string joined;
-        for (const std::string& msg : msgs) {
-          if (!joined.empty()) joined += ';';
-          joined += msg;
-        }
-        errs->push_back(
-            config::Invalid(p.Child("operator"), GoQuote(value), joined));
-      }
+      ValidateJoinedLabelValue(value, p.Child("operator"), errs);
     } else if (op == "Exists") {
       if (!value.empty()) {
         errs->push_back(

@@ -41,22 +41,28 @@ class LeaderElectionTest : public ClusterTestBase {
   void CreatePods(int from, int to) {
     for (int i = from; i < to; ++i) CreatePod("p-" + std::to_string(i), "100m");
   }
+  // The one of `a` and `b` that holds the lease, once one does (the holder
+  // is in the Lease a moment before its log says so); null on time-out.
+  KschedProcess* WaitForLeader(KschedProcess& a, KschedProcess& b) {
+    KschedProcess* leader = nullptr;
+    WaitUntil(
+        [&] {
+          const std::string h = LeaseHolder();
+          leader = Leads(a, h) ? &a : Leads(b, h) ? &b : nullptr;
+          return leader != nullptr;
+        },
+        seconds(30));
+    return leader;
+  }
 };
 
 TEST_F(LeaderElectionTest, OneLeaderSchedulesAndTheOtherTakesOver) {
   for (int i = 0; i < 2; ++i) CreateNode("node-" + std::to_string(i), "8");
   std::unique_ptr<KschedProcess> a = LaunchReplica();
   std::unique_ptr<KschedProcess> b = LaunchReplica();
-  // The holder is in the Lease a moment before its log says so.
-  ASSERT_TRUE(WaitUntil(
-      [&] {
-        const std::string h = LeaseHolder();
-        return Leads(*a, h) || Leads(*b, h);
-      },
-      seconds(30)))
-      << a->Tail() << b->Tail();
+  KschedProcess* leader = WaitForLeader(*a, *b);
+  ASSERT_NE(leader, nullptr) << a->Tail() << b->Tail();
   const std::string first = LeaseHolder();
-  KschedProcess* leader = Leads(*a, first) ? a.get() : b.get();
   KschedProcess* standby = leader == a.get() ? b.get() : a.get();
   ASSERT_TRUE(Leads(*leader, first));
 
@@ -136,14 +142,8 @@ TEST_F(LeaderElectionTest, ALeaderThatLosesItsLeaseToAHungServerExitsAtOnce) {
   }
   std::unique_ptr<KschedProcess> a = LaunchReplica();
   std::unique_ptr<KschedProcess> b = LaunchReplica();
-  ASSERT_TRUE(WaitUntil(
-      [&] {
-        const std::string h = LeaseHolder();
-        return Leads(*a, h) || Leads(*b, h);
-      },
-      seconds(30)))
-      << a->Tail() << b->Tail();
-  KschedProcess* leader = Leads(*a, LeaseHolder()) ? a.get() : b.get();
+  KschedProcess* leader = WaitForLeader(*a, *b);
+  ASSERT_NE(leader, nullptr) << a->Tail() << b->Tail();
   KschedProcess* standby = leader == a.get() ? b.get() : a.get();
   CreatePods(0, 10);
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
