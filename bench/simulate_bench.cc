@@ -139,12 +139,12 @@ int main(int argc, char** argv) {
     } else if (flag == "--write") {
       write = value;
     } else if (flag == "--feature-gates") {
-      auto gates = ksched::config::ParseFeatureGates(value);
+      auto gates = ksched::config::FeatureGates::Parse("", value, nullptr);
       if (!gates.ok()) {
         std::cerr << "--feature-gates: " << gates.error().message() << "\n";
         return 2;
       }
-      options.opportunistic_batching = gates->opportunistic_batching;
+      options.features = *gates;
     } else {
       std::cerr << "unknown flag " << flag << "\n";
       return 2;

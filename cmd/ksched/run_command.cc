@@ -304,7 +304,8 @@ int RunScheduler(const std::vector<std::string>& args) {
   }
   if (!positional->empty())
     return UnknownCommand("ksched", positional->front());
-  auto gates = config::ParseFeatureGates(feature_gates);
+  std::vector<std::string> gate_warnings;
+  auto gates = config::FeatureGates::Parse("", feature_gates, &gate_warnings);
   if (!gates.ok()) {
     std::cerr << "Error: --feature-gates: " << gates.error().message() << "\n";
     return kExitUsage;
@@ -453,7 +454,7 @@ int RunScheduler(const std::vector<std::string>& args) {
   scheduler::Scheduler::Dependencies deps;
   deps.clock = &clock;
   deps.random = &random;
-  deps.opportunistic_batching = gates->opportunistic_batching;
+  deps.features = *gates;
   deps.record_failed_decisions = record_failed_decisions;
   // Set once the elector exists; until then (and without election) every
   // binding may go out.

@@ -176,7 +176,8 @@ int RunSimulate(const std::vector<std::string>& args,
         " needs --node-template FILE");
   }
   if (max_count < 1) return command.UsageError("--max must be at least 1");
-  auto gates = config::ParseFeatureGates(feature_gates);
+  std::vector<std::string> gate_warnings;
+  auto gates = config::FeatureGates::Parse("", feature_gates, &gate_warnings);
   if (!gates.ok()) {
     return command.UsageError("--feature-gates: " + gates.error().message());
   }
@@ -260,7 +261,7 @@ int RunSimulate(const std::vector<std::string>& args,
   simulator::SimulationOptions options;
   options.seed = static_cast<uint64_t>(seed);
   options.all_pods = all_pods;
-  options.opportunistic_batching = gates->opportunistic_batching;
+  options.features = *gates;
 
   // One plan, simulated: with `extra_nodes` template nodes on top of
   // --add-nodes, and for --capacity as many copies as could possibly fit.

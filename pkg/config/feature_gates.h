@@ -1,21 +1,128 @@
-// Feature gates ksched honours, as kube-scheduler's --feature-gates flag
-// takes them ("Name=true,Other=false").
+// Feature gates as kube-scheduler v1.35 has them: every gate carries its
+// default and stage per Kubernetes version (kube's versioned feature specs),
+// --emulated-version picks the version whose defaults apply, and
+// --feature-gates overrides single gates ("Name=true,Other=false").
+//
+// Only gates change with the emulated version. Behaviour kube changed
+// without a gate follows the binary (v1.35), as kube-scheduler's does.
 #pragma once
 
+#include <array>
+#include <cstddef>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "pkg/util/result.h"
 
 namespace ksched::config {
 
-struct FeatureGates {
-  // KEP-5598 (beta and on in kube-scheduler 1.35). Off by default: ksched
-  // decides as kube-scheduler 1.32 does, which has no batching.
-  bool opportunistic_batching = false;
+// The gates kube-scheduler v1.35 reads (its plugins' feature.Features and the
+// queue, loop and configuration defaults), in kube's name order.
+enum class Feature : int {
+  kCSIMigrationPortworx,
+  kDRAAdminAccess,
+  kDRAConsumableCapacity,
+  kDRADeviceBindingConditions,
+  kDRADeviceTaintRules,
+  kDRADeviceTaints,
+  kDRAExtendedResource,
+  kDRAPartitionableDevices,
+  kDRAPrioritizedList,
+  kDRAResourceClaimDeviceStatus,
+  kDRASchedulerFilterTimeout,
+  kDynamicResourceAllocation,
+  kGangScheduling,
+  kGenericWorkload,
+  kInPlacePodLevelResourcesVerticalScaling,
+  kInPlacePodVerticalScaling,
+  kMatchLabelKeysInPodAffinity,
+  kMatchLabelKeysInPodTopologySpread,
+  kNodeDeclaredFeatures,
+  kNodeInclusionPolicyInPodTopologySpread,
+  kNominatedNodeNameForExpectation,
+  kOpportunisticBatching,
+  kPodLevelResources,
+  kPodSchedulingReadiness,
+  kSchedulerAsyncAPICalls,
+  kSchedulerAsyncPreemption,
+  kSchedulerPopFromBackoffQ,
+  kSchedulerQueueingHints,
+  kSidecarContainers,
+  kStorageCapacityScoring,
+  kTaintTolerationComparisonOperators,
+  kVolumeAttributesClass,
+  kVolumeLimitScaling,
+};
+inline constexpr size_t kFeatureCount =
+    static_cast<size_t>(Feature::kVolumeLimitScaling) + 1;
+
+// A Kubernetes minor version, as --emulated-version takes it.
+struct KubeVersion {
+  int major = 1;
+  int minor = 35;
+  friend auto operator<=>(const KubeVersion&, const KubeVersion&) = default;
+  std::string String() const;  // "1.35"
 };
 
-// Parses a --feature-gates value. An unknown name or a value that is not a
-// boolean is an error, worded as kube's.
-util::Result<FeatureGates> ParseFeatureGates(std::string_view value);
+// The version ksched decides as, and the oldest it can emulate (kube's
+// binaries emulate three minors back).
+inline constexpr KubeVersion kBinaryVersion{1, 35};
+inline constexpr KubeVersion kEmulationFloor{1, 32};
+
+// A gate's maturity, as kube prints it.
+enum class Stage { kPreAlpha, kAlpha, kBeta, kGA, kDeprecated };
+std::string_view StageName(Stage stage);  // "ALPHA", "BETA", ...
+
+// One entry of a gate's history: from `since` on, this default and stage.
+struct FeatureSpec {
+  KubeVersion since;
+  bool default_on = false;
+  Stage stage = Stage::kAlpha;
+  bool locked = false;  // LockToDefault
+};
+
+std::string_view FeatureName(Feature feature);
+// The gate's history, oldest first, as kube v1.35's kube_features.go has it.
+const std::vector<FeatureSpec>& FeatureHistory(Feature feature);
+// The spec in force at `version`; a gate younger than `version` is
+// pre-alpha and off.
+FeatureSpec SpecAt(Feature feature, KubeVersion version);
+
+class FeatureGates {
+ public:
+  // kube-scheduler v1.35's defaults.
+  FeatureGates() : FeatureGates(kBinaryVersion) {}
+  // The defaults of `emulated` (not checked against the floor; Parse does).
+  explicit FeatureGates(KubeVersion emulated);
+
+  // --emulated-version (empty: the binary's; "1.33" or "kube=1.33") and
+  // --feature-gates, checked and worded as kube's. A gate ksched does not
+  // know is not an error, as in kube v1.35: it lands in `warnings`
+  // ("unrecognized feature gate: Foo"), as does setting a GA gate.
+  static util::Result<FeatureGates> Parse(std::string_view emulated_version,
+                                          std::string_view feature_gates,
+                                          std::vector<std::string>* warnings);
+
+  bool Enabled(Feature feature) const {
+    return enabled_[static_cast<size_t>(feature)];
+  }
+  // For tests and for callers that derive one gate from another.
+  void Set(Feature feature, bool on) {
+    enabled_[static_cast<size_t>(feature)] = on;
+  }
+  KubeVersion emulated_version() const { return emulated_; }
+  // Gates set by --feature-gates, as "Name=true", in the order given.
+  const std::vector<std::string>& overrides() const { return overrides_; }
+
+ private:
+  KubeVersion emulated_;
+  std::array<bool, kFeatureCount> enabled_{};
+  std::vector<std::string> overrides_;
+};
+
+// Parses "1.33" or "kube=1.33" (kube's --emulated-version syntax) and checks
+// it lies in [kEmulationFloor, kBinaryVersion].
+util::Result<KubeVersion> ParseEmulatedVersion(std::string_view value);
 
 }  // namespace ksched::config

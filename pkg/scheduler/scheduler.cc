@@ -99,7 +99,7 @@ util::Result<std::unique_ptr<Scheduler>> Scheduler::Create(
   }
   std::unique_ptr<Scheduler> s(new Scheduler(std::move(deps), cfg.parallelism,
                                              cfg.percentage_of_nodes_to_score));
-  if (s->deps_.opportunistic_batching) {
+  if (s->deps_.features.Enabled(config::Feature::kOpportunisticBatching)) {
     s->algorithm_.EnableOpportunisticBatching(*s->deps_.clock,
                                               s->deps_.metrics);
   }

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "pkg/cache/cache.h"
+#include "pkg/config/feature_gates.h"
 #include "pkg/config/types.h"
 #include "pkg/explain/explanation.h"
 #include "pkg/framework/binder.h"
@@ -72,8 +73,9 @@ class Scheduler {
     std::chrono::nanoseconds assumed_pod_ttl = std::chrono::minutes(15);
     // Extension point and sampled plugin durations; none when null.
     framework::MetricsRecorder* metrics = nullptr;
-    // The OpportunisticBatching feature gate (batch.h).
-    bool opportunistic_batching = false;
+    // Feature gates (batching in batch.h, asynchronous preemption, resource
+    // accounting): kube-scheduler v1.35's defaults unless set.
+    config::FeatureGates features;
     // Chooses the scheduling cycles to record for `explain`: called as a
     // cycle starts; a recorder it returns (null: none) records that cycle
     // and its binding cycle, and must outlive them (until on_attempt

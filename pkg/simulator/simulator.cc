@@ -248,7 +248,7 @@ util::Result<SimulationResult> Simulate(
     return api_server.GetPod(ns, name);
   };
   deps.binding_workers = 0;  // bind inline: one deterministic sequence
-  deps.opportunistic_batching = options.opportunistic_batching;
+  deps.features = options.features;
   // The last recorded cycle of each explained pod; binding is inline, so a
   // cycle's record is complete before the pod's next cycle replaces it.
   std::map<std::string, std::shared_ptr<framework::CycleRecorder>> records;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "pkg/config/feature_gates.h"
 #include "pkg/api/pod.h"
 #include "pkg/config/types.h"
 #include "pkg/explain/explanation.h"
@@ -141,8 +142,9 @@ struct SimulationOptions {
   // Schedule every pending pod with the first profile, whatever its
   // schedulerName.
   bool all_pods = false;
-  // The OpportunisticBatching feature gate.
-  bool opportunistic_batching = false;
+  // Feature gates and the version they emulate (kube-scheduler v1.35's
+  // defaults unless --emulated-version or --feature-gates say otherwise).
+  config::FeatureGates features;
   // Pods (namespace/name) whose last scheduling cycle is recorded and
   // explained; an empty set explains every pending pod.
   std::optional<std::set<std::string>> explain;
