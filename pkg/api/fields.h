@@ -400,6 +400,7 @@ void Fields(V& v, PodSpec& s) {
   v("overhead", s.overhead);
   v("topologySpreadConstraints", s.topology_spread_constraints);
   v("schedulingGates", s.scheduling_gates);
+  v("resources", s.resources);
 }
 
 template <typename V>
@@ -413,11 +414,22 @@ void Fields(V& v, PodCondition& c) {
 }
 
 template <typename V>
+void Fields(V& v, ContainerStatus& c) {
+  v("name", c.name, Emit::kAlways);
+  v("allocatedResources", c.allocated_resources);
+  v("resources", c.resources);
+}
+
+template <typename V>
 void Fields(V& v, PodStatus& s) {
   v("phase", s.phase);
   v("conditions", s.conditions);
   v("nominatedNodeName", s.nominated_node_name);
   v("startTime", s.start_time);
+  v("initContainerStatuses", s.init_container_statuses);
+  v("containerStatuses", s.container_statuses);
+  v("allocatedResources", s.allocated_resources);
+  v("resources", s.resources);
 }
 
 template <typename V>

@@ -243,6 +243,10 @@ struct PodSpec {
   ResourceList overhead;
   std::vector<TopologySpreadConstraint> topology_spread_constraints;
   std::vector<PodSchedulingGate> scheduling_gates;
+  // Pod-level requests and limits (PodLevelResources): where set for cpu,
+  // memory or hugepages they replace the sum over the containers. Boxed, as
+  // almost no pod has them.
+  Box<ResourceRequirements> resources;
   friend bool operator==(const PodSpec&, const PodSpec&) = default;
 };
 
@@ -256,12 +260,32 @@ struct PodCondition {
   friend bool operator==(const PodCondition&, const PodCondition&) = default;
 };
 
+// What the kubelet reports of one container that resource accounting reads
+// (InPlacePodVerticalScaling): a container resized in place holds what it
+// was allocated or runs with, which may exceed its spec.
+struct ContainerStatus {
+  std::string name;
+  // The requests the node admitted for the container.
+  ResourceList allocated_resources;
+  // What the runtime applied; absent until the kubelet reports it, and the
+  // status is then not read at all.
+  Box<ResourceRequirements> resources;
+  friend bool operator==(const ContainerStatus&,
+                         const ContainerStatus&) = default;
+};
+
 struct PodStatus {
   std::string phase;  // Pending, Running, Succeeded, Failed, Unknown
   std::vector<PodCondition> conditions;
   std::string nominated_node_name;
   // Set by the kubelet when it accepts the pod.
   std::optional<Time> start_time;
+  std::vector<ContainerStatus> init_container_statuses;
+  std::vector<ContainerStatus> container_statuses;
+  // Pod-level counterparts of the container statuses' fields
+  // (InPlacePodLevelResourcesVerticalScaling).
+  ResourceList allocated_resources;
+  Box<ResourceRequirements> resources;
   friend bool operator==(const PodStatus&, const PodStatus&) = default;
 };
 
@@ -279,6 +303,12 @@ inline constexpr std::string_view kPodPhaseFailed = "Failed";
 inline constexpr std::string_view kPodScheduled = "PodScheduled";
 // Set on a pod that is being evicted (by preemption, among others).
 inline constexpr std::string_view kPodDisruptionTarget = "DisruptionTarget";
+// Set by the kubelet on a resize it has not admitted yet; with reason
+// Infeasible the node can never admit it.
+inline constexpr std::string_view kPodResizePending = "PodResizePending";
+inline constexpr std::string_view kPodReasonInfeasible = "Infeasible";
+// The restartPolicy of an init container that makes it a sidecar.
+inline constexpr std::string_view kContainerRestartPolicyAlways = "Always";
 inline constexpr std::string_view kDefaultSchedulerName = "default-scheduler";
 
 }  // namespace ksched::api

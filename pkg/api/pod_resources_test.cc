@@ -95,7 +95,8 @@ TEST(PodRequestsTest, NonZeroDefaultsApplyOnlyWhereARequestIsMissing) {
   ResourceList real = PodRequests(pod, {});
   EXPECT_EQ(Cpu(real), 500);
   EXPECT_EQ(Mem(real), 0);
-  ResourceList non_zero = PodRequests(pod, {.non_zero_defaults = true});
+  ResourceList non_zero = PodRequests(
+      pod, {.non_missing_container_requests = NonZeroDefaultRequests()});
   // 100m (default) + 500m + 0 (explicit zero stays zero).
   EXPECT_EQ(Cpu(non_zero), 600);
   // 200Mi + 200Mi (second container has no memory) + 0.
