@@ -1,8 +1,10 @@
 #include "pkg/config/feature_gates.h"
 
+#include <algorithm>
 #include <charconv>
-#include <map>
 #include <optional>
+#include <regex>
+#include <utility>
 
 namespace ksched::config {
 
@@ -192,12 +194,12 @@ std::optional<Feature> FeatureByName(std::string_view name) {
   return std::nullopt;
 }
 
+// strings.TrimSpace, for the ASCII blanks.
 std::string_view Trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t'))
-    s.remove_suffix(1);
-  return s;
+  constexpr std::string_view kBlanks = " \t\n\v\f\r";
+  const size_t begin = s.find_first_not_of(kBlanks);
+  if (begin == std::string_view::npos) return {};
+  return s.substr(begin, s.find_last_not_of(kBlanks) - begin + 1);
 }
 
 // strconv.ParseBool's spellings.
@@ -213,31 +215,120 @@ bool ParseBool(std::string_view s, bool* out) {
 
 const char* BoolText(bool b) { return b ? "true" : "false"; }
 
-// version.Parse of a generic version: dot-separated unsigned numbers, at
-// least major.minor; only 1.x is meaningful here.
-util::Result<std::vector<int>> ParseNumbers(std::string_view text) {
-  std::vector<int> parts;
-  std::string_view rest = text;
-  while (true) {
-    const size_t dot = rest.find('.');
-    const std::string_view part = rest.substr(0, dot);
-    int value = 0;
+// A version as apimachinery's version.Parse reads it: semantic
+// ("1.33.0", "1.33.0-rc.1") when it can be, else generic (two or more
+// numbers, then anything, ignored).
+struct ParsedVersion {
+  std::vector<uint64_t> components;
+  std::string pre_release;
+  std::string build_metadata;
+  uint64_t Patch() const { return components.size() > 2 ? components[2] : 0; }
+  std::string String() const {
+    std::string out;
+    for (size_t i = 0; i < components.size(); ++i) {
+      out += (i == 0 ? "" : ".") + std::to_string(components[i]);
+    }
+    if (!pre_release.empty()) out += "-" + pre_release;
+    if (!build_metadata.empty()) out += "+" + build_metadata;
+    return out;
+  }
+};
+
+util::Result<ParsedVersion> ParseVersionAs(const std::string& text,
+                                           bool semantic) {
+  // Leading blanks and a "v" are allowed; the numbers are the longest run
+  // of dot-separated digits; whatever follows is the "extra".
+  static const std::regex* const kVersion =
+      new std::regex(R"(^\s*v?([0-9]+(?:\.[0-9]+)*)([\s\S]*)$)");
+  static const std::regex* const kExtra =
+      new std::regex(R"(^(?:-([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?)"
+                     R"((?:\+([0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*))?\s*$)");
+  const std::string quoted = "\"" + text + "\"";
+  std::smatch m;
+  if (!std::regex_match(text, m, *kVersion)) {
+    return util::Error("could not parse " + quoted + " as version");
+  }
+  const std::string numbers = m[1].str();
+  const std::string extra = m[2].str();
+  std::vector<std::string> parts;
+  for (size_t from = 0;;) {
+    const size_t dot = numbers.find('.', from);
+    parts.push_back(numbers.substr(from, dot - from));
+    if (dot == std::string::npos) break;
+    from = dot + 1;
+  }
+  if ((semantic && parts.size() != 3) || (!semantic && parts.size() < 2)) {
+    return util::Error("illegal version string " + quoted);
+  }
+  ParsedVersion v;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string& part = parts[i];
+    if ((i == 0 || semantic) && part.size() > 1 && part.front() == '0') {
+      return util::Error("illegal zero-prefixed version component \"" + part +
+                         "\" in " + quoted);
+    }
+    uint64_t value = 0;
     auto [end, ec] =
         std::from_chars(part.data(), part.data() + part.size(), value);
-    if (part.empty() || ec != std::errc() || end != part.data() + part.size() ||
-        (part.size() > 1 && part.front() == '0')) {
-      return util::Error("could not parse \"" + std::string(text) +
-                         "\" as version");
+    if (ec != std::errc() || end != part.data() + part.size()) {
+      return util::Error("illegal non-numeric version component \"" + part +
+                         "\" in " + quoted + ": strconv.ParseUint: parsing \"" +
+                         part + "\": value out of range");
     }
-    parts.push_back(value);
-    if (dot == std::string_view::npos) break;
-    rest = rest.substr(dot + 1);
+    v.components.push_back(value);
   }
-  if (parts.size() < 2) {
-    return util::Error("could not parse \"" + std::string(text) +
-                       "\" as version");
+  if (semantic && !extra.empty()) {
+    std::smatch e;
+    if (!std::regex_match(extra, e, *kExtra)) {
+      return util::Error("could not parse pre-release/metadata (" + extra +
+                         ") in version " + quoted);
+    }
+    v.pre_release = e[1].str();
+    v.build_metadata = e[2].str();
+    for (size_t from = 0; !v.pre_release.empty();) {
+      const size_t dot = v.pre_release.find('.', from);
+      const std::string id = v.pre_release.substr(from, dot - from);
+      const bool numeric = !id.empty() && id.find_first_not_of("0123456789") ==
+                                              std::string::npos;
+      if (numeric && id.size() > 1 && id.front() == '0') {
+        return util::Error("illegal zero-prefixed version component \"" + id +
+                           "\" in " + quoted);
+      }
+      if (dot == std::string::npos) break;
+      from = dot + 1;
+    }
   }
-  return parts;
+  return v;
+}
+
+// version.Parse: semantic first, and the generic reading's error.
+util::Result<ParsedVersion> ParseVersion(const std::string& text) {
+  auto semantic = ParseVersionAs(text, true);
+  if (semantic.ok()) return semantic;
+  return ParseVersionAs(text, false);
+}
+
+// The items of a comma-separated flag value, as Go's strings.Split (and
+// pflag's StringSlice, for values without quotes) cut them.
+std::vector<std::string_view> SplitCommas(std::string_view value) {
+  std::vector<std::string_view> items;
+  for (size_t from = 0;;) {
+    const size_t comma = value.find(',', from);
+    items.push_back(value.substr(from, comma - from));
+    if (comma == std::string_view::npos) break;
+    from = comma + 1;
+  }
+  return items;
+}
+
+// utilerrors.NewAggregate's message.
+std::string Aggregate(const std::vector<std::string>& errors) {
+  if (errors.size() == 1) return errors.front();
+  std::string joined;
+  for (const std::string& e : errors) {
+    joined += (joined.empty() ? "" : ", ") + e;
+  }
+  return "[" + joined + "]";
 }
 
 }  // namespace
@@ -282,127 +373,195 @@ FeatureGates::FeatureGates(KubeVersion emulated) : emulated_(emulated) {
   }
 }
 
+KubeVersion MinCompatibilityVersion(KubeVersion emulated) {
+  const KubeVersion back{emulated.major, emulated.minor - 1};
+  return std::max(back, kEmulationFloor);
+}
+
+const std::vector<Feature>& FeatureDependencies(Feature feature) {
+  return EntryOf(feature).depends_on;
+}
+
+std::vector<std::string> KnownFeatures(KubeVersion version) {
+  std::vector<std::string> known = {
+      "kube:AllAlpha=true|false (ALPHA - default=false)",
+      "kube:AllBeta=true|false (BETA - default=false)"};
+  for (const FeatureEntry& e : Entries()) {
+    const FeatureSpec spec = SpecAt(e.feature, version);
+    if (spec.stage != Stage::kAlpha && spec.stage != Stage::kBeta) continue;
+    known.push_back("kube:" + std::string(e.name) + "=true|false (" +
+                    std::string(StageName(spec.stage)) +
+                    " - default=" + BoolText(spec.default_on) + ")");
+  }
+  std::sort(known.begin(), known.end());
+  return known;
+}
+
 util::Result<KubeVersion> ParseEmulatedVersion(std::string_view value) {
-  std::string_view component = "kube";
-  std::string_view text = Trim(value);
-  if (const size_t eq = text.find('='); eq != std::string_view::npos) {
-    component = Trim(text.substr(0, eq));
-    text = Trim(text.substr(eq + 1));
+  // component -> version, in the order given.
+  std::vector<std::pair<std::string, ParsedVersion>> versions;
+  if (!value.empty()) {
+    for (std::string_view item : SplitCommas(value)) {
+      std::string component = "kube";
+      std::string text(item);
+      if (const size_t eq = item.find('='); eq != std::string_view::npos) {
+        component = std::string(Trim(item.substr(0, eq)));
+        text = std::string(Trim(item.substr(eq + 1)));
+      }
+      auto parsed = ParseVersion(text);
+      if (!parsed.ok()) return parsed.error();
+      if (parsed->Patch() != 0) {
+        return util::Error("patch version not allowed, got: " + component +
+                           "=" + parsed->String());
+      }
+      for (const auto& [c, v] : versions) {
+        if (c == component) {
+          return util::Error("duplicate version flag, " + c + "=" + v.String() +
+                             " and " + component + "=" + parsed->String());
+        }
+      }
+      versions.emplace_back(std::move(component), std::move(*parsed));
+    }
   }
-  if (component != "kube") {
-    return util::Error("component not registered: " + std::string(component));
+  KubeVersion emulated = kBinaryVersion;
+  for (const auto& [component, v] : versions) {
+    if (component != "kube") {
+      return util::Error("component not registered: " + component);
+    }
+    // Only the major and minor count; the range check sees them alone.
+    const auto narrow = [](uint64_t n) {
+      return static_cast<int>(std::min<uint64_t>(n, 1u << 30));
+    };
+    emulated = {narrow(v.components[0]), narrow(v.components[1])};
+    if (emulated < kEmulationFloor || emulated > kBinaryVersion) {
+      return util::Error(
+          "emulation version " + std::to_string(v.components[0]) + "." +
+          std::to_string(v.components[1]) + " is not between [" +
+          kEmulationFloor.String() + ", " + kBinaryVersion.String() + ".0]");
+    }
   }
-  auto numbers = ParseNumbers(text);
-  if (!numbers.ok()) return numbers.error();
-  if (numbers->size() > 2 && (*numbers)[2] != 0) {
-    return util::Error("patch version not allowed, got: kube=" +
-                       std::string(text));
-  }
-  const KubeVersion version{(*numbers)[0], (*numbers)[1]};
-  if (version < kEmulationFloor || version > kBinaryVersion) {
-    return util::Error("emulation version " + version.String() +
-                       " is not between [" + kEmulationFloor.String() + ", " +
-                       kBinaryVersion.String() + ".0]");
-  }
-  return version;
+  return emulated;
 }
 
 util::Result<FeatureGates> FeatureGates::Parse(
     std::string_view emulated_version, std::string_view feature_gates,
     std::vector<std::string>* warnings) {
-  KubeVersion emulated = kBinaryVersion;
-  if (!Trim(emulated_version).empty()) {
-    auto parsed = ParseEmulatedVersion(emulated_version);
-    if (!parsed.ok()) return parsed.error();
-    emulated = *parsed;
-  }
-  FeatureGates gates(emulated);
+  auto emulated = ParseEmulatedVersion(emulated_version);
+  if (!emulated.ok()) return emulated.error();
+  FeatureGates gates(*emulated);
   auto warn = [&](std::string text) {
     if (warnings != nullptr) warnings->push_back(std::move(text));
   };
 
+  // kube's --feature-gates takes "component:Name=value" pairs, where the
+  // component is kube or left out (but not both ways at once).
+  std::vector<std::string_view> items;
+  bool bare = false;
+  bool prefixed = false;
+  for (std::string_view pair : SplitCommas(feature_gates)) {
+    if (pair.empty()) continue;
+    std::string_view item = Trim(pair);
+    if (const size_t colon = pair.find(':'); colon != std::string_view::npos) {
+      const std::string_view component = Trim(pair.substr(0, colon));
+      if (component != "kube" && !component.empty()) {
+        return util::Error("component not registered: " +
+                           std::string(component));
+      }
+      item = Trim(pair.substr(colon + 1));
+      (component.empty() ? bare : prefixed) = true;
+    } else {
+      bare = true;
+    }
+    items.push_back(item);
+  }
+  if (bare && prefixed) {
+    return util::Error(
+        "set kube feature gates with default empty prefix or kube: prefix "
+        "consistently, do not mix use");
+  }
+
+  // Name -> value, the last one given winning, in first-given order.
+  std::vector<std::pair<std::string, bool>> given;
+  for (std::string_view item : items) {
+    if (item.empty()) continue;
+    const size_t eq = item.find('=');
+    const std::string name(Trim(item.substr(0, eq)));
+    if (eq == std::string_view::npos) {
+      return util::Error("missing bool value for " + name);
+    }
+    const std::string raw(Trim(item.substr(eq + 1)));
+    bool on = false;
+    if (!ParseBool(raw, &on)) {
+      return util::Error("invalid value of " + name + "=" + raw +
+                         ", err: strconv.ParseBool: parsing \"" + raw +
+                         "\": invalid syntax");
+    }
+    auto it = std::find_if(given.begin(), given.end(),
+                           [&](const auto& g) { return g.first == name; });
+    if (it == given.end()) {
+      given.emplace_back(name, on);
+    } else {
+      it->second = on;
+    }
+  }
+
   // Explicit gates first; AllAlpha and AllBeta then fill the gates of their
   // stage that were not named, as kube's special gates do.
-  std::map<Feature, bool> explicit_gates;
+  std::array<std::optional<bool>, kFeatureCount> explicit_gates{};
   std::optional<bool> all_alpha;
   std::optional<bool> all_beta;
   std::vector<std::string> errors;
-  std::string_view rest = feature_gates;
-  while (!rest.empty()) {
-    const size_t comma = rest.find(',');
-    const std::string_view item = Trim(rest.substr(0, comma));
-    rest = comma == std::string_view::npos ? std::string_view()
-                                           : rest.substr(comma + 1);
-    if (item.empty()) continue;
-    const size_t eq = item.find('=');
-    if (eq == std::string_view::npos) {
-      return util::Error("missing bool value for " + std::string(item));
-    }
-    std::string_view name = Trim(item.substr(0, eq));
-    // kube's --feature-gates takes an optional "kube:" component prefix.
-    if (name.starts_with("kube:")) name.remove_prefix(5);
-    const std::string_view raw = Trim(item.substr(eq + 1));
-    bool on = false;
-    if (!ParseBool(raw, &on)) {
-      return util::Error("invalid value of " + std::string(name) + "=" +
-                         std::string(raw) +
-                         ", err: strconv.ParseBool: parsing \"" +
-                         std::string(raw) + "\": invalid syntax");
-    }
-    if (name == "AllAlpha") {
-      all_alpha = on;
-      continue;
-    }
-    if (name == "AllBeta") {
-      all_beta = on;
+  for (const auto& [name, on] : given) {
+    if (name == "AllAlpha" || name == "AllBeta") {
+      (name == "AllAlpha" ? all_alpha : all_beta) = on;
+      gates.overrides_.push_back(name + "=" + BoolText(on));
       continue;
     }
     const std::optional<Feature> feature = FeatureByName(name);
     if (!feature) {
-      warn("unrecognized feature gate: " + std::string(name));
+      warn("unrecognized feature gate: " + name);
       continue;
     }
-    const FeatureSpec spec = SpecAt(*feature, emulated);
+    const FeatureSpec spec = SpecAt(*feature, *emulated);
     if (spec.locked && spec.default_on != on) {
-      errors.push_back("cannot set feature gate " + std::string(name) + " to " +
+      errors.push_back("cannot set feature gate " + name + " to " +
                        BoolText(on) + ", feature is locked to " +
                        BoolText(spec.default_on));
       continue;
     }
     if (spec.stage == Stage::kPreAlpha) {
-      const KubeVersion min_compat{emulated.major, emulated.minor - 1};
-      errors.push_back("cannot set feature gate " + std::string(name) + " to " +
+      errors.push_back("cannot set feature gate " + name + " to " +
                        BoolText(on) +
                        ", feature is PreAlpha at emulated version " +
-                       emulated.String() + ", min compatibility version " +
-                       min_compat.String());
+                       emulated->String() + ", min compatibility version " +
+                       MinCompatibilityVersion(*emulated).String());
       continue;
     }
     if (spec.stage == Stage::kGA) {
-      warn("Setting GA feature gate " + std::string(name) + "=" + BoolText(on) +
+      warn("Setting GA feature gate " + name + "=" + BoolText(on) +
+           ". It will be removed in a future release.");
+    } else if (spec.stage == Stage::kDeprecated) {
+      warn("Setting deprecated feature gate " + name + "=" + BoolText(on) +
            ". It will be removed in a future release.");
     }
-    explicit_gates[*feature] = on;
-    gates.overrides_.push_back(std::string(name) + "=" + BoolText(on));
+    explicit_gates[static_cast<size_t>(*feature)] = on;
+    gates.overrides_.push_back(name + "=" + BoolText(on));
   }
-  if (!errors.empty()) {
-    std::string joined;
-    for (const std::string& e : errors) {
-      joined += (joined.empty() ? "" : ", ") + e;
-    }
-    return util::Error(errors.size() == 1 ? joined : "[" + joined + "]");
-  }
+  if (!errors.empty()) return util::Error(Aggregate(errors));
 
-  for (const auto& [feature, on] : explicit_gates) gates.Set(feature, on);
   for (size_t i = 0; i < kFeatureCount; ++i) {
     const auto feature = static_cast<Feature>(i);
-    if (explicit_gates.contains(feature)) continue;
-    const Stage stage = SpecAt(feature, emulated).stage;
+    if (explicit_gates[i]) {
+      gates.Set(feature, *explicit_gates[i]);
+      continue;
+    }
+    const Stage stage = SpecAt(feature, *emulated).stage;
     if (stage == Stage::kAlpha && all_alpha) gates.Set(feature, *all_alpha);
     if (stage == Stage::kBeta && all_beta) gates.Set(feature, *all_beta);
   }
 
-  // An enabled gate whose dependencies are off is refused, as kube does.
+  // An enabled gate whose dependencies are off is refused, as kube does;
+  // every such gate is named.
   for (const FeatureEntry& e : Entries()) {
     if (!gates.Enabled(e.feature)) continue;
     std::string disabled;
@@ -411,13 +570,46 @@ util::Result<FeatureGates> FeatureGates::Parse(
       disabled += (disabled.empty() ? "" : " ") + std::string(FeatureName(dep));
     }
     if (!disabled.empty()) {
-      return util::Error(std::string(e.name) +
-                         " is enabled, but depends on features that are "
-                         "disabled: [" +
-                         disabled + "]");
+      errors.push_back(std::string(e.name) +
+                       " is enabled, but depends on features that are "
+                       "disabled: [" +
+                       disabled + "]");
     }
   }
+  if (!errors.empty()) return util::Error(Aggregate(errors));
   return gates;
+}
+
+namespace {
+
+// Gates kube-scheduler v1.35 reads whose behaviour ksched does not have
+// yet; on, they would change nothing. Remove a gate here when its feature
+// lands.
+constexpr Feature kWithoutEffect[] = {
+    kDRAConsumableCapacity,
+    kDRADeviceBindingConditions,
+    kDRADeviceTaintRules,
+    kDRADeviceTaints,
+    kDRAExtendedResource,
+    kDRAPartitionableDevices,
+    kGangScheduling,
+    kGenericWorkload,
+    kInPlacePodLevelResourcesVerticalScaling,
+    kNodeDeclaredFeatures,
+    kSchedulerAsyncAPICalls,
+    kStorageCapacityScoring,
+    kTaintTolerationComparisonOperators,
+    kVolumeLimitScaling,
+};
+
+}  // namespace
+
+std::vector<Feature> EnabledWithoutEffect(const FeatureGates& gates) {
+  std::vector<Feature> on;
+  for (Feature f : kWithoutEffect) {
+    if (gates.Enabled(f)) on.push_back(f);
+  }
+  return on;
 }
 
 }  // namespace ksched::config

@@ -70,6 +70,11 @@ struct KubeVersion {
 inline constexpr KubeVersion kBinaryVersion{1, 35};
 inline constexpr KubeVersion kEmulationFloor{1, 32};
 
+// The minimum compatibility version kube pairs with an emulated version:
+// one minor back, but never below the floor. It appears in kube's message
+// for a gate set before it existed.
+KubeVersion MinCompatibilityVersion(KubeVersion emulated);
+
 // A gate's maturity, as kube prints it.
 enum class Stage { kPreAlpha, kAlpha, kBeta, kGA, kDeprecated };
 std::string_view StageName(Stage stage);  // "ALPHA", "BETA", ...
@@ -85,9 +90,17 @@ struct FeatureSpec {
 std::string_view FeatureName(Feature feature);
 // The gate's history, oldest first, as kube v1.35's kube_features.go has it.
 const std::vector<FeatureSpec>& FeatureHistory(Feature feature);
+// The gates that must be on whenever this one is.
+const std::vector<Feature>& FeatureDependencies(Feature feature);
 // The spec in force at `version`; a gate younger than `version` is
 // pre-alpha and off.
 FeatureSpec SpecAt(Feature feature, KubeVersion version);
+
+// --feature-gates' list of gates in kube's help format, sorted, at
+// `version`: "kube:Name=true|false (BETA - default=true)" for every alpha
+// and beta gate, AllAlpha and AllBeta included (GA, deprecated and
+// pre-alpha gates are not offered, as kube leaves them out).
+std::vector<std::string> KnownFeatures(KubeVersion version = kBinaryVersion);
 
 class FeatureGates {
  public:
@@ -96,10 +109,12 @@ class FeatureGates {
   // The defaults of `emulated` (not checked against the floor; Parse does).
   explicit FeatureGates(KubeVersion emulated);
 
-  // --emulated-version (empty: the binary's; "1.33" or "kube=1.33") and
-  // --feature-gates, checked and worded as kube's. A gate ksched does not
-  // know is not an error, as in kube v1.35: it lands in `warnings`
-  // ("unrecognized feature gate: Foo"), as does setting a GA gate.
+  // --emulated-version (see ParseEmulatedVersion) and --feature-gates
+  // ("Name=true,kube:Other=false"; several flags joined with commas),
+  // checked and worded as kube's. A gate ksched does not know is not an
+  // error, as in kube v1.35: it lands in `warnings` ("unrecognized feature
+  // gate: Foo"), as does setting a GA gate; `warnings` is filled even when
+  // an error follows, as kube logs them as it meets them.
   static util::Result<FeatureGates> Parse(std::string_view emulated_version,
                                           std::string_view feature_gates,
                                           std::vector<std::string>* warnings);
@@ -121,8 +136,19 @@ class FeatureGates {
   std::vector<std::string> overrides_;
 };
 
-// Parses "1.33" or "kube=1.33" (kube's --emulated-version syntax) and checks
-// it lies in [kEmulationFloor, kBinaryVersion].
+// Parses --emulated-version as kube does: comma-separated items, each a
+// version ("1.33", "v1.33", "1.33.0") or "component=version", where kube
+// is the only component; then checks it lies in [kEmulationFloor,
+// kBinaryVersion]. The errors are kube's words ("patch version not
+// allowed, got: kube=1.33.1", "emulation version 1.31 is not between
+// [1.32, 1.35.0]", "component not registered: wardle"). An empty value is
+// the binary's version.
 util::Result<KubeVersion> ParseEmulatedVersion(std::string_view value);
+
+// The gates kube-scheduler v1.35 reads whose behaviour ksched does not
+// implement, when `gates` has them on (by default at the emulated version,
+// by --feature-gates or by AllAlpha/AllBeta), in enum order. The one list
+// of them, in feature_gates.cc: it shrinks as the features land.
+std::vector<Feature> EnabledWithoutEffect(const FeatureGates& gates);
 
 }  // namespace ksched::config
