@@ -122,7 +122,9 @@ VerbResult<std::unique_ptr<ExtenderService::Cycle>> ExtenderService::Begin(
   auto leased = Acquire(profile);
   if (auto* e = std::get_if<VerbError>(&leased)) return *e;
   auto cycle = std::make_unique<Cycle>(std::move(std::get<Lease>(leased)));
-  cycle->pod = framework::PodInfo::Create(std::make_shared<api::Pod>(pod));
+  cycle->pod = framework::PodInfo::Create(
+      std::make_shared<api::Pod>(pod),
+      framework::ResourceFeaturesOf(options_.features));
   cycle->pre_filter = cycle->fwk().RunPreFilterPlugins(
       cycle->state, *cycle->pod, cycle->snapshot().nodes(), &cycle->narrowed,
       &cycle->narrowing_plugins);
@@ -178,6 +180,7 @@ ExtenderService::NewContext() const {
   fwk_options.clock = options_.clock;
   fwk_options.objects = options_.objects;
   fwk_options.pod_group_members = options_.pod_group_members;
+  fwk_options.features = options_.features;
   // Frameworks here only evaluate: binding goes through Bind, and nothing
   // is reserved or written.
   auto profiles = scheduler::BuildProfiles(cfg_, registry_, fwk_options);

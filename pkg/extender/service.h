@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "pkg/cache/cache.h"
+#include "pkg/config/feature_gates.h"
 #include "pkg/config/types.h"
 #include "pkg/extender/wire.h"
 #include "pkg/framework/binder.h"
@@ -66,6 +67,9 @@ class ExtenderService {
         pod_lookup;
     // Requests served at once; more wait for a context.
     int max_parallel_requests = 4;
+    // The gates the profiles' plugins are built with and pods' requests are
+    // counted by; the scheduler's own, so that both answer alike.
+    config::FeatureGates features;
   };
 
   // Builds one context at once, so a configuration its plugins reject is

@@ -5,6 +5,7 @@
 #include <string_view>
 
 #include "pkg/api/string_map.h"
+#include "pkg/config/feature_gates.h"
 #include "pkg/framework/binder.h"
 #include "pkg/framework/cluster_objects.h"
 #include "pkg/framework/cluster_writer.h"
@@ -62,6 +63,13 @@ class Handle {
   // The members of each PodGroup (Coscheduling); nullptr when no informer
   // feeds them (a gang then never finds its members).
   virtual const PodGroupMembers* pod_group_members() const { return nullptr; }
+  // The feature gates the plugins decide by (kube's feature.Features), read
+  // once as a plugin is built; kube-scheduler v1.35's defaults unless the
+  // caller set others.
+  virtual const config::FeatureGates& features() const {
+    static const config::FeatureGates kDefaults;
+    return kDefaults;
+  }
 };
 
 }  // namespace ksched::framework

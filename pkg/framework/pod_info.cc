@@ -73,11 +73,37 @@ bool AffinityTerm::Matches(const PodInfo& pod,
   return Matches(pod.ns(), pod.labels(), namespace_labels);
 }
 
-PodResource ComputePodResource(const api::Pod& pod) {
+PodResource ComputePodResource(const api::Pod& pod,
+                               const api::ResourceFeatures& features) {
+  api::PodResourcesOptions options = api::PodResourcesOptionsFor(features);
+  const api::ResourceList requests = api::PodRequests(pod, options);
   PodResource r;
-  r.requests = Resource::FromList(api::PodRequests(pod, {}));
-  api::ResourceList non_zero = api::PodRequests(
-      pod, {.exclude_overhead = false, .non_zero_defaults = true});
+  r.requests = Resource::FromList(requests);
+
+  // The non-zero defaults stand in for a container's missing cpu or memory
+  // request. With pod-level requests set, only for a resource neither the
+  // pod nor any container names: the pod-level value already says what the
+  // pod holds (getNonMissingContainerRequests).
+  const bool pod_level =
+      features.pod_level_resources && api::IsPodLevelRequestsSet(pod);
+  if (!pod_level) {
+    options.non_missing_container_requests = api::NonZeroDefaultRequests();
+  } else {
+    if (!requests.Contains(api::kResourceCpu)) {
+      options.non_missing_container_requests.Set(
+          api::kResourceCpu,
+          api::Quantity::FromMilli(api::kDefaultMilliCpuRequest));
+    }
+    if (!requests.Contains(api::kResourceMemory)) {
+      options.non_missing_container_requests.Set(
+          api::kResourceMemory,
+          api::Quantity::FromValue(api::kDefaultMemoryRequest));
+    }
+  }
+  const api::ResourceList non_zero =
+      options.non_missing_container_requests.empty()
+          ? requests
+          : api::PodRequests(pod, options);
   if (const api::Quantity* cpu = non_zero.Find(api::kResourceCpu)) {
     r.non_zero_milli_cpu = cpu->MilliValue();
   }
@@ -85,6 +111,15 @@ PodResource ComputePodResource(const api::Pod& pod) {
     r.non_zero_memory = mem->Value();
   }
   return r;
+}
+
+api::ResourceFeatures ResourceFeaturesOf(const config::FeatureGates& gates) {
+  using config::Feature;
+  return {.in_place_pod_vertical_scaling =
+              gates.Enabled(Feature::kInPlacePodVerticalScaling),
+          .pod_level_resources = gates.Enabled(Feature::kPodLevelResources),
+          .in_place_pod_level_resources_vertical_scaling =
+              gates.Enabled(Feature::kInPlacePodLevelResourcesVerticalScaling)};
 }
 
 namespace {
@@ -208,17 +243,19 @@ const std::vector<api::Volume>& PodInfo::storage_volumes() const {
   return storage_volumes_ ? *storage_volumes_ : kNone;
 }
 
-PodInfoPtr PodInfo::Create(std::shared_ptr<const api::Pod> pod) {
+PodInfoPtr PodInfo::Create(std::shared_ptr<const api::Pod> pod,
+                           const api::ResourceFeatures& features) {
   auto info = std::make_shared<PodInfo>();
   info->SetFacts(*pod);
-  info->resource_ = ComputePodResource(*pod);
+  info->resource_ = ComputePodResource(*pod, features);
   info->affinity_ = ParseAffinity(*pod);
   info->labels_ = LabelsOf(pod);
   info->pod_ = std::move(pod);
   return info;
 }
 
-PodInfoPtr PodInfo::CreateBound(const api::Pod& pod, LabelSets* label_sets) {
+PodInfoPtr PodInfo::CreateBound(const api::Pod& pod, LabelSets* label_sets,
+                                const api::ResourceFeatures& features) {
   auto info = std::make_shared<PodInfo>();
   info->SetFacts(pod);
   if (pod.metadata.labels.empty()) {
@@ -228,7 +265,7 @@ PodInfoPtr PodInfo::CreateBound(const api::Pod& pod, LabelSets* label_sets) {
   } else {
     info->labels_ = std::make_shared<const api::StringMap>(pod.metadata.labels);
   }
-  info->resource_ = ComputePodResource(pod);
+  info->resource_ = ComputePodResource(pod, features);
   info->affinity_ = ParseAffinity(pod);
   return info;
 }

@@ -20,6 +20,8 @@
 #include "pkg/api/box.h"
 #include "pkg/api/label_selector.h"
 #include "pkg/api/pod.h"
+#include "pkg/api/pod_resources.h"
+#include "pkg/config/feature_gates.h"
 #include "pkg/framework/label_sets.h"
 #include "pkg/framework/resource.h"
 
@@ -70,12 +72,17 @@ class PodInfo {
 
   // A pod to schedule, kept whole. Never fails: a term that does not parse
   // is recorded in parse_error(), which the plugins that need the terms
-  // turn into an error status.
-  static PodInfoPtr Create(std::shared_ptr<const api::Pod> pod);
+  // turn into an error status. `features` decide how its requests are
+  // counted (ResourceFeaturesOf the caller's gates).
+  static PodInfoPtr Create(std::shared_ptr<const api::Pod> pod,
+                           const api::ResourceFeatures& features = {});
   // A pod bound to a node, as the cache keeps it: the facts only, the
-  // labels shared through `label_sets` when given.
+  // labels shared through `label_sets` when given. Its requests are counted
+  // here, from the status too, since the status is not kept: a pod resized
+  // in place needs a new PodInfo.
   static PodInfoPtr CreateBound(const api::Pod& pod,
-                                LabelSets* label_sets = nullptr);
+                                LabelSets* label_sets = nullptr,
+                                const api::ResourceFeatures& features = {});
   // The same derived data for another version of this pod whose spec did
   // not change what it derives from (the assumed copy with a node name).
   PodInfoPtr WithPod(std::shared_ptr<const api::Pod> pod) const;
@@ -158,7 +165,11 @@ class PodInfo {
   std::shared_ptr<const AffinityTerms> affinity_;
 };
 
-// Computes a pod's real and non-zero requests (NodeInfo's calculateResource).
-PodResource ComputePodResource(const api::Pod& pod);
+// Computes a pod's real and non-zero requests (PodInfo.CalculateResource).
+PodResource ComputePodResource(const api::Pod& pod,
+                               const api::ResourceFeatures& features = {});
+
+// The gates that change how requests are counted, out of a whole gate set.
+api::ResourceFeatures ResourceFeaturesOf(const config::FeatureGates& gates);
 
 }  // namespace ksched::framework

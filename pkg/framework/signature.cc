@@ -28,6 +28,8 @@ void CopyResources(const api::Pod& pod, api::Pod& into) {
     to.restart_policy = c.restart_policy;
   });
   into.spec.overhead = pod.spec.overhead;
+  // Pod-level requests replace the containers' sum.
+  into.spec.resources = pod.spec.resources;
 }
 
 void CopyPorts(const api::Pod& pod, api::Pod& into) {

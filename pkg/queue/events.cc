@@ -8,10 +8,16 @@ namespace ksched::queue {
 namespace {
 
 // A request removed or lowered frees room on the pod's node
-// (extractPodScaleDown; in-place resize is alpha in v1.32, so spec only).
-bool ScaledDown(const api::Pod& new_pod, const api::Pod& old_pod) {
-  const api::ResourceList old_req = api::PodRequests(old_pod, {});
-  const api::ResourceList new_req = api::PodRequests(new_pod, {});
+// (extractPodScaleDown): counted as the pod holds it, status resources
+// included when in-place resize is on, pod-level requests always.
+bool ScaledDown(const api::Pod& new_pod, const api::Pod& old_pod,
+                const api::ResourceFeatures& features) {
+  api::PodResourcesOptions options;
+  options.use_status_resources = features.in_place_pod_vertical_scaling;
+  options.in_place_pod_level_resources_vertical_scaling =
+      features.in_place_pod_level_resources_vertical_scaling;
+  const api::ResourceList old_req = api::PodRequests(old_pod, options);
+  const api::ResourceList new_req = api::PodRequests(new_pod, options);
   for (const auto& [name, old_q] : old_req) {
     const api::Quantity* new_q = new_req.Find(name);
     if (new_q == nullptr || old_q.MilliValue() > new_q->MilliValue()) {
@@ -50,7 +56,8 @@ OwnedEventObjects OwnedEventObjects::CopyOf(
 }
 
 std::vector<framework::ClusterEvent> PodSchedulingPropertiesChange(
-    const api::Pod& new_pod, const api::Pod& old_pod) {
+    const api::Pod& new_pod, const api::Pod& old_pod,
+    const api::ResourceFeatures& features) {
   const framework::EventResource resource =
       new_pod.spec.node_name.empty() ? framework::EventResource::kUnscheduledPod
                                      : framework::EventResource::kAssignedPod;
@@ -59,7 +66,9 @@ std::vector<framework::ClusterEvent> PodSchedulingPropertiesChange(
   if (!(new_pod.metadata.labels == old_pod.metadata.labels)) {
     add(framework::kUpdatePodLabel);
   }
-  if (ScaledDown(new_pod, old_pod)) add(framework::kUpdatePodScaleDown);
+  if (ScaledDown(new_pod, old_pod, features)) {
+    add(framework::kUpdatePodScaleDown);
+  }
   if (new_pod.spec.scheduling_gates.empty() &&
       !old_pod.spec.scheduling_gates.empty()) {
     add(framework::kUpdatePodSchedulingGatesEliminated);

@@ -9,6 +9,7 @@
 
 #include "pkg/api/node.h"
 #include "pkg/api/pod.h"
+#include "pkg/api/pod_resources.h"
 #include "pkg/framework/cluster_event.h"
 
 namespace ksched::queue {
@@ -83,7 +84,9 @@ struct OwnedEventObjects {
 // (framework.PodSchedulingPropertiesChange): label change, scale down,
 // scheduling gates eliminated, tolerations added; UpdateOther when none.
 // The resource is AssignedPod when new_pod is bound, else UnscheduledPod.
+// `features` say whether a resize reported in the status counts.
 std::vector<framework::ClusterEvent> PodSchedulingPropertiesChange(
-    const api::Pod& new_pod, const api::Pod& old_pod);
+    const api::Pod& new_pod, const api::Pod& old_pod,
+    const api::ResourceFeatures& features = {});
 
 }  // namespace ksched::queue

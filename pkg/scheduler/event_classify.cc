@@ -15,13 +15,21 @@ std::map<std::string, std::string> ConditionStatuses(const api::Node& node) {
   return out;
 }
 
-// Whether any requested resource went down (or disappeared).
-bool ScaledDown(const api::Pod& old_pod, const api::Pod& new_pod) {
-  api::ResourceList before = api::PodRequests(old_pod, {});
-  api::ResourceList after = api::PodRequests(new_pod, {});
+// Whether any requested resource went down (or disappeared), counted as
+// the pod holds it: a resize the kubelet applied shows in the status only.
+// Pod-level requests count whatever PodLevelResources says, as in kube's
+// extractPodScaleDown; so does its comparison in milli-units.
+bool ScaledDown(const api::Pod& old_pod, const api::Pod& new_pod,
+                const api::ResourceFeatures& features) {
+  api::PodResourcesOptions options;
+  options.use_status_resources = features.in_place_pod_vertical_scaling;
+  options.in_place_pod_level_resources_vertical_scaling =
+      features.in_place_pod_level_resources_vertical_scaling;
+  api::ResourceList before = api::PodRequests(old_pod, options);
+  api::ResourceList after = api::PodRequests(new_pod, options);
   for (const auto& [name, q] : before) {
     const api::Quantity* now = after.Find(name);
-    if (now == nullptr || *now < q) return true;
+    if (now == nullptr || q.MilliValue() > now->MilliValue()) return true;
   }
   return false;
 }
@@ -56,12 +64,15 @@ std::vector<uint32_t> NodeUpdateActions(const api::Node& old_node,
 }
 
 uint32_t AssignedPodUpdateActions(const api::Pod& old_pod,
-                                  const api::Pod& new_pod) {
+                                  const api::Pod& new_pod,
+                                  const api::ResourceFeatures& features) {
   uint32_t actions = 0;
   if (old_pod.metadata.labels != new_pod.metadata.labels) {
     actions |= framework::kUpdatePodLabel;
   }
-  if (ScaledDown(old_pod, new_pod)) actions |= framework::kUpdatePodScaleDown;
+  if (ScaledDown(old_pod, new_pod, features)) {
+    actions |= framework::kUpdatePodScaleDown;
+  }
   if (!old_pod.spec.scheduling_gates.empty() &&
       new_pod.spec.scheduling_gates.empty()) {
     actions |= framework::kUpdatePodSchedulingGatesEliminated;

@@ -8,6 +8,7 @@
 
 #include "pkg/api/node.h"
 #include "pkg/api/pod.h"
+#include "pkg/api/pod_resources.h"
 
 namespace ksched::scheduler {
 
@@ -16,8 +17,10 @@ namespace ksched::scheduler {
 std::vector<uint32_t> NodeUpdateActions(const api::Node& old_node,
                                         const api::Node& new_node);
 
-// The ActionType bits of a pod update (kUpdateOther when none specific).
+// The ActionType bits of a pod update (kUpdateOther when none specific);
+// `features` say whether a resize reported in the status counts.
 uint32_t AssignedPodUpdateActions(const api::Pod& old_pod,
-                                  const api::Pod& new_pod);
+                                  const api::Pod& new_pod,
+                                  const api::ResourceFeatures& features = {});
 
 }  // namespace ksched::scheduler

@@ -113,6 +113,7 @@ util::Result<std::unique_ptr<Scheduler>> Scheduler::Create(
   options.nominator = s->nominator_.get();
   options.waiting_pods = &s->waiting_pods_;
   options.pod_group_members = &s->pod_group_members_;
+  options.features = s->deps_.features;
   auto profiles = BuildProfiles(cfg, registry, options);
   if (!profiles.ok()) return profiles.error();
   if (profiles->empty()) return util::Error("no profiles configured");
@@ -288,7 +289,8 @@ util::Result<Scheduler::ExplainedCycle> Scheduler::Explain(
                        pod->spec.scheduler_name +
                        ", which is not a profile of this scheduler");
   }
-  framework::PodInfoPtr info = framework::PodInfo::Create(pod);
+  framework::PodInfoPtr info = framework::PodInfo::Create(
+      pod, framework::ResourceFeaturesOf(deps_.features));
   std::lock_guard<std::mutex> cycle(cycle_mu_);
   if (auto r = cache_->UpdateSnapshot(&snapshot_); !r.ok()) return r.error();
   return RecordedCycle(*fwk, *info, top);
@@ -523,9 +525,11 @@ void Scheduler::HandleSchedulingFailure(framework::Framework& fwk,
   bool requeued = false;
   if (current != nullptr && current->metadata.uid == pod.metadata.uid &&
       !Assigned(*current)) {
-    queued->pod_info = current == queued->pod_info->pod_ptr()
-                           ? queued->pod_info
-                           : framework::PodInfo::Create(current);
+    queued->pod_info =
+        current == queued->pod_info->pod_ptr()
+            ? queued->pod_info
+            : framework::PodInfo::Create(
+                  current, framework::ResourceFeaturesOf(deps_.features));
     if (auto r = queue_->AddUnschedulableIfNotPresent(
             queued, queue_->SchedulingCycle());
         r.ok()) {
@@ -588,8 +592,9 @@ void Scheduler::OnPodAdd(std::shared_ptr<const api::Pod> pod) {
   if (Terminal(*pod)) return;
   pod_group_members_.Upsert(pod);
   if (Assigned(*pod)) {
-    (void)cache_->AddPod(
-        framework::PodInfo::CreateBound(*pod, &cache_->label_sets()));
+    (void)cache_->AddPod(framework::PodInfo::CreateBound(
+        *pod, &cache_->label_sets(),
+        framework::ResourceFeaturesOf(deps_.features)));
     // As kube v1.32 with queueing hints on (its default): every plugin that
     // registered AssignedPod/Add hears of it, not only the cross-topology
     // terms SchedulingQueue::AssignedPodAdded pre-filters for, which would
@@ -600,7 +605,10 @@ void Scheduler::OnPodAdd(std::shared_ptr<const api::Pod> pod) {
         {framework::EventResource::kAssignedPod, framework::kAdd}, objs);
     return;
   }
-  if (IsResponsibleFor(*pod)) queue_->Add(framework::PodInfo::Create(pod));
+  if (IsResponsibleFor(*pod)) {
+    queue_->Add(framework::PodInfo::Create(
+        pod, framework::ResourceFeaturesOf(deps_.features)));
+  }
 }
 
 void Scheduler::OnPodUpdate(std::shared_ptr<const api::Pod> old_pod,
@@ -613,14 +621,20 @@ void Scheduler::OnPodUpdate(std::shared_ptr<const api::Pod> old_pod,
   }
   pod_group_members_.Upsert(new_pod);
   if (Assigned(*old_pod)) {
-    (void)cache_->UpdatePod(*old_pod, framework::PodInfo::CreateBound(
-                                          *new_pod, &cache_->label_sets()));
+    // Every update is counted again, a status-only one too: a pod resized
+    // in place reports what it now holds in its status alone.
+    const api::ResourceFeatures resources =
+        framework::ResourceFeaturesOf(deps_.features);
+    (void)cache_->UpdatePod(*old_pod,
+                            framework::PodInfo::CreateBound(
+                                *new_pod, &cache_->label_sets(), resources));
     // One event per kind of change, each to every plugin that registered it
     // (kube v1.32's updatePodInCache with queueing hints on).
     framework::EventObjects objs;
     objs.old_pod = old_pod.get();
     objs.new_pod = new_pod.get();
-    const uint32_t actions = AssignedPodUpdateActions(*old_pod, *new_pod);
+    const uint32_t actions =
+        AssignedPodUpdateActions(*old_pod, *new_pod, resources);
     for (uint32_t bit = 1; bit != 0 && bit <= actions; bit <<= 1) {
       if ((actions & bit) == 0) continue;
       queue_->MoveAllToActiveOrBackoffQueue(
@@ -645,7 +659,9 @@ void Scheduler::OnPodUpdate(std::shared_ptr<const api::Pod> old_pod,
   }
   // Updates of a pod whose binding is in flight come from that binding.
   if (cache_->IsAssumedPod(*new_pod)) return;
-  queue_->Update(*old_pod, framework::PodInfo::Create(new_pod));
+  queue_->Update(*old_pod,
+                 framework::PodInfo::Create(
+                     new_pod, framework::ResourceFeaturesOf(deps_.features)));
 }
 
 void Scheduler::OnPodDelete(std::shared_ptr<const api::Pod> pod) {

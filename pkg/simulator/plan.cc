@@ -7,6 +7,7 @@
 
 #include "pkg/api/pod_resources.h"
 #include "pkg/api/resource_names.h"
+#include "pkg/framework/pod_info.h"
 
 namespace ksched::simulator {
 
@@ -41,7 +42,10 @@ util::Result<Plan> PreparePlan(Cluster base, const PlanInput& input,
     }
     const api::Pod& t = *input.capacity_template;
     const int copies =
-        std::min(input.capacity_copies, CapacityUpperBound(c, t) + 1);
+        std::min(input.capacity_copies,
+                 CapacityUpperBound(
+                     c, t, framework::ResourceFeaturesOf(input.features)) +
+                     1);
     int index = 1;
     for (int added = 0; added < copies; ++index) {
       api::Pod pod = t;
@@ -122,8 +126,13 @@ util::Result<api::Pod> LoadCapacityTemplate(const std::string& path) {
                      "StatefulSet, DaemonSet, Job) in the file");
 }
 
-int CapacityUpperBound(const Cluster& cluster, const api::Pod& pod) {
-  const api::ResourceList want = api::PodRequests(pod, {});
+int CapacityUpperBound(const Cluster& cluster, const api::Pod& pod,
+                       const api::ResourceFeatures& features) {
+  api::PodResourcesOptions want_options;
+  want_options.skip_pod_level_resources = !features.pod_level_resources;
+  const api::ResourceList want = api::PodRequests(pod, want_options);
+  const api::PodResourcesOptions held_options =
+      api::PodResourcesOptionsFor(features);
   auto milli = [](const api::ResourceList& l, std::string_view name) {
     const api::Quantity* q = l.Find(name);
     return q == nullptr ? int64_t{0} : q->MilliValue();
@@ -137,7 +146,7 @@ int CapacityUpperBound(const Cluster& cluster, const api::Pod& pod) {
     }
     ++pods_on[p.spec.node_name];
     api::ResourceList& u = used[p.spec.node_name];
-    for (const auto& [name, q] : api::PodRequests(p, {})) {
+    for (const auto& [name, q] : api::PodRequests(p, held_options)) {
       const api::Quantity* have = u.Find(name);
       u.Set(name, api::Quantity::FromMilli((have ? have->MilliValue() : 0) +
                                            q.MilliValue()));

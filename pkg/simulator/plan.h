@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "pkg/api/pod_resources.h"
+#include "pkg/config/feature_gates.h"
 #include "pkg/config/types.h"
 #include "pkg/simulator/changes.h"
 #include "pkg/simulator/cluster.h"
@@ -27,6 +29,9 @@ struct PlanInput {
   // could take plus one (CapacityUpperBound), to show what stops them.
   std::optional<api::Pod> capacity_template;
   int capacity_copies = 0;
+  // The gates the simulation runs with (SimulationOptions::features): how
+  // CapacityUpperBound counts requests.
+  config::FeatureGates features;
 };
 
 struct Plan {
@@ -53,6 +58,10 @@ util::Result<api::Pod> LoadCapacityTemplate(const std::string& path);
 
 // An upper bound on how many copies of `pod` the nodes could take, from
 // their free CPU, memory and pod slots (other constraints only lower it).
-int CapacityUpperBound(const Cluster& cluster, const api::Pod& pod);
+// Requests are counted as the scheduler counts them under `features`: the
+// pods on nodes as they run (a resize in their status included), the copy
+// as NodeResourcesFit asks for it.
+int CapacityUpperBound(const Cluster& cluster, const api::Pod& pod,
+                       const api::ResourceFeatures& features = {});
 
 }  // namespace ksched::simulator

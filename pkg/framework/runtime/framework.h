@@ -50,6 +50,8 @@ class Framework final : public Handle {
     MetricsRecorder* metrics = nullptr;
     // The members of each PodGroup, kept by the scheduler; none when null.
     const PodGroupMembers* pod_group_members = nullptr;
+    // The gates the plugins are built with (Handle::features).
+    config::FeatureGates features;
   };
 
   // Instantiates every plugin the profile enables (once each, with its
@@ -77,6 +79,9 @@ class Framework final : public Handle {
   WaitingPods& waiting_pods() override { return *options_.waiting_pods; }
   const PodGroupMembers* pod_group_members() const override {
     return options_.pod_group_members;
+  }
+  const config::FeatureGates& features() const override {
+    return options_.features;
   }
   Status RunFilterPluginsWithNominatedPods(const CycleState& state,
                                            const PodInfo& pod,

@@ -65,6 +65,8 @@ class FakeHandle final : public framework::Handle {
     return framework::Status::Error("FakeHandle runs no PreFilter extensions");
   }
 
+  const config::FeatureGates& features() const override { return features_; }
+
   // For tests that fill the snapshot from a cache::Cache, as the
   // scheduler does.
   framework::Snapshot& mutable_snapshot() { return snapshot_; }
@@ -81,6 +83,9 @@ class FakeHandle final : public framework::Handle {
   framework::PodNominator* nominator_ = nullptr;
   framework::WaitingPods waiting_pods_;
   framework::PodGroupMembers pod_group_members_;
+  // The gates plugins built on this handle read: v1.35's unless a test
+  // sets others (FeatureGates(KubeVersion{1, 32}) for v1.32's).
+  config::FeatureGates features_;
 
  private:
   framework::Snapshot snapshot_;

@@ -97,6 +97,35 @@ PodBuilder& PodBuilder::Overhead(const ResourcePairs& overhead) {
   pod_.spec.overhead = MakeResourceList(overhead);
   return *this;
 }
+PodBuilder& PodBuilder::PodLevelReq(const ResourcePairs& requests) {
+  if (!pod_.spec.resources) pod_.spec.resources.emplace();
+  pod_.spec.resources->requests = MakeResourceList(requests);
+  return *this;
+}
+PodBuilder& PodBuilder::StatusResources(const std::string& container,
+                                        const ResourcePairs& applied,
+                                        const ResourcePairs& allocated) {
+  api::ContainerStatus status;
+  status.name = container;
+  status.resources.emplace().requests = MakeResourceList(applied);
+  status.allocated_resources = MakeResourceList(allocated);
+  // Init containers report in their own list, as the kubelet does.
+  bool init = false;
+  for (const api::Container& c : pod_.spec.init_containers) {
+    if (c.name == container) init = true;
+  }
+  (init ? pod_.status.init_container_statuses : pod_.status.container_statuses)
+      .push_back(std::move(status));
+  return *this;
+}
+PodBuilder& PodBuilder::ResizePending(std::string reason) {
+  api::PodCondition c;
+  c.type = std::string(api::kPodResizePending);
+  c.status = "True";
+  c.reason = std::move(reason);
+  pod_.status.conditions.push_back(std::move(c));
+  return *this;
+}
 PodBuilder& PodBuilder::Image(std::string image) {
   api::Container c;
   c.name = "c" + std::to_string(pod_.spec.containers.size());

@@ -49,6 +49,18 @@ class PodBuilder {
   // An init container with restartPolicy Always.
   PodBuilder& SidecarReq(const ResourcePairs& requests);
   PodBuilder& Overhead(const ResourcePairs& overhead);
+  // spec.resources.requests: pod-level requests.
+  PodBuilder& PodLevelReq(const ResourcePairs& requests);
+  // A container status for the container (or init container) `container`
+  // reporting what the kubelet applied (`resources.requests`) and
+  // allocated, as after an in-place resize; an empty `allocated` is left
+  // out.
+  PodBuilder& StatusResources(const std::string& container,
+                              const ResourcePairs& applied,
+                              const ResourcePairs& allocated = {});
+  // A PodResizePending condition with this reason ("Infeasible",
+  // "Deferred").
+  PodBuilder& ResizePending(std::string reason);
   // Adds a container with this image (or sets the image of the last one).
   PodBuilder& Image(std::string image);
   // Adds a container port on the last container (creating one if needed).

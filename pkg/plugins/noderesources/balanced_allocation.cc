@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "pkg/config/field_errors.h"
+#include "pkg/framework/pod_info.h"
 #include "pkg/framework/registry.h"
 #include "pkg/framework/signature.h"
 #include "pkg/framework/types.h"
@@ -79,23 +80,29 @@ int64_t BalancedResourceScore(std::span<const int64_t> requested,
 }  // namespace noderesources
 
 NodeResourcesBalancedAllocation::NodeResourcesBalancedAllocation(
-    std::vector<config::ResourceSpec> resources)
+    std::vector<config::ResourceSpec> resources, api::ResourceFeatures features)
     // Balance is judged on what pods really request, not on the non-zero
     // defaults NodeResourcesFit's strategies use.
-    : scorer_(std::move(resources), /*use_requested=*/true,
-              [](std::span<const int64_t> requested,
-                 std::span<const int64_t> allocatable) {
-                return noderesources::BalancedResourceScore(requested,
-                                                            allocatable);
-              }) {}
+    : scorer_(
+          std::move(resources), /*use_requested=*/true,
+          [](std::span<const int64_t> requested,
+             std::span<const int64_t> allocatable) {
+            return noderesources::BalancedResourceScore(requested, allocatable);
+          },
+          features) {}
 
 framework::Status NodeResourcesBalancedAllocation::PreScore(
     framework::CycleState& state, const framework::PodInfo& pod,
     const std::vector<framework::NodeInfoPtr>& /*nodes*/) {
-  // v1.32 scores every pod, best-effort ones included (the Skip for pods
-  // without requests arrived in v1.33).
+  std::vector<int64_t> requests = scorer_.PodRequests(pod.pod());
+  // A pod that requests nothing would score every node by the balance it
+  // already has, piling best-effort pods onto the same node (kube
+  // #129138); since v1.33 such pods are not scored here, whatever the gates.
+  if (noderesources::ResourceAllocationScorer::IsBestEffort(requests)) {
+    return framework::Status::Skip();
+  }
   state.Write(kPreScoreStateKey,
-              std::make_shared<PreScoreState>(scorer_.PodRequests(pod.pod())));
+              std::make_shared<PreScoreState>(std::move(requests)));
   return framework::Status();
 }
 
@@ -105,12 +112,19 @@ framework::Status NodeResourcesBalancedAllocation::Score(
   if (const auto* s = state.Read<PreScoreState>(kPreScoreStateKey)) {
     return scorer_.Score(node, s->pod_requests(), score);
   }
-  return scorer_.Score(node, scorer_.PodRequests(pod.pod()), score);
+  // Without PreScore: a best-effort pod scores 0 on every node.
+  std::vector<int64_t> requests = scorer_.PodRequests(pod.pod());
+  if (noderesources::ResourceAllocationScorer::IsBestEffort(requests)) {
+    *score = 0;
+    return framework::Status();
+  }
+  return scorer_.Score(node, requests, score);
 }
 
 util::Result<std::unique_ptr<framework::Plugin>>
 NewNodeResourcesBalancedAllocation(const config::PluginArgs* args,
-                                   framework::Handle& /*handle*/) {
+                                   framework::Handle& handle) {
+  const config::FeatureGates& features = handle.features();
   auto typed = framework::ArgsAs<config::NodeResourcesBalancedAllocationArgs>(
       args, names::kNodeResourcesBalancedAllocation);
   if (!typed.ok()) return typed.error();
@@ -120,7 +134,7 @@ NewNodeResourcesBalancedAllocation(const config::PluginArgs* args,
   if (!errs.empty()) return util::Error(config::AggregateMessage(errs));
   return std::unique_ptr<framework::Plugin>(
       std::make_unique<NodeResourcesBalancedAllocation>(
-          std::move(a.resources)));
+          std::move(a.resources), framework::ResourceFeaturesOf(features)));
 }
 
 bool NodeResourcesBalancedAllocation::SignPod(const api::Pod& pod,

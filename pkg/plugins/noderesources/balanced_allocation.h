@@ -1,7 +1,8 @@
 // NodeResourcesBalancedAllocation: favors nodes whose resource utilizations
 // (with the pod placed) are close to each other, scoring
-// (1 - standard deviation of the fractions) * 100 (kube-scheduler v1.32,
-// noderesources/balanced_allocation.go).
+// (1 - standard deviation of the fractions) * 100 (kube-scheduler v1.35,
+// noderesources/balanced_allocation.go). Pods that request none of the
+// scored resources are not scored at all.
 #pragma once
 
 #include <cstdint>
@@ -23,8 +24,10 @@ class NodeResourcesBalancedAllocation final : public framework::SignPlugin,
                                               public framework::PreScorePlugin,
                                               public framework::ScorePlugin {
  public:
+  // `features`: how pod requests are counted (pod-level resources).
   explicit NodeResourcesBalancedAllocation(
-      std::vector<config::ResourceSpec> resources);
+      std::vector<config::ResourceSpec> resources,
+      api::ResourceFeatures features = {});
 
   std::string_view Name() const override {
     return names::kNodeResourcesBalancedAllocation;

@@ -16,17 +16,20 @@ using noderesources_test::MakeNode;
 using noderesources_test::ReqPod;
 
 std::unique_ptr<framework::Plugin> MakeBalanced(
-    std::vector<config::ResourceSpec> resources) {
+    std::vector<config::ResourceSpec> resources,
+    const config::FeatureGates& gates = {}) {
   config::NodeResourcesBalancedAllocationArgs args;
   args.resources = std::move(resources);
   testing::FakeHandle handle;
+  handle.features_ = gates;
   auto p = NewNodeResourcesBalancedAllocation(&args, handle);
   EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message());
   return p.ok() ? std::move(*p) : nullptr;
 }
 
-// TestNodeResourcesBalancedAllocation (balanced_allocation_test.go, v1.32:
-// before best-effort pods were skipped in PreScore).
+// TestNodeResourcesBalancedAllocation (balanced_allocation_test.go, v1.35):
+// a pod requesting none of the scored resources is skipped in PreScore, and
+// scores 0 everywhere when Score runs without PreScore.
 TEST(BalancedAllocationTest, Score) {
   // The pod specs of the Go test, by their names there.
   const testing::ResourcePairs c1 = {{"cpu", "1000m"}, {"memory", "2000"}};
@@ -46,6 +49,13 @@ TEST(BalancedAllocationTest, Score) {
   const auto& defaults = noderesources_test::DefaultResources();
   const std::vector<config::ResourceSpec> with_gpu = {
       {"cpu", 1}, {"memory", 1}, {"nvidia.com/gpu", 1}};
+  // The cpu_and_memory pod's requests, said once for the whole pod.
+  const api::Pod pod_level =
+      testing::PodBuilder("pod")
+          .Req({})
+          .PodLevelReq({{"cpu", "3000m"}, {"memory", "5000"}})
+          .Obj();
+  const config::FeatureGates v132(config::KubeVersion{1, 32});
 
   struct Case {
     std::string name;
@@ -53,17 +63,18 @@ TEST(BalancedAllocationTest, Score) {
     std::vector<api::Node> nodes;
     std::vector<api::Pod> existing;
     std::vector<config::ResourceSpec> resources;
+    // Empty: PreScore skips the pod.
     std::vector<int64_t> want;
     bool run_pre_score = true;
+    config::FeatureGates gates;
   };
   const Case cases[] = {
-      // Fractions 0 and 0: no deviation.
-      {"nothing scheduled, nothing requested",
+      {"nothing scheduled, nothing requested, skip in PreScore",
        api::Pod{},
        {MakeNode("node1", 4000, 10000), MakeNode("node2", 4000, 10000)},
        {},
        defaults,
-       {100, 100}},
+       {}},
       // node1: cpu 3000/4000, memory 5000/10000: std 0.125 -> 87;
       // node2: 0.5 and 0.5 -> 100.
       {"nothing scheduled, resources requested, differently sized nodes",
@@ -72,28 +83,29 @@ TEST(BalancedAllocationTest, Score) {
        {},
        defaults,
        {87, 100}},
-      {"no resources requested, pods without container scheduled",
-       api::Pod{},
-       {MakeNode("node1", 4000, 10000), MakeNode("node2", 4000, 10000)},
-       {ReqPod({}, "node1"), ReqPod({}, "node1"), ReqPod({}, "node2"),
-        ReqPod({}, "node2")},
-       defaults,
-       {100, 100}},
-      {"no resources requested, pods with container scheduled",
+      {"no resources requested, pods with container scheduled, skip in "
+       "PreScore",
        api::Pod{},
        {MakeNode("node1", 250, 1000LL * 1024 * 1024),
         MakeNode("node2", 250, 1000LL * 1024 * 1024)},
        {ReqPod({}, "node1"), ReqPod({}, "node1")},
        defaults,
-       {100, 100}},
-      // node1: cpu 0.6, memory 0 -> std 0.3 -> 70; node2: 0.6, 0.25 -> 82.
-      {"no resources requested, pods scheduled with resources",
+       {}},
+      {"no resources requested, pods scheduled with resources, skip in "
+       "PreScore",
        api::Pod{},
        {MakeNode("node1", 10000, 20000), MakeNode("node2", 10000, 20000)},
        {cpu_only("node1"), cpu_only("node1"), cpu_only("node2"),
         cpu_and_memory("node2")},
        defaults,
-       {70, 82}},
+       {}},
+      // Requests of zero are no requests.
+      {"explicit zero requests, skip in PreScore",
+       ReqPod({{{"cpu", "0"}, {"memory", "0"}}}),
+       {MakeNode("node1", 10000, 20000), MakeNode("node2", 10000, 20000)},
+       {cpu_only("node1")},
+       defaults,
+       {}},
       // node1: 0.6, 0.25 -> 82; node2: 0.6, 0.5 -> 95.
       {"resources requested, pods scheduled with resources",
        cpu_and_memory(""),
@@ -116,15 +128,9 @@ TEST(BalancedAllocationTest, Score) {
        {cpu_only("node1"), cpu_and_memory("node2")},
        defaults,
        {50, 75}},
-      // No allocatable at all: nothing to compare, no deviation.
-      {"zero node resources, pods scheduled with resources",
-       api::Pod{},
-       {MakeNode("node1", 0, 0), MakeNode("node2", 0, 0)},
-       {cpu_only("node1"), cpu_and_memory("node2")},
-       defaults,
-       {100, 100}},
       // Three fractions: node1 cpu 3000/3500, memory 5000/40000, gpu 4/8 ->
-      // std 0.3002 -> 70; node2 gpu 1/8 -> 65.
+      // std 0.3002 -> 70; node2 gpu 1/8 -> 65. The pod requests a GPU only,
+      // which is enough not to be best-effort.
       {"include scalar resource on a node for balanced resource allocation",
        ReqPod({{{"memory", "0"}, {"nvidia.com/gpu", "1"}}}),
        {MakeNode("node1", 3500, 40000, gpu8),
@@ -132,13 +138,14 @@ TEST(BalancedAllocationTest, Score) {
        {cpu_and_memory("node2"), cpu_and_memory_and_gpu},
        with_gpu,
        {70, 65}},
-      // The pod does not request the GPU: only cpu is left, no deviation.
-      {"node without the scalar resource results to a higher score",
-       api::Pod{},
+      // The pod does not request the GPU: cpu 3000/3500 and memory
+      // 5000/40000 on both -> std 0.366 -> 63.
+      {"node without the scalar resource should skip the scalar resource",
+       cpu_and_memory(""),
        {MakeNode("node1", 3500, 40000, gpu8), MakeNode("node2", 3500, 40000)},
-       {cpu_only("node1"), cpu_only("node2")},
-       {{"cpu", 1}, {"nvidia.com/gpu", 1}},
-       {100, 100}},
+       {},
+       with_gpu,
+       {63, 63}},
       {"resources requested, pods scheduled with resources if PreScore not "
        "called",
        cpu_and_memory(""),
@@ -147,16 +154,57 @@ TEST(BalancedAllocationTest, Score) {
        defaults,
        {82, 95},
        /*run_pre_score=*/false},
+      // Pod-level requests stand for the containers' (v1.34+).
+      {"pod-level requests, nothing scheduled, differently sized nodes",
+       pod_level,
+       {MakeNode("node1", 4000, 10000), MakeNode("node2", 6000, 10000)},
+       {},
+       defaults,
+       {87, 100}},
+      {"pod-level requests, pods scheduled with resources",
+       pod_level,
+       {MakeNode("node1", 10000, 20000), MakeNode("node2", 10000, 20000)},
+       {cpu_only("node1"), cpu_and_memory("node2")},
+       defaults,
+       {82, 95}},
+      {"pod-level requests if PreScore not called",
+       pod_level,
+       {MakeNode("node1", 10000, 20000), MakeNode("node2", 10000, 20000)},
+       {cpu_only("node1"), cpu_and_memory("node2")},
+       defaults,
+       {82, 95},
+       /*run_pre_score=*/false},
+      // Without PodLevelResources (v1.32) the pod asks for nothing.
+      {"pod-level requests ignored at v1.32, skip in PreScore",
+       pod_level,
+       {MakeNode("node1", 4000, 10000), MakeNode("node2", 6000, 10000)},
+       {},
+       defaults,
+       {},
+       true,
+       v132},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    auto plugin = MakeBalanced(c.resources);
+    auto plugin = MakeBalanced(c.resources, c.gates);
     ASSERT_NE(plugin, nullptr);
-    EXPECT_EQ(noderesources_test::ScoreAll(
-                  *plugin, c.pod,
-                  noderesources_test::BuildNodeInfos(c.nodes, c.existing),
-                  c.run_pre_score),
-              c.want);
+    const std::vector<framework::NodeInfoPtr> nodes =
+        noderesources_test::BuildNodeInfos(c.nodes, c.existing);
+    if (!c.want.empty()) {
+      EXPECT_EQ(
+          noderesources_test::ScoreAll(*plugin, c.pod, nodes, c.run_pre_score),
+          c.want);
+      continue;
+    }
+    auto* pre_score = dynamic_cast<framework::PreScorePlugin*>(plugin.get());
+    ASSERT_NE(pre_score, nullptr);
+    auto info =
+        framework::PodInfo::Create(std::make_shared<const api::Pod>(c.pod));
+    framework::CycleState state;
+    EXPECT_TRUE(pre_score->PreScore(state, *info, nodes).IsSkip());
+    // Score without PreScore's state: 0 on every node.
+    EXPECT_EQ(noderesources_test::ScoreAll(*plugin, c.pod, nodes, false),
+              std::vector<int64_t>(c.nodes.size(), 0));
   }
 }
 

@@ -2,8 +2,10 @@
 
 #include <utility>
 
+#include "pkg/api/pod_resources.h"
 #include "pkg/api/resource_names.h"
 #include "pkg/config/field_errors.h"
+#include "pkg/framework/pod_info.h"
 #include "pkg/framework/registry.h"
 #include "pkg/framework/signature.h"
 #include "pkg/plugins/noderesources/args_validation.h"
@@ -101,29 +103,96 @@ std::vector<InsufficientResource> FitsRequest(
   return out;
 }
 
+NodeResourcesFitFeatures NodeResourcesFitFeatures::Of(
+    const config::FeatureGates& gates) {
+  NodeResourcesFitFeatures f;
+  f.resources = framework::ResourceFeaturesOf(gates);
+  f.sidecar_containers = gates.Enabled(config::Feature::kSidecarContainers);
+  f.scheduler_queueing_hints =
+      gates.Enabled(config::Feature::kSchedulerQueueingHints);
+  return f;
+}
+
 std::vector<framework::ClusterEventWithHint>
 NodeResourcesFit::EventsToRegister() const {
-  // v1.32 defaults: InPlacePodVerticalScaling is off, so only a deleted pod
-  // frees resources; SchedulerQueueingHints is on, so of node updates only
-  // allocatable changes matter (no taint/label updates for preCheck).
+  // A deleted pod frees its requests; with in-place resize a running pod
+  // scaled down does too.
+  uint32_t pod_actions = framework::kDelete;
+  if (features_.resources.in_place_pod_vertical_scaling) {
+    pod_actions |= framework::kUpdatePodScaleDown;
+  }
+  // With queueing hints only allocatable changes matter; without them kube
+  // also registers taint and label updates, which its pre-check needs.
+  uint32_t node_actions = framework::kAdd | framework::kUpdateNodeAllocatable;
+  if (!features_.scheduler_queueing_hints) {
+    node_actions |= framework::kUpdateNodeTaint | framework::kUpdateNodeLabel;
+  }
   return {
-      {{framework::EventResource::kPod, framework::kDelete}, HintAfterPodEvent},
-      {{framework::EventResource::kNode,
-        framework::kAdd | framework::kUpdateNodeAllocatable},
-       HintAfterNodeChange},
+      {{framework::EventResource::kPod, pod_actions},
+       [this](const api::Pod& pod, const framework::EventObjects& objs) {
+         return HintAfterPodEvent(pod, objs);
+       }},
+      {{framework::EventResource::kNode, node_actions},
+       [this](const api::Pod& pod, const framework::EventObjects& objs) {
+         return HintAfterNodeChange(pod, objs);
+       }},
   };
 }
 
 framework::QueueingHint NodeResourcesFit::HintAfterPodEvent(
-    const api::Pod& /*pod*/, const framework::EventObjects& objs) {
-  const api::Pod* deleted = objs.old_pod;
-  // Only deletions are registered (in-place scale-down is off in v1.32).
-  if (objs.new_pod != nullptr || deleted == nullptr) {
-    return framework::QueueingHint::kQueue;
+    const api::Pod& pod, const framework::EventObjects& objs) const {
+  const api::Pod* original = objs.old_pod;
+  const api::Pod* modified = objs.new_pod;
+  if (original == nullptr) return framework::QueueingHint::kQueue;
+  if (modified == nullptr) {
+    // An unscheduled pod held nothing; any scheduled one freed something.
+    return original->spec.node_name.empty() &&
+                   original->status.nominated_node_name.empty()
+               ? framework::QueueingHint::kQueueSkip
+               : framework::QueueingHint::kQueue;
   }
-  // An unscheduled pod held nothing; any scheduled one freed something.
-  return deleted->spec.node_name.empty() ? framework::QueueingHint::kQueueSkip
-                                         : framework::QueueingHint::kQueue;
+  // Without in-place resize an update frees nothing.
+  if (!features_.resources.in_place_pod_vertical_scaling) {
+    return framework::QueueingHint::kQueueSkip;
+  }
+  return ScaleDownHelps(pod, *original, *modified)
+             ? framework::QueueingHint::kQueue
+             : framework::QueueingHint::kQueueSkip;
+}
+
+bool NodeResourcesFit::ScaleDownHelps(const api::Pod& pod,
+                                      const api::Pod& original,
+                                      const api::Pod& modified) const {
+  // The pod itself scaled down asks for less.
+  if (modified.metadata.uid == pod.metadata.uid) return true;
+  // An unscheduled pod's requests held nothing on any node.
+  if (modified.spec.node_name.empty()) return false;
+  // As the resources a running pod holds: status included; pod-level
+  // requests are read whatever PodLevelResources says, as kube does here.
+  api::PodResourcesOptions options;
+  options.use_status_resources =
+      features_.resources.in_place_pod_vertical_scaling;
+  options.in_place_pod_level_resources_vertical_scaling =
+      features_.resources.in_place_pod_level_resources_vertical_scaling;
+  framework::Resource before;
+  before.SetMaxResource(api::PodRequests(original, options));
+  framework::Resource after;
+  after.SetMaxResource(api::PodRequests(modified, options));
+  for (const auto& [name, quantity] : api::PodRequests(pod, options)) {
+    // Only what the pod asks for matters.
+    if (quantity.IsZero()) continue;
+    if (name == api::kResourceCpu) {
+      if (before.milli_cpu > after.milli_cpu) return true;
+    } else if (name == api::kResourceMemory) {
+      if (before.memory > after.memory) return true;
+    } else if (name == api::kResourceEphemeralStorage) {
+      if (before.ephemeral_storage > after.ephemeral_storage) return true;
+    } else if (api::IsScalarResourceName(name) &&
+               before.Scalar(name) > after.Scalar(name)) {
+      return true;
+    }
+  }
+  return false;
 }
 
 namespace {
@@ -153,12 +222,19 @@ bool RequestedResourceIncreased(const framework::Resource& request,
 
 }  // namespace
 
+framework::Resource NodeResourcesFit::PodRequest(const api::Pod& pod) const {
+  api::PodResourcesOptions options;
+  options.skip_pod_level_resources = !features_.resources.pod_level_resources;
+  framework::Resource request;
+  request.SetMaxResource(api::PodRequests(pod, options));
+  return request;
+}
+
 framework::QueueingHint NodeResourcesFit::HintAfterNodeChange(
-    const api::Pod& pod, const framework::EventObjects& objs) {
+    const api::Pod& pod, const framework::EventObjects& objs) const {
   const api::Node* after = objs.new_node;
   if (after == nullptr) return framework::QueueingHint::kQueue;
-  const framework::Resource request =
-      framework::ComputePodResource(pod).requests;
+  const framework::Resource request = PodRequest(pod);
   // Would the pod fit the node were it empty? If not, nothing changed for
   // it (kube's isFit, which ignores no resources).
   framework::NodeInfo empty;
@@ -176,13 +252,24 @@ framework::Status NodeResourcesFit::PreFilter(
     framework::CycleState& state, const framework::PodInfo& pod,
     const std::vector<framework::NodeInfoPtr>& /*nodes*/,
     framework::PreFilterResult* /*result*/) {
-  // PodInfo already holds computePodResourceRequest's value: PodRequests
-  // (app containers + sidecars vs. init container peaks, plus overhead).
-  // v1.32 defaults: SidecarContainers is on, so restartable init containers
-  // are admitted; PodLevelResources is off, so pod-level requests are not
-  // read.
+  const api::Pod& p = pod.pod();
+  if (!features_.sidecar_containers) {
+    // A kubelet without sidecars would count such a pod differently.
+    for (const api::Container& c : p.spec.init_containers) {
+      if (c.restart_policy == api::kContainerRestartPolicyAlways) {
+        return framework::Status(
+            framework::Code::kUnschedulableAndUnresolvable,
+            "Pod has a restartable init container and the SidecarContainers "
+            "feature is disabled");
+      }
+    }
+  }
+  // Computed here rather than taken from PodInfo, which counts a pod as it
+  // runs (status resources included): PodRequests (app containers +
+  // sidecars vs. init container peaks, pod-level requests where set, plus
+  // overhead).
   state.Write(kPreFilterStateKey,
-              std::make_shared<PreFilterState>(pod.resource().requests));
+              std::make_shared<PreFilterState>(PodRequest(p)));
   return framework::Status();
 }
 
@@ -211,8 +298,8 @@ framework::Status NodeResourcesFit::Filter(
 framework::Status NodeResourcesFit::PreScore(
     framework::CycleState& state, const framework::PodInfo& pod,
     const std::vector<framework::NodeInfoPtr>& /*nodes*/) {
-  // v1.32 never skips here (not even for pods without requests: the
-  // non-zero defaults still spread them).
+  // Never skips (not even for pods without requests: the non-zero defaults
+  // still spread them).
   state.Write(kPreScoreStateKey,
               std::make_shared<PreScoreState>(scorer_.PodRequests(pod.pod())));
   return framework::Status();
@@ -230,7 +317,7 @@ framework::Status NodeResourcesFit::Score(const framework::CycleState& state,
 }
 
 util::Result<std::unique_ptr<framework::Plugin>> NewNodeResourcesFit(
-    const config::PluginArgs* args, framework::Handle& /*handle*/) {
+    const config::PluginArgs* args, framework::Handle& handle) {
   auto typed = framework::ArgsAs<config::NodeResourcesFitArgs>(
       args, names::kNodeResourcesFit);
   if (!typed.ok()) return typed.error();
@@ -259,10 +346,14 @@ util::Result<std::unique_ptr<framework::Plugin>> NewNodeResourcesFit(
   ignored.names.insert(a.ignored_resources.begin(), a.ignored_resources.end());
   ignored.groups.insert(a.ignored_resource_groups.begin(),
                         a.ignored_resource_groups.end());
+  const NodeResourcesFit::Features features =
+      NodeResourcesFit::Features::Of(handle.features());
   return std::unique_ptr<framework::Plugin>(std::make_unique<NodeResourcesFit>(
-      std::move(ignored), noderesources::ResourceAllocationScorer(
-                              s.resources,
-                              /*use_requested=*/false, std::move(fn))));
+      std::move(ignored),
+      noderesources::ResourceAllocationScorer(
+          s.resources,
+          /*use_requested=*/false, std::move(fn), features.resources),
+      features));
 }
 
 bool NodeResourcesFit::SignPod(const api::Pod& pod, api::Pod& into) const {

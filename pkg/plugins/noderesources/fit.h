@@ -1,7 +1,7 @@
 // NodeResourcesFit: a pod fits a node only if the node can allocate what
 // the pod requests on top of what its pods already request, and the node
 // accepts one more pod; scoring ranks nodes by allocation with one of three
-// strategies (kube-scheduler v1.32, noderesources/fit.go).
+// strategies (kube-scheduler v1.35, noderesources/fit.go).
 #pragma once
 
 #include <cstdint>
@@ -11,6 +11,8 @@
 #include <string_view>
 #include <vector>
 
+#include "pkg/api/pod_resources.h"
+#include "pkg/config/feature_gates.h"
 #include "pkg/config/types.h"
 #include "pkg/framework/handle.h"
 #include "pkg/framework/interface.h"
@@ -48,6 +50,19 @@ std::vector<InsufficientResource> FitsRequest(
     const framework::Resource& pod_request, const framework::NodeInfo& node,
     const IgnoredResources& ignored);
 
+// The gates NodeResourcesFit reads (its part of kube's feature.Features).
+struct NodeResourcesFitFeatures {
+  // How pod requests are counted: pod-level requests in PreFilter and
+  // scoring; status resources (and so scale-down events) in the hints.
+  api::ResourceFeatures resources;
+  // Off: pods with a restartable init container are refused.
+  bool sidecar_containers = true;
+  // Off: node taint and label updates are registered too, as kube does for
+  // its pre-check.
+  bool scheduler_queueing_hints = true;
+  static NodeResourcesFitFeatures Of(const config::FeatureGates& gates);
+};
+
 class NodeResourcesFit final : public framework::SignPlugin,
                                public framework::PreFilterPlugin,
                                public framework::FilterPlugin,
@@ -55,9 +70,14 @@ class NodeResourcesFit final : public framework::SignPlugin,
                                public framework::ScorePlugin,
                                public framework::EnqueueExtensions {
  public:
+  using Features = NodeResourcesFitFeatures;
+
   NodeResourcesFit(IgnoredResources ignored,
-                   noderesources::ResourceAllocationScorer scorer)
-      : ignored_(std::move(ignored)), scorer_(std::move(scorer)) {}
+                   noderesources::ResourceAllocationScorer scorer,
+                   Features features = {})
+      : ignored_(std::move(ignored)),
+        scorer_(std::move(scorer)),
+        features_(features) {}
 
   std::string_view Name() const override { return names::kNodeResourcesFit; }
   bool SignPod(const api::Pod& pod, api::Pod& into) const override;
@@ -66,10 +86,14 @@ class NodeResourcesFit final : public framework::SignPlugin,
 
   // The queueing hints (kube's isSchedulableAfterPodEvent and
   // isSchedulableAfterNodeChange).
-  static framework::QueueingHint HintAfterPodEvent(
-      const api::Pod& pod, const framework::EventObjects& objs);
-  static framework::QueueingHint HintAfterNodeChange(
-      const api::Pod& pod, const framework::EventObjects& objs);
+  framework::QueueingHint HintAfterPodEvent(
+      const api::Pod& pod, const framework::EventObjects& objs) const;
+  framework::QueueingHint HintAfterNodeChange(
+      const api::Pod& pod, const framework::EventObjects& objs) const;
+
+  // computePodResourceRequest: what the pod asks of a node to fit. A pod
+  // to schedule has not run, so its status is not read.
+  framework::Resource PodRequest(const api::Pod& pod) const;
 
   framework::Status PreFilter(framework::CycleState& state,
                               const framework::PodInfo& pod,
@@ -90,8 +114,15 @@ class NodeResourcesFit final : public framework::SignPlugin,
   const IgnoredResources& ignored() const { return ignored_; }
 
  private:
+  // isSchedulableAfterPodScaleDown: whether `modified` (a scheduled pod
+  // whose requests went down, or `pod` itself) lowered something `pod`
+  // asks for.
+  bool ScaleDownHelps(const api::Pod& pod, const api::Pod& original,
+                      const api::Pod& modified) const;
+
   IgnoredResources ignored_;
   noderesources::ResourceAllocationScorer scorer_;
+  Features features_;
 };
 
 // Fails, with kube's field errors, on args that do not validate. Without

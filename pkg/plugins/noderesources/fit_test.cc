@@ -55,8 +55,10 @@ api::Node FitNode(api::ResourceList capacity, api::ResourceList allocatable) {
 }
 
 std::unique_ptr<framework::Plugin> MakeFit(
-    const config::NodeResourcesFitArgs& args) {
+    const config::NodeResourcesFitArgs& args,
+    const config::FeatureGates& gates = {}) {
   testing::FakeHandle handle;
+  handle.features_ = gates;
   auto p = NewNodeResourcesFit(&args, handle);
   EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message());
   return p.ok() ? std::move(*p) : nullptr;
@@ -479,8 +481,9 @@ TEST(NodeResourcesFitTest, StorageRequests) {
   }
 }
 
-// TestRestartableInitContainers, SidecarContainers on (its v1.32 default;
-// the gate-off cases have no counterpart in ksched).
+// TestRestartableInitContainers: with SidecarContainers off a pod with a
+// restartable init container is refused for good (the gate is on from
+// v1.29 and locked on in v1.33, so only an override turns it off).
 TEST(NodeResourcesFitTest, RestartableInitContainers) {
   api::Pod plain;
   api::Container regular;
@@ -491,15 +494,47 @@ TEST(NodeResourcesFitTest, RestartableInitContainers) {
   sidecar.name = "restartable-init";
   sidecar.restart_policy = "Always";
   with_sidecar.spec.init_containers.push_back(sidecar);
-  for (const api::Pod& pod : {plain, with_sidecar}) {
-    SCOPED_TRACE(pod.spec.init_containers.size());
+  config::FeatureGates no_sidecars(config::KubeVersion{1, 32});
+  no_sidecars.Set(config::Feature::kSidecarContainers, false);
+  struct Case {
+    std::string name;
+    const api::Pod* pod;
+    config::FeatureGates gates;
+    Code code;
+    std::string message;
+  } cases[] = {
+      {"allow pod without restartable init containers if sidecar containers "
+       "is disabled",
+       &plain, no_sidecars, Code::kSuccess, ""},
+      {"not allow pod with restartable init containers if sidecar containers "
+       "is disabled",
+       &with_sidecar, no_sidecars, Code::kUnschedulableAndUnresolvable,
+       "Pod has a restartable init container and the SidecarContainers "
+       "feature is disabled"},
+      {"allow pod without restartable init containers if sidecar containers "
+       "is enabled",
+       &plain, config::FeatureGates(), Code::kSuccess, ""},
+      {"allow pod with restartable init containers if sidecar containers is "
+       "enabled",
+       &with_sidecar, config::FeatureGates(), Code::kSuccess, ""},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
     api::Node node =
         FitNode(api::ResourceList{}, MakeResources(0, 0, 1, 0, 0, 0));
     auto node_info = testing::MakeNodeInfo(node);
-    auto plugin = MakeFit(DefaultFitArgs());
+    auto plugin = MakeFit(DefaultFitArgs(), c.gates);
     ASSERT_NE(plugin, nullptr);
-    framework::Status s = RunFilter(*plugin, pod, *node_info);
-    EXPECT_EQ(s.code(), Code::kSuccess) << s.Message();
+    auto* pre = dynamic_cast<framework::PreFilterPlugin*>(plugin.get());
+    auto* filter = dynamic_cast<framework::FilterPlugin*>(plugin.get());
+    auto info =
+        framework::PodInfo::Create(std::make_shared<const api::Pod>(*c.pod));
+    framework::CycleState state;
+    framework::PreFilterResult result;
+    framework::Status s = pre->PreFilter(state, *info, {}, &result);
+    if (s.IsSuccess()) s = filter->Filter(state, *info, *node_info);
+    EXPECT_EQ(framework::CodeName(s.code()), framework::CodeName(c.code));
+    EXPECT_EQ(s.Message(), c.message);
   }
 }
 
@@ -576,34 +611,187 @@ TEST(NodeResourcesFitTest, FitScore) {
   }
 }
 
-// TestEventsToRegister, at v1.32's gate defaults (InPlacePodVerticalScaling
-// off, SchedulerQueueingHints on).
-TEST(NodeResourcesFitTest, EventsToRegister) {
-  auto plugin = MakeFit(DefaultFitArgs());
-  ASSERT_NE(plugin, nullptr);
-  auto* ext = dynamic_cast<framework::EnqueueExtensions*>(plugin.get());
-  ASSERT_NE(ext, nullptr);
-  auto events = ext->EventsToRegister();
-  ASSERT_EQ(events.size(), 2u);
-  EXPECT_EQ(events[0].event.Label(), "Pod/Delete");
-  EXPECT_EQ(events[1].event.Label(), "Node/Add|UpdateNodeAllocatable");
-  EXPECT_TRUE(events[0].hint);
-  EXPECT_TRUE(events[1].hint);
+NodeResourcesFit& AsFit(const std::unique_ptr<framework::Plugin>& plugin) {
+  auto* fit = dynamic_cast<NodeResourcesFit*>(plugin.get());
+  EXPECT_NE(fit, nullptr);
+  return *fit;
 }
 
-// TestIsSchedulableAfterPodEvent (in-place scaling off): only a deletion
-// of a scheduled pod frees resources.
+// TestEventsToRegister: scale-downs are registered with in-place resize on
+// (v1.33+), node taint and label updates only without queueing hints.
+TEST(NodeResourcesFitTest, EventsToRegister) {
+  config::FeatureGates v132(config::KubeVersion{1, 32});
+  config::FeatureGates no_hints;
+  no_hints.Set(config::Feature::kSchedulerQueueingHints, false);
+  config::FeatureGates neither = v132;
+  neither.Set(config::Feature::kSchedulerQueueingHints, false);
+  struct Case {
+    std::string name;
+    config::FeatureGates gates;
+    std::string pod_events;
+    std::string node_events;
+  } cases[] = {
+      {"v1.35 defaults: InPlacePodVerticalScaling and queueing hints on",
+       config::FeatureGates(), "Pod/Delete|UpdatePodScaleDown",
+       "Node/Add|UpdateNodeAllocatable"},
+      {"v1.32 defaults: InPlacePodVerticalScaling off", v132, "Pod/Delete",
+       "Node/Add|UpdateNodeAllocatable"},
+      {"InPlacePodVerticalScaling on, queueing hints off", no_hints,
+       "Pod/Delete|UpdatePodScaleDown",
+       "Node/Add|UpdateNodeAllocatable|UpdateNodeLabel|UpdateNodeTaint"},
+      {"both off", neither, "Pod/Delete",
+       "Node/Add|UpdateNodeAllocatable|UpdateNodeLabel|UpdateNodeTaint"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    auto plugin = MakeFit(DefaultFitArgs(), c.gates);
+    ASSERT_NE(plugin, nullptr);
+    auto* ext = dynamic_cast<framework::EnqueueExtensions*>(plugin.get());
+    ASSERT_NE(ext, nullptr);
+    auto events = ext->EventsToRegister();
+    ASSERT_EQ(events.size(), 2u);
+    EXPECT_EQ(events[0].event.Label(), c.pod_events);
+    EXPECT_EQ(events[1].event.Label(), c.node_events);
+    EXPECT_TRUE(events[0].hint);
+    EXPECT_TRUE(events[1].hint);
+  }
+}
+
+// Test_isSchedulableAfterPodChange (the wrong-type cases do not arise).
 TEST(NodeResourcesFitTest, HintAfterPodEvent) {
-  const api::Pod pending = testing::PodBuilder("p").Obj();
-  const api::Pod scheduled = testing::PodBuilder("s").Node("n").Obj();
-  const api::Pod unscheduled = testing::PodBuilder("u").Obj();
-  framework::EventObjects deleted_scheduled;
-  deleted_scheduled.old_pod = &scheduled;
-  framework::EventObjects deleted_unscheduled;
-  deleted_unscheduled.old_pod = &unscheduled;
-  EXPECT_EQ(NodeResourcesFit::HintAfterPodEvent(pending, deleted_scheduled),
+  using framework::QueueingHint;
+  using testing::PodBuilder;
+  auto req = [](const char* name, const char* uid, testing::ResourcePairs r) {
+    return PodBuilder(name).Uid(uid).Req(r);
+  };
+  auto pod_level = [](const char* name, const char* uid,
+                      testing::ResourcePairs r) {
+    return PodBuilder(name).Uid(uid).PodLevelReq(r).Obj();
+  };
+  config::FeatureGates v132(config::KubeVersion{1, 32});
+  struct Case {
+    std::string name;
+    api::Pod pod;
+    std::optional<api::Pod> old_obj;
+    std::optional<api::Pod> new_obj;
+    config::FeatureGates gates;
+    QueueingHint want;
+  } cases[] = {
+      {"queue-on-other-pod-deleted",
+       req("pod1", "pod1", {{"cpu", "1"}}).Obj(),
+       req("pod2", "pod2", {{"cpu", "1"}}).Node("fake").Obj(),
+       std::nullopt,
+       {},
+       QueueingHint::kQueue},
+      {"skip-queue-on-unscheduled-pod-deleted",
+       api::Pod{},
+       api::Pod{},
+       std::nullopt,
+       {},
+       QueueingHint::kQueueSkip},
+      {"queue-on-nominated-pod-deleted",
+       req("pod1", "pod1", {{"cpu", "1"}}).Obj(),
+       req("pod2", "pod2", {{"cpu", "1"}}).NominatedNode("fake").Obj(),
+       std::nullopt,
+       {},
+       QueueingHint::kQueue},
+      {"skip-queue-on-disable-inplace-pod-vertical-scaling",
+       req("pod1", "pod1", {{"cpu", "1"}}).Obj(),
+       req("pod2", "pod2", {{"cpu", "2"}}).Node("fake").Obj(),
+       req("pod2", "pod2", {{"cpu", "1"}}).Node("fake").Obj(), v132,
+       QueueingHint::kQueueSkip},
+      {"skip-queue-on-other-unscheduled-pod",
+       req("pod1", "uid0", {{"cpu", "1"}}).Obj(),
+       req("pod2", "uid1", {{"cpu", "2"}}).Obj(),
+       req("pod2", "uid1", {{"cpu", "1"}}).Obj(),
+       {},
+       QueueingHint::kQueueSkip},
+      {"skip-queue-on-other-pod-unrelated-resource-scaled-down",
+       req("pod1", "pod1", {{"cpu", "1"}}).Obj(),
+       req("pod2", "pod2", {{"memory", "2"}}).Node("fake").Obj(),
+       req("pod2", "pod2", {{"memory", "1"}}).Node("fake").Obj(),
+       {},
+       QueueingHint::kQueueSkip},
+      {"skip-queue-on-other-pod-unrelated-pod-level-resource-scaled-down",
+       pod_level("pod1", "pod1", {{"cpu", "1"}}),
+       [&] {
+         api::Pod p = pod_level("pod2", "pod2", {{"memory", "2"}});
+         p.spec.node_name = "fake";
+         return p;
+       }(),
+       [&] {
+         api::Pod p = pod_level("pod2", "pod2", {{"memory", "1"}});
+         p.spec.node_name = "fake";
+         return p;
+       }(),
+       {},
+       QueueingHint::kQueueSkip},
+      {"queue-on-other-pod-some-resource-scale-down",
+       req("pod1", "pod1", {{"cpu", "1"}}).Obj(),
+       req("pod2", "pod2", {{"cpu", "2"}}).Node("fake").Obj(),
+       req("pod2", "pod2", {{"cpu", "1"}}).Node("fake").Obj(),
+       {},
+       QueueingHint::kQueue},
+      {"queue-on-other-pod-some-pod-level-resource-scale-down",
+       pod_level("pod1", "pod1", {{"cpu", "1"}}),
+       [&] {
+         api::Pod p = pod_level("pod2", "pod2", {{"cpu", "2"}});
+         p.spec.node_name = "fake";
+         return p;
+       }(),
+       [&] {
+         api::Pod p = pod_level("pod2", "pod2", {{"cpu", "1"}});
+         p.spec.node_name = "fake";
+         return p;
+       }(),
+       {},
+       QueueingHint::kQueue},
+      {"queue-on-target-pod-some-resource-scale-down",
+       req("pod1", "pod1", {{"cpu", "1"}}).Obj(),
+       req("pod1", "pod1", {{"cpu", "2"}}).Obj(),
+       req("pod1", "pod1", {{"cpu", "1"}}).Obj(),
+       {},
+       QueueingHint::kQueue},
+      {"queue-on-target-pod-some-pod-level-resource-scale-down",
+       pod_level("pod1", "pod1", {{"cpu", "1"}}),
+       pod_level("pod1", "pod1", {{"cpu", "2"}}),
+       pod_level("pod1", "pod1", {{"cpu", "1"}}),
+       {},
+       QueueingHint::kQueue},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    auto plugin = MakeFit(DefaultFitArgs(), c.gates);
+    ASSERT_NE(plugin, nullptr);
+    framework::EventObjects objs;
+    objs.old_pod = c.old_obj ? &*c.old_obj : nullptr;
+    objs.new_pod = c.new_obj ? &*c.new_obj : nullptr;
+    EXPECT_EQ(AsFit(plugin).HintAfterPodEvent(c.pod, objs), c.want);
+  }
+}
+
+// A running pod whose resize the kubelet reports only in its status: the
+// applied request going down frees room, one going up does not.
+TEST(NodeResourcesFitTest, HintAfterResizeInStatus) {
+  auto running = [](const char* status_cpu) {
+    return testing::PodBuilder("running")
+        .Uid("running")
+        .Node("fake")
+        .Req({{"cpu", "1"}})
+        .StatusResources("c0", {{"cpu", status_cpu}}, {{"cpu", status_cpu}})
+        .Obj();
+  };
+  const api::Pod pending =
+      testing::PodBuilder("pending").Uid("pending").Req({{"cpu", "1"}}).Obj();
+  const api::Pod big = running("3");
+  const api::Pod small = running("2");
+  auto plugin = MakeFit(DefaultFitArgs());
+  ASSERT_NE(plugin, nullptr);
+  framework::EventObjects down{.old_pod = &big, .new_pod = &small};
+  EXPECT_EQ(AsFit(plugin).HintAfterPodEvent(pending, down),
             framework::QueueingHint::kQueue);
-  EXPECT_EQ(NodeResourcesFit::HintAfterPodEvent(pending, deleted_unscheduled),
+  framework::EventObjects up{.old_pod = &small, .new_pod = &big};
+  EXPECT_EQ(AsFit(plugin).HintAfterPodEvent(pending, up),
             framework::QueueingHint::kQueueSkip);
 }
 
@@ -636,7 +824,9 @@ TEST_P(FitNodeHintTest, Hint) {
   framework::EventObjects objs;
   objs.old_node = old_node ? &*old_node : nullptr;
   objs.new_node = &new_node;
-  EXPECT_EQ(NodeResourcesFit::HintAfterNodeChange(pod, objs), c.want);
+  auto plugin = MakeFit(DefaultFitArgs());
+  ASSERT_NE(plugin, nullptr);
+  EXPECT_EQ(AsFit(plugin).HintAfterNodeChange(pod, objs), c.want);
 }
 
 constexpr char kExtendedA[] = "example.com/aaa";

@@ -9,10 +9,11 @@ namespace ksched::plugins::noderesources {
 
 ResourceAllocationScorer::ResourceAllocationScorer(
     std::vector<config::ResourceSpec> resources, bool use_requested,
-    ResourceScorerFn scorer)
+    ResourceScorerFn scorer, api::ResourceFeatures features)
     : resources_(std::move(resources)),
       use_requested_(use_requested),
-      scorer_(std::move(scorer)) {
+      scorer_(std::move(scorer)),
+      features_(features) {
   for (const config::ResourceSpec& r : resources_) {
     if (r.name == api::kResourceCpu) {
       kinds_.push_back(Kind::kCpu);
@@ -31,10 +32,13 @@ std::vector<int64_t> ResourceAllocationScorer::PodRequests(
     const api::Pod& pod) const {
   // One pass over the containers serves every resource; kube recomputes per
   // resource with the same options, which yields the same numbers.
-  // In-place resize (status resources) and pod-level resources are behind
-  // gates that are off in v1.32, so spec requests are what count.
-  api::ResourceList requests = api::PodRequests(
-      pod, {.exclude_overhead = false, .non_zero_defaults = !use_requested_});
+  api::PodResourcesOptions options = api::PodResourcesOptionsFor(features_);
+  // Unlike NodeInfo's non-zero sums, both defaults apply to every container
+  // even with pod-level requests set; those then replace the sum anyway.
+  if (!use_requested_) {
+    options.non_missing_container_requests = api::NonZeroDefaultRequests();
+  }
+  api::ResourceList requests = api::PodRequests(pod, options);
   std::vector<int64_t> out(resources_.size(), 0);
   for (size_t i = 0; i < resources_.size(); ++i) {
     const api::Quantity* q = requests.Find(resources_[i].name);
@@ -43,6 +47,14 @@ std::vector<int64_t> ResourceAllocationScorer::PodRequests(
         resources_[i].name == api::kResourceCpu ? q->MilliValue() : q->Value();
   }
   return out;
+}
+
+bool ResourceAllocationScorer::IsBestEffort(
+    std::span<const int64_t> pod_requests) {
+  for (int64_t request : pod_requests) {
+    if (request != 0) return false;
+  }
+  return true;
 }
 
 ResourceAllocationScorer::AllocatableRequested

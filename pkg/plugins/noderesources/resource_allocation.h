@@ -1,6 +1,6 @@
 // The scoring machinery NodeResourcesFit and NodeResourcesBalancedAllocation
 // share (kube-scheduler's resourceAllocationScorer, resource_allocation.go,
-// v1.32): per configured resource, what the node would have requested with
+// v1.35): per configured resource, what the node would have requested with
 // the pod on it against what it can allocate, folded into one score by a
 // strategy function.
 #pragma once
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "pkg/api/pod.h"
+#include "pkg/api/pod_resources.h"
 #include "pkg/config/types.h"
 #include "pkg/framework/node_info.h"
 #include "pkg/framework/status.h"
@@ -45,9 +46,11 @@ class ResourceAllocationScorer {
   // `use_requested`: score cpu and memory by what pods really request
   // (BalancedAllocation); otherwise by the requests with the non-zero
   // defaults (the NodeResourcesFit strategies), so that pods that declare
-  // nothing still spread.
+  // nothing still spread. `features`: how pod requests are counted (status
+  // and pod-level resources).
   ResourceAllocationScorer(std::vector<config::ResourceSpec> resources,
-                           bool use_requested, ResourceScorerFn scorer);
+                           bool use_requested, ResourceScorerFn scorer,
+                           api::ResourceFeatures features = {});
 
   const std::vector<config::ResourceSpec>& resources() const {
     return resources_;
@@ -55,8 +58,13 @@ class ResourceAllocationScorer {
 
   // The pod's request of every configured resource, in their order
   // (calculatePodResourceRequestList): cpu in milli-units, the rest in
-  // units, overhead included.
+  // units, overhead included, pod-level requests in place of the
+  // containers' where set.
   std::vector<int64_t> PodRequests(const api::Pod& pod) const;
+
+  // isBestEffortPod: the pod requests none of the configured resources
+  // (`pod_requests` from PodRequests).
+  static bool IsBestEffort(std::span<const int64_t> pod_requests);
 
   // Scores `node` for a pod requesting `pod_requests` (from PodRequests).
   framework::Status Score(const framework::NodeInfo& node,
@@ -79,6 +87,7 @@ class ResourceAllocationScorer {
   std::vector<bool> extended_;  // per resource: IsScalarResourceName
   bool use_requested_;
   ResourceScorerFn scorer_;
+  api::ResourceFeatures features_;
 };
 
 // The resources both plugins score when no args are given at all, as
