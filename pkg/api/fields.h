@@ -383,6 +383,13 @@ void Fields(V& v, PodSchedulingGate& g) {
 }
 
 template <typename V>
+void Fields(V& v, PodResourceClaim& c) {
+  v("name", c.name, Emit::kAlways);
+  v("resourceClaimName", c.resource_claim_name);
+  v("resourceClaimTemplateName", c.resource_claim_template_name);
+}
+
+template <typename V>
 void Fields(V& v, PodSpec& s) {
   v("volumes", s.volumes);
   v("initContainers", s.init_containers);
@@ -401,6 +408,7 @@ void Fields(V& v, PodSpec& s) {
   v("topologySpreadConstraints", s.topology_spread_constraints);
   v("schedulingGates", s.scheduling_gates);
   v("resources", s.resources);
+  v("resourceClaims", s.resource_claims);
 }
 
 template <typename V>

@@ -226,6 +226,16 @@ struct PodSchedulingGate {
                          const PodSchedulingGate&) = default;
 };
 
+// spec.resourceClaims[]: a claim the pod uses, by name or made per pod
+// from a template.
+struct PodResourceClaim {
+  std::string name;
+  std::optional<std::string> resource_claim_name;
+  std::optional<std::string> resource_claim_template_name;
+  friend bool operator==(const PodResourceClaim&,
+                         const PodResourceClaim&) = default;
+};
+
 struct PodSpec {
   std::vector<Volume> volumes;
   std::vector<Container> init_containers;
@@ -247,6 +257,8 @@ struct PodSpec {
   // memory or hugepages they replace the sum over the containers. Boxed, as
   // almost no pod has them.
   Box<ResourceRequirements> resources;
+  // Dynamic Resource Allocation: the ResourceClaims the pod needs.
+  std::vector<PodResourceClaim> resource_claims;
   friend bool operator==(const PodSpec&, const PodSpec&) = default;
 };
 

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "pkg/config/defaults.h"
+#include "pkg/config/feature_gates.h"
 #include "pkg/config/types.h"
 #include "pkg/util/result.h"
 
@@ -43,6 +44,9 @@ struct LoadOptions {
   // extension point or multiPoint, "*" aside, and in pluginConfig) must be
   // one of these.
   std::vector<std::string> known_plugins;
+  // Defaults and validation follow these gates (kube-scheduler's
+  // --feature-gates and --emulated-version).
+  FeatureGates gates;
 };
 
 // Decodes, defaults and validates one configuration document.
@@ -55,6 +59,7 @@ util::Result<KubeSchedulerConfiguration> LoadConfigFile(
 
 // The configuration ksched runs with when given no file: an empty v1
 // configuration, defaulted.
-KubeSchedulerConfiguration DefaultConfig();
+KubeSchedulerConfiguration DefaultConfig(
+    const FeatureGates& gates = FeatureGates());
 
 }  // namespace ksched::config

@@ -26,6 +26,14 @@ std::shared_ptr<const PluginArgs> ConvertArgs(const v1::CoschedulingArgs& in) {
 }
 
 std::shared_ptr<const PluginArgs> ConvertArgs(
+    const v1::DynamicResourcesArgs& in) {
+  auto out = std::make_shared<DynamicResourcesArgs>();
+  if (in.filter_timeout) out->filter_timeout = in.filter_timeout->value;
+  if (in.binding_timeout) out->binding_timeout = in.binding_timeout->value;
+  return out;
+}
+
+std::shared_ptr<const PluginArgs> ConvertArgs(
     const v1::InterPodAffinityArgs& in) {
   auto out = std::make_shared<InterPodAffinityArgs>();
   out->hard_pod_affinity_weight = in.hard_pod_affinity_weight.value_or(0);

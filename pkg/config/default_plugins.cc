@@ -1,12 +1,13 @@
 #include "pkg/config/default_plugins.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
 
 namespace ksched::config {
 
-Plugins DefaultPlugins() {
+Plugins DefaultPlugins(const FeatureGates& gates) {
   Plugins plugins;
   plugins.multi_point.enabled = {
       {"SchedulingGates", std::nullopt},
@@ -28,6 +29,19 @@ Plugins DefaultPlugins() {
       {"ImageLocality", 1},
       {"DefaultBinder", std::nullopt},
   };
+  std::vector<Plugin>& enabled = plugins.multi_point.enabled;
+  if (gates.Enabled(Feature::kNodeDeclaredFeatures)) {
+    enabled.push_back({"NodeDeclaredFeatures", std::nullopt});
+  }
+  if (gates.Enabled(Feature::kDynamicResourceAllocation)) {
+    auto preemption = std::find_if(
+        enabled.begin(), enabled.end(),
+        [](const Plugin& p) { return p.name == "DefaultPreemption"; });
+    enabled.insert(preemption, {"DynamicResources", 2});
+  }
+  if (gates.Enabled(Feature::kGangScheduling)) {
+    enabled.push_back({"GangScheduling", std::nullopt});
+  }
   return plugins;
 }
 

@@ -1,18 +1,21 @@
-// kube-scheduler v1.32's default plugin set and the way a profile's
+// kube-scheduler v1.35's default plugin set and the way a profile's
 // `plugins` is merged into it (pkg/scheduler/apis/config/v1/
 // default_plugins.go).
 #pragma once
 
 #include <optional>
 
+#include "pkg/config/feature_gates.h"
 #include "pkg/config/types.h"
 
 namespace ksched::config {
 
-// The default multiPoint list of v1.32, feature gates at their 1.32
-// defaults (DynamicResourceAllocation is off, so DynamicResources is not in
-// it): 18 plugins, Score weights where the plugin scores.
-Plugins DefaultPlugins();
+// The default multiPoint list: 18 plugins, Score weights where the plugin
+// scores, and those the gates add (applyFeatureGates): DynamicResources
+// (weight 2) just before DefaultPreemption when DynamicResourceAllocation is
+// on, so that PostFilter frees an idle claim before it evicts a pod;
+// NodeDeclaredFeatures and GangScheduling at the end when theirs are.
+Plugins DefaultPlugins(const FeatureGates& gates = FeatureGates());
 
 // mergePluginSet: the defaults minus the custom-disabled ones (all of them
 // for "*"), with a custom-enabled plugin of the same name replacing the

@@ -12,7 +12,9 @@ PluginSet Set(std::vector<Plugin> enabled, std::vector<Plugin> disabled = {}) {
   return {std::move(enabled), std::move(disabled)};
 }
 
-TEST(DefaultPluginsTest, IsTheV132MultiPointListWithWeights) {
+// v1.35's getDefaultPlugins with its default gates: DynamicResources
+// (weight 2) joins just before DefaultPreemption.
+TEST(DefaultPluginsTest, IsTheV135MultiPointListWithWeights) {
   Plugins defaults = DefaultPlugins();
   std::vector<Plugin> want = {
       P("SchedulingGates"),
@@ -29,13 +31,14 @@ TEST(DefaultPluginsTest, IsTheV132MultiPointListWithWeights) {
       P("VolumeZone"),
       P("PodTopologySpread", 2),
       P("InterPodAffinity", 2),
+      P("DynamicResources", 2),
       P("DefaultPreemption"),
       P("NodeResourcesBalancedAllocation", 1),
       P("ImageLocality", 1),
       P("DefaultBinder"),
   };
   EXPECT_EQ(defaults.multi_point.enabled, want);
-  EXPECT_EQ(defaults.multi_point.enabled.size(), 18u);
+  EXPECT_EQ(defaults.multi_point.enabled.size(), 19u);
   EXPECT_TRUE(defaults.multi_point.disabled.empty());
   // Only multiPoint is populated; the per-point lists start empty.
   Plugins only_multi_point;
@@ -140,6 +143,32 @@ TEST(MergePluginsTest, DisabledWeightsAreDropped) {
   PluginSet merged =
       MergePluginSet(Set({P("A"), P("B")}), Set({}, {P("B", 7)}));
   EXPECT_EQ(merged, Set({P("A")}, {P("B")}));
+}
+
+// Emulating v1.32 or v1.33, DynamicResourceAllocation is off: the 18
+// plugins of those releases. From 1.34 on it is on.
+TEST(DefaultPluginsTest, FollowTheGatesOfTheEmulatedVersion) {
+  for (int minor : {32, 33}) {
+    Plugins defaults = DefaultPlugins(FeatureGates(KubeVersion{1, minor}));
+    EXPECT_EQ(defaults.multi_point.enabled.size(), 18u) << minor;
+    for (const Plugin& p : defaults.multi_point.enabled) {
+      EXPECT_NE(p.name, "DynamicResources") << minor;
+    }
+  }
+  Plugins v134 = DefaultPlugins(FeatureGates(KubeVersion{1, 34}));
+  ASSERT_EQ(v134.multi_point.enabled.size(), 19u);
+  EXPECT_EQ(v134.multi_point.enabled[14], P("DynamicResources", 2));
+  EXPECT_EQ(v134.multi_point.enabled[15], P("DefaultPreemption"));
+
+  // The alpha gates append their plugins at the end, in kube's order.
+  FeatureGates alpha;
+  alpha.Set(Feature::kNodeDeclaredFeatures, true);
+  alpha.Set(Feature::kGenericWorkload, true);
+  alpha.Set(Feature::kGangScheduling, true);
+  Plugins with_alpha = DefaultPlugins(alpha);
+  ASSERT_EQ(with_alpha.multi_point.enabled.size(), 21u);
+  EXPECT_EQ(with_alpha.multi_point.enabled[19], P("NodeDeclaredFeatures"));
+  EXPECT_EQ(with_alpha.multi_point.enabled[20], P("GangScheduling"));
 }
 
 }  // namespace

@@ -15,29 +15,41 @@ const std::vector<ResourceSpec>& DefaultResourceSpec() {
   return kSpec;
 }
 
-void DefaultArgs(DefaultPreemptionArgs& a) {
+void DefaultArgs(DefaultPreemptionArgs& a, const FeatureGates&) {
   if (!a.min_candidate_nodes_percentage) a.min_candidate_nodes_percentage = 10;
   if (!a.min_candidate_nodes_absolute) a.min_candidate_nodes_absolute = 100;
 }
 
 // scheduler-plugins' SetDefaults_CoschedulingArgs.
-void DefaultArgs(CoschedulingArgs& a) {
+void DefaultArgs(CoschedulingArgs& a, const FeatureGates&) {
   if (!a.permit_waiting_time_seconds) a.permit_waiting_time_seconds = 60;
   if (!a.pod_group_backoff_seconds) a.pod_group_backoff_seconds = 0;
   if (!a.pod_group_reject_percentage) a.pod_group_reject_percentage = 10;
 }
 
-void DefaultArgs(InterPodAffinityArgs& a) {
+void DefaultArgs(InterPodAffinityArgs& a, const FeatureGates&) {
   if (!a.hard_pod_affinity_weight) a.hard_pod_affinity_weight = 1;
 }
 
-void DefaultArgs(VolumeBindingArgs& a) {
+void DefaultArgs(VolumeBindingArgs& a, const FeatureGates&) {
   if (!a.bind_timeout_seconds) a.bind_timeout_seconds = 600;
-  // The default shape is only set with the VolumeCapacityPriority gate,
-  // which is off in v1.32.
+  // A default shape comes only with StorageCapacityScoring, which ksched
+  // does not implement (validation refuses a shape).
 }
 
-void DefaultArgs(NodeResourcesBalancedAllocationArgs& a) {
+// SetDefaults_DynamicResourcesArgs: each timeout only with its gates.
+void DefaultArgs(DynamicResourcesArgs& a, const FeatureGates& gates) {
+  using enum Feature;
+  if (!a.filter_timeout && gates.Enabled(kDRASchedulerFilterTimeout)) {
+    a.filter_timeout = Duration{seconds(10)};
+  }
+  if (!a.binding_timeout && gates.Enabled(kDRADeviceBindingConditions) &&
+      gates.Enabled(kDRAResourceClaimDeviceStatus)) {
+    a.binding_timeout = Duration{seconds(600)};
+  }
+}
+
+void DefaultArgs(NodeResourcesBalancedAllocationArgs& a, const FeatureGates&) {
   if (a.resources.empty()) {
     a.resources = DefaultResourceSpec();
     return;
@@ -47,11 +59,11 @@ void DefaultArgs(NodeResourcesBalancedAllocationArgs& a) {
   }
 }
 
-void DefaultArgs(PodTopologySpreadArgs& a) {
+void DefaultArgs(PodTopologySpreadArgs& a, const FeatureGates&) {
   if (a.defaulting_type.empty()) a.defaulting_type = "System";
 }
 
-void DefaultArgs(NodeResourcesFitArgs& a) {
+void DefaultArgs(NodeResourcesFitArgs& a, const FeatureGates&) {
   if (!a.scoring_strategy) {
     a.scoring_strategy =
         ScoringStrategy{"LeastAllocated", DefaultResourceSpec(), std::nullopt};
@@ -63,8 +75,8 @@ void DefaultArgs(NodeResourcesFitArgs& a) {
   }
 }
 
-void DefaultArgs(NodeAffinityArgs&) {}
-void DefaultArgs(std::monostate&) {}
+void DefaultArgs(NodeAffinityArgs&, const FeatureGates&) {}
+void DefaultArgs(std::monostate&, const FeatureGates&) {}
 
 // pluginsNames: every plugin enabled at any extension point, sorted.
 std::set<std::string> EnabledPluginNames(const Plugins& p) {
@@ -80,29 +92,29 @@ std::set<std::string> EnabledPluginNames(const Plugins& p) {
 
 }  // namespace
 
-void SetDefaults(TypedArgs* args) {
-  std::visit([](auto& a) { DefaultArgs(a); }, *args);
+void SetDefaults(TypedArgs* args, const FeatureGates& gates) {
+  std::visit([&gates](auto& a) { DefaultArgs(a, gates); }, *args);
 }
 
-void SetDefaults(KubeSchedulerProfile* profile) {
-  profile->plugins = MergePlugins(DefaultPlugins(), profile->plugins);
+void SetDefaults(KubeSchedulerProfile* profile, const FeatureGates& gates) {
+  profile->plugins = MergePlugins(DefaultPlugins(gates), profile->plugins);
 
   std::set<std::string, std::less<>> configured;
   for (PluginConfig& pc : profile->plugin_config) {
     configured.insert(pc.name);
-    SetDefaults(&pc.args);
+    SetDefaults(&pc.args, gates);
   }
   for (const std::string& name : EnabledPluginNames(*profile->plugins)) {
     if (configured.contains(name)) continue;
     TypedArgs args = EmptyArgsFor(name);
     // Out-of-tree plugins, and plugins that take no args, get no entry.
     if (std::holds_alternative<std::monostate>(args)) continue;
-    SetDefaults(&args);
+    SetDefaults(&args, gates);
     profile->plugin_config.push_back({name, std::move(args), ""});
   }
 }
 
-void SetDefaults(KubeSchedulerConfiguration* c) {
+void SetDefaults(KubeSchedulerConfiguration* c, const FeatureGates& gates) {
   if (!c->parallelism) c->parallelism = 16;
 
   if (c->profiles.empty()) c->profiles.emplace_back();
@@ -111,7 +123,9 @@ void SetDefaults(KubeSchedulerConfiguration* c) {
   if (c->profiles.size() == 1 && !c->profiles[0].scheduler_name) {
     c->profiles[0].scheduler_name = std::string(kDefaultSchedulerName);
   }
-  for (KubeSchedulerProfile& profile : c->profiles) SetDefaults(&profile);
+  for (KubeSchedulerProfile& profile : c->profiles) {
+    SetDefaults(&profile, gates);
+  }
 
   // DefaultPercentageOfNodesToScore is 0: adaptive.
   if (!c->percentage_of_nodes_to_score) c->percentage_of_nodes_to_score = 0;

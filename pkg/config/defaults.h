@@ -1,4 +1,4 @@
-// Defaulting of a decoded v1 configuration, as kube-scheduler v1.32's
+// Defaulting of a decoded v1 configuration, as kube-scheduler v1.35's
 // SetDefaults_KubeSchedulerConfiguration and the plugin-args defaulters do
 // (pkg/scheduler/apis/config/v1/defaults.go), including component-base's
 // RecommendedDefaultLeaderElectionConfiguration.
@@ -16,6 +16,7 @@
 
 #include <string_view>
 
+#include "pkg/config/feature_gates.h"
 #include "pkg/config/v1_types.h"
 
 namespace ksched::config {
@@ -32,14 +33,18 @@ inline constexpr std::string_view kDefaultContentType =
 
 namespace ksched::config::v1 {
 
-void SetDefaults(KubeSchedulerConfiguration* config);
+// Defaults depend on feature gates (the default plugins, DynamicResources'
+// timeouts), as kube-scheduler's do: v1.35's unless `gates` say otherwise.
+void SetDefaults(KubeSchedulerConfiguration* config,
+                 const FeatureGates& gates = FeatureGates());
 
 // Merges the default plugins into the profile and gives every configured
 // args type its defaults; then appends default args, in plugin-name order,
 // for each enabled plugin that has an args type and no pluginConfig entry.
-void SetDefaults(KubeSchedulerProfile* profile);
+void SetDefaults(KubeSchedulerProfile* profile,
+                 const FeatureGates& gates = FeatureGates());
 
 // The per-type args defaulters; no-op for monostate and NodeAffinityArgs.
-void SetDefaults(TypedArgs* args);
+void SetDefaults(TypedArgs* args, const FeatureGates& gates = FeatureGates());
 
 }  // namespace ksched::config::v1

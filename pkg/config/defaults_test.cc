@@ -24,9 +24,13 @@ std::vector<std::string> ConfigNames(const Profile& profile) {
 }
 
 const std::vector<std::string> kDefaultArgsOrder = {
-    "DefaultPreemption", "InterPodAffinity",
-    "NodeAffinity",      "NodeResourcesBalancedAllocation",
-    "NodeResourcesFit",  "PodTopologySpread",
+    "DefaultPreemption",
+    "DynamicResources",
+    "InterPodAffinity",
+    "NodeAffinity",
+    "NodeResourcesBalancedAllocation",
+    "NodeResourcesFit",
+    "PodTopologySpread",
     "VolumeBinding"};
 
 void ExpectDefaultArgs(const Profile& profile) {
@@ -35,6 +39,12 @@ void ExpectDefaultArgs(const Profile& profile) {
   ASSERT_NE(preemption, nullptr);
   EXPECT_EQ(preemption->min_candidate_nodes_percentage, 10);
   EXPECT_EQ(preemption->min_candidate_nodes_absolute, 100);
+  // DRASchedulerFilterTimeout is on: 10 s; binding conditions are off, so no
+  // binding timeout.
+  auto* dra = Args<DynamicResourcesArgs>(profile, "DynamicResources");
+  ASSERT_NE(dra, nullptr);
+  EXPECT_EQ(dra->filter_timeout, std::chrono::seconds(10));
+  EXPECT_EQ(dra->binding_timeout, std::chrono::seconds(0));
   auto* affinity = Args<InterPodAffinityArgs>(profile, "InterPodAffinity");
   ASSERT_NE(affinity, nullptr);
   EXPECT_EQ(affinity->hard_pod_affinity_weight, 1);
@@ -89,7 +99,7 @@ TEST(DefaultsTest, EmptyConfigurationGetsEveryDefault) {
   const Profile& profile = c.profiles[0];
   EXPECT_FALSE(profile.percentage_of_nodes_to_score.has_value());
   EXPECT_EQ(profile.plugins, DefaultPlugins());
-  EXPECT_EQ(profile.plugins.multi_point.enabled.size(), 18u);
+  EXPECT_EQ(profile.plugins.multi_point.enabled.size(), 19u);
   ExpectDefaultArgs(profile);
 }
 
@@ -290,7 +300,7 @@ profiles:
             (std::vector<std::string>{
                 "DefaultPreemption", "InterPodAffinity", "NodeResourcesFit",
                 "NodeResourcesBalancedAllocation", "VolumeBinding",
-                "PodTopologySpread", "NodeAffinity"}));
+                "PodTopologySpread", "DynamicResources", "NodeAffinity"}));
 }
 
 TEST(DefaultsTest, ScoringStrategyWeightZeroBecomesOne) {
@@ -346,7 +356,8 @@ profiles:
             (std::vector<std::string>{
                 "DefaultPreemption", "InterPodAffinity", "NodeResourcesFit",
                 "OutOfTreePlugin", "VolumeBinding", "PodTopologySpread",
-                "NodeAffinity", "NodeResourcesBalancedAllocation"}));
+                "NodeAffinity", "NodeResourcesBalancedAllocation",
+                "DynamicResources"}));
   EXPECT_EQ(Args<DefaultPreemptionArgs>(p, "DefaultPreemption")
                 ->min_candidate_nodes_absolute,
             100);
@@ -406,10 +417,10 @@ profiles:
 )");
   const Profile& p = c.profiles[0];
   const auto& enabled = p.plugins.multi_point.enabled;
-  ASSERT_EQ(enabled.size(), 17u);
+  ASSERT_EQ(enabled.size(), 18u);
   for (const Plugin& plugin : enabled) EXPECT_NE(plugin.name, "VolumeBinding");
-  // Re-enabled with a weight: same place (16th of 17), new weight.
-  EXPECT_EQ(enabled[15], (Plugin{"ImageLocality", 7}));
+  // Re-enabled with a weight: same place (17th of 18), new weight.
+  EXPECT_EQ(enabled[16], (Plugin{"ImageLocality", 7}));
   EXPECT_EQ(p.ArgsFor("VolumeBinding"), nullptr);
   EXPECT_NE(p.ArgsFor("NodeResourcesFit"), nullptr);
 }

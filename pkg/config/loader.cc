@@ -84,8 +84,9 @@ util::Result<KubeSchedulerConfiguration> ParseConfig(
   const v1::KubeSchedulerConfiguration as_written = *decoded;
 
   v1::KubeSchedulerConfiguration defaulted = std::move(*decoded);
-  v1::SetDefaults(&defaulted);
-  if (FieldErrors errs = v1::Validate(defaulted); !errs.empty()) {
+  v1::SetDefaults(&defaulted, options.gates);
+  if (FieldErrors errs = v1::Validate(defaulted, options.gates);
+      !errs.empty()) {
     return util::Error(AggregateMessage(errs));
   }
   if (FieldErrors errs = CheckPluginWeights(as_written); !errs.empty()) {
@@ -147,11 +148,11 @@ util::Result<KubeSchedulerConfiguration> LoadConfigFile(
   return config;
 }
 
-KubeSchedulerConfiguration DefaultConfig() {
+KubeSchedulerConfiguration DefaultConfig(const FeatureGates& gates) {
   v1::KubeSchedulerConfiguration empty;
   empty.api_version = std::string(v1::kGroupVersion);
   empty.kind = std::string(v1::kKind);
-  v1::SetDefaults(&empty);
+  v1::SetDefaults(&empty, gates);
   return Convert(empty);
 }
 

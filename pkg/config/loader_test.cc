@@ -35,7 +35,7 @@ TEST(LoaderTest, MinimalFile) {
   ASSERT_EQ(config->profiles.size(), 1u);
   EXPECT_EQ(config->profiles[0].scheduler_name, "ksched");
   EXPECT_EQ(config->profiles[0].plugins, DefaultPlugins());
-  EXPECT_EQ(config->profiles[0].plugin_config.size(), 7u);
+  EXPECT_EQ(config->profiles[0].plugin_config.size(), 8u);
   EXPECT_EQ(config->parallelism, 16);
 }
 
@@ -111,9 +111,9 @@ profiles:
   const Profile& spread = c.profiles[0];
   EXPECT_EQ(spread.scheduler_name, "ksched");
   const auto& enabled = spread.plugins.multi_point.enabled;
-  ASSERT_EQ(enabled.size(), 17u);
-  EXPECT_EQ(enabled[15], (Plugin{"ImageLocality", 5}));
-  EXPECT_EQ(enabled[16], (Plugin{"DefaultBinder", std::nullopt}));
+  ASSERT_EQ(enabled.size(), 18u);
+  EXPECT_EQ(enabled[16], (Plugin{"ImageLocality", 5}));
+  EXPECT_EQ(enabled[17], (Plugin{"DefaultBinder", std::nullopt}));
   EXPECT_EQ(
       spread.plugins.multi_point.disabled,
       (std::vector<Plugin>{{"NodeResourcesBalancedAllocation", std::nullopt}}));
@@ -122,9 +122,10 @@ profiles:
   std::vector<std::string> names;
   for (const PluginConfig& pc : spread.plugin_config) names.push_back(pc.name);
   // No default args for the disabled NodeResourcesBalancedAllocation.
-  EXPECT_THAT(names, ElementsAre("NodeResourcesFit", "PodTopologySpread",
-                                 "DefaultPreemption", "InterPodAffinity",
-                                 "NodeAffinity", "VolumeBinding"));
+  EXPECT_THAT(names,
+              ElementsAre("NodeResourcesFit", "PodTopologySpread",
+                          "DefaultPreemption", "DynamicResources",
+                          "InterPodAffinity", "NodeAffinity", "VolumeBinding"));
   auto* fit = Args<NodeResourcesFitArgs>(spread, "NodeResourcesFit");
   ASSERT_NE(fit, nullptr);
   EXPECT_EQ(fit->scoring_strategy.type, ScoringStrategyType::kMostAllocated);
@@ -145,7 +146,7 @@ profiles:
   EXPECT_EQ(binpack.plugins.multi_point, DefaultPlugins().multi_point);
   EXPECT_EQ(binpack.plugins.score.enabled,
             (std::vector<Plugin>{{"NodeResourcesFit", 10}}));
-  EXPECT_EQ(binpack.plugin_config.size(), 7u);
+  EXPECT_EQ(binpack.plugin_config.size(), 8u);
 }
 
 TEST(LoaderTest, OptionsTestPluginConfigShape) {
@@ -184,11 +185,11 @@ profiles:
                                            {{"VolumeBinding", std::nullopt}}}));
   std::vector<std::string> names;
   for (const PluginConfig& pc : p.plugin_config) names.push_back(pc.name);
-  EXPECT_THAT(
-      names,
-      ElementsAre("InterPodAffinity", "foo", "DefaultPreemption",
-                  "NodeAffinity", "NodeResourcesBalancedAllocation",
-                  "NodeResourcesFit", "PodTopologySpread", "VolumeBinding"));
+  EXPECT_THAT(names,
+              ElementsAre("InterPodAffinity", "foo", "DefaultPreemption",
+                          "DynamicResources", "NodeAffinity",
+                          "NodeResourcesBalancedAllocation", "NodeResourcesFit",
+                          "PodTopologySpread", "VolumeBinding"));
   EXPECT_EQ(Args<InterPodAffinityArgs>(p, "InterPodAffinity")
                 ->hard_pod_affinity_weight,
             2);
@@ -499,7 +500,8 @@ LoadOptions KnownDefaults() {
 TEST(LoaderTest, UnknownPluginListsTheKnownOnes) {
   const std::string known =
       "(known plugins: CustomPlugin, DefaultBinder, DefaultPreemption, "
-      "ImageLocality, InterPodAffinity, NodeAffinity, NodeName, NodePorts, "
+      "DynamicResources, ImageLocality, InterPodAffinity, NodeAffinity, "
+      "NodeName, NodePorts, "
       "NodeResourcesBalancedAllocation, NodeResourcesFit, NodeUnschedulable, "
       "NodeVolumeLimits, PodTopologySpread, PrioritySort, SchedulingGates, "
       "TaintToleration, VolumeBinding, VolumeRestrictions, VolumeZone)";

@@ -117,6 +117,12 @@ struct VolumeBindingArgs final : PluginArgs {
   std::vector<UtilizationShapePoint> shape;
 };
 
+// DynamicResources (v1.35): zero timeouts mean none.
+struct DynamicResourcesArgs final : PluginArgs {
+  std::chrono::nanoseconds filter_timeout{0};
+  std::chrono::nanoseconds binding_timeout{0};
+};
+
 // scheduler-plugins' Coscheduling (kubescheduler.config.k8s.io/v1
 // CoschedulingArgs, which scheduler-plugins registers in that group).
 struct CoschedulingArgs final : PluginArgs {

@@ -93,6 +93,13 @@ void Fields(V& v, CoschedulingArgs& a) {
 }
 
 template <typename V>
+void Fields(V& v, DynamicResourcesArgs& a) {
+  TypeMetaFields(v, a);
+  v("filterTimeout", a.filter_timeout);
+  v("bindingTimeout", a.binding_timeout);
+}
+
+template <typename V>
 void Fields(V& v, InterPodAffinityArgs& a) {
   TypeMetaFields(v, a);
   v("hardPodAffinityWeight", a.hard_pod_affinity_weight);

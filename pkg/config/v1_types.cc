@@ -3,7 +3,7 @@
 namespace ksched::config::v1 {
 
 std::string_view ArgsKindFor(std::string_view plugin_name) {
-  // The args kinds kubescheduler.config.k8s.io/v1 registers in v1.32;
+  // The args kinds kubescheduler.config.k8s.io/v1 registers in v1.35;
   // kube-scheduler looks them up as "<plugin name>Args".
   static constexpr std::pair<std::string_view, std::string_view> kKinds[] = {
       {"DefaultPreemption", "DefaultPreemptionArgs"},
@@ -14,6 +14,7 @@ std::string_view ArgsKindFor(std::string_view plugin_name) {
        "NodeResourcesBalancedAllocationArgs"},
       {"VolumeBinding", "VolumeBindingArgs"},
       {"NodeAffinity", "NodeAffinityArgs"},
+      {"DynamicResources", "DynamicResourcesArgs"},
       // Not kube-scheduler's own: scheduler-plugins adds it to this group.
       {"Coscheduling", "CoschedulingArgs"},
   };
@@ -42,6 +43,7 @@ TypedArgs EmptyArgsFor(std::string_view plugin_name) {
   if (plugin_name == "VolumeBinding") return VolumeBindingArgs{};
   if (plugin_name == "NodeAffinity") return NodeAffinityArgs{};
   if (plugin_name == "Coscheduling") return CoschedulingArgs{};
+  if (plugin_name == "DynamicResources") return DynamicResourcesArgs{};
   return std::monostate{};
 }
 

@@ -97,7 +97,7 @@ struct NodeResourcesBalancedAllocationArgs : TypeMeta {
 struct VolumeBindingArgs : TypeMeta {
   std::optional<int64_t> bind_timeout_seconds;
   // Present-but-empty differs from absent: validation rejects any shape
-  // while the VolumeCapacityPriority gate is off.
+  // (ksched does not score by storage capacity, StorageCapacityScoring).
   std::optional<std::vector<UtilizationShapePoint>> shape;
   friend bool operator==(const VolumeBindingArgs&,
                          const VolumeBindingArgs&) = default;
@@ -117,16 +117,25 @@ struct CoschedulingArgs : TypeMeta {
                          const CoschedulingArgs&) = default;
 };
 
+// DynamicResourcesArgs (v1.35): how long Filter may spend allocating devices
+// on one node, and how long PreBind waits for binding conditions.
+struct DynamicResourcesArgs : TypeMeta {
+  std::optional<Duration> filter_timeout;
+  std::optional<Duration> binding_timeout;
+  friend bool operator==(const DynamicResourcesArgs&,
+                         const DynamicResourcesArgs&) = default;
+};
+
 // The typed args of a plugin; monostate for a plugin name kube-scheduler
 // has no args type for (its args are kept only as raw JSON).
 using TypedArgs =
     std::variant<std::monostate, DefaultPreemptionArgs, InterPodAffinityArgs,
                  NodeResourcesFitArgs, PodTopologySpreadArgs,
                  NodeResourcesBalancedAllocationArgs, VolumeBindingArgs,
-                 NodeAffinityArgs, CoschedulingArgs>;
+                 NodeAffinityArgs, CoschedulingArgs, DynamicResourcesArgs>;
 
 // The args kind registered for a plugin name ("DefaultPreemptionArgs"), or
-// "" when kube-scheduler v1.32 registers none.
+// "" when kube-scheduler v1.35 registers none.
 std::string_view ArgsKindFor(std::string_view plugin_name);
 // Whether kubescheduler.config.k8s.io/v1 registers `kind`: the
 // configuration itself or one of the args kinds.

@@ -128,7 +128,7 @@ void ValidatePercentage(const FieldPath& path, std::optional<int32_t> value,
 
 void ValidatePluginConfig(const FieldPath& path,
                           const KubeSchedulerProfile& profile,
-                          FieldErrors* errs) {
+                          const FeatureGates& gates, FieldErrors* errs) {
   if (profile.plugins) {
     const Plugins& p = *profile.plugins;
     // kube-scheduler walks a Go map here; a fixed order keeps messages
@@ -175,7 +175,8 @@ void ValidatePluginConfig(const FieldPath& path,
     // kube-scheduler checks NodeResourcesFit args only when it builds the
     // plugin (its validation table misnames the plugin); ksched checks them
     // here too, with their path.
-    FieldErrors args_errs = ValidatePluginArgs(pc_path.Child("args"), pc);
+    FieldErrors args_errs =
+        ValidatePluginArgs(pc_path.Child("args"), pc, gates);
     errs->insert(errs->end(), args_errs.begin(), args_errs.end());
   }
 }
@@ -261,7 +262,8 @@ void ValidateExtenders(const std::vector<Extender>& extenders,
 
 }  // namespace
 
-FieldErrors Validate(const KubeSchedulerConfiguration& c) {
+FieldErrors Validate(const KubeSchedulerConfiguration& c,
+                     const FeatureGates& gates) {
   FieldErrors errs;
   if (c.client_connection.burst < 0) {
     errs.push_back(Invalid(FieldPath("clientConnection").Child("burst"),
@@ -297,7 +299,7 @@ FieldErrors Validate(const KubeSchedulerConfiguration& c) {
         errs.push_back(Required(path.Child("schedulerName"), ""));
       ValidatePercentage(path.Child("percentageOfNodesToScore"),
                          profile.percentage_of_nodes_to_score, &errs);
-      ValidatePluginConfig(path, profile, &errs);
+      ValidatePluginConfig(path, profile, gates, &errs);
       // kube-scheduler passes the earlier profile's path as the value, which
       // Go prints as that path; ksched names the duplicated scheduler.
       if (names.contains(name)) {

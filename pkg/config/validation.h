@@ -1,9 +1,10 @@
-// ValidateKubeSchedulerConfiguration of kube-scheduler v1.32
+// ValidateKubeSchedulerConfiguration of kube-scheduler v1.35
 // (pkg/scheduler/apis/config/validation/validation.go, with component-base's
 // client-connection and leader-election checks), on a defaulted v1
 // configuration.
 #pragma once
 
+#include "pkg/config/feature_gates.h"
 #include "pkg/config/field_errors.h"
 #include "pkg/config/v1_types.h"
 
@@ -11,6 +12,8 @@ namespace ksched::config::v1 {
 
 // Every error, in kube-scheduler's order; AggregateMessage() renders them
 // as kube-scheduler prints them.
-FieldErrors Validate(const KubeSchedulerConfiguration& config);
+// Plugin args are checked against `gates` (DynamicResources' timeouts).
+FieldErrors Validate(const KubeSchedulerConfiguration& config,
+                     const FeatureGates& gates = FeatureGates());
 
 }  // namespace ksched::config::v1

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -10,6 +11,7 @@
 
 #include "pkg/api/codec_internal.h"
 #include "pkg/api/fields.h"
+#include "pkg/config/duration.h"
 #include "pkg/config/name_validation.h"
 
 namespace ksched::config::v1 {
@@ -423,12 +425,13 @@ FieldErrors ValidateVolumeBindingArgs(const FieldPath& path,
                            "invalid BindTimeoutSeconds, should not be a "
                            "negative value"));
   }
-  // The VolumeCapacityPriority gate is off in v1.32: any shape is refused so
-  // that it cannot take effect unnoticed once the gate turns on.
+  // A shape needs StorageCapacityScoring (alpha, off), which ksched does
+  // not implement: any shape is refused, as kube does with the gate off,
+  // so that it never seems to take effect.
   if (args.shape) {
     errs.push_back(Invalid(path.Child("shape"), GoShape(*args.shape),
                            "unexpected field `shape`, remove it or turn on "
-                           "the feature gate VolumeCapacityPriority"));
+                           "the feature gate StorageCapacityScoring"));
   }
   return errs;
 }
@@ -484,8 +487,45 @@ FieldErrors ValidateNodeResourcesFitArgs(const FieldPath& path,
   return errs;
 }
 
+FieldErrors ValidateDynamicResourcesArgs(const FieldPath& path,
+                                         const DynamicResourcesArgs& args,
+                                         const FeatureGates& gates) {
+  using enum Feature;
+  FieldErrors errs;
+  if (gates.Enabled(kDRASchedulerFilterTimeout)) {
+    if (args.filter_timeout && args.filter_timeout->value.count() < 0) {
+      errs.push_back(
+          Invalid(path.Child("filterTimeout"),
+                  GoQuote(FormatGoDuration(args.filter_timeout->value)),
+                  "must be zero or positive"));
+    }
+  } else if (args.filter_timeout) {
+    // kube's message names the gate DRASchedulingFilterTimeout.
+    errs.push_back(Forbidden(path.Child("filterTimeout"),
+                             "DRASchedulingFilterTimeout feature gate is "
+                             "disabled"));
+  }
+  if (gates.Enabled(kDRADeviceBindingConditions) &&
+      gates.Enabled(kDRAResourceClaimDeviceStatus)) {
+    if (args.binding_timeout &&
+        args.binding_timeout->value < std::chrono::seconds(1)) {
+      errs.push_back(
+          Invalid(path.Child("bindingTimeout"),
+                  GoQuote(FormatGoDuration(args.binding_timeout->value)),
+                  "must be at least 1 second"));
+    }
+  } else if (args.binding_timeout) {
+    errs.push_back(Forbidden(path.Child("bindingTimeout"),
+                             "DRADeviceBindingConditions or "
+                             "DRAResourceClaimDeviceStatus feature gate is "
+                             "disabled"));
+  }
+  return errs;
+}
+
 FieldErrors ValidatePluginArgs(const FieldPath& path,
-                               const PluginConfig& config) {
+                               const PluginConfig& config,
+                               const FeatureGates& gates) {
   return std::visit(
       [&](const auto& args) -> FieldErrors {
         using T = std::decay_t<decltype(args)>;
@@ -506,6 +546,8 @@ FieldErrors ValidatePluginArgs(const FieldPath& path,
           return ValidateNodeResourcesFitArgs(path, args);
         } else if constexpr (std::is_same_v<T, CoschedulingArgs>) {
           return ValidateCoschedulingArgs(path, args);
+        } else if constexpr (std::is_same_v<T, DynamicResourcesArgs>) {
+          return ValidateDynamicResourcesArgs(path, args, gates);
         } else {
           return {};
         }

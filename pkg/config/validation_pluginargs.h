@@ -8,6 +8,7 @@
 
 #include <string_view>
 
+#include "pkg/config/feature_gates.h"
 #include "pkg/config/field_errors.h"
 #include "pkg/config/v1_types.h"
 
@@ -32,8 +33,13 @@ FieldErrors ValidateVolumeBindingArgs(const FieldPath& path,
 FieldErrors ValidateNodeResourcesFitArgs(const FieldPath& path,
                                          const NodeResourcesFitArgs& args);
 
+FieldErrors ValidateDynamicResourcesArgs(const FieldPath& path,
+                                         const DynamicResourcesArgs& args,
+                                         const FeatureGates& gates);
+
 // Dispatches on the args type; no errors for untyped args.
 FieldErrors ValidatePluginArgs(const FieldPath& path,
-                               const PluginConfig& config);
+                               const PluginConfig& config,
+                               const FeatureGates& gates = FeatureGates());
 
 }  // namespace ksched::config::v1

@@ -211,7 +211,7 @@ TEST(PluginArgsValidationTest, VolumeBinding) {
             std::string(kArgs) +
                 "bindTimeoutSeconds: Invalid value: -10: invalid "
                 "BindTimeoutSeconds, should not be a negative value");
-  // VolumeCapacityPriority is off in v1.32: any shape is refused.
+  // StorageCapacityScoring is not implemented: any shape is refused.
   EXPECT_EQ(ErrorFor(WithArgs("VolumeBinding",
                               "{shape: [{utilization: 1, score: 1}, "
                               "{utilization: 3, score: 3}]}")),
@@ -220,7 +220,43 @@ TEST(PluginArgsValidationTest, VolumeBinding) {
                 "UtilizationShapePoint{Utilization:1, Score:1}, config."
                 "UtilizationShapePoint{Utilization:3, Score:3}}: unexpected "
                 "field `shape`, remove it or turn on the feature gate "
-                "VolumeCapacityPriority");
+                "StorageCapacityScoring");
+}
+
+// ValidateDynamicResourcesArgs, as v1.35's table has it.
+TEST(PluginArgsValidationTest, DynamicResources) {
+  EXPECT_EQ(ErrorFor(WithArgs("DynamicResources", "{filterTimeout: 0s}")),
+            "<accepted>");
+  EXPECT_EQ(ErrorFor(WithArgs("DynamicResources", "{filterTimeout: -1s}")),
+            std::string(kArgs) +
+                "filterTimeout: Invalid value: \"-1s\": must be zero or "
+                "positive");
+  // Binding conditions are alpha and off: a binding timeout is forbidden.
+  EXPECT_EQ(ErrorFor(WithArgs("DynamicResources", "{bindingTimeout: 5m}")),
+            std::string(kArgs) +
+                "bindingTimeout: Forbidden: DRADeviceBindingConditions or "
+                "DRAResourceClaimDeviceStatus feature gate is disabled");
+
+  FeatureGates no_timeout;
+  no_timeout.Set(Feature::kDRASchedulerFilterTimeout, false);
+  v1::DynamicResourcesArgs args;
+  args.filter_timeout = v1::Duration{std::chrono::seconds(1)};
+  FieldErrors errs =
+      v1::ValidateDynamicResourcesArgs(FieldPath("args"), args, no_timeout);
+  ASSERT_EQ(errs.size(), 1u);
+  EXPECT_EQ(AggregateMessage(errs),
+            "args.filterTimeout: Forbidden: DRASchedulingFilterTimeout "
+            "feature gate is disabled");
+
+  FeatureGates binding;
+  binding.Set(Feature::kDRADeviceBindingConditions, true);
+  args = {};
+  args.binding_timeout = v1::Duration{std::chrono::milliseconds(500)};
+  errs = v1::ValidateDynamicResourcesArgs(FieldPath("args"), args, binding);
+  ASSERT_EQ(errs.size(), 1u);
+  EXPECT_EQ(AggregateMessage(errs),
+            "args.bindingTimeout: Invalid value: \"500ms\": must be at least "
+            "1 second");
 }
 
 std::string Fit(const std::string& args) {

@@ -52,4 +52,23 @@ bool HostPortInfo::CheckConflict(std::string_view ip, std::string_view protocol,
   return false;
 }
 
+std::vector<const api::ContainerPort*> HostPortsOf(const api::Pod& pod) {
+  std::vector<const api::ContainerPort*> ports;
+  // A sidecar (an init container that restarts Always) keeps its ports for
+  // the pod's whole life; other init containers have ended before the app
+  // containers start.
+  for (const api::Container& c : pod.spec.init_containers) {
+    if (c.restart_policy != "Always") continue;
+    for (const api::ContainerPort& p : c.ports) {
+      if (p.host_port > 0) ports.push_back(&p);
+    }
+  }
+  for (const api::Container& c : pod.spec.containers) {
+    for (const api::ContainerPort& p : c.ports) {
+      if (p.host_port > 0) ports.push_back(&p);
+    }
+  }
+  return ports;
+}
+
 }  // namespace ksched::framework

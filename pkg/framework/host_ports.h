@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "pkg/api/pod.h"
+
 namespace ksched::framework {
 
 inline constexpr std::string_view kDefaultBindAllHostIp = "0.0.0.0";
@@ -28,5 +30,9 @@ class HostPortInfo {
   };
   std::vector<Entry> entries_;
 };
+
+// The host ports a pod holds on its node (ports with hostPort > 0): its
+// sidecars' first, then its containers', as kube's GetHostPorts lists them.
+std::vector<const api::ContainerPort*> HostPortsOf(const api::Pod& pod);
 
 }  // namespace ksched::framework

@@ -26,16 +26,6 @@ void NodeInfo::RemoveNode() {
   zone_label_ = nullptr;
 }
 
-std::vector<const api::ContainerPort*> HostPortsOf(const api::Pod& pod) {
-  std::vector<const api::ContainerPort*> ports;
-  for (const api::Container& c : pod.spec.containers) {
-    for (const api::ContainerPort& p : c.ports) {
-      if (p.host_port > 0) ports.push_back(&p);
-    }
-  }
-  return ports;
-}
-
 void NodeInfo::Account(const PodInfo& info, int64_t sign) {
   const PodResource& r = info.resource();
   requested_.milli_cpu += sign * r.requests.milli_cpu;

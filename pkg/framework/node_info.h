@@ -146,9 +146,6 @@ class alignas(64) NodeInfo {
 
 using NodeInfoPtr = std::shared_ptr<NodeInfo>;
 
-// The host ports a pod asks for (container ports with hostPort > 0).
-std::vector<const api::ContainerPort*> HostPortsOf(const api::Pod& pod);
-
 inline const std::string* NodeLabels::Find(std::string_view key) const {
   if (key == kLabelHostname) return info_.hostname_label_;
   if (key == kLabelTopologyZone) return info_.zone_label_;

@@ -6,6 +6,7 @@
 
 #include "pkg/api/pod_resources.h"
 #include "pkg/api/resource_names.h"
+#include "pkg/framework/host_ports.h"
 
 namespace ksched::framework {
 namespace {
@@ -212,10 +213,8 @@ void PodInfo::SetFacts(const api::Pod& pod) {
     }
   }
   host_ports_.clear();
-  for (const api::Container& c : pod.spec.containers) {
-    for (const api::ContainerPort& port : c.ports) {
-      if (port.host_port > 0) host_ports_.push_back(port);
-    }
+  for (const api::ContainerPort* port : HostPortsOf(pod)) {
+    host_ports_.push_back(*port);
   }
   host_ports_.shrink_to_fit();
   claim_names_.clear();

@@ -35,6 +35,8 @@ void CopyResources(const api::Pod& pod, api::Pod& into) {
 void CopyPorts(const api::Pod& pod, api::Pod& into) {
   ForEachContainer(pod, into, [](const api::Container& c, api::Container& to) {
     to.ports = c.ports;
+    // Whether an init container's host ports stay taken (a sidecar's do).
+    to.restart_policy = c.restart_policy;
   });
 }
 

@@ -6,6 +6,7 @@
 #include "pkg/plugins/coscheduling/coscheduling.h"
 #include "pkg/plugins/defaultbinder/default_binder.h"
 #include "pkg/plugins/defaultpreemption/default_preemption.h"
+#include "pkg/plugins/dynamicresources/dynamic_resources.h"
 #include "pkg/plugins/imagelocality/image_locality.h"
 #include "pkg/plugins/interpodaffinity/plugin.h"
 #include "pkg/plugins/names.h"
@@ -28,8 +29,11 @@
 namespace ksched::plugins {
 
 const std::vector<std::string>& UnimplementedPluginNames() {
+  // Alpha in v1.35; the default profile has them only when their gates are
+  // turned on.
   static const std::vector<std::string> kNames = {
-      std::string(names::kDynamicResources),
+      std::string(names::kGangScheduling),
+      std::string(names::kNodeDeclaredFeatures),
   };
   return kNames;
 }
@@ -62,6 +66,7 @@ framework::Registry NewInTreeRegistry() {
   add(names::kVolumeBinding, NewVolumeBinding);
   add(names::kVolumeZone, NewVolumeZone);
   add(names::kDefaultPreemption, NewDefaultPreemption);
+  add(names::kDynamicResources, NewDynamicResources);
   add(names::kDefaultBinder, NewDefaultBinder);
   add(names::kCoscheduling, NewCoscheduling);
   for (const std::string& name : UnimplementedPluginNames()) {

@@ -1,4 +1,4 @@
-// The in-tree plugin registry: every plugin name kube-scheduler v1.32 knows.
+// The in-tree plugin registry: every plugin name kube-scheduler v1.35 knows.
 #pragma once
 
 #include <string>

@@ -30,6 +30,22 @@ api::Pod NewPod(const std::vector<std::string>& ports) {
   return b.Obj();
 }
 
+// A pod whose only host port is on an init container: a sidecar
+// (restartPolicy Always) when `sidecar`, else a plain init container.
+api::Pod InitContainerPortPod(bool sidecar, int32_t host_port) {
+  api::Pod pod = testing::PodBuilder("p").Obj();
+  api::Container init;
+  init.name = "init";
+  if (sidecar) init.restart_policy = "Always";
+  api::ContainerPort port;
+  port.container_port = host_port;
+  port.host_port = host_port;
+  port.protocol = "TCP";
+  init.ports.push_back(port);
+  pod.spec.init_containers.push_back(init);
+  return pod;
+}
+
 const char* const kReason =
     "node(s) didn't have free ports for the requested pod ports";
 
@@ -127,6 +143,25 @@ std::vector<FilterCase> FilterCases() {
        .existing = {NewPod({"TCP/10.1.2.3/8001"})},
        .filter_code = kReject,
        .filter_reason = kReason},
+      // v1.34 on: a sidecar's host ports count, a plain init container's
+      // do not (it has ended before the pod runs).
+      {.name = "non-sidecar initContainer using hostPort",
+       .pod = InitContainerPortPod(false, 8001),
+       .existing = {NewPod({"TCP/0.0.0.0/8001"})},
+       .pre_filter_code = Code::kSkip},
+      {.name = "TCP hostPort conflict from sidecar initContainer",
+       .pod = InitContainerPortPod(true, 8001),
+       .existing = {NewPod({"TCP/0.0.0.0/8001"})},
+       .filter_code = kReject,
+       .filter_reason = kReason},
+      {.name = "a sidecar already on the node holds its host port",
+       .pod = NewPod({"TCP/0.0.0.0/8001"}),
+       .existing = {InitContainerPortPod(true, 8001)},
+       .filter_code = kReject,
+       .filter_reason = kReason},
+      {.name = "a plain init container on the node holds no port",
+       .pod = NewPod({"TCP/0.0.0.0/8001"}),
+       .existing = {InitContainerPortPod(false, 8001)}},
   };
 }
 

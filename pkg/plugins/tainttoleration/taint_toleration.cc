@@ -62,10 +62,10 @@ framework::Status TaintToleration::Filter(
   const api::Taint* taint = api::FindMatchingUntoleratedTaint(
       node->spec.taints, pod.pod().spec.tolerations, IsDoNotSchedule);
   if (taint == nullptr) return framework::Status();
-  // The taint cannot go away by preempting pods: unresolvable.
-  return framework::Status::Unresolvable("node(s) had untolerated taint {" +
-                                         taint->key + ": " + taint->value +
-                                         "}");
+  // The taint cannot go away by preempting pods: unresolvable. Since v1.33
+  // the message no longer names the taint, so that nodes with different
+  // taints add up to one reason.
+  return framework::Status::Unresolvable(std::string(kErrReasonUntolerated));
 }
 
 framework::Status TaintToleration::PreScore(

@@ -15,6 +15,11 @@
 
 namespace ksched::plugins {
 
+// Filter's reason for a node with a NoSchedule/NoExecute taint the pod does
+// not tolerate.
+inline constexpr std::string_view kErrReasonUntolerated =
+    "node(s) had untolerated taint(s)";
+
 class TaintToleration final : public framework::SignPlugin,
                               public framework::FilterPlugin,
                               public framework::PreScorePlugin,

@@ -21,7 +21,7 @@ namespace ksched::plugins::volumebinding {
 
 // Filter reasons (ConflictReason), in the order kube reports them.
 inline constexpr std::string_view kErrReasonNodeConflict =
-    "node(s) had volume node affinity conflict";
+    "node(s) didn't match PersistentVolume's node affinity";
 inline constexpr std::string_view kErrReasonBindConflict =
     "node(s) didn't find available persistent volumes to bind";
 // Never reported by ksched: it needs CSIStorageCapacity objects.

@@ -27,8 +27,8 @@ inline constexpr std::string_view kVolumeRestrictionsErrReasonDiskConflict =
     "node(s) had no available disk";
 inline constexpr std::string_view
     kVolumeRestrictionsErrReasonReadWriteOncePodConflict =
-        "node has pod using PersistentVolumeClaim with the same name and "
-        "ReadWriteOncePod access mode";
+        "node(s) unavailable due to PersistentVolumeClaim with "
+        "ReadWriteOncePod access mode already in-use by another pod";
 
 namespace volumerestrictions {
 

@@ -16,8 +16,8 @@ using framework::QueueingHint;
 
 const std::string kDiskConflict = "node(s) had no available disk";
 const std::string kRwopConflict =
-    "node has pod using PersistentVolumeClaim with the same name and "
-    "ReadWriteOncePod access mode";
+    "node(s) unavailable due to PersistentVolumeClaim with "
+    "ReadWriteOncePod access mode already in-use by another pod";
 
 api::Volume Gce(std::string pd) {
   api::Volume v;
