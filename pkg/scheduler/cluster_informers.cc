@@ -83,6 +83,16 @@ template <typename T>
 std::unique_ptr<informer::Informer<T>> ClusterInformers::Make(
     std::string name, informer::Handlers<T> handlers,
     informer::InformerOptions options) {
+  constexpr client::Resource kResource = client::ResourceOf<T>::kResource;
+  // Pods and nodes are what scheduling is; without them nothing would work
+  // anyway, and their informer says why.
+  const bool essential =
+      kResource.group_version_path == "/api/v1" &&
+      (kResource.plural == "pods" || kResource.plural == "nodes");
+  if (served_ != nullptr && !essential &&
+      !served_->Serves(kResource.group_version_path, kResource.plural)) {
+    return nullptr;
+  }
   auto made = std::make_unique<informer::Informer<T>>(
       name, std::make_unique<client::RestListerWatcher<T>>(client_),
       std::move(handlers), std::move(options), log_, random_);
@@ -101,8 +111,9 @@ ClusterInformers::ClusterInformers(client::RestClient& client,
                                    framework::InMemoryClusterObjects& objects,
                                    util::Logger& log, util::Random& random,
                                    informer::InformerOptions options,
-                                   bool watch_pod_groups)
-    : client_(client), log_(log), random_(random) {
+                                   bool watch_pod_groups,
+                                   const client::ServedResources* served)
+    : client_(client), log_(log), random_(random), served_(served) {
   // One outage, one warning, whichever informers it hits.
   if (options.failure_log == nullptr) {
     options.failure_log = std::make_shared<informer::FailureLog>(log);
@@ -203,6 +214,90 @@ ClusterInformers::ClusterInformers(client::RestClient& client,
          .on_delete = [members](auto pod) { members->Remove(*pod); }},
         member_options);
   }
+}
+
+namespace {
+
+// What ksched reads from each group-version, and what goes missing when
+// the API server does not serve it.
+struct WatchedGroupVersion {
+  std::string_view path;
+  std::vector<std::string_view> resources;
+  std::string_view without;
+  bool pod_groups = false;  // only asked about when a profile gangs pods
+};
+
+const std::vector<WatchedGroupVersion>& Watched() {
+  static const auto* const kWatched = new std::vector<WatchedGroupVersion>{
+      {"/api/v1",
+       {"pods", "nodes", "namespaces", "persistentvolumeclaims",
+        "persistentvolumes"},
+       "pods and nodes are read anyway; the volume plugins see no claims or "
+       "volumes, and namespace selectors of affinity terms match nothing"},
+      {"/apis/policy/v1",
+       {"poddisruptionbudgets"},
+       "preemption counts no PodDisruptionBudget and may evict pods one "
+       "protects"},
+      {"/apis/storage.k8s.io/v1",
+       {"storageclasses", "csinodes", "csidrivers", "volumeattachments"},
+       "the volume plugins see no StorageClass, CSINode, CSIDriver or "
+       "VolumeAttachment: pods with claims to bind wait, and CSI attach "
+       "limits are not counted"},
+      {"/apis/scheduling.x-k8s.io/v1alpha1",
+       {"podgroups"},
+       "the PodGroup CRD is not installed (the chart's podGroupCRD.install): "
+       "pods of a pod group stay pending with \"PodGroup not found\"",
+       true},
+      // Not watched yet: discovered for dynamic resource allocation, so
+      // that the start-up says whether the cluster has it.
+      {"/apis/resource.k8s.io/v1",
+       {"deviceclasses", "resourceclaims", "resourceslices"},
+       "the cluster has no dynamic resource allocation at v1 (Kubernetes "
+       "v1.34 and later serve it): no DeviceClass, ResourceClaim or "
+       "ResourceSlice to read"},
+  };
+  return *kWatched;
+}
+
+std::string GroupVersionName(std::string_view path) {
+  return client::GroupVersionOfPath(path);
+}
+
+}  // namespace
+
+std::vector<std::string> ClusterInformers::GroupVersionsToDiscover(
+    bool watch_pod_groups) {
+  std::vector<std::string> paths;
+  for (const WatchedGroupVersion& w : Watched()) {
+    if (w.pod_groups && !watch_pod_groups) continue;
+    paths.emplace_back(w.path);
+  }
+  return paths;
+}
+
+std::vector<std::string> ClusterInformers::NotServedNotes(
+    const client::ServedResources& served, bool watch_pod_groups) {
+  std::vector<std::string> notes;
+  for (const WatchedGroupVersion& w : Watched()) {
+    if (w.pod_groups && !watch_pod_groups) continue;
+    const client::GroupVersionDiscovery* found = served.Find(w.path);
+    if (found == nullptr) continue;
+    std::string missing;
+    for (std::string_view r : w.resources) {
+      if (served.Serves(w.path, r)) continue;
+      missing += (missing.empty() ? "" : ", ") + std::string(r);
+    }
+    if (missing.empty()) continue;
+    const std::string gv = GroupVersionName(w.path);
+    notes.push_back(
+        (found->state == client::GroupVersionDiscovery::State::kNotServed
+             ? "the API server does not serve " + gv + ", so " + missing +
+                   " are not watched: "
+             : "the API server's " + gv + " has no " + missing +
+                   ", so they are not watched: ") +
+        std::string(w.without));
+  }
+  return notes;
 }
 
 ClusterInformers::~ClusterInformers() {

@@ -11,7 +11,10 @@
 //   profile gangs pods)     for the pods Coscheduling rejected
 //   pods with the pod-group -> gang_members(), finished ones too (when a
 //   label                      profile gangs pods), for the groups' status
-// Each informer runs on a thread of its own.
+// Each informer runs on a thread of its own. A resource discovery found
+// the API server does not serve gets no informer (pods and nodes always
+// do): its objects are simply absent, and NotServedNotes() says what that
+// means.
 #pragma once
 
 #include <memory>
@@ -19,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "pkg/client/discovery.h"
 #include "pkg/client/rest_client.h"
 #include "pkg/framework/cluster_objects.h"
 #include "pkg/framework/pod_group_members.h"
@@ -36,13 +40,25 @@ inline constexpr const char* kUnfinishedPods =
 
 class ClusterInformers {
  public:
+  // `served`: what discovery found (see GroupVersionsToDiscover); nullptr
+  // watches everything.
   ClusterInformers(client::RestClient& client, Scheduler& scheduler,
                    framework::InMemoryClusterObjects& objects,
                    util::Logger& log, util::Random& random,
                    informer::InformerOptions options = {},
-                   bool watch_pod_groups = false);
+                   bool watch_pod_groups = false,
+                   const client::ServedResources* served = nullptr);
   // Cancels and joins every informer.
   ~ClusterInformers();
+
+  // The group-version paths ("/api/v1", "/apis/policy/v1", ...) whose
+  // resources ksched watches or will watch, for discovery to ask about.
+  static std::vector<std::string> GroupVersionsToDiscover(
+      bool watch_pod_groups);
+  // One line per group-version discovery found missing, or missing some of
+  // the resources ksched reads: what is not watched and what that means.
+  static std::vector<std::string> NotServedNotes(
+      const client::ServedResources& served, bool watch_pod_groups);
 
   void Start();
   // Blocks until every informer has listed once; false if `stop` fired
@@ -63,6 +79,7 @@ class ClusterInformers {
   }
 
  private:
+  // nullptr when `served` says the API server does not serve T.
   template <typename T>
   std::unique_ptr<informer::Informer<T>> Make(
       std::string name, informer::Handlers<T> handlers,
@@ -71,6 +88,7 @@ class ClusterInformers {
   client::RestClient& client_;
   util::Logger& log_;
   util::Random& random_;
+  const client::ServedResources* served_;
   util::Cancellation stop_;
   std::unique_ptr<informer::Informer<api::Pod>> pods_;
   std::unique_ptr<informer::Informer<api::Node>> nodes_;
