@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "pkg/api/pod_resources.h"
+
 namespace ksched::api {
 namespace {
 
@@ -323,6 +325,140 @@ TEST(CodecTest, WrongTypeNamesTheJsonPath) {
       {R"({"spec":{"hostNetwork":"yes"}})",
        "spec.hostNetwork: expected bool, got string"},
       {R"([1,2])", "expected object, got array"},
+  };
+  for (const Case& c : cases) {
+    auto pod = DecodeJson<Pod>(c.json);
+    ASSERT_FALSE(pod.ok()) << c.json;
+    EXPECT_TRUE(pod.error().message().starts_with(c.message))
+        << c.json << "\n  got: " << pod.error().message();
+  }
+}
+
+// A pod resized in place, as kube-apiserver v1.35 returns it: its spec
+// asks for 500m / 256Mi, its status reports 2 / 1Gi allocated and applied.
+TEST(CodecTest, DecodesAResizedPodAndCountsItsStatus) {
+  auto pod = DecodeJson<Pod>(Recorded("v1.35/get-pod-resized.json"));
+  ASSERT_TRUE(pod.ok()) << pod.error().message();
+  ASSERT_EQ(pod->status.container_statuses.size(), 1u);
+  const ContainerStatus& cs = pod->status.container_statuses[0];
+  EXPECT_EQ(cs.name, "app");
+  EXPECT_EQ(*cs.allocated_resources.Find("cpu"), Q("2"));
+  EXPECT_EQ(*cs.allocated_resources.Find("memory"), Q("1Gi"));
+  ASSERT_TRUE(cs.resources.has_value());
+  EXPECT_EQ(*cs.resources->requests.Find("cpu"), Q("2"));
+  EXPECT_EQ(*cs.resources->limits.Find("memory"), Q("512Mi"));
+  EXPECT_TRUE(pod->status.init_container_statuses.empty());
+  EXPECT_FALSE(pod->spec.resources.has_value());
+
+  // v1.35 counts the larger per container (InPlacePodVerticalScaling on).
+  ResourceList held =
+      PodRequests(*pod, PodResourcesOptionsFor(ResourceFeatures{}));
+  EXPECT_EQ(held.Find("cpu")->MilliValue(), 2000);
+  EXPECT_EQ(held.Find("memory")->Value(), int64_t{1} << 30);
+  // v1.32 (gate off) only the spec.
+  ResourceList spec = PodRequests(
+      *pod, PodResourcesOptionsFor({.in_place_pod_vertical_scaling = false,
+                                    .pod_level_resources = false}));
+  EXPECT_EQ(spec.Find("cpu")->MilliValue(), 500);
+  EXPECT_EQ(spec.Find("memory")->Value(), int64_t{256} << 20);
+}
+
+// Pod-level requests (cpu 2, memory 2Gi) over two app containers and a
+// sidecar with a hostPort, as kube-apiserver v1.35 created it.
+TEST(CodecTest, DecodesPodLevelResourcesAndCountsThem) {
+  auto pod =
+      DecodeJson<Pod>(Recorded("v1.35/post-pod-podlevel-resources.json"));
+  ASSERT_TRUE(pod.ok()) << pod.error().message();
+  ASSERT_TRUE(pod->spec.resources.has_value());
+  EXPECT_EQ(*pod->spec.resources->requests.Find("cpu"), Q("2"));
+  EXPECT_EQ(*pod->spec.resources->limits.Find("memory"), Q("4Gi"));
+  ASSERT_EQ(pod->spec.init_containers.size(), 1u);
+  EXPECT_EQ(pod->spec.init_containers[0].restart_policy, "Always");
+  EXPECT_EQ(pod->spec.init_containers[0].ports[0].host_port, 9901);
+  ASSERT_EQ(pod->spec.containers.size(), 2u);
+
+  // The pod-level requests replace the containers' 250m / 128Mi.
+  ResourceList r = PodRequests(*pod, {});
+  EXPECT_EQ(r.Find("cpu")->MilliValue(), 2000);
+  EXPECT_EQ(r.Find("memory")->Value(), int64_t{2} << 30);
+  // Without PodLevelResources the containers' sum counts.
+  ResourceList containers =
+      PodRequests(*pod, {.skip_pod_level_resources = true});
+  EXPECT_EQ(containers.Find("cpu")->MilliValue(), 250);
+  EXPECT_EQ(containers.Find("memory")->Value(), int64_t{128} << 20);
+  // Overhead (a RuntimeClass's) comes on top of the pod-level requests.
+  Pod with_overhead = *pod;
+  with_overhead.spec.overhead.Set("cpu", Q("250m"));
+  with_overhead.spec.overhead.Set("memory", Q("120Mi"));
+  ResourceList o = PodRequests(with_overhead, {});
+  EXPECT_EQ(o.Find("cpu")->MilliValue(), 2250);
+  EXPECT_EQ(o.Find("memory")->Value(), (int64_t{2} << 30) + (120 << 20));
+  EXPECT_EQ(PodRequests(with_overhead, {.exclude_overhead = true})
+                .Find("cpu")
+                ->MilliValue(),
+            2000);
+}
+
+// What a snapshot writes (simulate --snapshot-out) reads back the same:
+// pod-level resources and the resize in the status included.
+TEST(CodecTest, ResourceFieldsRoundTrip) {
+  for (const char* name : {"v1.35/get-pod-resized.json",
+                           "v1.35/post-pod-podlevel-resources.json"}) {
+    SCOPED_TRACE(name);
+    auto pod = DecodeJson<Pod>(Recorded(name));
+    ASSERT_TRUE(pod.ok()) << pod.error().message();
+    std::string encoded = EncodeJson(*pod);
+    auto again = DecodeJson<Pod>(encoded);
+    ASSERT_TRUE(again.ok()) << again.error().message();
+    EXPECT_TRUE(*again == *pod) << encoded;
+  }
+  // Written as Kubernetes writes them: absent stays absent, the container
+  // status's name always.
+  Pod pod;
+  pod.spec.resources.emplace().requests.Set("cpu", Q("1"));
+  ContainerStatus cs;
+  cs.name = "app";
+  cs.allocated_resources.Set("memory", Q("1Gi"));
+  pod.status.container_statuses.push_back(cs);
+  pod.status.init_container_statuses.push_back(ContainerStatus{"init", {}, {}});
+  std::string json = EncodeJson(pod);
+  EXPECT_NE(json.find(R"("resources":{"requests":{"cpu":"1"}})"),
+            std::string::npos)
+      << json;
+  EXPECT_NE(
+      json.find(
+          R"("containerStatuses":[{"name":"app","allocatedResources":{"memory":"1Gi"}}])"),
+      std::string::npos)
+      << json;
+  EXPECT_NE(json.find(R"("initContainerStatuses":[{"name":"init"}])"),
+            std::string::npos)
+      << json;
+  EXPECT_EQ(json.find(R"("status":{"resources")"), std::string::npos) << json;
+}
+
+TEST(CodecTest, ResourceFieldsOfTheWrongTypeNameTheirPath) {
+  struct Case {
+    const char* json;
+    const char* message;
+  } cases[] = {
+      {R"({"spec":{"resources":[]}})",
+       "spec.resources: expected object, got array"},
+      {R"({"spec":{"resources":{"requests":{"cpu":"lots"}}}})",
+       "spec.resources.requests.cpu: "},
+      {R"({"status":{"containerStatuses":{}}})",
+       "status.containerStatuses: expected array, got object"},
+      {R"({"status":{"containerStatuses":[{"name":"a","resources":{"requests":{"cpu":false}}}]}})",
+       "status.containerStatuses[0].resources.requests.cpu: expected quantity "
+       "(string or number), got bool"},
+      {R"({"status":{"initContainerStatuses":[{"name":7}]}})",
+       "status.initContainerStatuses[0].name: expected string, got number"},
+      {R"({"status":{"containerStatuses":[{"allocatedResources":"2"}]}})",
+       "status.containerStatuses[0].allocatedResources: expected object, got "
+       "string"},
+      {R"({"status":{"resources":{"limits":1}}})",
+       "status.resources.limits: expected object, got number"},
+      {R"({"status":{"allocatedResources":{"memory":[]}}})",
+       "status.allocatedResources.memory: "},
   };
   for (const Case& c : cases) {
     auto pod = DecodeJson<Pod>(c.json);
