@@ -64,6 +64,12 @@ std::unique_ptr<framework::Plugin> MakeFit(
   return p.ok() ? std::move(*p) : nullptr;
 }
 
+NodeResourcesFit& AsFit(const std::unique_ptr<framework::Plugin>& plugin) {
+  auto* fit = dynamic_cast<NodeResourcesFit*>(plugin.get());
+  EXPECT_NE(fit, nullptr);
+  return *fit;
+}
+
 config::NodeResourcesFitArgs DefaultFitArgs() {
   config::NodeResourcesFitArgs a;
   a.scoring_strategy.type = config::ScoringStrategyType::kLeastAllocated;
@@ -387,6 +393,153 @@ TEST(NodeResourcesFitTest, EnoughRequests) {
   }
 }
 
+// TestEnoughRequests' pod-level cases (v1.35, PodLevelResources on): the
+// pod-level requests replace the containers' sum for cpu, memory and
+// hugepages; other resources still come from the containers.
+TEST(NodeResourcesFitTest, PodLevelResources) {
+  struct Case {
+    std::string name;
+    api::Pod pod;
+    std::vector<Usage> node_pods;
+    config::FeatureGates gates;
+    std::vector<std::string> reasons;
+    std::vector<InsufficientResource> insufficient;
+  };
+  auto pod_level = [](api::Pod pod, testing::ResourcePairs requests) {
+    pod.spec.resources.emplace().requests = testing::MakeResourceList(requests);
+    return pod;
+  };
+  const config::FeatureGates v132(config::KubeVersion{1, 32});
+  const Case cases[] = {
+      {"both pod-level and container-level resources fit",
+       pod_level(ResourcePod({{1, 1}}), {{"cpu", "1m"}, {"memory", "2"}}),
+       {{5, 5}},
+       {},
+       {},
+       {}},
+      {"pod-level cpu resource not fit",
+       pod_level(ResourcePod({{1, 1}}), {{"cpu", "7m"}, {"memory", "2"}}),
+       {{5, 5}},
+       {},
+       {"Insufficient cpu"},
+       {{"cpu", "Insufficient cpu", 7, 5, 10}}},
+      {"pod-level cpu resource ignored without PodLevelResources",
+       pod_level(ResourcePod({{1, 1}}), {{"cpu", "7m"}, {"memory", "2"}}),
+       {{5, 5}},
+       v132,
+       {},
+       {}},
+      {"pod-level memory resource not fit",
+       pod_level(ResourcePod({{1, 1}}), {{"cpu", "3m"}, {"memory", "2"}}),
+       {{5, 19}},
+       {},
+       {"Insufficient memory"},
+       {{"memory", "Insufficient memory", 2, 19, 20}}},
+      {"pod-level hugepages resource fit",
+       pod_level(ResourcePod({}),
+                 {{"cpu", "3m"}, {"memory", "2"}, {kHugePageA, "5"}}),
+       {},
+       {},
+       {},
+       {}},
+      {"both pod-level and container-level hugepages resource fit",
+       pod_level(ResourcePod({{1, 1, 0, {{kHugePageA, 3}}}}),
+                 {{"cpu", "3m"}, {"memory", "2"}, {kHugePageA, "5"}}),
+       {},
+       {},
+       {},
+       {}},
+      {"pod-level hugepages resource not fit",
+       pod_level(ResourcePod({}),
+                 {{"cpu", "3m"}, {"memory", "2"}, {kHugePageA, "10"}}),
+       {},
+       {},
+       {Insufficient(kHugePageA)},
+       {{kHugePageA, Insufficient(kHugePageA), 10, 0, 5}}},
+      {"one pod-level cpu resource fits and all init and non-init containers "
+       "resources fit",
+       WithInit(
+           pod_level(ResourcePod({{1, 1}}), {{"cpu", "3m"}, {"memory", "2"}}),
+           {{1, 1}}),
+       {{5, 19}},
+       {},
+       {"Insufficient memory"},
+       {{"memory", "Insufficient memory", 2, 19, 20}}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    api::Node node = FitNode(MakeResources(10, 20, 32, 5, 20, 5),
+                             MakeResources(10, 20, 32, 5, 20, 5));
+    std::vector<api::Pod> existing;
+    for (const Usage& u : c.node_pods) existing.push_back(ResourcePod({u}));
+    auto node_info = testing::MakeNodeInfo(node, existing);
+    auto plugin = MakeFit(DefaultFitArgs(), c.gates);
+    ASSERT_NE(plugin, nullptr);
+    framework::Status s = RunFilter(*plugin, c.pod, *node_info);
+    // Only whether the pod is refused: the code for a request beyond the
+    // node's whole allocatable is Filter's concern, not the request's.
+    EXPECT_EQ(s.IsSuccess(), c.reasons.empty()) << s.Message();
+    EXPECT_EQ(s.reasons(), c.reasons);
+    EXPECT_EQ(FitsRequest(AsFit(plugin).PodRequest(c.pod), *node_info,
+                          AsFit(plugin).ignored()),
+              c.insufficient);
+  }
+}
+
+// A running pod resized in place holds what its status reports: with
+// InPlacePodVerticalScaling (v1.33+) the node counts it, at v1.32 only the
+// spec.
+TEST(NodeResourcesFitTest, ResizedPodOnTheNode) {
+  const api::Pod resized =
+      testing::PodBuilder("resized")
+          .Uid("resized")
+          .Node("node")
+          .Req({{"cpu", "1m"}, {"memory", "1"}})
+          .StatusResources("c0", {{"cpu", "8m"}}, {{"cpu", "8m"}})
+          .Obj();
+  const api::Pod pending = ResourcePod({{3, 1}});
+  struct Case {
+    std::string name;
+    config::FeatureGates gates;
+    std::vector<InsufficientResource> insufficient;
+  } cases[] = {
+      {"v1.35: the applied 8m count",
+       config::FeatureGates(),
+       {{"cpu", "Insufficient cpu", 3, 8, 10}}},
+      {"v1.32: the spec's 1m count",
+       config::FeatureGates(config::KubeVersion{1, 32}),
+       {}},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    api::Node node = FitNode(MakeResources(10, 20, 32, 5, 20, 5),
+                             MakeResources(10, 20, 32, 5, 20, 5));
+    framework::NodeInfo node_info;
+    node_info.SetNode(std::make_shared<const api::Node>(node));
+    node_info.AddPod(framework::PodInfo::CreateBound(
+        resized, nullptr, framework::ResourceFeaturesOf(c.gates)));
+    auto plugin = MakeFit(DefaultFitArgs(), c.gates);
+    ASSERT_NE(plugin, nullptr);
+    framework::Status s = RunFilter(*plugin, pending, node_info);
+    EXPECT_EQ(s.IsSuccess(), c.insufficient.empty()) << s.Message();
+    EXPECT_EQ(FitsRequest(AsFit(plugin).PodRequest(pending), node_info,
+                          AsFit(plugin).ignored()),
+              c.insufficient);
+  }
+}
+
+// A pending pod's status is not read for its own request, even if it has
+// one: it has not run.
+TEST(NodeResourcesFitTest, PendingPodStatusIsNotItsRequest) {
+  const api::Pod pod = testing::PodBuilder("p")
+                           .Req({{"cpu", "1m"}})
+                           .StatusResources("c0", {{"cpu", "9m"}})
+                           .Obj();
+  auto plugin = MakeFit(DefaultFitArgs());
+  ASSERT_NE(plugin, nullptr);
+  EXPECT_EQ(AsFit(plugin).PodRequest(pod).milli_cpu, 1);
+}
+
 // TestPreFilterDisabled: Filter without PreFilter's state is an error.
 TEST(NodeResourcesFitTest, PreFilterDisabled) {
   auto plugin = MakeFit(DefaultFitArgs());
@@ -609,12 +762,6 @@ TEST(NodeResourcesFitTest, FitScore) {
                 c.want);
     }
   }
-}
-
-NodeResourcesFit& AsFit(const std::unique_ptr<framework::Plugin>& plugin) {
-  auto* fit = dynamic_cast<NodeResourcesFit*>(plugin.get());
-  EXPECT_NE(fit, nullptr);
-  return *fit;
 }
 
 // TestEventsToRegister: scale-downs are registered with in-place resize on
