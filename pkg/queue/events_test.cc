@@ -56,6 +56,27 @@ TEST(PodSchedulingPropertiesChangeTest, ScaleDownOnAssignedPod) {
             (std::vector<std::string>{"AssignedPod/Update"}));
 }
 
+// A resize the kubelet reports in the status alone is a scale-down when it
+// lowers what the pod holds, with InPlacePodVerticalScaling on.
+TEST(PodSchedulingPropertiesChangeTest, ScaleDownInTheStatus) {
+  auto running = [](const char* applied) {
+    return PodBuilder("p")
+        .Node("n")
+        .Req({{"cpu", "1"}})
+        .StatusResources("c0", {{"cpu", applied}})
+        .Obj();
+  };
+  const api::Pod before = running("3");
+  const api::Pod after = running("2");
+  EXPECT_EQ(Labels(PodSchedulingPropertiesChange(after, before)),
+            (std::vector<std::string>{"AssignedPod/UpdatePodScaleDown"}));
+  EXPECT_EQ(Labels(PodSchedulingPropertiesChange(before, after)),
+            (std::vector<std::string>{"AssignedPod/Update"}));
+  EXPECT_EQ(Labels(PodSchedulingPropertiesChange(
+                after, before, {.in_place_pod_vertical_scaling = false})),
+            (std::vector<std::string>{"AssignedPod/Update"}));
+}
+
 TEST(OwnedEventObjectsTest, CopyOfKeepsWhatWasSet) {
   api::Pod pod = PodBuilder("p").Obj();
   OwnedEventObjects owned = OwnedEventObjects::CopyOf({nullptr, &pod});

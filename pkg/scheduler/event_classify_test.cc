@@ -233,5 +233,36 @@ TEST(AssignedPodUpdateActionsTest, ClassifiesPodChanges) {
   }
 }
 
+// extractPodScaleDown counts a pod as it holds its node: a resize the
+// kubelet reports in the status counts with InPlacePodVerticalScaling on
+// (v1.33+), pod-level requests always.
+TEST(AssignedPodUpdateActionsTest, ScaleDownInTheStatusAndAtPodLevel) {
+  const api::ResourceFeatures v135;
+  const api::ResourceFeatures v132{.in_place_pod_vertical_scaling = false,
+                                   .pod_level_resources = false};
+  const api::Pod resized_up =
+      BasePod().StatusResources("c0", {{"cpu", "3"}, {"memory", "1Gi"}}).Obj();
+  const api::Pod resized_less =
+      BasePod().StatusResources("c0", {{"cpu", "2"}, {"memory", "1Gi"}}).Obj();
+  EXPECT_EQ(AssignedPodUpdateActions(resized_up, resized_less, v135),
+            kUpdatePodScaleDown);
+  EXPECT_EQ(AssignedPodUpdateActions(resized_less, resized_up, v135),
+            kUpdateOther);
+  // Down to the spec: still less than before.
+  EXPECT_EQ(AssignedPodUpdateActions(resized_up, BasePod().Obj(), v135),
+            kUpdatePodScaleDown);
+  // At v1.32 the status is not read: nothing changed.
+  EXPECT_EQ(AssignedPodUpdateActions(resized_up, resized_less, v132),
+            kUpdateOther);
+  // Pod-level requests lowered.
+  const api::Pod pod_level = BasePod().PodLevelReq({{"cpu", "2"}}).Obj();
+  const api::Pod pod_level_less =
+      BasePod().PodLevelReq({{"cpu", "1500m"}}).Obj();
+  EXPECT_EQ(AssignedPodUpdateActions(pod_level, pod_level_less, v135),
+            kUpdatePodScaleDown);
+  EXPECT_EQ(AssignedPodUpdateActions(pod_level, pod_level_less, v132),
+            kUpdatePodScaleDown);
+}
+
 }  // namespace
 }  // namespace ksched::scheduler
