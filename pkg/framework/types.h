@@ -102,6 +102,16 @@ struct QueuedPodInfo {
   std::set<std::string> unschedulable_plugins;
   std::set<std::string> pending_plugins;
   bool gated = false;
+  // The PreEnqueue plugin that gates the pod ("" when none): only the
+  // events that plugin registered can release it.
+  std::string gating_plugin;
+  // Attempts that ended in a rejection, and attempts in a row that ended in
+  // an error; the backoff grows with the latter while it is non-zero, else
+  // with the former (kube v1.33+; v1.32 counted every attempt).
+  int unschedulable_count = 0;
+  int consecutive_errors_count = 0;
+  // When the backoff ends, computed once per requeue (BackoffQueue).
+  mutable std::optional<util::Clock::TimePoint> backoff_expiration;
 
   const api::Pod& pod() const { return pod_info->pod(); }
 };

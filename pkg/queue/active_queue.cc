@@ -4,21 +4,26 @@ namespace ksched::queue {
 
 QueuedPodInfoPtr ActiveQueue::Pop() {
   while (QueuedPodInfoPtr info = heap_.Pop()) {
-    const std::string& uid = info->pod().metadata.uid;
-    // Overwriting the entry would leak the old one's list position; kube
-    // drops the duplicate and moves on to the next pod.
-    if (in_flight_pods_.count(uid) != 0) continue;
-    ++info->attempts;
-    in_flight_pods_.emplace(
-        uid, in_flight_.insert(in_flight_.end(), Entry{uid, nullptr}));
-    ++scheduling_cycle_;
-    // The next attempt starts afresh; AddUnschedulableIfNotPresent brings
-    // the new rejectors.
-    info->unschedulable_plugins.clear();
-    info->pending_plugins.clear();
-    return info;
+    if (StartCycle(info)) return info;
   }
   return nullptr;
+}
+
+bool ActiveQueue::StartCycle(const QueuedPodInfoPtr& info) {
+  const std::string& uid = info->pod().metadata.uid;
+  // Overwriting the entry would leak the old one's list position; kube
+  // drops the duplicate and moves on to the next pod.
+  if (in_flight_pods_.count(uid) != 0) return false;
+  ++info->attempts;
+  in_flight_pods_.emplace(
+      uid, in_flight_.insert(in_flight_.end(), Entry{uid, nullptr}));
+  ++scheduling_cycle_;
+  // The next attempt starts afresh; AddUnschedulableIfNotPresent brings
+  // the new rejectors.
+  info->unschedulable_plugins.clear();
+  info->pending_plugins.clear();
+  info->gating_plugin.clear();
+  return true;
 }
 
 void ActiveQueue::Done(const std::string& uid) {

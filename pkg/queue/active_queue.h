@@ -41,6 +41,9 @@ class ActiveQueue {
   // clears the plugins that rejected it last time. A pod already in flight
   // (tracked twice by mistake) is discarded. Null when empty.
   QueuedPodInfoPtr Pop();
+  // As Pop, for a pod taken from elsewhere (backoffQ when activeQ is empty);
+  // false, and nothing started, when the pod is already in flight.
+  bool StartCycle(const QueuedPodInfoPtr& info);
   int64_t scheduling_cycle() const { return scheduling_cycle_; }
 
   bool IsInFlight(const std::string& uid) const {

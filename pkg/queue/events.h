@@ -34,6 +34,8 @@ inline constexpr std::string_view kScheduleAttemptFailure =
     "ScheduleAttemptFailure";
 inline constexpr std::string_view kBackoffComplete = "BackoffComplete";
 inline constexpr std::string_view kForceActivate = "ForceActivate";
+// A pod Pop took from backoffQ because activeQ was empty (v1.33+).
+inline constexpr std::string_view kPopFromBackoffQ = "PopFromBackoffQ";
 inline constexpr std::string_view kUnschedulableTimeout =
     "UnschedulableTimeout";
 inline constexpr std::string_view kPodAdd = "UnscheduledPodAdd";

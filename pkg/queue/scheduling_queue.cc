@@ -25,15 +25,20 @@ SchedulingQueue::SchedulingQueue(Options options, LessFn less,
                                  QueueingHintMap hints)
     : options_(std::move(options)),
       pre_enqueue_(std::move(pre_enqueue)),
-      active_(std::move(less)),
-      backoff_(options_.pod_initial_backoff, options_.pod_max_backoff),
+      pop_from_backoff_q_(options_.features.Enabled(
+          config::Feature::kSchedulerPopFromBackoffQ)),
+      active_(less),
+      backoff_(options_.pod_initial_backoff, options_.pod_max_backoff, less,
+               pop_from_backoff_q_),
       nominator_(options_.still_pending) {
   for (auto& [profile, plugins] : hints) {
     auto& by_plugin = hints_[profile];
     for (auto& plugin : plugins) {
       auto& events = by_plugin[plugin.plugin];
+      auto& gating = plugin_events_[plugin.plugin];
       for (auto& e : plugin.events) {
         registered_events_.push_back(e.event);
+        gating.push_back(e.event);
         events.push_back(std::move(e));
       }
     }
@@ -57,6 +62,7 @@ bool SchedulingQueue::RunPreEnqueue(framework::QueuedPodInfo& info) const {
   }
   framework::Status s = pre_enqueue_(info.pod());
   info.gated = !s.IsSuccess();
+  info.gating_plugin = info.gated ? s.plugin() : std::string();
   // The gating plugin becomes a rejector, so that the events it registered
   // (a gate removed) bring the pod back through its hints.
   if (info.gated && !s.plugin().empty()) {
@@ -66,9 +72,11 @@ bool SchedulingQueue::RunPreEnqueue(framework::QueuedPodInfo& info) const {
 }
 
 bool SchedulingQueue::MoveToActiveQ(const QueuedPodInfoPtr& info,
-                                    std::string_view event) {
+                                    std::string_view event, bool from_backoff) {
   const std::string key = PodKey(info->pod());
-  if (!RunPreEnqueue(*info)) {
+  // With PopFromBackoffQ, PreEnqueue ran as the pod entered backoffQ.
+  const bool skip_pre_enqueue = pop_from_backoff_q_ && from_backoff;
+  if (!skip_pre_enqueue && !RunPreEnqueue(*info)) {
     if (active_.heap().Has(key) || backoff_.Has(key)) return false;
     unschedulable_.AddOrUpdate(info);
     return false;
@@ -88,11 +96,19 @@ bool SchedulingQueue::MoveToActiveQ(const QueuedPodInfoPtr& info,
   return true;
 }
 
-void SchedulingQueue::MoveToBackoffQ(const QueuedPodInfoPtr& info,
+bool SchedulingQueue::MoveToBackoffQ(const QueuedPodInfoPtr& info,
                                      std::string_view event) {
-  unschedulable_.Delete(PodKey(info->pod()));
+  const std::string key = PodKey(info->pod());
+  // A pod in backoffQ may be popped at any moment, so it must have passed
+  // PreEnqueue already.
+  if (pop_from_backoff_q_ && !RunPreEnqueue(*info)) {
+    if (!unschedulable_.Get(key)) unschedulable_.AddOrUpdate(info);
+    return false;
+  }
+  unschedulable_.Delete(key);
   backoff_.Add(info);
   Observe(kBackoff, event);
+  return true;
 }
 
 void SchedulingQueue::MoveToPool(const QueuedPodInfoPtr& info,
@@ -111,8 +127,8 @@ SchedulingQueue::Where SchedulingQueue::Requeue(const QueuedPodInfoPtr& info,
   // The backoff may have expired while the pod sat in the pool.
   if (strategy == Strategy::kAfterBackoff &&
       backoff_.IsBackingOff(*info, options_.clock->Now())) {
-    MoveToBackoffQ(info, event);
-    return Where::kBackoff;
+    return MoveToBackoffQ(info, event) ? Where::kBackoff
+                                       : Where::kUnschedulable;
   }
   // A gated pod stays in (or returns to) the pool inside MoveToActiveQ.
   return MoveToActiveQ(info, event) ? Where::kActive : Where::kUnschedulable;
@@ -251,7 +267,7 @@ void SchedulingQueue::Update(const api::Pod& old_pod,
         label = e.Label();
       }
     }
-    if (Requeue(info, strategy, label) == Where::kActive) cond_.notify_all();
+    if (Poppable(Requeue(info, strategy, label))) cond_.notify_all();
     return;
   }
   if (MoveToActiveQ(NewQueuedPodInfo(std::move(new_pod)), kPodUpdate)) {
@@ -275,9 +291,13 @@ void SchedulingQueue::Activate(
   for (const auto& pod : pods) {
     const std::string key = PodKey(*pod);
     QueuedPodInfoPtr info = unschedulable_.Get(key);
-    if (info == nullptr) info = backoff_.Delete(key);
+    bool from_backoff = false;
+    if (info == nullptr) {
+      info = backoff_.Delete(key);
+      from_backoff = info != nullptr;
+    }
     if (info != nullptr) {
-      if (MoveToActiveQ(info, kForceActivate)) activated = true;
+      if (MoveToActiveQ(info, kForceActivate, from_backoff)) activated = true;
       continue;
     }
     // In flight (e.g. its preemption is still being carried out): a
@@ -292,10 +312,32 @@ void SchedulingQueue::Activate(
 QueuedPodInfoPtr SchedulingQueue::Pop() {
   std::unique_lock lock(mu_);
   while (true) {
-    cond_.wait(lock, [this] { return closed_ || !active_.heap().empty(); });
+    cond_.wait(lock, [this] {
+      return closed_ || !active_.heap().empty() ||
+             (pop_from_backoff_q_ && backoff_.unschedulable_size() != 0);
+    });
     if (closed_) return nullptr;
     if (QueuedPodInfoPtr info = active_.Pop()) return info;
+    // activeQ is empty: rather than idle until the next flush, try the pod
+    // whose backoff ends first (kube v1.33+, SchedulerPopFromBackoffQ).
+    // Pods that failed with an error are not taken early.
+    while (pop_from_backoff_q_) {
+      QueuedPodInfoPtr info = backoff_.PopUnschedulable();
+      if (info == nullptr) break;
+      if (!info->initial_attempt_timestamp) {
+        info->initial_attempt_timestamp = options_.clock->Now();
+      }
+      if (!active_.StartCycle(info)) continue;
+      Observe(kActive, kPopFromBackoffQ);
+      return info;
+    }
   }
+}
+
+bool SchedulingQueue::CanPop() const {
+  std::lock_guard lock(mu_);
+  return !closed_ && (!active_.heap().empty() ||
+                      (pop_from_backoff_q_ && backoff_.unschedulable_size()));
 }
 
 void SchedulingQueue::Done(const std::string& uid) {
@@ -318,11 +360,20 @@ util::Result<void> SchedulingQueue::AddUnschedulableIfNotPresent(
   if (active_.heap().Has(key)) return fail("active");
   if (backoff_.Has(key)) return fail("backoff");
 
+  // The backoff grows with the rejections, or with the errors in a row
+  // while the pod keeps failing with errors.
+  if (FailedWithError(*pod)) {
+    ++pod->consecutive_errors_count;
+  } else {
+    ++pod->unschedulable_count;
+    pod->consecutive_errors_count = 0;
+  }
   // The backoff is measured from this failure.
   pod->timestamp = options_.clock->Now();
+  pod->backoff_expiration.reset();
   const Strategy strategy = HintForInFlightPod(*pod);
   active_.Done(uid);
-  if (Requeue(pod, strategy, kScheduleAttemptFailure) == Where::kActive) {
+  if (Poppable(Requeue(pod, strategy, kScheduleAttemptFailure))) {
     cond_.notify_all();
   }
   return util::Result<void>::Ok();
@@ -343,12 +394,24 @@ void SchedulingQueue::MovePods(
   // Decide first, move after: the pool cannot change while it is walked,
   // and copying only the movers keeps a large pool cheap to scan.
   std::vector<std::pair<QueuedPodInfoPtr, Strategy>> moves;
-  const std::string gates(plugins::names::kSchedulingGates);
   auto consider = [&](const QueuedPodInfoPtr& info) {
-    // Pods held by scheduling gates wait for their own update (handled by
-    // Update), never for cluster events: skip the hints for them, the
-    // common case when many pods are gated.
-    if (info->gated && info->unschedulable_plugins.count(gates) != 0) return;
+    // A gated pod can be released only by an event its gating plugin
+    // registered (scheduling gates wait for the pod's own update, handled
+    // by Update): skip the hints for the others, the common case when many
+    // pods are gated.
+    if (info->gated && !info->gating_plugin.empty()) {
+      auto registered = plugin_events_.find(info->gating_plugin);
+      bool interested = false;
+      if (registered != plugin_events_.end()) {
+        for (const framework::ClusterEvent& e : registered->second) {
+          if (framework::MatchClusterEvents(e, event)) {
+            interested = true;
+            break;
+          }
+        }
+      }
+      if (!interested) return;
+    }
     if (pre_check != nullptr && !(*pre_check)(info->pod())) return;
     const Strategy strategy = IsPodWorthRequeuing(*info, event, objs);
     if (strategy != Strategy::kSkip) moves.emplace_back(info, strategy);
@@ -361,7 +424,7 @@ void SchedulingQueue::MovePods(
   bool activated = false;
   for (const auto& [info, strategy] : moves) {
     unschedulable_.Delete(PodKey(info->pod()));
-    if (Requeue(info, strategy, label) == Where::kActive) activated = true;
+    if (Poppable(Requeue(info, strategy, label))) activated = true;
   }
   // Pods in flight may come back rejected by a plugin this event matters
   // to: keep it for them.
@@ -447,7 +510,9 @@ void SchedulingQueue::FlushBackoffQCompleted() {
   bool activated = false;
   for (const QueuedPodInfoPtr& info :
        backoff_.PopAllCompleted(options_.clock->Now())) {
-    if (MoveToActiveQ(info, kBackoffComplete)) activated = true;
+    if (MoveToActiveQ(info, kBackoffComplete, /*from_backoff=*/true)) {
+      activated = true;
+    }
   }
   if (activated) cond_.notify_all();
 }

@@ -1,11 +1,16 @@
 // SchedulingQueue: the pods waiting to be scheduled, mirroring
-// kube-scheduler v1.32's PriorityQueue with its defaults (queueing hints on,
-// no popping from backoffQ).
+// kube-scheduler v1.35's PriorityQueue with queueing hints on; the
+// SchedulerPopFromBackoffQ gate (Options::features) selects v1.35's popping
+// from backoffQ or v1.32's waiting for the flush.
 //
 //   activeQ            pods ready for a scheduling cycle, best first (the
 //                      profiles' QueueSort).
 //   backoffQ           pods that may be ready but still serve the backoff
-//                      penalty of their failed attempts.
+//                      penalty of their failed attempts (BackoffQueue).
+//                      With SchedulerPopFromBackoffQ, Pop takes the head of
+//                      its rejected pods whenever activeQ is empty, and the
+//                      PreEnqueue plugins run as a pod enters backoffQ
+//                      rather than as it leaves.
 //   unschedulable pool pods rejected by some plugins, waiting for a cluster
 //                      event those plugins' queueing hints accept; and pods
 //                      a PreEnqueue plugin gates (`gated`).
@@ -35,6 +40,7 @@
 #include <string_view>
 #include <vector>
 
+#include "pkg/config/feature_gates.h"
 #include "pkg/framework/cluster_event.h"
 #include "pkg/framework/pod_nominator.h"
 #include "pkg/framework/runtime/framework.h"
@@ -77,6 +83,9 @@ class SchedulingQueue final : public framework::PodNominator {
     // Called under the queue's lock.
     std::function<void(std::string_view queue, std::string_view event)>
         on_incoming_pod;
+    // SchedulerPopFromBackoffQ is read from here; kube-scheduler v1.35's
+    // defaults unless set.
+    config::FeatureGates features;
   };
 
   // What scheduler_pending_pods{queue} reports. `unschedulable` excludes
@@ -107,9 +116,13 @@ class SchedulingQueue final : public framework::PodNominator {
   // flight gets a targeted wildcard event so it is requeued when it returns.
   void Activate(const std::vector<std::shared_ptr<const api::Pod>>& pods);
 
-  // Blocks until activeQ has a pod or the queue is closed; null once
-  // closed. Counts the attempt and starts the pod's cycle (see Done).
+  // Blocks until activeQ has a pod (or, with SchedulerPopFromBackoffQ,
+  // backoffQ holds a rejected pod, taken when activeQ is empty) or the
+  // queue is closed; null once closed. Counts the attempt and starts the
+  // pod's cycle (see Done).
   QueuedPodInfoPtr Pop();
+  // Whether Pop would return at once.
+  bool CanPop() const;
   // The pod's scheduling cycle ended (bound, or given up): stop recording
   // events for it. Idempotent; AddUnschedulableIfNotPresent calls it itself.
   void Done(const std::string& uid);
@@ -187,12 +200,24 @@ class SchedulingQueue final : public framework::PodNominator {
  private:
   enum class Strategy { kSkip, kAfterBackoff, kImmediately };
   enum class Where { kActive, kBackoff, kUnschedulable };
+  // Whether a pod moved to `where` is one Pop may take now.
+  bool Poppable(Where where) const {
+    return where == Where::kActive ||
+           (pop_from_backoff_q_ && where == Where::kBackoff);
+  }
 
   QueuedPodInfoPtr NewQueuedPodInfo(framework::PodInfoPtr pod) const;
-  // Runs PreEnqueue, updating `gated` and the rejectors; true if it passes.
+  // Runs PreEnqueue, updating `gated`, `gating_plugin` and the rejectors;
+  // true if it passes.
   bool RunPreEnqueue(framework::QueuedPodInfo& info) const;
-  bool MoveToActiveQ(const QueuedPodInfoPtr& info, std::string_view event);
-  void MoveToBackoffQ(const QueuedPodInfoPtr& info, std::string_view event);
+  // `from_backoff`: the pod leaves backoffQ, where (with
+  // SchedulerPopFromBackoffQ) PreEnqueue already passed it.
+  bool MoveToActiveQ(const QueuedPodInfoPtr& info, std::string_view event,
+                     bool from_backoff = false);
+  // False when PreEnqueue gated the pod (SchedulerPopFromBackoffQ), which
+  // then waits in the pool.
+  bool MoveToBackoffQ(const QueuedPodInfoPtr& info, std::string_view event);
+  bool PopFromBackoffQ() const { return pop_from_backoff_q_; }
   void MoveToPool(const QueuedPodInfoPtr& info, std::string_view event);
   Where Requeue(const QueuedPodInfoPtr& info, Strategy strategy,
                 std::string_view event);
@@ -225,6 +250,11 @@ class SchedulingQueue final : public framework::PodNominator {
       hints_;
   // Every registered event of every profile (IsEventOfInterest).
   std::vector<framework::ClusterEvent> registered_events_;
+  // plugin -> the events it registered in any profile: a pod a PreEnqueue
+  // plugin gates is considered only for these (GatingPluginEvents).
+  std::map<std::string, std::vector<framework::ClusterEvent>, std::less<>>
+      plugin_events_;
+  const bool pop_from_backoff_q_;
 
   mutable std::mutex mu_;
   std::condition_variable cond_;

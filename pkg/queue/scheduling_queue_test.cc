@@ -60,6 +60,7 @@ class SchedulingQueueTest : public ::testing::Test {
 
   void Build(SchedulingQueue::Options options = {}) {
     options.clock = &clock_;
+    options.features = features_;
     q_ = std::make_unique<SchedulingQueue>(std::move(options), PrioritySortLess,
                                            PreEnqueue(), Hints());
   }
@@ -162,7 +163,15 @@ class SchedulingQueueTest : public ::testing::Test {
 
   std::string Where(const PodBuilder& b) { return q_->Find(b.Obj()).first; }
 
+  // Rebuilds the queue with kube v1.32's gates (no popping from backoffQ,
+  // backoff expiries not rounded to windows).
+  void UseV132() {
+    features_ = config::FeatureGates(config::KubeVersion{1, 32});
+    Build();
+  }
+
   util::FakeClock clock_;
+  config::FeatureGates features_;
   std::map<std::string, int> hint_calls_;
   std::vector<std::string> seen_nodes_;
   bool release_hold_ = false;
@@ -256,12 +265,13 @@ TEST_F(SchedulingQueueTest, CloseWakesEveryPop) {
 }
 
 TEST_F(SchedulingQueueTest, RecentlyTriedPodsGoBehindPodsOfTheirPriority) {
+  UseV132();
   q_->Add(PodBuilder("p1").Info());
   clock_.Advance(milliseconds(1));
   q_->Add(PodBuilder("p2").Info());
   QueuedPodInfoPtr p1 = PopExpect("p1");
   Reject(p1, {});
-  clock_.Advance(seconds(1));
+  clock_.Advance(seconds(1) + nanoseconds(1));
   q_->FlushBackoffQCompleted();
   ASSERT_EQ(q_->PendingCounts().active, 2u);
   // p1's timestamp is its failure's now, later than p2's.
@@ -302,13 +312,15 @@ TEST_F(SchedulingQueueTest, RejectedPodWithoutEventsGoesToThePool) {
 }
 
 TEST_F(SchedulingQueueTest, PodWithoutRejectorIsRetriedAfterBackoff) {
+  UseV132();
   // An internal error: no plugin to wait for.
   AddAndReject(PodBuilder("p"), {});
   EXPECT_EQ(Where(PodBuilder("p")), "backoff");
-  clock_.Advance(milliseconds(999));
+  // Since v1.33 the expiry instant itself still backs off.
+  clock_.Advance(seconds(1));
   q_->FlushBackoffQCompleted();
   EXPECT_EQ(Where(PodBuilder("p")), "backoff");
-  clock_.Advance(milliseconds(1));
+  clock_.Advance(nanoseconds(1));
   q_->FlushBackoffQCompleted();
   EXPECT_EQ(Where(PodBuilder("p")), "active");
 }
@@ -624,17 +636,18 @@ TEST_F(SchedulingQueueTest, DeleteRemovesFromEveryQueueAndTheNominator) {
 // ---- flushing ----
 
 TEST_F(SchedulingQueueTest, FlushBackoffQMovesPodsAsTheirBackoffsExpire) {
+  UseV132();
   q_->Add(PodBuilder("once").Priority(10).Info());
   q_->Add(PodBuilder("thrice").Info());
   QueuedPodInfoPtr once = PopExpect("once");
   QueuedPodInfoPtr thrice = PopExpect("thrice");
-  thrice->attempts = 3;  // 4s
+  thrice->consecutive_errors_count = 2;  // the third error in a row: 4s
   Reject(once, {});
   Reject(thrice, {});
   clock_.Advance(milliseconds(500));
   q_->FlushBackoffQCompleted();
   EXPECT_EQ(q_->PendingCounts().backoff, 2u);
-  clock_.Advance(milliseconds(500));
+  clock_.Advance(milliseconds(501));
   q_->FlushBackoffQCompleted();
   EXPECT_EQ(Where(PodBuilder("once")), "active");
   EXPECT_EQ(Where(PodBuilder("thrice")), "backoff");
@@ -644,13 +657,15 @@ TEST_F(SchedulingQueueTest, FlushBackoffQMovesPodsAsTheirBackoffsExpire) {
 }
 
 TEST_F(SchedulingQueueTest, BackoffGrowsWithEachFailedAttemptUpToTheMax) {
+  UseV132();
   q_->Add(PodBuilder("p").Info());
   const std::vector<int> expected_seconds = {1, 2, 4, 8, 10, 10};
   for (size_t i = 0; i < expected_seconds.size(); ++i) {
     QueuedPodInfoPtr p = PopExpect("p");
     ASSERT_EQ(p->attempts, static_cast<int>(i + 1));
     Reject(p, {});
-    clock_.Advance(seconds(expected_seconds[i]) - nanoseconds(1));
+    ASSERT_EQ(p->consecutive_errors_count, static_cast<int>(i + 1));
+    clock_.Advance(seconds(expected_seconds[i]));
     q_->FlushBackoffQCompleted();
     ASSERT_EQ(Where(PodBuilder("p")), "backoff") << "attempt " << i + 1;
     clock_.Advance(nanoseconds(1));
@@ -663,15 +678,16 @@ TEST_F(SchedulingQueueTest, CustomBackoffDurationsApply) {
   SchedulingQueue::Options options;
   options.pod_initial_backoff = milliseconds(100);
   options.pod_max_backoff = milliseconds(150);
+  features_ = config::FeatureGates(config::KubeVersion{1, 32});
   Build(options);
   q_->Add(PodBuilder("p").Info());
   QueuedPodInfoPtr p = PopExpect("p");
-  p->attempts = 5;
+  p->consecutive_errors_count = 4;
   Reject(p, {});
-  clock_.Advance(milliseconds(149));
+  clock_.Advance(milliseconds(150));
   q_->FlushBackoffQCompleted();
   EXPECT_EQ(Where(PodBuilder("p")), "backoff");
-  clock_.Advance(milliseconds(1));
+  clock_.Advance(nanoseconds(1));
   q_->FlushBackoffQCompleted();
   EXPECT_EQ(Where(PodBuilder("p")), "active");
 }
@@ -917,6 +933,9 @@ TEST_F(SchedulingQueueTest, UnschedulableReasonsCountQueuedRejectedPods) {
 
 // Many threads at once; meant for the sanitizers (TSan in particular).
 TEST_F(SchedulingQueueTest, ConcurrentProducersConsumerAndEvents) {
+  // Every pod is popped once: a rejected pod the event thread moves to
+  // backoffQ must not be handed out again (v1.32's backoffQ, never popped).
+  UseV132();
   constexpr int kPerProducer = 200;
   constexpr int kProducers = 2;
   std::vector<std::thread> threads;
@@ -964,6 +983,149 @@ TEST_F(SchedulingQueueTest, ConcurrentProducersConsumerAndEvents) {
   q_->MoveAllToActiveOrBackoffQueue(kNodeAdd, framework::EventObjects{});
   q_->FlushBackoffQCompleted();
   EXPECT_EQ(q_->PendingCounts().active, static_cast<size_t>(rejected));
+}
+
+// ---- SchedulerPopFromBackoffQ (v1.33+) ----
+
+// kube's TestPriorityQueue_Pop: with the gate, an empty activeQ hands out
+// the rejected pod of backoffQ at once; a pod that failed with an error and
+// the pooled pods are never taken early. Without it, only activeQ's pods.
+TEST_F(SchedulingQueueTest, PopTakesRejectedPodsFromBackoffQWhenActiveIsEmpty) {
+  for (bool v132 : {false, true}) {
+    SCOPED_TRACE(v132 ? "v1.32" : "v1.35");
+    features_ = v132 ? config::FeatureGates(config::KubeVersion{1, 32})
+                     : config::FeatureGates();
+    Build();
+    AddAndReject(PodBuilder("high").Priority(1000), {kFoo});
+    // Node/Add: fooPlugin says Queue; the pod is still backing off.
+    q_->MoveAllToActiveOrBackoffQueue(kNodeAdd, framework::EventObjects{});
+    ASSERT_EQ(Where(PodBuilder("high")), "backoff");
+    AddAndReject(PodBuilder("high-error").Priority(1000), {});
+    ASSERT_EQ(Where(PodBuilder("high-error")), "backoff");
+    AddAndReject(PodBuilder("pooled").Priority(1000), {kSkipper});
+    q_->Add(PodBuilder("medium").Priority(100).Info());
+
+    PopExpect("medium");
+    if (v132) {
+      EXPECT_FALSE(q_->CanPop());
+      continue;
+    }
+    ASSERT_TRUE(q_->CanPop());
+    QueuedPodInfoPtr high = PopExpect("high");
+    EXPECT_EQ(high->attempts, 2);
+    EXPECT_FALSE(q_->CanPop());
+    EXPECT_EQ(Where(PodBuilder("high-error")), "backoff");
+    EXPECT_EQ(Where(PodBuilder("pooled")), "unschedulable");
+  }
+}
+
+TEST_F(SchedulingQueueTest, BackoffQPopsInActiveOrderWithinAWindow) {
+  // Three pods rejected within the same second: their expiries share a
+  // window, so the higher priority comes out first whatever its expiry.
+  for (const auto& [name, priority] :
+       std::vector<std::pair<std::string, int32_t>>{
+           {"low", 1}, {"high", 100}, {"mid", 10}}) {
+    AddAndReject(PodBuilder(name).Priority(priority), {kFoo});
+    clock_.Advance(milliseconds(100));
+  }
+  q_->MoveAllToActiveOrBackoffQueue(kNodeAdd, framework::EventObjects{});
+  EXPECT_EQ(q_->PendingCounts().backoff, 3u);
+  PopExpect("high");
+  PopExpect("mid");
+  PopExpect("low");
+}
+
+TEST_F(SchedulingQueueTest, PopWaitingOnAnEmptyQueueWakesForABackoffPod) {
+  AddAndReject(PodBuilder("p"), {kFoo});
+  std::promise<QueuedPodInfoPtr> popped;
+  std::future<QueuedPodInfoPtr> result = popped.get_future();
+  std::thread t([&] { popped.set_value(q_->Pop()); });
+  // The pod enters backoffQ, not activeQ: the waiting Pop takes it.
+  q_->MoveAllToActiveOrBackoffQueue(kNodeAdd, framework::EventObjects{});
+  ASSERT_EQ(result.wait_for(seconds(10)), std::future_status::ready);
+  t.join();
+  QueuedPodInfoPtr p = result.get();
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->pod().metadata.name, "p");
+}
+
+// kube's TestPriorityQueue_moveToBackoffQ: with the gate PreEnqueue runs as
+// a pod enters backoffQ (a gated pod waits in the pool instead); without
+// it, as the pod leaves.
+TEST_F(SchedulingQueueTest, PreEnqueueRunsOnEnteringBackoffQWithTheGate) {
+  for (bool v132 : {false, true}) {
+    SCOPED_TRACE(v132 ? "v1.32" : "v1.35");
+    features_ = v132 ? config::FeatureGates(config::KubeVersion{1, 32})
+                     : config::FeatureGates();
+    Build();
+    release_hold_ = true;
+    AddAndReject(PodBuilder("h").Label("hold", ""), {kFoo});
+    release_hold_ = false;
+    q_->MoveAllToActiveOrBackoffQueue(kNodeAdd, framework::EventObjects{});
+    if (!v132) {
+      EXPECT_EQ(Where(PodBuilder("h")), "gated");
+      EXPECT_FALSE(q_->CanPop());
+      continue;
+    }
+    EXPECT_EQ(Where(PodBuilder("h")), "backoff");
+    clock_.Advance(seconds(2));
+    q_->FlushBackoffQCompleted();
+    EXPECT_EQ(Where(PodBuilder("h")), "gated");
+  }
+}
+
+TEST_F(SchedulingQueueTest, PodLeavingBackoffQIsNotCheckedAgainWithTheGate) {
+  release_hold_ = true;
+  // Fails with an error: PreEnqueue passes it into backoffQ.
+  AddAndReject(PodBuilder("h").Label("hold", ""), {});
+  ASSERT_EQ(Where(PodBuilder("h")), "backoff");
+  // PreEnqueue passed it on the way in; the flush does not ask again.
+  release_hold_ = false;
+  clock_.Advance(seconds(2));
+  q_->FlushBackoffQCompleted();
+  EXPECT_EQ(Where(PodBuilder("h")), "active");
+}
+
+TEST_F(SchedulingQueueTest, PopFromBackoffQIsCountedAsItsOwnEvent) {
+  std::vector<std::string> incoming;
+  SchedulingQueue::Options options;
+  options.on_incoming_pod = [&](std::string_view queue,
+                                std::string_view event) {
+    incoming.push_back(std::string(queue) + ":" + std::string(event));
+  };
+  Build(options);
+  AddAndReject(PodBuilder("p"), {kFoo});
+  q_->MoveAllToActiveOrBackoffQueue(kNodeAdd, framework::EventObjects{});
+  PopExpect("p");
+  EXPECT_EQ(incoming.back(), "active:PopFromBackoffQ");
+}
+
+// Since v1.33 the backoff grows with the rejections, not with every
+// attempt, and errors in a row have their own count.
+TEST_F(SchedulingQueueTest, BackoffCountsRejectionsAndErrorsSeparately) {
+  UseV132();  // exact expiries, whatever the window
+  q_->Add(PodBuilder("p").Info());
+  QueuedPodInfoPtr p = PopExpect("p");
+  Reject(p, {});  // error 1: 1s
+  EXPECT_EQ(p->consecutive_errors_count, 1);
+  clock_.Advance(seconds(1) + nanoseconds(1));
+  q_->FlushBackoffQCompleted();
+  p = PopExpect("p");
+  Reject(p, {});  // error 2: 2s
+  EXPECT_EQ(p->consecutive_errors_count, 2);
+  clock_.Advance(seconds(2) + nanoseconds(1));
+  q_->FlushBackoffQCompleted();
+  p = PopExpect("p");
+  EXPECT_EQ(p->attempts, 3);
+  // A rejection resets the errors; it is the first: 1s, not 4s.
+  Reject(p, {kFoo});
+  EXPECT_EQ(p->consecutive_errors_count, 0);
+  EXPECT_EQ(p->unschedulable_count, 1);
+  q_->MoveAllToActiveOrBackoffQueue(kNodeAdd, framework::EventObjects{});
+  EXPECT_EQ(Where(PodBuilder("p")), "backoff");
+  clock_.Advance(seconds(1) + nanoseconds(1));
+  q_->FlushBackoffQCompleted();
+  EXPECT_EQ(Where(PodBuilder("p")), "active");
 }
 
 }  // namespace
