@@ -2,7 +2,11 @@
 // hand (framework.Handle): the cycle's snapshot, the worker pool, time.
 #pragma once
 
+#include <functional>
+#include <memory>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "pkg/api/string_map.h"
 #include "pkg/config/feature_gates.h"
@@ -70,6 +74,24 @@ class Handle {
     static const config::FeatureGates kDefaults;
     return kDefaults;
   }
+  // Moves the pods to activeQ (kube's Handle.Activate); nothing when no
+  // scheduling queue stands behind the framework.
+  virtual void Activate(
+      const std::vector<std::shared_ptr<const api::Pod>>& pods) {
+    (void)pods;
+  }
+  // The pod as the cluster knows it now (kube's pod lister); null when it is
+  // gone or nothing tracks pods here.
+  virtual std::shared_ptr<const api::Pod> GetPod(
+      const std::string& ns, const std::string& name) const {
+    (void)ns;
+    (void)name;
+    return nullptr;
+  }
+  // Runs `task` off the scheduling cycle, where kube starts a goroutine
+  // (asynchronous preemption); without a scheduler behind the framework,
+  // at once on the caller's thread.
+  virtual void RunInBackground(std::function<void()> task) { task(); }
 };
 
 }  // namespace ksched::framework

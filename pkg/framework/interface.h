@@ -135,6 +135,18 @@ class PreBindPlugin : public virtual Plugin {
  public:
   virtual Status PreBind(CycleState& state, const PodInfo& pod,
                          const std::string& node) = 0;
+  // Whether PreBind will do something for the pod on `node` (v1.34+):
+  // Success if it will (it may take time, so the pod's nominatedNodeName is
+  // written first), Skip if not (PreBind is then not called), Error on
+  // failure. A plugin that cannot tell answers Success, which keeps its
+  // PreBind.
+  virtual Status PreBindPreFlight(CycleState& state, const PodInfo& pod,
+                                  const std::string& node) {
+    (void)state;
+    (void)pod;
+    (void)node;
+    return Status();
+  }
 };
 
 class BindPlugin : public virtual Plugin {

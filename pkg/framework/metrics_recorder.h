@@ -26,6 +26,14 @@ class MetricsRecorder {
   // and picked a node with this many victims (scheduler_preemption_victims).
   virtual void ObservePreemptionAttempt() {}
   virtual void ObservePreemptionVictims(int victims) { (void)victims; }
+  // An asynchronous preemption's background work ended, "success" or
+  // "error", after `duration` (scheduler_preemption_goroutines_execution_total
+  // and scheduler_preemption_goroutines_duration_seconds).
+  virtual void ObservePreemptionGoroutine(std::string_view result,
+                                          std::chrono::nanoseconds duration) {
+    (void)result;
+    (void)duration;
+  }
   // Opportunistic batching: what became of a cycle's attempt to reuse the
   // last one (scheduler_batch_attempts_total: no_hint, hint_used,
   // hint_not_used), and why kept results were dropped

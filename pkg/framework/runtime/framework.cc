@@ -784,10 +784,56 @@ Status Framework::RunPermitPluginsUntimed(
   return Status();
 }
 
+namespace {
+
+// The PreBind plugins whose PreBindPreFlight answered Skip this cycle
+// (kube's CycleState.SkipPreBindPlugins).
+constexpr StateKey kSkipPreBindKey{"SkipPreBindPlugins"};
+struct SkipPreBind final : StateData {
+  std::set<std::string, std::less<>> plugins;
+  std::shared_ptr<StateData> Clone() const override {
+    return std::make_shared<SkipPreBind>(*this);
+  }
+};
+
+}  // namespace
+
+Status Framework::RunPreBindPreFlights(CycleState& state, const PodInfo& pod,
+                                       const std::string& node) {
+  const auto start = std::chrono::steady_clock::now();
+  auto skip = std::make_shared<SkipPreBind>();
+  Status out = Status::Skip();
+  for (PreBindPlugin* pl : pre_bind_) {
+    Status s = pl->PreBindPreFlight(state, pod, node);
+    if (s.code() == Code::kError) {
+      out = AsError("running PreBindPreFlight", pl->Name(), s);
+      RecordPoint("PreBindPreFlight", out.code(), start);
+      return out;
+    }
+    if (s.IsSuccess()) {
+      out = Status();
+    } else if (s.IsSkip()) {
+      skip->plugins.insert(std::string(pl->Name()));
+    } else {
+      out = Status::Error("PreBindPreFlight " + std::string(pl->Name()) +
+                          " returned " + Quoted(CodeName(s.code())) +
+                          ", which is unsupported. It is supposed to return "
+                          "Success, Skip, or Error status");
+      RecordPoint("PreBindPreFlight", out.code(), start);
+      return out;
+    }
+  }
+  state.Write(kSkipPreBindKey, std::move(skip));
+  RecordPoint("PreBindPreFlight", out.code(), start);
+  return out;
+}
+
 Status Framework::RunPreBindPluginsUntimed(CycleState& state,
                                            const PodInfo& pod,
                                            const std::string& node) {
+  const auto* skip = state.Read<SkipPreBind>(kSkipPreBindKey);
   for (PreBindPlugin* pl : pre_bind_) {
+    if (skip != nullptr && skip->plugins.count(pl->Name()) != 0) continue;
     Status s = pl->PreBind(state, pod, node);
     if (CycleRecorder* recorder = state.recorder()) {
       recorder->PreBind(pl->Name(), s);

@@ -52,6 +52,14 @@ class Framework final : public Handle {
     const PodGroupMembers* pod_group_members = nullptr;
     // The gates the plugins are built with (Handle::features).
     config::FeatureGates features;
+    // Handle::Activate, GetPod and RunInBackground; the Handle's defaults
+    // when unset.
+    std::function<void(const std::vector<std::shared_ptr<const api::Pod>>&)>
+        activate;
+    std::function<std::shared_ptr<const api::Pod>(const std::string& ns,
+                                                  const std::string& name)>
+        get_pod;
+    std::function<void(std::function<void()>)> run_in_background;
   };
 
   // Instantiates every plugin the profile enables (once each, with its
@@ -82,6 +90,21 @@ class Framework final : public Handle {
   }
   const config::FeatureGates& features() const override {
     return options_.features;
+  }
+  void Activate(
+      const std::vector<std::shared_ptr<const api::Pod>>& pods) override {
+    if (options_.activate) options_.activate(pods);
+  }
+  std::shared_ptr<const api::Pod> GetPod(
+      const std::string& ns, const std::string& name) const override {
+    return options_.get_pod ? options_.get_pod(ns, name) : nullptr;
+  }
+  void RunInBackground(std::function<void()> task) override {
+    if (options_.run_in_background) {
+      options_.run_in_background(std::move(task));
+    } else {
+      task();
+    }
   }
   Status RunFilterPluginsWithNominatedPods(const CycleState& state,
                                            const PodInfo& pod,
@@ -157,6 +180,13 @@ class Framework final : public Handle {
       std::vector<std::pair<std::string, std::chrono::milliseconds>>* waits);
   Status RunPreBindPlugins(CycleState& state, const PodInfo& pod,
                            const std::string& node);
+  // NominatedNodeNameForExpectation: asks each PreBind plugin whether its
+  // PreBind will do anything for the pod. Success when one will; Skip when
+  // none will (each skipping plugin is then left out of RunPreBindPlugins
+  // for this cycle); Error, wrapped with the plugin's name, when one fails
+  // or answers anything but Success or Skip.
+  Status RunPreBindPreFlights(CycleState& state, const PodInfo& pod,
+                              const std::string& node);
   Status RunBindPlugins(CycleState& state, const PodInfo& pod,
                         const std::string& node);
   void RunPostBindPlugins(CycleState& state, const PodInfo& pod,

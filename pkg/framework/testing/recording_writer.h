@@ -2,7 +2,9 @@
 // configurable status.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,6 +30,7 @@ class RecordingWriter final : public framework::ClusterWriter {
   framework::Status UpdatePodStatus(
       const api::Pod& pod, const framework::PodStatusUpdate& update) override {
     status_writes.push_back({Key(pod), update});
+    if (on_write) on_write("status", Key(pod));
     return result;
   }
   void RecordEvent(const api::Pod& regarding, std::string_view type,
@@ -35,9 +38,11 @@ class RecordingWriter final : public framework::ClusterWriter {
                    const std::string& note) override {
     events.push_back({Key(regarding), std::string(type), std::string(reason),
                       std::string(action), note});
+    if (on_write) on_write("event", Key(regarding));
   }
   framework::Status DeletePod(const api::Pod& pod) override {
     deleted.push_back(Key(pod));
+    if (on_write) on_write("delete", Key(pod));
     return result;
   }
   framework::Status AnnotatePersistentVolumeClaim(
@@ -60,6 +65,9 @@ class RecordingWriter final : public framework::ClusterWriter {
   std::vector<Annotation> annotations;
   std::vector<std::pair<std::string, api::PodGroupStatus>> pod_group_statuses;
   framework::Status result;  // what every write returns
+  // Called after each pod write is recorded: "status", "event" or "delete",
+  // and the pod's namespace/name.
+  std::function<void(std::string_view op, const std::string& pod)> on_write;
 
  private:
   static std::string Key(const api::Pod& pod) {

@@ -41,7 +41,9 @@ DefaultPreemption::DefaultPreemption(const config::DefaultPreemptionArgs& args,
     : args_(args),
       handle_(handle),
       random_(&random),
-      evaluator_(names::kDefaultPreemption, handle, *this) {}
+      evaluator_(names::kDefaultPreemption, handle, *this,
+                 handle.features().Enabled(
+                     config::Feature::kSchedulerAsyncPreemption)) {}
 
 DefaultPreemption::DefaultPreemption(const config::DefaultPreemptionArgs& args,
                                      framework::Handle& handle)
@@ -49,7 +51,27 @@ DefaultPreemption::DefaultPreemption(const config::DefaultPreemptionArgs& args,
       handle_(handle),
       owned_random_(std::make_unique<util::DefaultRandom>()),
       random_(owned_random_.get()),
-      evaluator_(names::kDefaultPreemption, handle, *this) {}
+      evaluator_(names::kDefaultPreemption, handle, *this,
+                 handle.features().Enabled(
+                     config::Feature::kSchedulerAsyncPreemption)) {}
+
+std::vector<framework::ClusterEventWithHint>
+DefaultPreemption::EventsToRegister() const {
+  if (!evaluator_.async()) return {};
+  return {{{framework::EventResource::kPod, framework::kDelete},
+           [](const api::Pod&, const framework::EventObjects&) {
+             return framework::QueueingHint::kQueueSkip;
+           }}};
+}
+
+Status DefaultPreemption::PreEnqueue(const api::Pod& pod) const {
+  if (!evaluator_.async()) return Status();
+  if (evaluator_.IsPodRunningPreemption(pod.metadata.uid)) {
+    return Status::Unresolvable(
+        "waiting for the preemption for this pod to be finished");
+  }
+  return Status();
+}
 
 Status DefaultPreemption::PostFilter(framework::CycleState& state,
                                      const framework::PodInfo& pod,

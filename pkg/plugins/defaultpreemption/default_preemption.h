@@ -1,7 +1,9 @@
 // DefaultPreemption: the PostFilter plugin that, when a pod fits nowhere,
 // evicts lower-priority pods from one node so that it fits there and
-// nominates that node (kube-scheduler's defaultpreemption, v1.32 with
-// SchedulerAsyncPreemption off and no extenders).
+// nominates that node (kube-scheduler v1.35's defaultpreemption, without
+// extenders). With SchedulerAsyncPreemption (Handle::features, on since
+// v1.33) the victims are evicted in the background and the preemptor is held
+// at PreEnqueue until that is done; off (v1.32), within the cycle.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +23,7 @@
 namespace ksched::plugins {
 
 class DefaultPreemption final : public framework::PostFilterPlugin,
+                                public framework::PreEnqueuePlugin,
                                 public framework::EnqueueExtensions,
                                 public defaultpreemption::Interface {
  public:
@@ -33,12 +36,15 @@ class DefaultPreemption final : public framework::PostFilterPlugin,
                     framework::Handle& handle);
 
   std::string_view Name() const override { return names::kDefaultPreemption; }
-  // None: with asynchronous preemption off kube's plugin never rejects a
-  // pod itself, so no event can make one schedulable.
+  // With asynchronous preemption, Pod/Delete with a hint that always says
+  // QueueSkip: the event must reach the pods this plugin holds (a victim's
+  // deletion may end the hold), but whether it helps them is for the
+  // plugins that rejected them to say. Without it, none: the plugin never
+  // holds a pod then.
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
-      const override {
-    return {};
-  }
+      const override;
+  // Holds a pod whose asynchronous preemption is still under way.
+  framework::Status PreEnqueue(const api::Pod& pod) const override;
   framework::Status PostFilter(framework::CycleState& state,
                                const framework::PodInfo& pod,
                                const framework::NodeToStatus& filtered,

@@ -282,7 +282,24 @@ TEST(DefaultPreemptionFactoryTest, DefaultsAndValidation) {
   auto* dp = dynamic_cast<DefaultPreemption*>(plugin->get());
   ASSERT_NE(dp, nullptr);
   EXPECT_EQ(dp->Name(), "DefaultPreemption");
-  EXPECT_TRUE(dp->EventsToRegister().empty());
+  // v1.35: asynchronous preemption registers Pod/Delete, whose hint always
+  // says QueueSkip.
+  std::vector<framework::ClusterEventWithHint> events = dp->EventsToRegister();
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].event.resource, framework::EventResource::kPod);
+  EXPECT_EQ(events[0].event.action, framework::kDelete);
+  EXPECT_EQ(events[0].hint(MakePod("p").Obj(), framework::EventObjects{}),
+            framework::QueueingHint::kQueueSkip);
+  EXPECT_TRUE(dp->PreEnqueue(MakePod("p").Obj()).IsSuccess());
+  {
+    ::ksched::testing::FakeHandle v132;
+    v132.features_ = config::FeatureGates(config::KubeVersion{1, 32});
+    auto sync = NewDefaultPreemption(nullptr, v132);
+    ASSERT_TRUE(sync.ok());
+    EXPECT_TRUE(dynamic_cast<DefaultPreemption*>(sync->get())
+                    ->EventsToRegister()
+                    .empty());
+  }
   // Defaults: 10% of the nodes, at least 100, at most all of them.
   EXPECT_EQ(dp->CalculateNumCandidates(50), 50);
   EXPECT_EQ(dp->CalculateNumCandidates(5000), 500);
@@ -769,6 +786,135 @@ TEST(PreemptFlowTest, ClearsLowerPriorityNominations) {
               ElementsAre("high", "low-in-memory"));
   EXPECT_THAT(Names(env.nominator().NominatedPodsForNode("node2")),
               ElementsAre("elsewhere"));
+}
+
+// ---- asynchronous preemption (SchedulerAsyncPreemption, v1.33+) ----
+
+// Two victims that must both go for "p" to fit on node1.
+void TwoVictims(Env& env, bool first_terminating = false) {
+  PodBuilder first =
+      MakePod("v1").Node("node1").Priority(kLowPriority).Req(MediumRes());
+  if (first_terminating) first.Terminating();
+  env.SetCluster(
+      {NodeBuilder("node1").Capacity(NodeCapacity(VeryLargeRes())).Obj()},
+      {first.Obj(), MakePod("v2")
+                        .Node("node1")
+                        .Priority(kLowPriority)
+                        .Req(MediumRes())
+                        .Obj()});
+}
+
+Status RunPostFilter(Env& env, const framework::PodInfoPtr& pod,
+                     PostFilterResult* result) {
+  framework::CycleState state;
+  Status pre = env.PreFilter(state, *pod);
+  if (!pre.IsSuccess()) return pre;
+  return env.plugin().PostFilter(
+      state, *pod, Statuses({{"node1", Code::kUnschedulable}}), result);
+}
+
+// The preemptor is nominated at once; the victims go in the background,
+// and until then PreEnqueue holds the preemptor with v1.35's message.
+TEST(AsyncPreemptionTest, VictimsAreEvictedInTheBackground) {
+  Env env({.features = config::FeatureGates()});
+  TwoVictims(env);
+  auto pod = MakePod("p").Priority(kHighPriority).Req(VeryLargeRes()).Info();
+  PostFilterResult result;
+  Status s = RunPostFilter(env, pod, &result);
+  ASSERT_TRUE(s.IsSuccess()) << s.Message();
+  EXPECT_EQ(result.nominated_node_name, "node1");
+  EXPECT_TRUE(env.writer().deleted.empty());
+  EXPECT_EQ(env.background_tasks(), 1u);
+  Status held = env.plugin().PreEnqueue(pod->pod());
+  EXPECT_EQ(held.code(), Code::kUnschedulableAndUnresolvable);
+  EXPECT_EQ(held.Message(),
+            "waiting for the preemption for this pod to be finished");
+  // Another pod is not held.
+  EXPECT_TRUE(env.plugin().PreEnqueue(MakePod("other").Obj()).IsSuccess());
+
+  EXPECT_EQ(env.RunBackground(), 1u);
+  EXPECT_THAT(env.writer().deleted,
+              UnorderedElementsAre("default/v1", "default/v2"));
+  EXPECT_TRUE(env.plugin().PreEnqueue(pod->pod()).IsSuccess());
+  EXPECT_TRUE(env.activated().empty());
+}
+
+// The last victim is evicted on its own, after the others; the preemptor
+// counts as done as soon as the cluster no longer has that victim, so the
+// deletion event finds it released (v1.35's lastVictimsPendingPreemption).
+TEST(AsyncPreemptionTest, PreemptorIsReleasedOnceTheLastVictimIsGone) {
+  Env env({.features = config::FeatureGates()});
+  TwoVictims(env);
+  auto pod = MakePod("p").Priority(kHighPriority).Req(VeryLargeRes()).Info();
+  std::vector<std::string> seen;
+  env.writer().on_write = [&](std::string_view op, const std::string& key) {
+    if (op == "status") return;
+    seen.push_back(std::string(op) + " " + key + ": " +
+                   (env.plugin().evaluator().IsPodRunningPreemption("p")
+                        ? "held"
+                        : "released"));
+  };
+  PostFilterResult result;
+  ASSERT_TRUE(RunPostFilter(env, pod, &result).IsSuccess());
+  env.RunBackground();
+  ASSERT_EQ(seen.size(), 4u);
+  // The first victim's deletion and event: still held.
+  EXPECT_EQ(seen[0].substr(seen[0].size() - 4), "held");
+  EXPECT_EQ(seen[1].substr(seen[1].size() - 4), "held");
+  // The last victim is deleted: released from then on.
+  EXPECT_EQ(seen[2].substr(0, 6), "delete");
+  EXPECT_EQ(seen[2].substr(seen[2].size() - 8), "released");
+  EXPECT_EQ(seen[3].substr(seen[3].size() - 8), "released");
+}
+
+// A failed API call: the preemptor is released and activated, since no
+// event may come for it otherwise; it stays nominated until its next cycle.
+TEST(AsyncPreemptionTest, FailedPreemptionActivatesThePreemptor) {
+  Env env({.features = config::FeatureGates()});
+  TwoVictims(env);
+  env.writer().result = Status::Error("pods \"v1\" is forbidden");
+  auto pod = MakePod("p").Priority(kHighPriority).Req(VeryLargeRes()).Info();
+  PostFilterResult result;
+  Status s = RunPostFilter(env, pod, &result);
+  // The cycle cannot know yet: it nominates as on success.
+  ASSERT_TRUE(s.IsSuccess()) << s.Message();
+  EXPECT_EQ(result.nominated_node_name, "node1");
+  env.RunBackground();
+  EXPECT_THAT(env.activated(), ElementsAre("p"));
+  EXPECT_TRUE(env.plugin().PreEnqueue(pod->pod()).IsSuccess());
+}
+
+// A victim whose graceful deletion has started needs no API call (v1.35),
+// synchronously or not; when every victim is terminating nothing runs in
+// the background and the preemptor is not held.
+TEST(AsyncPreemptionTest, TerminatingVictimsAreNotDeletedAgain) {
+  for (bool async : {false, true}) {
+    SCOPED_TRACE(async ? "async" : "sync");
+    Env env(
+        {.features = async ? config::FeatureGates()
+                           : config::FeatureGates(config::KubeVersion{1, 32})});
+    TwoVictims(env, /*first_terminating=*/true);
+    auto pod = MakePod("p").Priority(kHighPriority).Req(VeryLargeRes()).Info();
+    PostFilterResult result;
+    ASSERT_TRUE(RunPostFilter(env, pod, &result).IsSuccess());
+    env.RunBackground();
+    EXPECT_THAT(env.writer().deleted, ElementsAre("default/v2"));
+  }
+  Env env({.features = config::FeatureGates()});
+  env.SetCluster(
+      {NodeBuilder("node1").Capacity(NodeCapacity(VeryLargeRes())).Obj()},
+      {MakePod("v1")
+           .Node("node1")
+           .Priority(kLowPriority)
+           .Req(VeryLargeRes())
+           .Terminating()
+           .Obj()});
+  auto pod = MakePod("p").Priority(kHighPriority).Req(VeryLargeRes()).Info();
+  PostFilterResult result;
+  ASSERT_TRUE(RunPostFilter(env, pod, &result).IsSuccess());
+  EXPECT_EQ(result.nominated_node_name, "node1");
+  EXPECT_EQ(env.background_tasks(), 0u);
+  EXPECT_TRUE(env.plugin().PreEnqueue(pod->pod()).IsSuccess());
 }
 
 // A failed deletion fails the preemption; the pod is not nominated.

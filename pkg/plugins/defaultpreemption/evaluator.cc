@@ -154,8 +154,12 @@ Status Evaluator::Preempt(framework::CycleState& state,
   if (recorder != nullptr) {
     recorder->Preemption(best->name, "chosen, " + DescribeVictims(*best));
   }
-  Status prepared = PrepareCandidate(*best, pod);
-  if (!prepared.IsSuccess()) return prepared;
+  if (async_) {
+    PrepareCandidateAsync(*best, pod);
+  } else {
+    Status prepared = PrepareCandidate(*best, pod);
+    if (!prepared.IsSuccess()) return prepared;
+  }
   result->nominated_node_name = best->name;
   result->clear_nomination = false;
   return Status();
@@ -257,9 +261,23 @@ const Candidate* Evaluator::SelectCandidate(
   return &candidates.front();
 }
 
+namespace {
+
+// The victims that still need an API call: one whose graceful deletion has
+// started is already on its way out (v1.35).
+std::vector<framework::PodInfoPtr> VictimsToEvict(const Candidate& candidate) {
+  std::vector<framework::PodInfoPtr> out;
+  for (const framework::PodInfoPtr& victim : candidate.victims.pods) {
+    if (!victim->terminating()) out.push_back(victim);
+  }
+  return out;
+}
+
+}  // namespace
+
 Status Evaluator::PrepareCandidate(const Candidate& candidate,
                                    const framework::PodInfo& pod) {
-  const std::vector<framework::PodInfoPtr>& victims = candidate.victims.pods;
+  const std::vector<framework::PodInfoPtr> victims = VictimsToEvict(candidate);
   std::mutex mu;
   Status first_error;
   // Victims are evicted in parallel, as kube does: each is an API call.
@@ -271,8 +289,74 @@ Status Evaluator::PrepareCandidate(const Candidate& candidate,
     return false;
   });
   if (!first_error.IsSuccess()) return first_error;
-  ClearLowerPriorityNominations(candidate.name, pod.pod());
+  // A failure here is not fatal to this preemption (kube only logs it).
+  (void)ClearLowerPriorityNominations(candidate.name, pod.pod());
   return Status();
+}
+
+void Evaluator::PrepareCandidateAsync(const Candidate& candidate,
+                                      const framework::PodInfo& pod) {
+  std::vector<framework::PodInfoPtr> victims = VictimsToEvict(candidate);
+  if (victims.empty()) return;
+  std::shared_ptr<const api::Pod> preemptor = pod.pod_ptr();
+  const std::string uid = preemptor->metadata.uid;
+  {
+    // Marked before the cycle ends, so that the preemptor is held at
+    // PreEnqueue when it is requeued.
+    std::lock_guard lock(mu_);
+    preempting_.insert(uid);
+  }
+  // The work outlives the cycle: it owns what it reads.
+  handle_.RunInBackground([this, node = candidate.name,
+                           victims = std::move(victims), preemptor, uid] {
+    const util::Clock::TimePoint start = handle_.clock().Now();
+    Candidate target{node, {}};
+    bool failed = false;
+    // Lower-priority pods nominated here may no longer fit: clearing their
+    // nominations sends them elsewhere without waiting for the victims.
+    if (!ClearLowerPriorityNominations(node, *preemptor)) failed = true;
+    // Every victim but the last; after the first failure the rest of them
+    // are not tried (kube cancels the remaining calls).
+    for (size_t i = 0; i + 1 < victims.size(); ++i) {
+      if (!PreemptVictim(target, *preemptor, *victims[i]).IsSuccess()) {
+        failed = true;
+        break;
+      }
+    }
+    const framework::PodInfoPtr& last = victims.back();
+    {
+      std::lock_guard lock(mu_);
+      last_victims_[uid] = PendingVictim{last->ns(), last->name()};
+    }
+    if (!PreemptVictim(target, *preemptor, *last).IsSuccess()) failed = true;
+    {
+      std::lock_guard lock(mu_);
+      preempting_.erase(uid);
+      last_victims_.erase(uid);
+    }
+    if (framework::MetricsRecorder* m = handle_.metrics()) {
+      m->ObservePreemptionGoroutine(failed ? "error" : "success",
+                                    handle_.clock().Now() - start);
+    }
+    // A failed call may leave the preemptor in the pool with no event to
+    // come for it: activate it (its next cycle may preempt again).
+    if (failed) handle_.Activate({preemptor});
+  });
+}
+
+bool Evaluator::IsPodRunningPreemption(const std::string& uid) const {
+  PendingVictim last;
+  {
+    std::lock_guard lock(mu_);
+    if (preempting_.count(uid) == 0) return false;
+    auto it = last_victims_.find(uid);
+    // Not at its last victim yet.
+    if (it == last_victims_.end()) return true;
+    last = it->second;
+  }
+  // At its last victim: done as soon as the cluster sees that victim go.
+  std::shared_ptr<const api::Pod> victim = handle_.GetPod(last.ns, last.name);
+  return victim != nullptr && !victim->metadata.deletion_timestamp.has_value();
 }
 
 Status Evaluator::PreemptVictim(const Candidate& candidate,
@@ -305,10 +389,11 @@ Status Evaluator::PreemptVictim(const Candidate& candidate,
   return Status();
 }
 
-void Evaluator::ClearLowerPriorityNominations(const std::string& node,
+bool Evaluator::ClearLowerPriorityNominations(const std::string& node,
                                               const api::Pod& preemptor) {
   framework::PodNominator* nominator = handle_.nominator();
-  if (nominator == nullptr) return;
+  if (nominator == nullptr) return true;
+  bool ok = true;
   // Lower-priority pods nominated here may no longer fit once the
   // preemptor takes the room; clearing their nomination sends them back to
   // look elsewhere rather than wait for this node.
@@ -323,12 +408,15 @@ void Evaluator::ClearLowerPriorityNominations(const std::string& node,
     if (writer != nullptr) {
       framework::PodStatusUpdate update;
       update.nominated_node_name = "";
-      // A failure is not fatal to this preemption (kube only logs it); the
-      // nomination then stays, as the API object does.
-      if (!writer->UpdatePodStatus(p, update).IsSuccess()) continue;
+      // The nomination then stays, as the API object does.
+      if (!writer->UpdatePodStatus(p, update).IsSuccess()) {
+        ok = false;
+        continue;
+      }
     }
     nominator->DeleteNominatedPodIfExists(p);
   }
+  return ok;
 }
 
 }  // namespace ksched::plugins::defaultpreemption

@@ -4,6 +4,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <mutex>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -46,9 +49,14 @@ class Interface {
 
 class Evaluator {
  public:
+  // With `async` (SchedulerAsyncPreemption) the victims are evicted in the
+  // background (Handle::RunInBackground) rather than within the cycle.
   Evaluator(std::string_view plugin_name, framework::Handle& handle,
-            Interface& interface)
-      : plugin_name_(plugin_name), handle_(handle), interface_(interface) {}
+            Interface& interface, bool async = false)
+      : plugin_name_(plugin_name),
+        handle_(handle),
+        interface_(interface),
+        async_(async) {}
 
   // Preempts for `pod`, given the filter statuses of the nodes. On success
   // result->nominated_node_name is the node. When preemption cannot help,
@@ -82,21 +90,50 @@ class Evaluator {
       const std::vector<Candidate>& candidates) const;
 
   // Evicts the victims (rejecting those waiting at Permit) and clears the
-  // nomination of lower-priority pods nominated to the node.
+  // nomination of lower-priority pods nominated to the node. Victims already
+  // being deleted are left alone (v1.35).
   framework::Status PrepareCandidate(const Candidate& candidate,
                                      const framework::PodInfo& pod);
+  // As PrepareCandidate, in the background: the preemptor is marked as
+  // preempting at once, and stays so until the work is done (kube's
+  // prepareCandidateAsync, KEP-4832). Every victim but the last is evicted
+  // first; the last one is recorded before its eviction, so that the
+  // preemptor counts as done as soon as the cluster sees that victim go,
+  // and the deletion event that follows finds it no longer held. When an
+  // API call fails the preemptor is activated, since no event may ever
+  // release it from the pool otherwise.
+  void PrepareCandidateAsync(const Candidate& candidate,
+                             const framework::PodInfo& pod);
+  // Whether `uid`'s asynchronous preemption is still under way: marked, and
+  // either not at its last victim yet or that victim is still in the
+  // cluster without a deletion timestamp (Handle::GetPod).
+  bool IsPodRunningPreemption(const std::string& uid) const;
+  bool async() const { return async_; }
 
  private:
+  // A victim by namespace and name, as the pod lister is asked.
+  struct PendingVictim {
+    std::string ns;
+    std::string name;
+  };
+
   framework::Status PreemptVictim(const Candidate& candidate,
                                   const api::Pod& preemptor,
                                   const framework::PodInfo& victim_info);
-  void ClearLowerPriorityNominations(const std::string& node,
+  // False when clearing some nomination failed.
+  bool ClearLowerPriorityNominations(const std::string& node,
                                      const api::Pod& preemptor);
   api::Timestamp Now() const;
 
   std::string plugin_name_;
   framework::Handle& handle_;
   Interface& interface_;
+  const bool async_;
+  mutable std::mutex mu_;
+  // Preemptors whose background preemption has not finished.
+  std::set<std::string> preempting_;
+  // Preemptor -> the victim whose eviction ends its preemption.
+  std::map<std::string, PendingVictim> last_victims_;
 };
 
 }  // namespace ksched::plugins::defaultpreemption

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -290,6 +291,11 @@ class Env {
     std::shared_ptr<const config::DefaultPreemptionArgs> args;
     int parallelism = 1;
     std::vector<uint64_t> random = {};
+    // v1.32's unless set: the synchronous preemption that kube's tables
+    // check right after PostFilter. Tests of v1.35's asynchronous preemption
+    // set FeatureGates(); its background work then waits for RunBackground.
+    config::FeatureGates features =
+        config::FeatureGates(config::KubeVersion{1, 32});
   };
 
   explicit Env(Options o)
@@ -335,6 +341,26 @@ class Env {
     fo.objects = &objects_;
     fo.writer = &writer_;
     fo.nominator = &nominator_;
+    fo.features = o.features;
+    fo.activate =
+        [this](const std::vector<std::shared_ptr<const api::Pod>>& pods) {
+          for (const auto& p : pods) activated_.push_back(p->metadata.name);
+        };
+    // The cluster as the pod lister would see it: the pods SetCluster put
+    // there, less those the writer deleted.
+    fo.get_pod =
+        [this](const std::string& ns,
+               const std::string& name) -> std::shared_ptr<const api::Pod> {
+      const std::string key = ns + "/" + name;
+      for (const std::string& d : writer_.deleted) {
+        if (d == key) return nullptr;
+      }
+      auto it = pods_.find(key);
+      return it == pods_.end() ? nullptr : it->second;
+    };
+    fo.run_in_background = [this](std::function<void()> task) {
+      background_.push_back(std::move(task));
+    };
     auto f = framework::Framework::Create(profile, registry_, fo);
     if (!f.ok()) {
       create_error_ = f.error().message();
@@ -353,6 +379,10 @@ class Env {
         if (p.spec.node_name == n.metadata.name) on_node.push_back(p);
       }
       infos.push_back(::ksched::testing::MakeNodeInfo(n, on_node));
+    }
+    for (const api::Pod& p : pods) {
+      pods_[p.metadata.ns + "/" + p.metadata.name] =
+          std::make_shared<const api::Pod>(p);
     }
     snapshot_.Reset(std::move(infos));
     fwk_->SetSnapshot(&snapshot_);
@@ -376,6 +406,18 @@ class Env {
     });
     return nodes;
   }
+
+  // Runs the background work handed out so far (asynchronous preemption),
+  // in order; how many tasks ran.
+  size_t RunBackground() {
+    std::vector<std::function<void()>> tasks;
+    tasks.swap(background_);
+    for (auto& t : tasks) t();
+    return tasks.size();
+  }
+  size_t background_tasks() const { return background_.size(); }
+  // The pods Handle::Activate was given, by name, in order.
+  const std::vector<std::string>& activated() const { return activated_; }
 
   const std::string& create_error() const { return create_error_; }
   framework::Framework& fwk() { return *fwk_; }
@@ -416,6 +458,9 @@ class Env {
   FakeNominator nominator_;
   framework::Snapshot snapshot_;
   std::unique_ptr<framework::Framework> fwk_;
+  std::map<std::string, std::shared_ptr<const api::Pod>> pods_;
+  std::vector<std::function<void()>> background_;
+  std::vector<std::string> activated_;
   DefaultPreemption* plugin_ = nullptr;
   CountingFilter* counting_filter_ = nullptr;
   std::string create_error_;

@@ -207,6 +207,19 @@ void VolumeBinding::Unreserve(framework::CycleState& state,
   RestoreAssumed(cache_, *s->reserved);
 }
 
+framework::Status VolumeBinding::PreBindPreFlight(
+    framework::CycleState& state, const framework::PodInfo& /*pod*/,
+    const std::string& node_name) {
+  const auto* s = state.Read<StateData>(kStateKey);
+  if (s == nullptr) return framework::Status::Error(kStateNotFound);
+  if (s->all_bound) return framework::Status::Skip();
+  if (!s->reserved || s->reserved_node != node_name) {
+    return framework::Status::Error("no pod volumes found for node " +
+                                    GoQuote(node_name));
+  }
+  return framework::Status();
+}
+
 framework::Status VolumeBinding::PreBind(framework::CycleState& state,
                                          const framework::PodInfo& /*pod*/,
                                          const std::string& node_name) {

@@ -82,6 +82,12 @@ class VolumeBinding final : public framework::SignPlugin,
                             const std::string& node) override;
   void Unreserve(framework::CycleState& state, const framework::PodInfo& pod,
                  const std::string& node) override;
+  // Skip when every claim is bound already (PreBind has nothing to do),
+  // Success when it will write bindings, an error without a reservation on
+  // `node` (v1.35's PreBindPreFlight).
+  framework::Status PreBindPreFlight(framework::CycleState& state,
+                                     const framework::PodInfo& pod,
+                                     const std::string& node) override;
   framework::Status PreBind(framework::CycleState& state,
                             const framework::PodInfo& pod,
                             const std::string& node) override;
