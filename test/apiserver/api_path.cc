@@ -63,6 +63,25 @@ ApiPath ParseApiPath(std::string_view path) {
     out.health_check = std::string(seg[0]);
     return out;
   }
+  // Discovery: /api, /apis, /apis/<group>, /api/<version> and
+  // /apis/<group>/<version>.
+  if (seg.size() == 1 && (seg[0] == "api" || seg[0] == "apis")) {
+    out.endpoint =
+        seg[0] == "api" ? Endpoint::kApiVersions : Endpoint::kGroupList;
+    return out;
+  }
+  if (seg.size() == 2 && seg[0] == "apis") {
+    out.endpoint = Endpoint::kGroup;
+    out.group = std::string(seg[1]);
+    return out;
+  }
+  if ((seg.size() == 2 && seg[0] == "api") ||
+      (seg.size() == 3 && seg[0] == "apis")) {
+    out.endpoint = Endpoint::kGroupVersion;
+    out.group = seg[0] == "api" ? "" : std::string(seg[1]);
+    out.version = std::string(seg.back());
+    return out;
+  }
   std::string_view group;
   std::string_view version;
   size_t next = 0;

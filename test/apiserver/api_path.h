@@ -9,10 +9,14 @@ namespace ksched::testing::apiserver {
 struct ResourceInfo;
 
 enum class Endpoint {
-  kResource,  // an API resource, collection or object
-  kVersion,   // /version
-  kHealth,    // /healthz, /livez, /readyz
-  kNotFound,  // anything else
+  kResource,      // an API resource, collection or object
+  kVersion,       // /version
+  kHealth,        // /healthz, /livez, /readyz
+  kApiVersions,   // /api: the core group's versions
+  kGroupList,     // /apis: every group
+  kGroup,         // /apis/<group>
+  kGroupVersion,  // /api/<version>, /apis/<group>/<version>: its resources
+  kNotFound,      // anything else
 };
 
 struct ApiPath {
@@ -22,6 +26,10 @@ struct ApiPath {
   std::string name;          // "" for a collection
   std::string subresource;   // "status", "binding" or ""
   std::string health_check;  // "healthz", "livez", "readyz"
+  // The group-version discovery asks about (kGroup, kGroupVersion); ""
+  // for the core group.
+  std::string group;
+  std::string version;
   bool verbose_health = false;
 };
 

@@ -55,14 +55,17 @@ void AddFields(const JsonValue& value, std::string_view field, int depth,
     return;
   }
   if (!value.IsArray() || value.Empty()) return;  // a leaf: {}
-  const std::string_view merge_key = MergeKeyFor(field);
-  if (!merge_key.empty()) {
+  const std::vector<std::string_view> keys = ListMapKeysFor(field);
+  if (!keys.empty()) {
     MarkSelf(field, depth, out, a);
     for (const auto& element : value.GetArray()) {
-      const JsonValue* key_value = Member(element, merge_key);
-      if (key_value == nullptr) continue;
       JsonValue key_object(rapidjson::kObjectType);
-      SetMember(key_object, merge_key, JsonValue(*key_value, a), a);
+      for (std::string_view key : keys) {
+        if (const JsonValue* key_value = Member(element, key)) {
+          SetMember(key_object, key, JsonValue(*key_value, a), a);
+        }
+      }
+      if (key_object.ObjectEmpty()) continue;
       const std::string name = "k:" + ToJson(key_object);
       JsonValue* child = MutableMember(out, name);
       if (child == nullptr) {
@@ -91,6 +94,25 @@ void UnionInto(JsonValue& into, const JsonValue& from, JsonAllocator& a) {
     } else if (existing->IsObject() && m.value.IsObject()) {
       UnionInto(*existing, m.value, a);
     }
+  }
+}
+
+// Field sets are written with their keys in byte order ("." first, then
+// "f:...", then "k:..."), as structured-merge-diff serializes them.
+void SortFieldSet(JsonValue& set, JsonAllocator& a) {
+  if (!set.IsObject()) return;
+  std::vector<std::pair<std::string, JsonValue>> members;
+  for (auto& m : set.GetObject()) {
+    members.emplace_back(
+        std::string(m.name.GetString(), m.name.GetStringLength()),
+        std::move(m.value));
+  }
+  std::sort(members.begin(), members.end(),
+            [](const auto& p, const auto& q) { return p.first < q.first; });
+  set.SetObject();
+  for (auto& [name, value] : members) {
+    SortFieldSet(value, a);
+    set.AddMember(MakeString(name, a), std::move(value), a);
   }
 }
 
@@ -170,7 +192,10 @@ void RecordManagedFields(JsonDocument& object, const JsonValue* previous,
         return false;
       });
   JsonValue list(rapidjson::kArrayType);
-  for (JsonValue& e : entries) list.PushBack(std::move(e), a);
+  for (JsonValue& e : entries) {
+    if (JsonValue* set = MutableMember(e, "fieldsV1")) SortFieldSet(*set, a);
+    list.PushBack(std::move(e), a);
+  }
   JsonValue& metadata = EnsureObject(object, "metadata", a);
   SetMember(metadata, "managedFields", std::move(list), a);
 }

@@ -59,6 +59,9 @@ std::string ListItem(const std::string& recording) {
 
 class RecordingTest : public ApiServerTest {
  protected:
+  // The recordings here are of a v1.32 server.
+  void SetUp() override { StartServer({.kube_version = "1.32"}); }
+
   // A recorded object, as its manager would create it, with `edit`
   // applied first (e.g. to unbind a pod).
   std::string Seed(
@@ -202,6 +205,7 @@ TEST_F(RecordingTest, ListsPaginationAndExpiry) {
 
 TEST_F(RecordingTest, WatchCreateBindDelete) {
   TestApiServerOptions options;
+  options.kube_version = "1.32";
   options.bookmark_interval = std::chrono::seconds(60);
   StartServer(options);
   SeedPendingPods();
@@ -270,6 +274,7 @@ TEST_F(RecordingTest, WatchReplaysHistoryUntilCompacted) {
 TEST_F(RecordingTest, AuthenticationAndAuthorization) {
   Check("bad_token_401", nullptr, "bogus-token");
   TestApiServerOptions options;
+  options.kube_version = "1.32";
   options.user = "system:serviceaccount:default:noperms";
   StartServer(options);
   SeedPendingPods();
@@ -282,6 +287,7 @@ TEST_F(RecordingTest, AuthenticationAndAuthorization) {
 // The same denials from an RBAC policy that grants neither request.
 TEST_F(RecordingTest, RbacDenials) {
   TestApiServerOptions options;
+  options.kube_version = "1.32";
   options.user = "system:serviceaccount:default:noperms";
   StartServer(options);
   SeedPendingPods();

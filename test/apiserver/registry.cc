@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "test/apiserver/discovery.h"
 #include "test/apiserver/encoding.h"
 #include "test/apiserver/json_util.h"
 #include "test/apiserver/rbac.h"
@@ -10,12 +11,6 @@
 namespace ksched::testing::apiserver {
 
 namespace {
-
-constexpr char kVersionJson[] =
-    R"({"major":"1","minor":"32","gitVersion":"v1.32.0",)"
-    R"("gitCommit":"70d3cc986aa8221cd1dfb1121852688902d3bf53",)"
-    R"("gitTreeState":"clean","buildDate":"2024-12-11T17:59:15Z",)"
-    R"("goVersion":"go1.23.3","compiler":"gc","platform":"linux/amd64"})";
 
 // readyz?verbose lists every check, as a healthy kube-apiserver does.
 constexpr char kReadyzVerbose[] =
@@ -85,13 +80,31 @@ Response Registry::Handle(const Request& request, const ApiPath& path) {
   switch (path.endpoint) {
     case Endpoint::kVersion:
       if (m != "GET") return ErrorResponse(MethodNotAllowed(), request.pretty);
-      return Response{.body = ResponseBody(kVersionJson, request.pretty)};
+      return VersionResponse(options_.served.minor);
     case Endpoint::kHealth:
       return HealthResponse(path, request);
+    case Endpoint::kApiVersions:
+    case Endpoint::kGroupList:
+    case Endpoint::kGroup:
+    case Endpoint::kGroupVersion:
+      if (m != "GET") return ErrorResponse(MethodNotAllowed(), request.pretty);
+      return DiscoveryResponse(path, options_.served, ServerAddress(),
+                               request.pretty);
     case Endpoint::kNotFound:
       return ErrorResponse(RouteNotFound(), request.pretty);
     case Endpoint::kResource:
       break;
+  }
+  if (!options_.served.Serves(*path.resource)) {
+    // A group-version the server does not serve ends in Go's plain 404; a
+    // resource missing from one it serves is the API's own 404.
+    for (const ResourceInfo& r : AllResources()) {
+      if (r.group == path.resource->group &&
+          r.version == path.resource->version && options_.served.Serves(r)) {
+        return ErrorResponse(RouteNotFound(), request.pretty);
+      }
+    }
+    return PageNotFound();
   }
   if (path.subresource == "binding") {
     if (m == "POST") return Bind(request, path);
@@ -188,6 +201,16 @@ int Registry::CountBindings(int code) const {
 void Registry::RecordBinding(BindingRecord record) {
   std::lock_guard<std::mutex> lock(bindings_mu_);
   bindings_.push_back(std::move(record));
+}
+
+void Registry::SetServerAddress(std::string address) {
+  std::lock_guard<std::mutex> lock(server_address_mu_);
+  server_address_ = std::move(address);
+}
+
+std::string Registry::ServerAddress() const {
+  std::lock_guard<std::mutex> lock(server_address_mu_);
+  return server_address_;
 }
 
 void Registry::Bootstrap() {

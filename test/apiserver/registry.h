@@ -19,6 +19,7 @@
 #include "test/apiserver/ids.h"
 #include "test/apiserver/object_store.h"
 #include "test/apiserver/request.h"
+#include "test/apiserver/resources.h"
 #include "test/apiserver/status.h"
 #include "test/apiserver/watch_hub.h"
 
@@ -30,6 +31,9 @@ std::optional<ApiError> CheckBodyMediaType(const Request& request);
 struct RegistryOptions {
   std::chrono::seconds default_watch_timeout{1800};
   bool finalize_deleted_pods = true;
+  // The kube-apiserver played: what it serves (and discovery lists), its
+  // /version, and how it defaults and keeps pods (see object_defaults.h).
+  ServedApis served;
 };
 
 struct BindingRecord {
@@ -59,8 +63,11 @@ class Registry {
 
   // The default namespaces and system priority classes of a new cluster.
   void Bootstrap();
+  // What /api advertises as the server's address ("127.0.0.1:PORT").
+  void SetServerAddress(std::string address);
 
  private:
+  std::string ServerAddress() const;
   // Reads (registry_read.cc).
   Response Get(const Request& request, const ApiPath& path);
   Response List(const Request& request, const ApiPath& path);
@@ -140,6 +147,8 @@ class Registry {
   WatchHub& hub_;
   IdSource& ids_;
   const RegistryOptions options_;
+  mutable std::mutex server_address_mu_;
+  std::string server_address_ = "127.0.0.1:6443";
 
   mutable std::mutex bindings_mu_;
   std::vector<BindingRecord> bindings_;

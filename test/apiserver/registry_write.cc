@@ -121,12 +121,12 @@ Response Registry::CreateObject(const Request& request, const ResourceInfo& r,
           "deletionGracePeriodSeconds", "managedFields", "selfLink"}) {
       RemoveMember(metadata, field);
     }
-    ApplyDefaults(r, doc);
+    ApplyDefaults(r, doc, options_.served.minor);
     // Managed fields cover what the client wrote and what defaulting
     // filled, not what the server resets or admission adds.
     JsonDocument written;
     written.CopyFrom(doc, written.GetAllocator());
-    PrepareForCreate(r, doc);
+    PrepareForCreate(r, doc, options_.served.minor);
     if (auto denied = AdmitCreate(r, doc, store_)) {
       return ErrorResponse(*denied, request.pretty);
     }
@@ -366,7 +366,10 @@ std::optional<ApiError> Registry::PrepareUpdate(
       CopyMember(current.doc, next, "status", a);
     }
   }
-  ApplyDefaults(r, next);
+  ApplyDefaults(r, next, options_.served.minor);
+  if (path.subresource.empty()) {
+    PrepareForUpdate(r, current.doc, next, options_.served.minor);
+  }
   std::vector<StatusCause> causes = ValidateUpdate(r, current.doc, next);
   if (!causes.empty()) return Invalid(r, path.name, std::move(causes));
   if (next == current.doc) {  // member order aside

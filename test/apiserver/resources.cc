@@ -17,7 +17,9 @@ std::vector<ResourceInfo> BuildResources() {
       .selectable_fields = {"spec.nodeName", "spec.restartPolicy",
                             "spec.schedulerName", "spec.serviceAccountName",
                             "spec.hostNetwork", "status.phase", "status.podIP",
-                            "status.nominatedNodeName"}});
+                            "status.nominatedNodeName"},
+      .short_names = {"po"},
+      .categories = {"all"}});
   r.push_back(ResourceInfo{
       .version = "v1",
       .resource = "nodes",
@@ -31,7 +33,8 @@ std::vector<ResourceInfo> BuildResources() {
           R"("kernelVersion":"","osImage":"","containerRuntimeVersion":"",)"
           R"("kubeletVersion":"","kubeProxyVersion":"","operatingSystem":"",)"
           R"("architecture":""}})",
-      .selectable_fields = {"spec.unschedulable"}});
+      .selectable_fields = {"spec.unschedulable"},
+      .short_names = {"no"}});
   r.push_back(ResourceInfo{.version = "v1",
                            .resource = "namespaces",
                            .kind = "Namespace",
@@ -40,7 +43,10 @@ std::vector<ResourceInfo> BuildResources() {
                            .return_deleted_object = true,
                            .storage_directory = "namespaces",
                            .zero_value_fields = R"("spec":{},"status":{})",
-                           .selectable_fields = {"status.phase"}});
+                           .selectable_fields = {"status.phase"},
+                           .short_names = {"ns"},
+                           .verbs = {"create", "delete", "get", "list", "patch",
+                                     "update", "watch"}});
   r.push_back(ResourceInfo{
       .version = "v1",
       .resource = "persistentvolumeclaims",
@@ -48,7 +54,8 @@ std::vector<ResourceInfo> BuildResources() {
       .has_status = true,
       .return_deleted_object = true,
       .storage_directory = "persistentvolumeclaims",
-      .zero_value_fields = R"("spec":{"resources":{}},"status":{})"});
+      .zero_value_fields = R"("spec":{"resources":{}},"status":{})",
+      .short_names = {"pvc"}});
   r.push_back(ResourceInfo{.version = "v1",
                            .resource = "persistentvolumes",
                            .kind = "PersistentVolume",
@@ -56,7 +63,8 @@ std::vector<ResourceInfo> BuildResources() {
                            .has_status = true,
                            .return_deleted_object = true,
                            .storage_directory = "persistentvolumes",
-                           .zero_value_fields = R"("spec":{},"status":{})"});
+                           .zero_value_fields = R"("spec":{},"status":{})",
+                           .short_names = {"pv"}});
   r.push_back(ResourceInfo{
       .group = "events.k8s.io",
       .version = "v1",
@@ -71,7 +79,9 @@ std::vector<ResourceInfo> BuildResources() {
                             "regarding.kind", "regarding.namespace",
                             "regarding.name", "regarding.uid",
                             "regarding.apiVersion", "regarding.resourceVersion",
-                            "regarding.fieldPath"}});
+                            "regarding.fieldPath"},
+      .short_names = {"ev"},
+      .storage_gvk = "/v1/Event"});
   // scheduler-plugins' CRD (podgroups.scheduling.x-k8s.io), as the chart
   // installs it. A custom resource's DELETE answers with the object.
   r.push_back(
@@ -82,7 +92,10 @@ std::vector<ResourceInfo> BuildResources() {
                    .has_status = true,
                    .return_deleted_object = true,
                    .custom = true,
-                   .storage_directory = "scheduling.x-k8s.io/podgroups"});
+                   .storage_directory = "scheduling.x-k8s.io/podgroups",
+                   .short_names = {"pg", "pgs"},
+                   .verbs = {"delete", "deletecollection", "get", "list",
+                             "patch", "create", "update", "watch"}});
   r.push_back(ResourceInfo{.group = "coordination.k8s.io",
                            .version = "v1",
                            .resource = "leases",
@@ -95,7 +108,8 @@ std::vector<ResourceInfo> BuildResources() {
                            .kind = "StorageClass",
                            .namespaced = false,
                            .storage_directory = "storageclasses",
-                           .zero_value_fields = R"("provisioner":"")"});
+                           .zero_value_fields = R"("provisioner":"")",
+                           .short_names = {"sc"}});
   r.push_back(ResourceInfo{.group = "storage.k8s.io",
                            .version = "v1",
                            .resource = "csinodes",
@@ -130,14 +144,56 @@ std::vector<ResourceInfo> BuildResources() {
       .storage_directory = "poddisruptionbudgets",
       .zero_value_fields =
           R"("spec":{},"status":{"disruptionsAllowed":0,"currentHealthy":0,)"
-          R"("desiredHealthy":0,"expectedPods":0})"});
+          R"("desiredHealthy":0,"expectedPods":0})",
+      .short_names = {"pdb"}});
   r.push_back(ResourceInfo{.group = "scheduling.k8s.io",
                            .version = "v1",
                            .resource = "priorityclasses",
                            .kind = "PriorityClass",
                            .namespaced = false,
                            .storage_directory = "priorityclasses",
-                           .zero_value_fields = R"("value":0)"});
+                           .zero_value_fields = R"("value":0)",
+                           .short_names = {"pc"}});
+  // Dynamic resource allocation at v1, which v1.34 and later serve by
+  // default (a default v1.32 serves no resource.k8s.io version at all).
+  r.push_back(ResourceInfo{.group = "resource.k8s.io",
+                           .version = "v1",
+                           .resource = "deviceclasses",
+                           .kind = "DeviceClass",
+                           .namespaced = false,
+                           .storage_directory = "deviceclasses",
+                           .zero_value_fields = R"("spec":{})",
+                           .since_minor = 34});
+  r.push_back(
+      ResourceInfo{.group = "resource.k8s.io",
+                   .version = "v1",
+                   .resource = "resourceclaims",
+                   .kind = "ResourceClaim",
+                   .has_status = true,
+                   .storage_directory = "resourceclaims",
+                   .zero_value_fields =
+                       R"("spec":{"devices":{"requests":null}},"status":{})",
+                   .since_minor = 34});
+  r.push_back(ResourceInfo{
+      .group = "resource.k8s.io",
+      .version = "v1",
+      .resource = "resourceclaimtemplates",
+      .kind = "ResourceClaimTemplate",
+      .storage_directory = "resourceclaimtemplates",
+      .zero_value_fields = R"("spec":{"spec":{"devices":{"requests":null}}})",
+      .since_minor = 34});
+  r.push_back(ResourceInfo{
+      .group = "resource.k8s.io",
+      .version = "v1",
+      .resource = "resourceslices",
+      .kind = "ResourceSlice",
+      .namespaced = false,
+      .storage_directory = "resourceslices",
+      .zero_value_fields =
+          R"("spec":{"driver":"","pool":{"name":"","generation":0,)"
+          R"("resourceSliceCount":0}})",
+      .selectable_fields = {"spec.nodeName", "spec.driver"},
+      .since_minor = 34});
   return r;
 }
 

@@ -30,6 +30,19 @@ struct ResourceInfo {
   // Field selector labels the resource supports besides metadata.name
   // (and metadata.namespace when namespaced).
   std::vector<std::string> selectable_fields;
+  // The first Kubernetes minor whose default API server serves it (0:
+  // every version the server plays).
+  int since_minor = 0;
+  // Discovery's APIResource fields: the singular name (default: the kind
+  // in lower case), short names and categories, and the verbs (default:
+  // the eight of a built-in resource's REST storage).
+  std::string singular;
+  std::vector<std::string> short_names;
+  std::vector<std::string> categories;
+  std::vector<std::string> verbs;
+  // The group/version/kind it is stored as, when not its own (events.k8s.io
+  // events are core events in storage): discovery's storageVersionHash.
+  std::string storage_gvk;
 
   std::string ApiVersion() const {
     return group.empty() ? version : group + "/" + version;
@@ -47,8 +60,20 @@ struct ResourceInfo {
   }
 };
 
-// Every served resource.
+// Every resource the server may serve (see Serves).
 const std::vector<ResourceInfo>& AllResources();
+
+// Which of them the server serves, as the kube-apiserver it plays: a
+// default v1.<minor> server, with scheduler-plugins' PodGroup CRD
+// installed or not.
+struct ServedApis {
+  int minor = 35;
+  bool pod_group_crd = true;
+  bool Serves(const ResourceInfo& resource) const {
+    if (resource.since_minor > minor) return false;
+    return !resource.custom || pod_group_crd;
+  }
+};
 // The resource at /api/<version>/<resource> (group "") or
 // /apis/<group>/<version>/<resource>, or nullptr.
 const ResourceInfo* FindResource(std::string_view group,

@@ -65,7 +65,9 @@ struct TestApiServer::State {
         registry(store, hub, ids,
                  apiserver::RegistryOptions{
                      .default_watch_timeout = o.default_watch_timeout,
-                     .finalize_deleted_pods = o.finalize_deleted_pods}),
+                     .finalize_deleted_pods = o.finalize_deleted_pods,
+                     .served = {.minor = o.kube_version == "1.32" ? 32 : 35,
+                                .pod_group_crd = o.pod_group_crd}}),
         flowschema_uid(ids.NewUid()),
         prioritylevel_uid(ids.NewUid()),
         reviews(
@@ -105,6 +107,9 @@ struct TestApiServer::State {
 
 std::unique_ptr<TestApiServer> TestApiServer::Start(
     const TestApiServerOptions& options) {
+  if (options.kube_version != "1.35" && options.kube_version != "1.32") {
+    return nullptr;
+  }
   std::unique_ptr<TestApiServer> server(
       new TestApiServer(std::make_unique<State>(options)));
   server->state_->registry.Bootstrap();
@@ -112,6 +117,8 @@ std::unique_ptr<TestApiServer> TestApiServer::Start(
   for (int attempt = 0; attempt < 10; ++attempt) {
     server->state_->port =
         options.port != 0 ? options.port : client::testing::FreePort();
+    server->state_->registry.SetServerAddress(
+        "127.0.0.1:" + std::to_string(server->state_->port));
     if (server->Listen()) return server;
     if (options.port != 0) break;
   }

@@ -1,11 +1,16 @@
-// TestApiServer: an in-process stand-in for kube-apiserver v1.32 that the
-// scheduler binary runs against in integration tests and benchmarks.
+// TestApiServer: an in-process stand-in for kube-apiserver v1.35 (or
+// v1.32, TestApiServerOptions::kube_version) that the scheduler binary runs
+// against in integration tests and benchmarks.
 //
 // HTTPS on 127.0.0.1 with its own throwaway CA and bearer-token auth. It
 // serves pods (with the binding and status subresources), nodes,
 // namespaces, events.k8s.io/v1 events, coordination.k8s.io/v1 leases,
 // persistent volumes and claims, storage classes, pod disruption budgets
-// and priority classes, answering every request as the real server does:
+// and priority classes (and at v1.35 resource.k8s.io/v1's DeviceClasses,
+// ResourceClaims, ResourceClaimTemplates and ResourceSlices), with
+// discovery (/api, /apis, ...) listing what it serves and /version as the
+// real server of that version answers it, answering every request as the
+// real server does:
 // status line, headers, body shape, messages and reasons (checked against
 // recordings of a real server in apiserver_test). Objects are kept as the
 // JSON clients sent, stamped with uid, creationTimestamp and one global
@@ -66,6 +71,16 @@ struct TestApiServerOptions {
   // Change events retained for watches and reads at old resourceVersions;
   // past this the oldest half is compacted away (as etcd compacts).
   size_t max_history_events = 1'000'000;
+  // The kube-apiserver played, as a default server of that version: "1.35"
+  // (/version v1.35.6, resource.k8s.io/v1 served, pods get
+  // metadata.generation and no defaulted resizePolicy) or "1.32" (/version
+  // as recorded from v1.32, no resource.k8s.io, pod-level resources
+  // dropped as its PodLevelResources gate, off, drops them). Start()
+  // refuses any other.
+  std::string kube_version = "1.35";
+  // Whether scheduler-plugins' PodGroup CRD (podgroups.scheduling.x-k8s.io)
+  // is installed, as the chart installs it by default.
+  bool pod_group_crd = true;
 };
 
 class TestApiServer {

@@ -2,6 +2,7 @@
 
 #include <regex>
 
+#include "test/apiserver/object_defaults.h"
 #include "test/apiserver/resources.h"
 
 namespace ksched::testing::apiserver {
@@ -79,6 +80,36 @@ const std::vector<FieldType>& KindFields(const ResourceInfo& r) {
        Expect::kQuantity,
        "resource.Quantity"},
       {{"spec", "initContainers", "*", "resources", "limits", "*"},
+       Expect::kQuantity,
+       "resource.Quantity"},
+      // Pod-level resources (spec.resources) and what a kubelet reports of
+      // each container's resources (allocated, and in use after a resize).
+      {{"spec", "resources"}, Expect::kObject, "v1.ResourceRequirements"},
+      {{"spec", "resources", "requests"}, Expect::kObject, "v1.ResourceList"},
+      {{"spec", "resources", "requests", "*"},
+       Expect::kQuantity,
+       "resource.Quantity"},
+      {{"spec", "resources", "limits"}, Expect::kObject, "v1.ResourceList"},
+      {{"spec", "resources", "limits", "*"},
+       Expect::kQuantity,
+       "resource.Quantity"},
+      {{"status", "containerStatuses"}, Expect::kArray, "[]v1.ContainerStatus"},
+      {{"status", "containerStatuses", "*"},
+       Expect::kObject,
+       "v1.ContainerStatus"},
+      {{"status", "containerStatuses", "*", "allocatedResources"},
+       Expect::kObject,
+       "v1.ResourceList"},
+      {{"status", "containerStatuses", "*", "allocatedResources", "*"},
+       Expect::kQuantity,
+       "resource.Quantity"},
+      {{"status", "containerStatuses", "*", "resources"},
+       Expect::kObject,
+       "v1.ResourceRequirements"},
+      {{"status", "containerStatuses", "*", "resources", "requests", "*"},
+       Expect::kQuantity,
+       "resource.Quantity"},
+      {{"status", "containerStatuses", "*", "resources", "limits", "*"},
        Expect::kQuantity,
        "resource.Quantity"},
       {{"status", "phase"}, Expect::kString, "v1.PodPhase"},
@@ -271,6 +302,45 @@ void ValidateLabels(const JsonValue& object, std::vector<StatusCause>* causes) {
   }
 }
 
+// validatePodResources, for what the scheduler reads: pod-level resources
+// name cpu, memory or hugepages only, and request no more than their
+// limits. (Whether they cover the containers' requests is not checked.)
+void ValidatePodLevelResources(const JsonValue& pod,
+                               std::vector<StatusCause>* causes) {
+  const JsonValue* resources = Find(pod, {"spec", "resources"});
+  if (resources == nullptr || !resources->IsObject()) return;
+  const JsonValue* requests = Member(*resources, "requests");
+  const JsonValue* limits = Member(*resources, "limits");
+  for (const char* list : {"limits", "requests"}) {
+    const JsonValue* values = Member(*resources, list);
+    if (values == nullptr || !values->IsObject()) continue;
+    for (const auto& m : values->GetObject()) {
+      const std::string name = m.name.GetString();
+      if (name == "cpu" || name == "memory" || name.starts_with("hugepages-")) {
+        continue;
+      }
+      causes->push_back(FieldNotSupported(
+          std::string("spec.resources.") + list + "[" + name + "]", Quote(name),
+          {"cpu", "hugepages-", "memory"}));
+    }
+  }
+  if (requests == nullptr || limits == nullptr || !requests->IsObject() ||
+      !limits->IsObject()) {
+    return;
+  }
+  for (const auto& m : requests->GetObject()) {
+    const JsonValue* limit = Member(*limits, m.name.GetString());
+    if (limit == nullptr) continue;
+    const std::optional<long double> want = QuantityValue(m.value);
+    const std::optional<long double> cap = QuantityValue(*limit);
+    if (!want || !cap || *want <= *cap) continue;
+    causes->push_back(FieldInvalid(
+        "spec.resources.requests", ToJson(m.value),
+        std::string("must be less than or equal to ") + m.name.GetString() +
+            " limit of " + (limit->IsString() ? limit->GetString() : "")));
+  }
+}
+
 void ValidatePod(const JsonValue& pod, std::vector<StatusCause>* causes) {
   const JsonValue* containers = Find(pod, {"spec", "containers"});
   if (containers == nullptr || !containers->IsArray() || containers->Empty()) {
@@ -287,6 +357,7 @@ void ValidatePod(const JsonValue& pod, std::vector<StatusCause>* causes) {
       causes->push_back(FieldRequired(at + ".image"));
     }
   }
+  ValidatePodLevelResources(pod, causes);
 }
 
 void ValidateEvent(const JsonValue& event, std::vector<StatusCause>* causes) {
