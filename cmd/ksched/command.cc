@@ -3,6 +3,34 @@
 #include <iostream>
 
 namespace ksched::cmd {
+namespace {
+
+// A flag's help may run over several lines (--feature-gates lists every
+// gate, as kube's does); each line after the first starts in the help
+// column, found on the -h line that ends every usage.
+std::string IndentContinuations(const std::string& usage) {
+  const std::string marker = "help for this command";
+  const size_t marker_at = usage.rfind(marker);
+  if (marker_at == std::string::npos) return usage;
+  const size_t line_start = usage.rfind('\n', marker_at) + 1;
+  const std::string indent(marker_at - line_start, ' ');
+  std::string out;
+  bool in_flags = false;
+  size_t from = 0;
+  while (from < usage.size()) {
+    size_t end = usage.find('\n', from);
+    if (end == std::string::npos) end = usage.size();
+    const std::string_view line(usage.data() + from, end - from);
+    if (in_flags && !line.empty() && line.front() != ' ') out += indent;
+    if (line == "Flags:") in_flags = true;
+    out.append(line);
+    if (end < usage.size()) out += '\n';
+    from = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
 
 Command::Command(std::string usage_line, std::string description)
     : description_(std::move(description)), flags_(std::move(usage_line)) {}
@@ -24,7 +52,7 @@ std::optional<std::vector<std::string>> Command::Parse(
 
 int Command::UsageError(std::string_view message, bool with_usage) const {
   std::cerr << "Error: " << message << "\n";
-  if (with_usage) std::cerr << "\n" << flags_.Usage();
+  if (with_usage) std::cerr << "\n" << IndentContinuations(flags_.Usage());
   return kExitUsage;
 }
 
@@ -36,7 +64,7 @@ int Command::Failure(std::string_view message) {
 std::string Command::Help() const {
   std::string out = description_;
   while (out.ends_with('\n')) out.pop_back();
-  return out + "\n\n" + flags_.Usage();
+  return out + "\n\n" + IndentContinuations(flags_.Usage());
 }
 
 const std::vector<CommandEntry>& Commands() {

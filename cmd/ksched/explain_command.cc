@@ -5,6 +5,7 @@
 #include "cmd/ksched/cluster_config.h"
 #include "cmd/ksched/command.h"
 #include "cmd/ksched/startup_report.h"
+#include "cmd/ksched/version_flags.h"
 #include "pkg/api/yaml.h"
 #include "pkg/explain/render.h"
 #include "pkg/plugins/registry.h"
@@ -84,6 +85,8 @@ int RunExplain(const std::vector<std::string>& args,
   flags.Int("top", &top, "Nodes listed: best scored, closest to fitting");
   flags.Int("seed", &seed,
             "Seed of the tie-break between equally scored nodes");
+  VersionFlags version_flags;
+  version_flags.Register(flags);
 
   int exit_status = kExitOk;
   auto positional = command.Parse(args, &exit_status);
@@ -96,6 +99,18 @@ int RunExplain(const std::vector<std::string>& args,
                               output);
   }
   if (top < 0) return command.UsageError("--top must not be negative");
+  std::vector<std::string> gate_warnings;
+  auto gates = version_flags.Gates(&gate_warnings);
+  for (const std::string& w : gate_warnings) {
+    std::cerr << "warning: " << w << "\n";
+  }
+  if (!gates.ok()) return command.UsageError(gates.error().message());
+  if (gates->emulated_version() != config::kBinaryVersion) {
+    std::cerr << "note: " << DecidesAs(*gates) << "\n";
+  }
+  for (const std::string& note : GatesWithoutEffectNotes(*gates)) {
+    std::cerr << "note: " << note << "\n";
+  }
 
   framework::Registry registry = plugins::NewInTreeRegistry();
   auto cfg = LoadConfiguration(config_path, registry);
@@ -156,6 +171,7 @@ int RunExplain(const std::vector<std::string>& args,
   }
   if (!note.empty()) std::cerr << "note: " << note << "\n";
   simulator::SimulationOptions options;
+  options.features = *gates;
   options.seed = static_cast<uint64_t>(seed);
   options.explain.emplace({ns + "/" + name});
   options.explain_top = static_cast<int>(top);

@@ -18,11 +18,13 @@
 #include "cmd/ksched/debug_explain.h"
 #include "cmd/ksched/secure_serving.h"
 #include "cmd/ksched/startup_report.h"
+#include "cmd/ksched/version_flags.h"
 #include "pkg/apiwriter/rest_writer.h"
 #include "pkg/auth/delegating_authorizer.h"
 #include "pkg/auth/rest_reviewer.h"
 #include "pkg/client/cpprest_threads.h"
 #include "pkg/client/cpprest_transport.h"
+#include "pkg/client/discovery.h"
 #include "pkg/client/kubeconfig.h"
 #include "pkg/client/rest_client.h"
 #include "pkg/client/split_transport.h"
@@ -62,13 +64,51 @@ constexpr std::chrono::seconds kWriteTimeout{10};
 constexpr std::chrono::seconds kShutdownBindingsBound{15};
 constexpr std::chrono::seconds kShutdownEventsBound{5};
 
+// How long start-up waits for each discovery request (all go at once): an
+// API server that does not answer costs this much, once.
+constexpr std::chrono::seconds kDiscoveryTimeout{5};
+
+// Start-up's lines about the API server: its version (and whether ksched
+// should emulate an older kube-scheduler for it), what it does not serve,
+// and what could not be found out.
+void ReportDiscovery(util::Logger& log, const client::DiscoveryResult& found,
+                     const config::FeatureGates& gates, bool pod_groups) {
+  if (found.version) {
+    log.Info(0, "the API server is " + found.version->String());
+    if (auto note = client::VersionSkewNote(
+            *found.version, gates.emulated_version().minor,
+            config::kBinaryVersion.minor, config::kEmulationFloor.minor)) {
+      log.Warning(*note);
+    }
+  } else {
+    log.Warning("could not read the API server's version (GET /version): " +
+                found.version_error + "; going on without it");
+  }
+  for (const std::string& path :
+       scheduler::ClusterInformers::GroupVersionsToDiscover(pod_groups)) {
+    const client::GroupVersionDiscovery* gv = found.served.Find(path);
+    if (gv == nullptr ||
+        gv->state != client::GroupVersionDiscovery::State::kUnknown) {
+      continue;
+    }
+    log.Warning("could not find out what the API server serves at " + path +
+                " (" + gv->error + "); watching its resources anyway");
+  }
+  for (const std::string& note :
+       scheduler::ClusterInformers::NotServedNotes(found.served, pod_groups)) {
+    log.Info(0, note);
+  }
+}
+
 // Above the scheduler's flags in `ksched --help`.
 std::string Description() {
   return "ksched schedules pods whose spec.schedulerName is one of its "
          "profiles, with kube-scheduler's\nframework and plugins, and serves "
          "the kube-scheduler extender API. Run without a\ncommand, it is the "
-         "scheduler.\n\n" +
-         CommandList("ksched");
+         "scheduler. It decides as kube-scheduler v" +
+         config::kBinaryVersion.String() +
+         "\n(--emulated-version: as an older one, back to v" +
+         config::kEmulationFloor.String() + ").\n\n" + CommandList("ksched");
 }
 
 // The extender's default profile is the first one unless named; every
@@ -244,10 +284,8 @@ int RunScheduler(const std::vector<std::string>& args) {
              "Run the cycle of a pod that fits nowhere again, recorded, and "
              "add to its FailedScheduling event the two plugins that "
              "rejected the most nodes and the node that came closest");
-  std::string feature_gates;
-  flags.String("feature-gates", &feature_gates,
-               "Feature gates, as Name=true,Other=false (known: "
-               "OpportunisticBatching, default false)");
+  VersionFlags version_flags;
+  version_flags.Register(flags);
   flags.String("logging-format", &logging_format,
                "Log format: text (klog's) or json");
   secure.Register(flags);
@@ -305,9 +343,12 @@ int RunScheduler(const std::vector<std::string>& args) {
   if (!positional->empty())
     return UnknownCommand("ksched", positional->front());
   std::vector<std::string> gate_warnings;
-  auto gates = config::FeatureGates::Parse("", feature_gates, &gate_warnings);
+  auto gates = version_flags.Gates(&gate_warnings);
   if (!gates.ok()) {
-    std::cerr << "Error: --feature-gates: " << gates.error().message() << "\n";
+    for (const std::string& w : gate_warnings) {
+      std::cerr << "warning: " << w << "\n";
+    }
+    std::cerr << "Error: " << gates.error().message() << "\n";
     return kExitUsage;
   }
   if (binding_workers < 1 || binding_workers > 1024) {
@@ -348,6 +389,13 @@ int RunScheduler(const std::vector<std::string>& args) {
   util::Logger& log = logging_format == "json"
                           ? static_cast<util::Logger&>(json_log)
                           : static_cast<util::Logger&>(text_log);
+  // kube logs its gate warnings as it parses the flags; here, once the
+  // log's format is known.
+  for (const std::string& w : gate_warnings) log.Warning(w);
+  log.Info(0, DecidesAs(*gates));
+  for (const std::string& note : GatesWithoutEffectNotes(*gates)) {
+    log.Warning(note);
+  }
   // Connections to the extender and metrics ports each hold a descriptor.
   if (auto files = http::RaiseOpenFileLimit(); !files.ok()) {
     log.Warning(files.error().message());
@@ -501,8 +549,27 @@ int RunScheduler(const std::vector<std::string>& args) {
                                                 const char* restart) {
     ksched_metrics.ObserveInformerRestart(informer, restart);
   };
+  // What the API server is and serves, before anything is watched.
+  client::DiscoveryResult discovered;
+  {
+    auto discovery_transport = client::CpprestTransport::Create(
+        *rest_config, clock, {.timeout = kDiscoveryTimeout});
+    if (!discovery_transport.ok()) {
+      return Command::Failure(discovery_transport.error().message());
+    }
+    client::RestClient discovery_api(std::move(*discovery_transport), clock,
+                                     random, sleep,
+                                     {.qps = cfg->client_connection.qps,
+                                      .burst = cfg->client_connection.burst,
+                                      .observer = observe_request});
+    discovered = client::Discover(
+        discovery_api, scheduler::ClusterInformers::GroupVersionsToDiscover(
+                           s.SchedulesGangs()));
+  }
+  ReportDiscovery(log, discovered, *gates, s.SchedulesGangs());
   informers = std::make_unique<scheduler::ClusterInformers>(
-      api, s, objects, log, random, informer_options, s.SchedulesGangs());
+      api, s, objects, log, random, informer_options, s.SchedulesGangs(),
+      &discovered.served);
   // The informers hand events to the scheduler from their own threads, so
   // they must stop before it is destroyed, on every way out of here.
   struct StopInformersFirst {

@@ -11,6 +11,7 @@
 #include "cmd/ksched/cluster_config.h"
 #include "cmd/ksched/command.h"
 #include "cmd/ksched/startup_report.h"
+#include "cmd/ksched/version_flags.h"
 #include "pkg/api/yaml.h"
 #include "pkg/config/feature_gates.h"
 #include "pkg/plugins/registry.h"
@@ -68,10 +69,8 @@ int RunSimulate(const std::vector<std::string>& args,
              "Schedule every pending pod with the first profile, whatever its "
              "schedulerName");
   flags.Bool("quiet", &quiet, "Do not print start-up notes");
-  std::string feature_gates;
-  flags.String("feature-gates", &feature_gates,
-               "Feature gates, as Name=true,Other=false (known: "
-               "OpportunisticBatching, default false)");
+  VersionFlags version_flags;
+  version_flags.Register(flags);
 
   std::string kubeconfig, context, snapshot_out;
   flags.String("kubeconfig", &kubeconfig,
@@ -177,10 +176,12 @@ int RunSimulate(const std::vector<std::string>& args,
   }
   if (max_count < 1) return command.UsageError("--max must be at least 1");
   std::vector<std::string> gate_warnings;
-  auto gates = config::FeatureGates::Parse("", feature_gates, &gate_warnings);
-  if (!gates.ok()) {
-    return command.UsageError("--feature-gates: " + gates.error().message());
+  auto gates = version_flags.Gates(&gate_warnings);
+  // kube's warnings about the flags, whatever --quiet says.
+  for (const std::string& w : gate_warnings) {
+    std::cerr << "warning: " << w << "\n";
   }
+  if (!gates.ok()) return command.UsageError(gates.error().message());
 
   framework::Registry registry = plugins::NewInTreeRegistry();
   auto cfg = LoadConfiguration(config_path, registry);
@@ -189,6 +190,14 @@ int RunSimulate(const std::vector<std::string>& args,
     return kExitFailure;
   }
   if (!quiet) {
+    // The version only when it is not the binary's: every other run
+    // decides as v1.35, and says so in --help.
+    if (gates->emulated_version() != config::kBinaryVersion) {
+      std::cerr << "note: " << DecidesAs(*gates) << "\n";
+    }
+    for (const std::string& note : GatesWithoutEffectNotes(*gates)) {
+      std::cerr << "note: " << note << "\n";
+    }
     for (const std::string& note : StartupNotes(*cfg)) {
       std::cerr << "note: " << note << "\n";
     }

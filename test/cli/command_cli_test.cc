@@ -82,8 +82,25 @@ TEST(CommandCliTest, ExitStatusesAreTheSameEverywhere) {
        "--max must be at least 1"},
       {"simulate --cluster " + kExample + " --fail-on-unschedulable=some", 2,
        "--fail-on-unschedulable must be all or workloads, not some"},
-      {"simulate --cluster " + kExample + " --feature-gates Nope=true", 2,
-       "--feature-gates:"},
+      // A gate kube refuses; an unknown one is only a warning.
+      {"simulate --cluster " + kExample +
+           " --feature-gates SidecarContainers=false",
+       2,
+       "Error: --feature-gates: cannot set feature gate SidecarContainers to "
+       "false, feature is locked to true"},
+      {"simulate --cluster " + kExample + " --emulated-version 1.31", 2,
+       "Error: --emulated-version: emulation version 1.31 is not between "
+       "[1.32, 1.35.0]"},
+      {"explain p --emulated-version 1.33.1", 2,
+       "Error: --emulated-version: patch version not allowed, got: "
+       "kube=1.33.1"},
+      {"--emulated-version=kube=1.36", 2,
+       "Error: --emulated-version: emulation version 1.36 is not between "
+       "[1.32, 1.35.0]"},
+      {"--emulated-version=1.33 --feature-gates=GangScheduling=true", 2,
+       "Error: --feature-gates: cannot set feature gate GangScheduling to "
+       "true, feature is PreAlpha at emulated version 1.33, min "
+       "compatibility version 1.32"},
       {"simulate --cluster /nonexistent.yaml", 1, "cannot open cluster file"},
       {"simulate --cluster " + kExample + " --drain nowhere", 1,
        "--drain nowhere: no such node in the cluster"},
@@ -94,6 +111,100 @@ TEST(CommandCliTest, ExitStatusesAreTheSameEverywhere) {
     EXPECT_TRUE(Has(r.err, c.err)) << c.args << "\n" << r.err;
     EXPECT_TRUE(r.err.starts_with("Error: ")) << c.args << "\n" << r.err;
   }
+}
+
+int Count(const std::string& text, const std::string& part) {
+  int n = 0;
+  for (size_t at = text.find(part); at != std::string::npos;
+       at = text.find(part, at + part.size())) {
+    ++n;
+  }
+  return n;
+}
+
+// --emulated-version and --feature-gates in every command: kube's help
+// list, kube's warnings once, and what each command says it decides as.
+TEST(CommandCliTest, EmulatedVersionAndFeatureGatesAsKubeTakesThem) {
+  for (const std::string command : {"", "simulate ", "explain "}) {
+    auto help = RunCommand(kKsched + " " + command + "--help");
+    ASSERT_EQ(help.exit_code, 0) << command << help.err;
+    EXPECT_TRUE(Has(help.out, "--emulated-version value")) << help.out;
+    EXPECT_TRUE(Has(help.out, "ksched decides as kube-scheduler v1.35;"))
+        << help.out;
+    EXPECT_TRUE(Has(help.out, "kube=1.32..1.35 (default 1.35)")) << help.out;
+    // Each gate on a line of its own, in the help column (where -h's help
+    // starts).
+    const size_t h = help.out.find("  -h, --help");
+    ASSERT_NE(h, std::string::npos);
+    const size_t column = help.out.find("help for this command", h) - h;
+    EXPECT_TRUE(
+        Has(help.out, "\n" + std::string(column, ' ') +
+                          "kube:OpportunisticBatching=true|false (BETA - "
+                          "default=true)\n"))
+        << help.out;
+    EXPECT_TRUE(Has(help.out, std::string(column, ' ') +
+                                  "kube:AllAlpha=true|false (ALPHA - "
+                                  "default=false)\n"))
+        << help.out;
+  }
+  auto top = RunCommand(kKsched + " --help");
+  EXPECT_TRUE(Has(top.out, "It decides as kube-scheduler v1.35")) << top.out;
+
+  // An unknown gate: one warning in kube's words, and the run goes on.
+  auto unknown = RunCommand(kSimulate + "--feature-gates Nope=true");
+  EXPECT_EQ(unknown.exit_code, 0) << unknown.err;
+  EXPECT_EQ(Count(unknown.err, "unrecognized feature gate: Nope"), 1)
+      << unknown.err;
+  EXPECT_TRUE(Has(unknown.err, "warning: unrecognized feature gate: Nope"))
+      << unknown.err;
+  auto ga = RunCommand(kSimulate + "--feature-gates SidecarContainers=true");
+  EXPECT_EQ(ga.exit_code, 0) << ga.err;
+  EXPECT_EQ(Count(ga.err,
+                  "warning: Setting GA feature gate "
+                  "SidecarContainers=true. It will be removed in a "
+                  "future release."),
+            1)
+      << ga.err;
+
+  // Emulating: said once (a note, which --quiet leaves out).
+  const std::string simulate =
+      kKsched + " simulate --cluster " + kExample + " ";
+  auto emulated = RunCommand(simulate + "--emulated-version kube=1.33");
+  EXPECT_EQ(emulated.exit_code, 0) << emulated.err;
+  EXPECT_EQ(Count(emulated.err,
+                  "note: ksched decides as kube-scheduler v1.35 emulating "
+                  "v1.33 (feature gates at their v1.33 defaults)\n"),
+            1)
+      << emulated.err;
+  EXPECT_FALSE(
+      Has(RunCommand(kSimulate + "--emulated-version 1.33").err, "emulating"));
+  // At v1.35 nothing is said about the version.
+  EXPECT_FALSE(Has(RunCommand(simulate).err, "decides as"));
+
+  // Gates on whose feature ksched lacks: one line each. Repeated flags
+  // read as one list.
+  auto gang = RunCommand(simulate +
+                         "--feature-gates GangScheduling=true "
+                         "--feature-gates GenericWorkload=true");
+  EXPECT_EQ(gang.exit_code, 0) << gang.err;
+  for (const char* gate : {"GangScheduling", "GenericWorkload"}) {
+    EXPECT_EQ(Count(gang.err, std::string("note: feature gate ") + gate +
+                                  " is on but has no effect in ksched (not "
+                                  "implemented yet)\n"),
+              1)
+        << gang.err;
+  }
+
+  // The scheduler logs its version before it looks for a cluster.
+  auto run = RunCommand(kKsched +
+                        " --emulated-version 1.33 --kubeconfig "
+                        "/nonexistent/kubeconfig --secure-port 0");
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_EQ(Count(run.err,
+                  "ksched decides as kube-scheduler v1.35 emulating "
+                  "v1.33 (feature gates at their v1.33 defaults)"),
+            1)
+      << run.err;
 }
 
 TEST(CommandCliTest, SimulateWritesYamlAsExplainDoes) {

@@ -1,0 +1,79 @@
+#include "cmd/ksched/version_flags.h"
+
+namespace ksched::cmd {
+namespace {
+
+std::string Joined(const std::vector<std::string>& values) {
+  std::string out;
+  for (const std::string& v : values) out += (out.empty() ? "" : ",") + v;
+  return out;
+}
+
+}  // namespace
+
+void VersionFlags::Register(util::FlagSet& flags) {
+  const std::string binary = config::kBinaryVersion.String();
+  const std::string floor = config::kEmulationFloor.String();
+  flags.StringList(
+      "emulated-version", &emulated_version_,
+      "ksched decides as kube-scheduler v" + binary +
+          "; with this it decides as an older one, back to v" + floor +
+          ": the feature gates take that version's defaults and stages, "
+          "while what kube changed without a gate stays v" +
+          binary +
+          "'s. As kube takes it: 1.33 or kube=1.33 (major.minor only). "
+          "Versions: kube=" +
+          floor + ".." + binary + " (default " + binary + ")");
+  std::string gates_help =
+      "Feature gates: Name=true|false pairs, comma-separated, each "
+      "optionally written kube:Name=... (repeatable). A gate ksched does not "
+      "know is warned about and ignored, as kube-scheduler does. The gates "
+      "with their defaults at v" +
+      binary + ":";
+  // One per line, indented under the help column by the usage printer.
+  for (const std::string& line : config::KnownFeatures()) {
+    gates_help += "\n" + line;
+  }
+  flags.StringList("feature-gates", &feature_gates_, gates_help);
+}
+
+util::Result<config::FeatureGates> VersionFlags::Gates(
+    std::vector<std::string>* warnings) const {
+  const std::string emulated = Joined(emulated_version_);
+  if (auto version = config::ParseEmulatedVersion(emulated); !version.ok()) {
+    return util::Error("--emulated-version: " + version.error().message());
+  }
+  auto gates =
+      config::FeatureGates::Parse(emulated, Joined(feature_gates_), warnings);
+  if (!gates.ok()) {
+    return util::Error("--feature-gates: " + gates.error().message());
+  }
+  return gates;
+}
+
+std::string DecidesAs(const config::FeatureGates& gates) {
+  std::string line =
+      "ksched decides as kube-scheduler v" + config::kBinaryVersion.String();
+  if (gates.emulated_version() != config::kBinaryVersion) {
+    const std::string emulated = gates.emulated_version().String();
+    line += " emulating v" + emulated + " (feature gates at their v" +
+            emulated + " defaults)";
+  }
+  if (!gates.overrides().empty()) {
+    line += "; --feature-gates " + Joined(gates.overrides());
+  }
+  return line;
+}
+
+std::vector<std::string> GatesWithoutEffectNotes(
+    const config::FeatureGates& gates) {
+  std::vector<std::string> notes;
+  for (config::Feature f : config::EnabledWithoutEffect(gates)) {
+    notes.push_back("feature gate " + std::string(config::FeatureName(f)) +
+                    " is on but has no effect in ksched (not implemented "
+                    "yet)");
+  }
+  return notes;
+}
+
+}  // namespace ksched::cmd
