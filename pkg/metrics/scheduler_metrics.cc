@@ -38,7 +38,8 @@ std::vector<double> ExponentialBuckets(double start, double factor, int count) {
 }
 
 // Help texts as kube-scheduler words them.
-SchedulerMetrics::SchedulerMetrics(prometheus::Registry& registry)
+SchedulerMetrics::SchedulerMetrics(prometheus::Registry& registry,
+                                   bool async_preemption)
     : attempts_(prometheus::BuildCounter()
                     .Name("scheduler_schedule_attempts_total")
                     .Help("Number of attempts to schedule pods, by the result. "
@@ -124,7 +125,35 @@ SchedulerMetrics::SchedulerMetrics(prometheus::Registry& registry)
               .Name("scheduler_plugin_execution_duration_seconds")
               .Help("Duration for running a plugin at a specific extension "
                     "point.")
-              .Register(registry)) {}
+              .Register(registry)) {
+  if (async_preemption) {
+    preemption_goroutines_ =
+        &prometheus::BuildCounter()
+             .Name("scheduler_preemption_goroutines_execution_total")
+             .Help("Number of preemption goroutines executed.")
+             .Register(registry);
+    preemption_goroutine_duration_ =
+        &prometheus::BuildHistogram()
+             .Name("scheduler_preemption_goroutines_duration_seconds")
+             .Help(
+                 "Duration in seconds for running goroutines for the "
+                 "preemption.")
+             .Register(registry);
+  }
+}
+
+void SchedulerMetrics::ObservePreemptionGoroutine(
+    std::string_view result, std::chrono::nanoseconds duration) {
+  if (preemption_goroutines_ == nullptr) return;
+  // The result as the work ended. (kube's deferred calls read `result` as
+  // the goroutine starts, so kube itself reports every run as a success
+  // lasting no time; ksched reports what happened.)
+  const prometheus::Labels labels{{"result", std::string(result)}};
+  preemption_goroutines_->Add(labels).Increment();
+  static const std::vector<double> kBounds = ExponentialBuckets(0.01, 2, 20);
+  preemption_goroutine_duration_->Add(labels, kBounds)
+      .Observe(std::chrono::duration<double>(duration).count());
+}
 
 void SchedulerMetrics::ObserveExtensionPoint(
     std::string_view extension_point, framework::Code status,

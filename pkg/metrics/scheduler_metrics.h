@@ -26,7 +26,10 @@ std::vector<double> ExponentialBuckets(double start, double factor, int count);
 
 class SchedulerMetrics final : public framework::MetricsRecorder {
  public:
-  explicit SchedulerMetrics(prometheus::Registry& registry);
+  // `async_preemption`: SchedulerAsyncPreemption is on, which registers the
+  // preemption goroutine metrics, as kube registers them only then.
+  explicit SchedulerMetrics(prometheus::Registry& registry,
+                            bool async_preemption = true);
 
   // scheduler_framework_extension_point_duration_seconds and (sampled)
   // scheduler_plugin_execution_duration_seconds.
@@ -62,6 +65,10 @@ class SchedulerMetrics final : public framework::MetricsRecorder {
   // scheduler_preemption_attempts_total and scheduler_preemption_victims.
   void ObservePreemptionAttempt() override;
   void ObservePreemptionVictims(int victims) override;
+  // scheduler_preemption_goroutines_execution_total{result} and
+  // scheduler_preemption_goroutines_duration_seconds{result}.
+  void ObservePreemptionGoroutine(std::string_view result,
+                                  std::chrono::nanoseconds duration) override;
   // scheduler_batch_attempts_total{profile,result} and
   // scheduler_batch_cache_flushed_total{profile,reason}.
   void ObserveBatchAttempt(std::string_view profile,
@@ -80,6 +87,10 @@ class SchedulerMetrics final : public framework::MetricsRecorder {
   prometheus::Family<prometheus::Gauge>& unschedulable_;
   prometheus::Counter& preemption_attempts_;
   prometheus::Histogram& preemption_victims_;
+  // Null unless asynchronous preemption is on.
+  prometheus::Family<prometheus::Counter>* preemption_goroutines_ = nullptr;
+  prometheus::Family<prometheus::Histogram>* preemption_goroutine_duration_ =
+      nullptr;
   prometheus::Family<prometheus::Counter>& batch_attempts_;
   prometheus::Family<prometheus::Counter>& batch_flushes_;
   prometheus::Family<prometheus::Histogram>& extension_point_duration_;

@@ -22,6 +22,34 @@ void ExpectExposes(prometheus::Registry& registry,
   }
 }
 
+// SchedulerAsyncPreemption's goroutine metrics: registered only with the
+// gate, labelled with each run's result.
+TEST(SchedulerMetricsTest, PreemptionGoroutinesOnlyWithAsyncPreemption) {
+  prometheus::Registry registry;
+  SchedulerMetrics m(registry, /*async_preemption=*/true);
+  m.ObservePreemptionGoroutine("success", std::chrono::milliseconds(15));
+  m.ObservePreemptionGoroutine("success", std::chrono::milliseconds(5));
+  m.ObservePreemptionGoroutine("error", std::chrono::seconds(1));
+  ExpectExposes(
+      registry,
+      {
+          "# TYPE scheduler_preemption_goroutines_execution_total counter",
+          R"(scheduler_preemption_goroutines_execution_total{result="success"} 2)",
+          R"(scheduler_preemption_goroutines_execution_total{result="error"} 1)",
+          "# TYPE scheduler_preemption_goroutines_duration_seconds histogram",
+          R"(scheduler_preemption_goroutines_duration_seconds_bucket{result="success",le="0.01"} 1)",
+          R"(scheduler_preemption_goroutines_duration_seconds_bucket{result="success",le="0.02"} 2)",
+          R"(scheduler_preemption_goroutines_duration_seconds_count{result="error"} 1)",
+      });
+
+  prometheus::Registry v132;
+  SchedulerMetrics off(v132, /*async_preemption=*/false);
+  off.ObservePreemptionGoroutine("success", std::chrono::milliseconds(1));
+  const std::string text =
+      prometheus::TextSerializer().Serialize(v132.Collect());
+  EXPECT_EQ(text.find("preemption_goroutines"), std::string::npos);
+}
+
 TEST(SchedulerMetricsTest, KubeSchedulersNamesLabelsAndBuckets) {
   EXPECT_EQ(ExponentialBuckets(0.001, 2, 3),
             (std::vector<double>{0.001, 0.002, 0.004}));

@@ -48,6 +48,11 @@ class FakeApiServer final : public framework::Binder,
     std::lock_guard<std::mutex> lock(mu_);
     bind_result_ = std::move(s);
   }
+  // What DeletePod answers; on failure nothing is deleted.
+  void SetDeleteResult(Status s) {
+    std::lock_guard<std::mutex> lock(mu_);
+    delete_result_ = std::move(s);
+  }
 
   // ---- framework::Binder ----
   Status Bind(const api::Pod& pod, const std::string& node) override {
@@ -94,6 +99,7 @@ class FakeApiServer final : public framework::Binder,
   }
   Status DeletePod(const api::Pod& pod) override {
     std::lock_guard<std::mutex> lock(mu_);
+    if (!delete_result_.IsSuccess()) return delete_result_;
     deleted_.push_back(Key(pod));
     pods_.erase(Key(pod));
     return Status();
@@ -150,6 +156,7 @@ class FakeApiServer final : public framework::Binder,
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<const api::Pod>> pods_;
   Status bind_result_;
+  Status delete_result_;
   std::vector<std::pair<std::string, std::string>> binds_;
   std::map<std::string, std::vector<framework::PodStatusUpdate>> status_writes_;
   std::map<std::string, std::vector<Event>> events_;

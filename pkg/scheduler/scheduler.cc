@@ -114,6 +114,21 @@ util::Result<std::unique_ptr<Scheduler>> Scheduler::Create(
   options.waiting_pods = &s->waiting_pods_;
   options.pod_group_members = &s->pod_group_members_;
   options.features = s->deps_.features;
+  // The queue and the binding pool come after the frameworks; these reach
+  // them through `self` once they exist (plugins call them only from
+  // cycles, which start later).
+  Scheduler* self = s.get();
+  options.activate =
+      [self](const std::vector<std::shared_ptr<const api::Pod>>& pods) {
+        self->queue_->Activate(pods);
+      };
+  options.get_pod = s->deps_.pod_lookup;
+  // Asynchronous preemption runs on the binding pool: off the loop, drained
+  // with the bindings, and without workers (the simulator) at the next
+  // Tick, in one deterministic order.
+  options.run_in_background = [self](std::function<void()> task) {
+    self->binding_pool_->Post(std::move(task));
+  };
   auto profiles = BuildProfiles(cfg, registry, options);
   if (!profiles.ok()) return profiles.error();
   if (profiles->empty()) return util::Error("no profiles configured");
@@ -127,6 +142,7 @@ util::Result<std::unique_ptr<Scheduler>> Scheduler::Create(
       std::chrono::seconds(cfg.pod_initial_backoff_seconds);
   qopts.pod_max_backoff = std::chrono::seconds(cfg.pod_max_backoff_seconds);
   qopts.on_incoming_pod = s->deps_.on_incoming_pod;
+  qopts.features = s->deps_.features;
   if (s->deps_.pod_lookup) {
     // kube's nominator asks its pod lister: a pod deleted or bound meanwhile
     // (say, while its failed cycle was being handled) is not nominated, or
@@ -139,7 +155,6 @@ util::Result<std::unique_ptr<Scheduler>> Scheduler::Create(
     };
   }
   framework::Framework* first = s->profiles_.begin()->second.get();
-  Scheduler* self = s.get();
   queue::QueueingHintMap hints;
   for (const auto& [name, fwk] : s->profiles_) {
     hints[name] = fwk->enqueue_extensions();
@@ -329,8 +344,11 @@ void Scheduler::RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,
   }
   if (result.kind == ScheduleResult::Kind::kNoFit) {
     // Preemption may make room for a later attempt.
-    std::optional<std::string> nomination;
+    // Without PostFilter plugins there is nothing to nominate: v1.35 clears
+    // a nomination left from an earlier cycle.
+    std::optional<std::string> nomination = std::string();
     if (fwk.HasPostFilterPlugins()) {
+      nomination.reset();
       framework::PostFilterResult post;
       Status ps = fwk.RunPostFilterPlugins(
           *state, pod_info, result.diagnosis.node_to_status, &post);
@@ -390,9 +408,8 @@ void Scheduler::RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,
   if (!s.IsSuccess() && !s.IsWait()) return reject(s);
   // At the end of a successful scheduling cycle, as kube does.
   ActivatePods(*state);
-  auto binding_cycle = [this, state, &fwk, queued, assumed, host, start] {
-    RunBindingCycle(state, fwk, queued, assumed, host, start);
-  };
+  const bool expectation =
+      deps_.features.Enabled(config::Feature::kNominatedNodeNameForExpectation);
   if (s.IsWait()) {
     // Its binding cycle starts once the wait is over: a worker held by a
     // pod that waits for the rest of its group would be a worker fewer for
@@ -400,20 +417,79 @@ void Scheduler::RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,
     auto waiting = std::make_shared<framework::WaitingPod>(assumed, waits,
                                                            deps_.clock->Now());
     waiting_pods_.Add(waiting);
-    waiting->OnDone([this, binding_cycle = std::move(binding_cycle)] {
-      binding_pool_->Post(binding_cycle);
+    auto binding_cycle = [this, state, &fwk, queued, assumed, host, start] {
+      RunBindingCycle(state, fwk, queued, assumed, host, start,
+                      /*expectation_done=*/true);
+    };
+    auto bind_when_done = [this, waiting,
+                           binding_cycle = std::move(binding_cycle)] {
+      waiting->OnDone(
+          [this, binding_cycle] { binding_pool_->Post(binding_cycle); });
+    };
+    if (!expectation) {
+      bind_when_done();
+      return;
+    }
+    // The wait may be long: tell the world (the cluster autoscaler) where
+    // the pod is headed first, off the loop, as kube's binding goroutine
+    // does before it waits; the binding cycle follows this write.
+    binding_pool_->Post([this, state, &fwk, queued, assumed, host, start,
+                         waiting, bind_when_done = std::move(bind_when_done)] {
+      Status pre = fwk.RunPreBindPreFlights(*state, *assumed, host);
+      if (pre.code() == Code::kError || pre.IsRejected()) {
+        // The binding cycle ends here, as kube's does: nothing waits for
+        // this pod any more.
+        waiting_pods_.Remove(assumed->pod().metadata.uid);
+        waiting->Reject("", pre.Message());
+        return HandleBindingFailure(*state, fwk, queued, assumed, host, pre,
+                                    /*as_fit_error=*/false, start);
+      }
+      WriteExpectedNode(assumed->pod(), host);
+      bind_when_done();
     });
     return;
   }
-  binding_pool_->Submit(std::move(binding_cycle));
+  binding_pool_->Submit(
+      [this, state, &fwk, queued, assumed, host, start, expectation] {
+        RunBindingCycle(state, fwk, queued, assumed, host, start,
+                        /*expectation_done=*/!expectation);
+      });
+}
+
+void Scheduler::WriteExpectedNode(const api::Pod& assumed,
+                                  const std::string& node) {
+  if (deps_.writer == nullptr) return;
+  // As kube's updatePod: only when it changes anything.
+  std::shared_ptr<const api::Pod> current =
+      deps_.pod_lookup
+          ? deps_.pod_lookup(assumed.metadata.ns, assumed.metadata.name)
+          : nullptr;
+  const api::Pod& base = current != nullptr ? *current : assumed;
+  if (base.status.nominated_node_name == node) return;
+  framework::PodStatusUpdate update;
+  update.nominated_node_name = node;
+  // A failure does not stop the binding (kube only logs it).
+  (void)deps_.writer->UpdatePodStatus(base, update);
 }
 
 void Scheduler::RunBindingCycle(std::shared_ptr<framework::CycleState> state,
                                 framework::Framework& fwk,
                                 queue::QueuedPodInfoPtr queued,
                                 framework::PodInfoPtr assumed, std::string node,
-                                util::Clock::TimePoint start) {
+                                util::Clock::TimePoint start,
+                                bool expectation_done) {
   const std::string& uid = assumed->pod().metadata.uid;
+  if (!expectation_done) {
+    // NominatedNodeNameForExpectation: a PreBind that will do something may
+    // take time; say where the pod is going before it starts. A pod bound
+    // at once needs no such word.
+    Status pre = fwk.RunPreBindPreFlights(*state, *assumed, node);
+    if (pre.code() == Code::kError || pre.IsRejected()) {
+      return HandleBindingFailure(*state, fwk, queued, assumed, node, pre,
+                                  /*as_fit_error=*/false, start);
+    }
+    if (pre.IsSuccess()) WriteExpectedNode(assumed->pod(), node);
+  }
   if (auto waiting = waiting_pods_.Get(uid)) {
     Status s = waiting->Wait();  // over: the cycle was posted when it ended
     waiting_pods_.Remove(uid);
@@ -428,8 +504,11 @@ void Scheduler::RunBindingCycle(std::shared_ptr<framework::CycleState> state,
 
   Status s = fwk.RunPreBindPlugins(*state, *assumed, node);
   if (!s.IsSuccess()) {
+    // Since v1.33 Permit is the last point that can find a pod
+    // unschedulable: a PreBind failure, rejection or not, is retried after
+    // backoff, its status reported as it is.
     return HandleBindingFailure(*state, fwk, queued, assumed, node, s,
-                                /*as_fit_error=*/true, start);
+                                /*as_fit_error=*/false, start);
   }
   s = fwk.RunBindPlugins(*state, *assumed, node);
   // Binding ended, either way (finishBinding): from now on the assumed pod
@@ -523,6 +602,24 @@ void Scheduler::HandleSchedulingFailure(framework::Framework& fwk,
       deps_.pod_lookup ? deps_.pod_lookup(pod.metadata.ns, pod.metadata.name)
                        : queued->pod_info->pod_ptr();
   bool requeued = false;
+  if (current != nullptr && current->metadata.uid != pod.metadata.uid &&
+      !Assigned(*current)) {
+    // Deleted and created again under its name while this cycle ran: the
+    // new pod is another pod, with its own queue entry; its status is not
+    // this failure's to write (v1.35).
+    queue_->Done(pod.metadata.uid);
+    AttemptOutcome outcome{rejected ? AttemptOutcome::Result::kUnschedulable
+                                    : AttemptOutcome::Result::kError,
+                           Key(pod),
+                           "",
+                           message,
+                           "",
+                           deps_.clock->Now() - start,
+                           fwk.profile_name()};
+    outcome.attempts = queued->attempts;
+    Report(std::move(outcome));
+    return;
+  }
   if (current != nullptr && current->metadata.uid == pod.metadata.uid &&
       !Assigned(*current)) {
     queued->pod_info =
@@ -662,6 +759,7 @@ void Scheduler::OnPodUpdate(std::shared_ptr<const api::Pod> old_pod,
   queue_->Update(*old_pod,
                  framework::PodInfo::Create(
                      new_pod, framework::ResourceFeaturesOf(deps_.features)));
+  ReleaseNomination(*old_pod, new_pod->status.nominated_node_name);
 }
 
 void Scheduler::OnPodDelete(std::shared_ptr<const api::Pod> pod) {
@@ -679,7 +777,13 @@ void Scheduler::OnPodDelete(std::shared_ptr<const api::Pod> pod) {
   // A pod waiting at Permit was assumed: rejecting it frees its room.
   if (auto waiting = waiting_pods_.Get(pod->metadata.uid)) {
     waiting->Reject("", "pod " + Key(*pod) + " was deleted");
-  } else if (cache_->IsAssumedPod(*pod)) {
+    framework::EventObjects objs;
+    objs.old_pod = pod.get();
+    queue_->MoveAllToActiveOrBackoffQueue(
+        {framework::EventResource::kAssignedPod, framework::kDelete}, objs);
+  } else if (!cache_->IsAssumedPod(*pod)) {
+    ReleaseNomination(*pod, "");
+  } else {
     // The last known state may be stale: a relist that missed the pod's
     // binding tells of its deletion as of a pod not bound yet. Nothing
     // else would ever take the assumed pod out of the cache (kube cleans
@@ -691,6 +795,24 @@ void Scheduler::OnPodDelete(std::shared_ptr<const api::Pod> pod) {
     queue_->MoveAllToActiveOrBackoffQueue(
         {framework::EventResource::kAssignedPod, framework::kDelete}, objs);
   }
+}
+
+void Scheduler::ReleaseNomination(const api::Pod& old_pod,
+                                  const std::string& new_node) {
+  if (old_pod.status.nominated_node_name.empty() ||
+      old_pod.status.nominated_node_name == new_node) {
+    return;
+  }
+  // Pods of lower or equal priority counted this pod on its nominated node
+  // as if it ran there; that room is free now (v1.35's event handlers).
+  const int32_t priority = old_pod.spec.priority.value_or(0);
+  framework::EventObjects objs;
+  objs.old_pod = &old_pod;
+  queue_->MoveAllToActiveOrBackoffQueue(
+      {framework::EventResource::kAssignedPod, framework::kDelete}, objs,
+      [priority](const api::Pod& p) {
+        return p.spec.priority.value_or(0) <= priority;
+      });
 }
 
 void Scheduler::OnNodeAdd(std::shared_ptr<const api::Node> node) {

@@ -170,11 +170,18 @@ class Scheduler {
   framework::Framework* FrameworkFor(const api::Pod& pod) const;
   void RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,
                           framework::Framework& fwk);
+  // `expectation_done`: the PreBindPreFlights and the nominatedNodeName
+  // write of NominatedNodeNameForExpectation already ran (a Permit wait) or
+  // are not wanted (the gate is off).
   void RunBindingCycle(std::shared_ptr<framework::CycleState> state,
                        framework::Framework& fwk,
                        queue::QueuedPodInfoPtr assumed,
                        framework::PodInfoPtr assumed_info, std::string node,
-                       util::Clock::TimePoint start);
+                       util::Clock::TimePoint start, bool expectation_done);
+  // Writes status.nominatedNodeName = `node` for a pod about to wait at
+  // Permit or in PreBind (NominatedNodeNameForExpectation), unless it says
+  // so already.
+  void WriteExpectedNode(const api::Pod& assumed, const std::string& node);
   // Unreserves and forgets the assumed pod, then handles the failure. With
   // `as_fit_error` (Permit waits, PreBind) a rejection is reported as a fit
   // error on `node`, as kube's bindingCycle wraps it; otherwise (Bind) as
@@ -197,6 +204,10 @@ class Scheduler {
                                util::Clock::TimePoint start,
                                const std::string& event_note = "");
   void Report(AttemptOutcome outcome);
+  // An unscheduled pod lost its nomination (deleted, or nominated elsewhere
+  // or nowhere): the lower- or equal-priority pods that made room for it
+  // there are moved as if an assigned pod had left that node.
+  void ReleaseNomination(const api::Pod& old_pod, const std::string& new_node);
   // Moves the pods plugins asked for (PodsToActivate) to the active queue.
   void ActivatePods(framework::CycleState& state);
   // One recorded cycle of `pod` on snapshot_ with explain_algorithm_;

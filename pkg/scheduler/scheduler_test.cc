@@ -57,6 +57,9 @@ struct Behaviour {
   Status permit;
   std::chrono::milliseconds permit_timeout{0};
   Status pre_bind;
+  // What PreBindPreFlight answers: Success (PreBind will work, so the
+  // node is written as nominatedNodeName first), Skip or an error.
+  Status pre_flight;
   Status bind = Status::Skip();
   // Registered at start-up (EnqueueExtensions): the events that may make a
   // pod this plugin rejected schedulable.
@@ -152,6 +155,10 @@ class RecordingPlugin final : public framework::PreFilterPlugin,
     *timeout = b.permit_timeout;
     return b.permit;
   }
+  Status PreBindPreFlight(framework::CycleState&, const framework::PodInfo&,
+                          const std::string&) override {
+    return control_->Get(name_).pre_flight;
+  }
   Status PreBind(framework::CycleState&, const framework::PodInfo& pod,
                  const std::string&) override {
     control_->Called("PreBind", name_, pod.pod());
@@ -189,6 +196,8 @@ struct StartOptions {
   // timings, drawing from the random source).
   bool metrics = false;
   bool record_failed_decisions = false;
+  // kube-scheduler v1.35's gates unless set.
+  config::FeatureGates features;
 };
 
 // What the framework and plugins report for metrics.
@@ -211,6 +220,12 @@ class RecordingMetrics final : public framework::MetricsRecorder {
     std::lock_guard lock(mu_);
     victims.push_back(n);
   }
+  void ObservePreemptionGoroutine(std::string_view result,
+                                  std::chrono::nanoseconds) override {
+    std::lock_guard lock(mu_);
+    goroutines.emplace_back(result);
+  }
+  std::vector<std::string> goroutines;
   std::mutex mu_;
   std::vector<std::string> points;
   int preemption_attempts = 0;
@@ -275,6 +290,7 @@ class SchedulerTest : public ::testing::Test {
     if (o.metrics) deps.metrics = &metrics_;
     deps.assumed_pod_ttl = o.assumed_pod_ttl;
     deps.record_failed_decisions = o.record_failed_decisions;
+    deps.features = o.features;
     deps.on_attempt = [this](const AttemptOutcome& outcome) {
       {
         std::lock_guard<std::mutex> lock(outcomes_mu_);
@@ -403,7 +419,14 @@ TEST_F(SchedulerTest, SchedulesAssumesAndBindsThroughTheBinder) {
   EXPECT_EQ(events[0].reason, "Scheduled");
   EXPECT_EQ(events[0].action, "Binding");
   EXPECT_EQ(events[0].note, "Successfully assigned default/p to n1");
-  EXPECT_THAT(api_.StatusWrites("default/p"), IsEmpty());
+  // NominatedNodeNameForExpectation: the test plugins' PreBind may take
+  // time (their PreBindPreFlight answers Success), so the node is written
+  // as the pod's nominatedNodeName first, and nothing else.
+  std::vector<framework::PodStatusUpdate> writes =
+      api_.StatusWrites("default/p");
+  ASSERT_EQ(writes.size(), 1u);
+  EXPECT_EQ(writes[0].nominated_node_name, std::optional<std::string>("n1"));
+  EXPECT_FALSE(writes[0].condition.has_value());
   // Every binding extension point ran once, PostBind last.
   EXPECT_EQ(control_.Calls(), kSuccessfulCalls);
 
@@ -632,7 +655,8 @@ INSTANTIATE_TEST_SUITE_P(
                     "running PreBind plugin \"TestB\": volume not ready",
                     "backoff"},
         // Past Permit a pod is never "unschedulable" for the queue: it
-        // retries after its backoff (kube's bindingCycle comment).
+        // retries after its backoff (kube's bindingCycle comment). Since
+        // v1.33 the rejection is reported as it is, not as a fit error.
         FailureCase{
             "PreBindRejects",
             [](PluginControl& c, FakeApiServer&) {
@@ -643,7 +667,7 @@ INSTANTIATE_TEST_SUITE_P(
             {"Reserve:TestA", "Reserve:TestB", "Permit:TestA", "Permit:TestB",
              "PreBind:TestA", "Unreserve:TestB", "Unreserve:TestA"},
             "Unschedulable",
-            "0/1 nodes are available: 1 no room after all.",
+            "no room after all",
             "backoff"},
         FailureCase{"BinderFails",
                     [](PluginControl&, FakeApiServer& api) {
@@ -844,10 +868,14 @@ TEST_F(SchedulerTest, DeletingAPodWaitingAtPermitRejectsIt) {
   EXPECT_THAT(api_.Binds(), IsEmpty());
   EXPECT_EQ(sched_->cache().GetPod(pod->metadata.uid), nullptr);
   EXPECT_EQ(RequestedMilliCpu("n1"), 0);
-  // Gone: not requeued, nothing written to it.
+  // Gone: not requeued, nothing written to it but the node it was to wait
+  // for (NominatedNodeNameForExpectation), before the wait.
   EXPECT_EQ(WhereIs(*pod), "");
   EXPECT_EQ(sched_->queue().InFlightPodCount(), 0u);
-  EXPECT_THAT(api_.StatusWrites("default/p"), IsEmpty());
+  std::vector<framework::PodStatusUpdate> writes =
+      api_.StatusWrites("default/p");
+  ASSERT_EQ(writes.size(), 1u);
+  EXPECT_EQ(writes[0].nominated_node_name, std::optional<std::string>("n1"));
   EXPECT_EQ(Outcomes()[0].result, AttemptOutcome::Result::kUnschedulable);
 }
 
@@ -918,7 +946,8 @@ TEST_F(SchedulerTest, DestroyingTheSchedulerReleasesPodsWaitingAtPermit) {
 // unschedulable
 
 TEST_F(SchedulerTest, UnschedulablePodWaitsForANodeThatHelpsThenBacksOff) {
-  ASSERT_TRUE(Start());
+  // v1.32's backoffQ: waited out, then flushed.
+  ASSERT_TRUE(Start({.features = config::FeatureGates({1, 32})}));
   AddNode("n1", "1");
   AddNode("n2", "1");
   std::shared_ptr<const api::Pod> pod = AddPod(Pending("p", "2"));
@@ -940,15 +969,17 @@ TEST_F(SchedulerTest, UnschedulablePodWaitsForANodeThatHelpsThenBacksOff) {
   sched_->Tick();
   EXPECT_EQ(WhereIs(*pod), "unschedulable");
 
-  // A node it fits on: back to the queue, but its 1s backoff still runs.
+  // A node it fits on: back to the queue, but its 1s backoff still runs
+  // (its last instant included, since v1.33).
   AddNode("n3", "4");
   EXPECT_EQ(WhereIs(*pod), "backoff");
-  clock_.Advance(std::chrono::milliseconds(999));
+  clock_.Advance(std::chrono::seconds(1));
   sched_->Tick();
   EXPECT_EQ(WhereIs(*pod), "backoff");
   EXPECT_EQ(sched_->queue().PendingCounts().active, 0u);
+  EXPECT_FALSE(sched_->queue().CanPop());
 
-  clock_.Advance(std::chrono::milliseconds(1));
+  clock_.Advance(std::chrono::nanoseconds(1));
   sched_->Tick();
   EXPECT_EQ(WhereIs(*pod), "active");
   ASSERT_TRUE(sched_->ScheduleOne());
@@ -969,8 +1000,41 @@ TEST_F(SchedulerTest, NodeAddAfterTheBackoffMovesThePodStraightToActive) {
   EXPECT_EQ(WhereIs(*pod), "active");
 }
 
-TEST_F(SchedulerTest, SecondFailureDoublesTheBackoff) {
+// v1.35 (SchedulerPopFromBackoffQ): with nothing else to do the loop takes
+// the pod from backoffQ as soon as a node may help it.
+TEST_F(SchedulerTest, UnschedulablePodIsPoppedFromBackoffAtOnceWhenIdle) {
   ASSERT_TRUE(Start());
+  AddNode("n1", "1");
+  std::shared_ptr<const api::Pod> pod = AddPod(Pending("p", "2"));
+  ASSERT_TRUE(sched_->ScheduleOne());
+  EXPECT_EQ(WhereIs(*pod), "unschedulable");
+  AddNode("n3", "4");
+  EXPECT_EQ(WhereIs(*pod), "backoff");
+  ASSERT_TRUE(sched_->queue().CanPop());
+  ASSERT_TRUE(sched_->ScheduleOne());
+  EXPECT_THAT(api_.Binds(), ElementsAre(std::make_pair(std::string("default/p"),
+                                                       std::string("n3"))));
+}
+
+// ...but a pod that failed with an error serves its backoff, in whole
+// seconds since v1.33 counts errors in a row on their own.
+TEST_F(SchedulerTest, ErroredPodServesItsBackoffEvenWhenIdle) {
+  ASSERT_TRUE(Start());
+  std::shared_ptr<const api::Pod> pod = AddPod(Pending("p"));
+  ASSERT_TRUE(sched_->ScheduleOne());  // no nodes at all
+  EXPECT_EQ(WhereIs(*pod), "backoff");
+  EXPECT_FALSE(sched_->queue().CanPop());
+  // Failed at 0s: 1s of backoff, rounded to its window, ends at 2s.
+  clock_.Advance(std::chrono::milliseconds(1999));
+  sched_->Tick();
+  EXPECT_EQ(WhereIs(*pod), "backoff");
+  clock_.Advance(std::chrono::milliseconds(1));
+  sched_->Tick();
+  EXPECT_EQ(WhereIs(*pod), "active");
+}
+
+TEST_F(SchedulerTest, SecondFailureDoublesTheBackoff) {
+  ASSERT_TRUE(Start({.features = config::FeatureGates({1, 32})}));
   std::shared_ptr<const api::Pod> pod = AddPod(Pending("p"));
   // No nodes at all: an internal "error" kube-scheduler still reports as
   // unschedulable; nothing to wait for but the backoff.
@@ -978,15 +1042,15 @@ TEST_F(SchedulerTest, SecondFailureDoublesTheBackoff) {
   ExpectFailureRecorded("default/p", "Unschedulable",
                         "no nodes available to schedule pods");
   EXPECT_EQ(WhereIs(*pod), "backoff");
-  clock_.Advance(std::chrono::seconds(1));
+  clock_.Advance(std::chrono::seconds(1) + std::chrono::nanoseconds(1));
   sched_->Tick();
   ASSERT_EQ(WhereIs(*pod), "active");
   ASSERT_TRUE(sched_->ScheduleOne());
   EXPECT_EQ(WhereIs(*pod), "backoff");
-  clock_.Advance(std::chrono::milliseconds(1999));
+  clock_.Advance(std::chrono::seconds(2));
   sched_->Tick();
   EXPECT_EQ(WhereIs(*pod), "backoff");
-  clock_.Advance(std::chrono::milliseconds(1));
+  clock_.Advance(std::chrono::nanoseconds(1));
   sched_->Tick();
   EXPECT_EQ(WhereIs(*pod), "active");
 }
@@ -1443,7 +1507,10 @@ TEST_F(SchedulerTest, AssumedPodDoesNotExpireWhileItsBindingRuns) {
 // ---------------------------------------------------------------- preemption
 
 TEST_F(SchedulerTest, HighPriorityPodPreemptsThroughTheWriter) {
-  ASSERT_TRUE(Start({.test_plugins = false, .metrics = true}));
+  // v1.32: the victims are deleted within the preemptor's cycle.
+  ASSERT_TRUE(Start({.test_plugins = false,
+                     .metrics = true,
+                     .features = config::FeatureGates({1, 32})}));
   AddNode("n1", "2");
   std::shared_ptr<const api::Pod> victim =
       AddPod(PodBuilder("victim").Node("n1").Priority(0).Req({{"cpu", "2"}}));
@@ -1489,7 +1556,7 @@ TEST_F(SchedulerTest, HighPriorityPodPreemptsThroughTheWriter) {
   sched_->OnPodDelete(victim);
   EXPECT_EQ(RequestedMilliCpu("n1"), 0);
   EXPECT_EQ(WhereIs(*preemptor), "backoff");
-  clock_.Advance(std::chrono::seconds(1));
+  clock_.Advance(std::chrono::seconds(1) + std::chrono::nanoseconds(1));
   sched_->Tick();
   ASSERT_EQ(WhereIs(*preemptor), "active");
   ASSERT_TRUE(sched_->ScheduleOne());
@@ -1625,6 +1692,157 @@ TEST_F(SchedulerTest, FailedDecisionsCarryTheirExplanationInTheEventOnly) {
                 "cpu); closest n1, rejected by NodeResourcesFit only "
                 "(Insufficient cpu).");
   EXPECT_LE(events[0].note.size(), 1024u);
+}
+
+// ------------------------------------------- v1.35: asynchronous preemption
+
+// The preemptor is nominated at once; its victims are deleted in the
+// background (here, at the next Tick: no binding workers), and until then an
+// event that would requeue it finds it held at PreEnqueue. The victim's
+// deletion event releases it, and with nothing else to do the loop takes it
+// from backoffQ and binds it on the nominated node.
+TEST_F(SchedulerTest, AsyncPreemptionHoldsThePreemptorUntilVictimsAreGone) {
+  ASSERT_TRUE(Start({.test_plugins = false, .metrics = true}));
+  AddNode("n1", "3");
+  std::shared_ptr<const api::Pod> victim =
+      AddPod(PodBuilder("victim").Node("n1").Priority(0).Req({{"cpu", "2"}}));
+  // Not a victim (it outranks the preemptor); its deletion frees too little.
+  std::shared_ptr<const api::Pod> bystander = AddPod(
+      PodBuilder("bystander").Node("n1").Priority(2000).Req({{"cpu", "1"}}));
+  std::shared_ptr<const api::Pod> preemptor =
+      AddPod(Pending("preemptor", "2").Priority(1000));
+  ASSERT_TRUE(sched_->ScheduleOne());
+
+  std::vector<AttemptOutcome> outcomes = Outcomes();
+  ASSERT_EQ(outcomes.size(), 1u);
+  EXPECT_EQ(outcomes[0].nominated_node, "n1");
+  // Nominated at once, in the status and in the nominator...
+  std::vector<framework::PodStatusUpdate> writes =
+      api_.StatusWrites("default/preemptor");
+  ASSERT_EQ(writes.size(), 1u);
+  EXPECT_EQ(writes[0].nominated_node_name, std::optional<std::string>("n1"));
+  ASSERT_EQ(sched_->queue().NominatedPodsForNode("n1").size(), 1u);
+  // ...but nothing deleted yet. Rejected by NodeResourcesFit, it waits in
+  // the pool; an event that may help it finds it held at PreEnqueue.
+  EXPECT_THAT(api_.Deleted(), IsEmpty());
+  EXPECT_EQ(WhereIs(*preemptor), "unschedulable");
+  api_.Remove(*bystander);
+  sched_->OnPodDelete(bystander);
+  EXPECT_EQ(WhereIs(*preemptor), "gated");
+  auto [where, queued] = sched_->queue().Find(*preemptor);
+  ASSERT_NE(queued, nullptr);
+  EXPECT_EQ(queued->gating_plugin, "DefaultPreemption");
+  EXPECT_FALSE(sched_->queue().CanPop());
+
+  sched_->Tick();  // the background work runs
+  EXPECT_THAT(api_.Deleted(), ElementsAre("default/victim"));
+  EXPECT_THAT(metrics_.goroutines, ElementsAre("success"));
+  std::vector<FakeApiServer::Event> victim_events =
+      api_.Events("default/victim");
+  ASSERT_FALSE(victim_events.empty());
+  EXPECT_EQ(victim_events.back().reason, "Preempted");
+  // The informer tells of the deletion: the preemptor is released.
+  sched_->OnPodDelete(victim);
+  EXPECT_EQ(WhereIs(*preemptor), "backoff");
+  ASSERT_TRUE(sched_->queue().CanPop());
+  ASSERT_TRUE(sched_->ScheduleOne());
+  sched_->WaitForBindings();
+  EXPECT_THAT(api_.Binds(),
+              ElementsAre(std::make_pair(std::string("default/preemptor"),
+                                         std::string("n1"))));
+}
+
+// A failed deletion in the background: the preemptor is activated rather
+// than left in the pool, and preempts again on its next cycle.
+TEST_F(SchedulerTest, FailedAsyncPreemptionActivatesThePreemptor) {
+  ASSERT_TRUE(Start({.test_plugins = false, .metrics = true}));
+  AddNode("n1", "2");
+  AddPod(PodBuilder("victim").Node("n1").Priority(0).Req({{"cpu", "2"}}));
+  std::shared_ptr<const api::Pod> preemptor =
+      AddPod(Pending("preemptor", "2").Priority(1000));
+  api_.SetDeleteResult(Status::Error("etcd unavailable"));
+  ASSERT_TRUE(sched_->ScheduleOne());
+  EXPECT_EQ(WhereIs(*preemptor), "unschedulable");
+  sched_->Tick();
+  EXPECT_THAT(metrics_.goroutines, ElementsAre("error"));
+  EXPECT_THAT(api_.Deleted(), IsEmpty());
+  EXPECT_EQ(WhereIs(*preemptor), "active");
+}
+
+// ------------------------------- v1.35: NominatedNodeNameForExpectation
+
+TEST_F(SchedulerTest, NoExpectationWriteBeforeBindingWithV132) {
+  ASSERT_TRUE(Start({.features = config::FeatureGates({1, 32})}));
+  AddNode("n1");
+  AddPod(Pending("p"));
+  ASSERT_TRUE(sched_->ScheduleOne());
+  EXPECT_EQ(api_.Binds().size(), 1u);
+  EXPECT_THAT(api_.StatusWrites("default/p"), IsEmpty());
+  EXPECT_EQ(control_.Calls(), kSuccessfulCalls);
+}
+
+// PreBind plugins with nothing to do say Skip: no nominatedNodeName is
+// written (the pod is bound at once anyway) and their PreBind is not run.
+TEST_F(SchedulerTest, PreBindThatWillDoNothingIsSkippedWithoutAWrite) {
+  for (const char* name : {kTestA, kTestB}) {
+    control_.Set(name,
+                 With([](Behaviour& b) { b.pre_flight = Status::Skip(); }));
+  }
+  ASSERT_TRUE(Start());
+  AddNode("n1");
+  AddPod(Pending("p"));
+  ASSERT_TRUE(sched_->ScheduleOne());
+  EXPECT_EQ(api_.Binds().size(), 1u);
+  EXPECT_THAT(api_.StatusWrites("default/p"), IsEmpty());
+  EXPECT_THAT(control_.Calls(),
+              ElementsAre("Reserve:TestA", "Reserve:TestB", "Permit:TestA",
+                          "Permit:TestB", "Bind:TestA", "PostBind:TestA",
+                          "PostBind:TestB"));
+}
+
+// A PreBindPreFlight error ends the binding cycle before anything is
+// written; the nomination written for a later failure is cleared.
+TEST_F(SchedulerTest, PreBindPreFlightErrorFailsTheBinding) {
+  control_.Set(kTestB, With([](Behaviour& b) {
+                 b.pre_flight = Status::Error("cannot tell");
+               }));
+  ASSERT_TRUE(Start());
+  AddNode("n1");
+  std::shared_ptr<const api::Pod> pod = AddPod(Pending("p"));
+  ASSERT_TRUE(sched_->ScheduleOne());
+  EXPECT_THAT(api_.Binds(), IsEmpty());
+  ExpectFailureRecorded("default/p", "SchedulerError",
+                        "running PreBindPreFlight \"TestB\": cannot tell");
+  EXPECT_EQ(WhereIs(*pod), "backoff");
+  EXPECT_EQ(RequestedMilliCpu("n1"), 0);
+}
+
+// A pod held at Permit has its node written as nominatedNodeName before it
+// waits; rejected at Permit, the nomination is cleared with the failure.
+TEST_F(SchedulerTest, PodWaitingAtPermitIsNominatedFirstAndClearedOnFailure) {
+  control_.Set(kTestA, With([](Behaviour& b) {
+                 b.permit = Status(Code::kWait);
+                 b.permit_timeout = std::chrono::seconds(10);
+               }));
+  ASSERT_TRUE(Start());
+  AddNode("n1");
+  std::shared_ptr<const api::Pod> pod = AddPod(Pending("p"));
+  ASSERT_TRUE(sched_->ScheduleOne());
+  sched_->WaitForBindings();  // the write runs off the loop
+  std::vector<framework::PodStatusUpdate> writes =
+      api_.StatusWrites("default/p");
+  ASSERT_EQ(writes.size(), 1u);
+  EXPECT_EQ(writes[0].nominated_node_name, std::optional<std::string>("n1"));
+  // The wait times out.
+  clock_.Advance(std::chrono::seconds(11));
+  sched_->Tick();
+  sched_->WaitForBindings();
+  writes = api_.StatusWrites("default/p");
+  ASSERT_EQ(writes.size(), 2u);
+  EXPECT_EQ(writes[1].nominated_node_name, std::optional<std::string>(""));
+  ASSERT_TRUE(writes[1].condition.has_value());
+  EXPECT_EQ(writes[1].condition->reason, "Unschedulable");
+  EXPECT_THAT(api_.Binds(), IsEmpty());
 }
 
 }  // namespace

@@ -115,6 +115,14 @@ void DynamicResources::Unreserve(framework::CycleState& /*state*/,
                                  const framework::PodInfo& /*pod*/,
                                  const std::string& /*node*/) {}
 
+framework::Status DynamicResources::PreBindPreFlight(
+    framework::CycleState& state, const framework::PodInfo& /*pod*/,
+    const std::string& /*node*/) {
+  if (!enabled_) return framework::Status::Skip();
+  if (ReadState(state) == nullptr) return StateNotFound();
+  return framework::Status::Skip();
+}
+
 framework::Status DynamicResources::PreBind(framework::CycleState& state,
                                             const framework::PodInfo& /*pod*/,
                                             const std::string& /*node*/) {

@@ -70,6 +70,12 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
                             const std::string& node) override;
   void Unreserve(framework::CycleState& state, const framework::PodInfo& pod,
                  const std::string& node) override;
+  // Skip: a pod that reaches binding has no claims to bind (those with
+  // claims are held at PreEnqueue), as v1.35 answers for a pod without
+  // claims, so no nominatedNodeName is written ahead of binding for it.
+  framework::Status PreBindPreFlight(framework::CycleState& state,
+                                     const framework::PodInfo& pod,
+                                     const std::string& node) override;
   framework::Status PreBind(framework::CycleState& state,
                             const framework::PodInfo& pod,
                             const std::string& node) override;
