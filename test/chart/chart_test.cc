@@ -348,6 +348,49 @@ TEST_F(ChartTest, FeatureGatesBecomeOneFlagKschedAccepts) {
   EXPECT_EQ(simulate.exit_code, 0) << simulate.err;
 }
 
+// emulatedVersion becomes --emulated-version, beside the feature gates of
+// that version, and the real binary takes both: the scheduler says it
+// decides as that version and goes on to look for its cluster (exit 1
+// here, where there is none; a flag it refused would exit 2 first).
+TEST_F(ChartTest, EmulatedVersionBecomesAFlagKschedAccepts) {
+  for (const std::string& variant : kGoodVariants) {
+    std::optional<YAML::Node> deployment = Find(Objects(variant), "Deployment");
+    ASSERT_TRUE(deployment) << variant;
+    for (const std::string& arg : Args(*deployment)) {
+      EXPECT_EQ(arg.find("--emulated-version"), std::string::npos)
+          << variant << ": " << arg;
+    }
+  }
+  const CommandResult rendered = Render("emulated");
+  ASSERT_EQ(rendered.exit_code, 0) << rendered.err;
+  std::optional<YAML::Node> deployment =
+      Find(Documents(rendered.out), "Deployment");
+  ASSERT_TRUE(deployment);
+  EXPECT_TRUE(HasArg(*deployment, "--emulated-version=kube=1.33"));
+  EXPECT_TRUE(
+      HasArg(*deployment, "--feature-gates=SchedulerAsyncPreemption=false"));
+  std::string version_args;
+  for (const std::string& arg : Args(*deployment)) {
+    if (arg.starts_with("--emulated-version=") ||
+        arg.starts_with("--feature-gates=")) {
+      version_args += " '" + arg + "'";
+    }
+  }
+  const CommandResult run =
+      Shell(std::string(KSCHED_BINARY) + version_args +
+            " --secure-port=0 --kubeconfig=/nonexistent/kubeconfig");
+  EXPECT_EQ(run.exit_code, 1) << run.err;
+  EXPECT_NE(run.err.find("ksched decides as kube-scheduler v1.35 emulating "
+                         "v1.33 (feature gates at their v1.33 defaults); "
+                         "--feature-gates SchedulerAsyncPreemption=false"),
+            std::string::npos)
+      << run.err;
+  const CommandResult simulate = Shell(
+      std::string(KSCHED_BINARY) + " simulate" + version_args + " --cluster " +
+      (kSource / "examples/cluster.yaml").string() + " --quiet");
+  EXPECT_EQ(simulate.exit_code, 0) << simulate.err;
+}
+
 TEST_F(ChartTest, VolumesMountedAreDeclaredAndSecretsAreOptional) {
   const std::vector<YAML::Node> ha = Objects("ha");
   std::optional<YAML::Node> deployment = Find(ha, "Deployment");
@@ -395,6 +438,7 @@ TEST_F(ChartTest, BadValuesAreRefusedWithTheFieldNamed) {
       {"bad-client-cert-without-tls",
        "extender.auth.mode clientCertificate needs extender.tlsSecretName"},
       {"bad-feature-gate", "featureGates.OpportunisticBatching"},
+      {"bad-emulated-version", "emulatedVersion: Does not match pattern"},
   };
   for (const auto& [variant, message] : cases) {
     const CommandResult r = Render(variant);
