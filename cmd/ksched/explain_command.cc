@@ -113,7 +113,7 @@ int RunExplain(const std::vector<std::string>& args,
   }
 
   framework::Registry registry = plugins::NewInTreeRegistry();
-  auto cfg = LoadConfiguration(config_path, registry);
+  auto cfg = LoadConfiguration(config_path, registry, *gates);
   if (!cfg.ok()) {
     std::cerr << "Error: " << cfg.error().message() << "\n";
     return kExitFailure;

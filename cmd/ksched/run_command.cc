@@ -70,7 +70,10 @@ constexpr std::chrono::seconds kDiscoveryTimeout{5};
 
 // Start-up's lines about the API server: its version (and whether ksched
 // should emulate an older kube-scheduler for it), what it does not serve,
-// and what could not be found out.
+// and, in one line, what could not be found out. That line is a warning
+// only when the server answered with an error: a server that does not
+// answer at all is one outage, which the informers report as their one
+// warning.
 void ReportDiscovery(util::Logger& log, const client::DiscoveryResult& found,
                      const config::FeatureGates& gates, bool pod_groups) {
   if (found.version) {
@@ -80,10 +83,10 @@ void ReportDiscovery(util::Logger& log, const client::DiscoveryResult& found,
             config::kBinaryVersion.minor, config::kEmulationFloor.minor)) {
       log.Warning(*note);
     }
-  } else {
-    log.Warning("could not read the API server's version (GET /version): " +
-                found.version_error + "; going on without it");
   }
+  std::string unknown;
+  std::string first_error;
+  bool answered = !found.version && !found.version_no_answer;
   for (const std::string& path :
        scheduler::ClusterInformers::GroupVersionsToDiscover(pod_groups)) {
     const client::GroupVersionDiscovery* gv = found.served.Find(path);
@@ -91,8 +94,30 @@ void ReportDiscovery(util::Logger& log, const client::DiscoveryResult& found,
         gv->state != client::GroupVersionDiscovery::State::kUnknown) {
       continue;
     }
-    log.Warning("could not find out what the API server serves at " + path +
-                " (" + gv->error + "); watching its resources anyway");
+    unknown += (unknown.empty() ? "" : ", ") + path;
+    if (first_error.empty()) first_error = gv->error;
+    answered = answered || !gv->no_answer;
+  }
+  std::string line;
+  if (!found.version && !unknown.empty()) {
+    line =
+        "could not read the API server's version nor find out what it "
+        "serves at " +
+        unknown + ": " + found.version_error +
+        "; going on without them, watching every resource";
+  } else if (!found.version) {
+    line = "could not read the API server's version: " + found.version_error +
+           "; going on without it";
+  } else if (!unknown.empty()) {
+    line = "could not find out what the API server serves at " + unknown +
+           " (" + first_error + "); watching their resources anyway";
+  }
+  if (!line.empty()) {
+    if (answered) {
+      log.Warning(line);
+    } else {
+      log.Info(0, line);
+    }
   }
   for (const std::string& note :
        scheduler::ClusterInformers::NotServedNotes(found.served, pod_groups)) {
@@ -404,7 +429,7 @@ int RunScheduler(const std::vector<std::string>& args) {
                     " to " + std::to_string(files->after));
   }
   framework::Registry registry = plugins::NewInTreeRegistry();
-  auto cfg = LoadConfiguration(config_path, registry);
+  auto cfg = LoadConfiguration(config_path, registry, *gates);
   if (!cfg.ok()) {
     std::cerr << "Error: " << cfg.error().message() << "\n";
     return kExitFailure;
@@ -734,10 +759,11 @@ int RunScheduler(const std::vector<std::string>& args) {
          .objects = &objects,
          .pod_group_members = &s.pod_group_members(),
          .binder = &extender_binder,
-         .pod_lookup = [&informers](const std::string& ns,
-                                    const std::string& name) {
-           return informers->GetPod(ns, name);
-         }});
+         .pod_lookup =
+             [&informers](const std::string& ns, const std::string& name) {
+               return informers->GetPod(ns, name);
+             },
+         .features = *gates});
     if (!service.ok()) {
       std::cerr << "Error: " << service.error().message() << "\n";
       return kExitFailure;

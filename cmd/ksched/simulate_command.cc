@@ -184,7 +184,7 @@ int RunSimulate(const std::vector<std::string>& args,
   if (!gates.ok()) return command.UsageError(gates.error().message());
 
   framework::Registry registry = plugins::NewInTreeRegistry();
-  auto cfg = LoadConfiguration(config_path, registry);
+  auto cfg = LoadConfiguration(config_path, registry, *gates);
   if (!cfg.ok()) {
     std::cerr << "Error: " << cfg.error().message() << "\n";
     return kExitFailure;

@@ -9,10 +9,12 @@
 namespace ksched::cmd {
 
 util::Result<config::KubeSchedulerConfiguration> LoadConfiguration(
-    const std::string& path, const framework::Registry& registry) {
-  if (path.empty()) return config::DefaultConfig();
+    const std::string& path, const framework::Registry& registry,
+    const config::FeatureGates& gates) {
+  if (path.empty()) return config::DefaultConfig(gates);
   config::LoadOptions options;
   options.known_plugins = registry.Names();
+  options.gates = gates;
   return config::LoadConfigFile(path, options);
 }
 

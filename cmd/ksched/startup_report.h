@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "pkg/config/feature_gates.h"
 #include "pkg/config/types.h"
 #include "pkg/framework/registry.h"
 #include "pkg/util/result.h"
@@ -13,9 +14,12 @@
 namespace ksched::cmd {
 
 // The file at `path`, checked against the registry's plugin names, or
-// ksched's built-in configuration when `path` is empty.
+// ksched's built-in configuration when `path` is empty; defaulted and
+// validated under `gates` (--emulated-version and --feature-gates), as
+// kube-scheduler's configuration is.
 util::Result<config::KubeSchedulerConfiguration> LoadConfiguration(
-    const std::string& path, const framework::Registry& registry);
+    const std::string& path, const framework::Registry& registry,
+    const config::FeatureGates& gates);
 
 std::vector<std::string> StartupNotes(
     const config::KubeSchedulerConfiguration& cfg);

@@ -164,6 +164,7 @@ DiscoveryResult Discover(RestClient& client,
   DiscoveryResult result;
   if (ApiResult v = version.get(); !v.ok()) {
     result.version_error = v.error->message();
+    result.version_no_answer = IsConnectionError(*v.error);
   } else if (auto parsed = ParseServerVersion(v.response.body); parsed.ok()) {
     result.version = *parsed;
   } else {
@@ -178,6 +179,7 @@ DiscoveryResult Discover(RestClient& client,
         found.state = GroupVersionDiscovery::State::kNotServed;
       } else {
         found.error = answer.error->message();
+        found.no_answer = IsConnectionError(*answer.error);
       }
     } else if (auto names = ParseResourceList(answer.response.body,
                                               GroupVersionOfPath(path));

@@ -58,6 +58,9 @@ struct GroupVersionDiscovery {
   // ("pods", "pods/status").
   std::set<std::string> resources;
   std::string error;
+  // kUnknown: no answer came at all (refused, timed out), rather than an
+  // answer that was an error.
+  bool no_answer = false;
 };
 
 // Reads an APIResourceList body for `group_version` ("v1",
@@ -88,7 +91,8 @@ class ServedResources {
 
 struct DiscoveryResult {
   std::optional<ServerVersion> version;
-  std::string version_error;  // why `version` is missing
+  std::string version_error;       // why `version` is missing
+  bool version_no_answer = false;  // no answer came at all
   ServedResources served;
 };
 

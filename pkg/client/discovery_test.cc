@@ -183,6 +183,8 @@ TEST_F(DiscoveryTest, ErrorsOtherThanNotFoundLeaveItUnknown) {
   EXPECT_FALSE(r.version.has_value());
   EXPECT_NE(r.version_error.find("connection refused"), std::string::npos)
       << r.version_error;
+  EXPECT_TRUE(r.version_no_answer);
+  EXPECT_FALSE(r.served.Find("/apis/policy/v1")->no_answer);
   for (const char* path : {"/apis/policy/v1", "/apis/storage.k8s.io/v1",
                            "/apis/resource.k8s.io/v1"}) {
     const GroupVersionDiscovery* found = r.served.Find(path);
