@@ -119,7 +119,7 @@ TEST_F(ExtenderServerTest, AnswersEveryVerbOverHttp) {
             R"({"Nodes":null,"NodeNames":["node-1"],)"
             R"("FailedNodes":{"node-2":"Insufficient cpu"},)"
             R"("FailedAndUnresolvableNodes":{"node-3":)"
-            R"("node(s) had untolerated taint {dedicated: gpu}"},"Error":""})");
+            R"json("node(s) had untolerated taint(s)"},"Error":""})json");
 
   // The profile by name in the path.
   r = Post("/ksched/prioritize", Fixture("filter_args_node_names.json"));

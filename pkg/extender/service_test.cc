@@ -117,7 +117,7 @@ TEST_F(ExtenderServiceTest, FilterByNodeNamesAnswersWithTheSubsetSent) {
             R"({"Nodes":null,"NodeNames":["node-1"],)"
             R"("FailedNodes":{"node-2":"Insufficient cpu"},)"
             R"("FailedAndUnresolvableNodes":{"node-3":)"
-            R"("node(s) had untolerated taint {dedicated: gpu}"},"Error":""})");
+            R"json("node(s) had untolerated taint(s)"},"Error":""})json");
 }
 
 // A pod of an incomplete gang, sent by kube-scheduler: the group's PreFilter
@@ -179,7 +179,7 @@ TEST_F(ExtenderServiceTest, FilterByFullNodesHandsBackTheNodesAsSent) {
   EXPECT_EQ((*r.nodes_json)[0], (*args.nodes)[0].json);
   EXPECT_EQ(r.failed_nodes.at("node-2"), "Insufficient cpu");
   EXPECT_EQ(r.failed_and_unresolvable_nodes.at("node-3"),
-            "node(s) had untolerated taint {dedicated: gpu}");
+            "node(s) had untolerated taint(s)");
 }
 
 // Pods ksched knows of count: node-1 full, nothing fits.
@@ -301,7 +301,7 @@ TEST_F(ExtenderServiceTest, BindRefusesWhatKubeSchedulerCouldNotHaveMeant) {
   args.node = "node-3";
   EXPECT_EQ(service->Bind(kProfile, args).error,
             "pod default/bind-me does not fit node node-3: node(s) had "
-            "untolerated taint {dedicated: gpu}");
+            "untolerated taint(s)");
   args.node = "node-1";
   args.pod_uid = "";  // kube-scheduler always sends it; the name suffices
   EXPECT_EQ(service->Bind("nobody", args).error,

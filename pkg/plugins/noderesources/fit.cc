@@ -86,8 +86,8 @@ std::vector<InsufficientResource> FitsRequest(
     if (want > 0 && want > noderesources::WrapSub(capacity, used)) {
       std::string reason = "Insufficient ";
       reason += name;
-      out.push_back(
-          {std::string(name), std::move(reason), want, used, capacity});
+      out.push_back({std::string(name), std::move(reason), want, used, capacity,
+                     want > capacity});
     }
   };
   check(api::kResourceCpu, pod_request.milli_cpu, requested.milli_cpu,
@@ -285,14 +285,16 @@ framework::Status NodeResourcesFit::Filter(
   std::vector<InsufficientResource> insufficient =
       FitsRequest(s->request(), node, ignored_);
   if (insufficient.empty()) return framework::Status();
-  // Every shortfall is reported. v1.32 always says Unschedulable, even when
-  // the pod exceeds the node's whole allocatable (Unresolvable came later).
+  // Every shortfall is reported. One the node could not meet even empty
+  // makes the node unresolvable, so preemption does not try it (v1.35).
   std::vector<std::string> reasons;
   reasons.reserve(insufficient.size());
+  framework::Code code = framework::Code::kUnschedulable;
   for (InsufficientResource& r : insufficient) {
     reasons.push_back(std::move(r.reason));
+    if (r.unresolvable) code = framework::Code::kUnschedulableAndUnresolvable;
   }
-  return framework::Status(framework::Code::kUnschedulable, std::move(reasons));
+  return framework::Status(code, std::move(reasons));
 }
 
 framework::Status NodeResourcesFit::PreScore(

@@ -32,6 +32,9 @@ struct InsufficientResource {
   int64_t requested = 0;
   int64_t used = 0;
   int64_t capacity = 0;
+  // The pod asks for more than the node's whole allocatable: evicting pods
+  // cannot make room (v1.35 answers UnschedulableAndUnresolvable).
+  bool unresolvable = false;
   friend bool operator==(const InsufficientResource&,
                          const InsufficientResource&) = default;
 };
