@@ -42,8 +42,27 @@ class BatchMetricsRecorder final : public framework::MetricsRecorder {
   std::map<std::string, int> flushes;
 };
 
+// The default profile but for PodTopologySpread's defaults: none (List),
+// for with any default constraint, the system's included, no pod is
+// signed and batching never applies (DefaultProfileDoesNotBatch).
+config::KubeSchedulerConfiguration NoDefaultSpreading() {
+  config::KubeSchedulerConfiguration cfg = config::DefaultConfig();
+  auto args = std::make_shared<config::PodTopologySpreadArgs>();
+  args->defaulting_type = config::PodTopologySpreadDefaulting::kList;
+  std::vector<config::PluginConfig>& configs =
+      cfg.profiles.front().plugin_config;
+  std::erase_if(configs, [](const config::PluginConfig& pc) {
+    return pc.name == "PodTopologySpread";
+  });
+  configs.push_back({"PodTopologySpread", args, ""});
+  return cfg;
+}
+
 class BatchTest : public test::DefaultProfileTest {
  protected:
+  config::KubeSchedulerConfiguration Config() const override {
+    return NoDefaultSpreading();
+  }
   void SetUp() override {
     DefaultProfileTest::SetUp();
     if (HasFatalFailure()) return;
@@ -296,6 +315,23 @@ TEST_F(BatchTest, SignaturesCoverWhatThePluginsReadAndNothingElse) {
   PodBuilder claimed = Replica(1);
   claimed.PvcVolume("data", "data-0");
   EXPECT_FALSE(sign(claimed).has_value());
+}
+
+// kube v1.35 signs no pod while PodTopologySpread has default constraints,
+// so in the default profile (system defaults) batching, on by default since
+// v1.35, never hands out a hint and decisions are those of v1.32.
+class DefaultProfileBatchTest : public test::DefaultProfileTest {};
+
+TEST_F(DefaultProfileBatchTest, DefaultProfileDoesNotBatch) {
+  // A bare pod (no workload, so the system defaults select nothing) and a
+  // replica alike.
+  EXPECT_FALSE(fwk_->SignPod(PodBuilder("bare").Req({{"cpu", "100m"}}).Obj())
+                   .has_value());
+  EXPECT_FALSE(fwk_->SignPod(PodBuilder("web-0")
+                                 .Label("app", "web")
+                                 .Req({{"cpu", "100m"}})
+                                 .Obj())
+                   .has_value());
 }
 
 }  // namespace

@@ -19,10 +19,15 @@ class DefaultProfileTest : public ::testing::Test {
     framework::Framework::Options o;
     o.parallelizer = &parallelizer_;
     o.clock = &clock_;
-    auto profiles = BuildProfiles(config::DefaultConfig(), registry_, o);
+    auto profiles = BuildProfiles(Config(), registry_, o);
     ASSERT_TRUE(profiles.ok()) << profiles.error().message();
     profiles_ = std::move(*profiles);
     fwk_ = profiles_.begin()->second.get();
+  }
+
+  // The configuration the profile is built from.
+  virtual config::KubeSchedulerConfiguration Config() const {
+    return config::DefaultConfig();
   }
 
   framework::Registry registry_ = plugins::NewInTreeRegistry();

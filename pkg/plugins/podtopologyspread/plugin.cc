@@ -220,16 +220,13 @@ NewPodTopologySpreadWithSelector(
 
 bool PodTopologySpread::SignPod(const api::Pod& pod, api::Pod& into) const {
   // Spreading counts pods across domains: its answers on a node depend on
-  // every other node, so a pod it acts on cannot be signed. A pod without
-  // constraints of its own, and none by default, it never reads.
+  // every other node, so a pod it acts on cannot be signed. As kube v1.35
+  // does, no pod is signed while default constraints are configured (the
+  // system defaults included), even one they would not apply to: batching
+  // then never takes part in a profile that spreads by default.
   (void)into;
   if (!pod.spec.topology_spread_constraints.empty()) return false;
-  for (auto action : {api::UnsatisfiableConstraintAction::kDoNotSchedule,
-                      api::UnsatisfiableConstraintAction::kScheduleAnyway}) {
-    auto constraints = GetConstraints(pod, action, "");
-    if (!constraints.ok() || !constraints->empty()) return false;
-  }
-  return true;
+  return default_constraints_.empty();
 }
 
 }  // namespace ksched::plugins
