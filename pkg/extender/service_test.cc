@@ -114,10 +114,10 @@ TEST_F(ExtenderServiceTest, FilterByNodeNamesAnswersWithTheSubsetSent) {
   const ExtenderFilterResult r =
       Ok(service->Filter(kProfile, Args("filter_args_node_names.json")));
   EXPECT_EQ(EncodeFilterResult(r),
-            R"({"Nodes":null,"NodeNames":["node-1"],)"
-            R"("FailedNodes":{"node-2":"Insufficient cpu"},)"
-            R"("FailedAndUnresolvableNodes":{"node-3":)"
-            R"json("node(s) had untolerated taint(s)"},"Error":""})json");
+            // node-2 is smaller than the pod's request: unresolvable (v1.35).
+            R"({"Nodes":null,"NodeNames":["node-1"],"FailedNodes":{},)"
+            R"("FailedAndUnresolvableNodes":{"node-2":"Insufficient cpu",)"
+            R"json("node-3":"node(s) had untolerated taint(s)"},"Error":""})json");
 }
 
 // A pod of an incomplete gang, sent by kube-scheduler: the group's PreFilter
@@ -177,7 +177,7 @@ TEST_F(ExtenderServiceTest, FilterByFullNodesHandsBackTheNodesAsSent) {
   ASSERT_TRUE(r.nodes_json.has_value());
   ASSERT_EQ(r.nodes_json->size(), 1u);
   EXPECT_EQ((*r.nodes_json)[0], (*args.nodes)[0].json);
-  EXPECT_EQ(r.failed_nodes.at("node-2"), "Insufficient cpu");
+  EXPECT_EQ(r.failed_and_unresolvable_nodes.at("node-2"), "Insufficient cpu");
   EXPECT_EQ(r.failed_and_unresolvable_nodes.at("node-3"),
             "node(s) had untolerated taint(s)");
 }

@@ -109,8 +109,8 @@ TEST_F(AlgorithmTest, NothingFitsExplainsEveryNode) {
   ScheduleResult r = Schedule(*PodBuilder().Req({{"cpu", "2"}}).Info(), nodes);
   ASSERT_EQ(r.kind, ScheduleResult::Kind::kNoFit);
   EXPECT_EQ(r.FailureMessage(),
-            "0/4 nodes are available: 1 node(s) had untolerated taint "
-            "{dedicated: gpu}, 3 Insufficient cpu.");
+            "0/4 nodes are available: 1 node(s) had untolerated taint(s), 3 "
+            "Insufficient cpu.");
   EXPECT_EQ(r.diagnosis.unschedulable_plugins,
             (std::set<std::string>{"NodeResourcesFit", "TaintToleration"}));
 }

@@ -207,7 +207,8 @@ TEST_F(GangSchedulingTest, IncompleteGangStaysPendingUntilItsLastMember) {
   EXPECT_EQ(LastEvent("w0"),
             "FailedScheduling: 0/4 nodes are available: pre-filter pod w0 "
             "cannot find enough sibling pods, current pods number: 3, "
-            "minMember of group: 4. preemption: 0/4 nodes are available: 4 "
+            "minMember of group: 4. no new claims to deallocate, preemption: "
+            "0/4 nodes are available: 4 "
             "Preemption is not helpful for scheduling., PodGroup "
             "default/train gets rejected due to Pod w0 is unschedulable even "
             "after PostFilter");

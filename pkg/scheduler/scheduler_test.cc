@@ -1677,7 +1677,10 @@ TEST_F(SchedulerTest, FailedDecisionsCarryTheirExplanationInTheEventOnly) {
   AddPod(Pending("p", "2"));
   ASSERT_TRUE(sched_->ScheduleOne());
 
-  const std::string message = "0/2 nodes are available: 2 Insufficient cpu.";
+  // Without DefaultPreemption, DynamicResources is the only PostFilter.
+  const std::string message =
+      "0/2 nodes are available: 2 Insufficient cpu. no new claims to "
+      "deallocate";
   std::vector<framework::PodStatusUpdate> writes =
       api_.StatusWrites("default/p");
   ASSERT_FALSE(writes.empty());

@@ -76,11 +76,14 @@ TEST_F(SimulatorTest, PodsAccumulateAndTheLastOneDoesNotFit) {
   // big takes two 3-CPU pods, small none; the rest cannot fit.
   EXPECT_EQ(on_big, 2);
   EXPECT_FALSE(r.pods[2].node.has_value());
-  // Preemption ran and found nothing of lower priority to evict.
+  // Preemption ran and found nothing of lower priority to evict on big;
+  // small is short of cpu even empty (v1.35: unresolvable). DynamicResources
+  // had no claim to free first.
   EXPECT_EQ(r.pods[2].message,
-            "0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 "
-            "nodes are available: 2 No preemption victims found for incoming "
-            "pod.");
+            "0/2 nodes are available: 2 Insufficient cpu. no new claims to "
+            "deallocate, preemption: 0/2 nodes are available: 1 No "
+            "preemption victims found for incoming pod, 1 Preemption is not "
+            "helpful for scheduling.");
   EXPECT_EQ(r.nodes[1].pods, 2);
   EXPECT_EQ(r.nodes[1].requested.Find("cpu")->ToString(), "6");
 }
@@ -179,18 +182,20 @@ TEST_F(SimulatorTest, ExampleClusterSchedulesAsDocumented) {
 
   // gpu-a-1 has 2 of 4 GPUs left; three are asked for.
   EXPECT_EQ(Pod(r, "finetune-0").node, "gpu-b-1");
-  // Preemption cannot help: nothing of lower priority runs where it fits.
+  // Preemption cannot help: the four nodes without taints are smaller than
+  // the request (v1.35: unresolvable), the others are tainted or cordoned.
+  // DynamicResources had no claim to free first.
   const std::string preemption_useless =
-      " preemption: 0/7 nodes are available: 3 Preemption is not helpful "
-      "for scheduling, 4 No preemption victims found for incoming pod.";
+      " no new claims to deallocate, preemption: 0/7 nodes are available: 7 "
+      "Preemption is not helpful for scheduling.";
   EXPECT_EQ(Pod(r, "notebook-0").message,
             "0/7 nodes are available: 1 node(s) were unschedulable, 2 node(s) "
-            "had untolerated taint {dedicated: gpu}, 4 Insufficient "
+            "had untolerated taint(s), 4 Insufficient "
             "nvidia.com/gpu." +
                 preemption_useless);
   EXPECT_EQ(Pod(r, "analytics-0").message,
             "0/7 nodes are available: 1 node(s) were unschedulable, 2 node(s) "
-            "had untolerated taint {dedicated: gpu}, 4 Insufficient cpu, 4 "
+            "had untolerated taint(s), 4 Insufficient cpu, 4 "
             "Insufficient memory." +
                 preemption_useless);
 
@@ -236,23 +241,25 @@ TEST_F(SimulatorTest, ExampleClusterSchedulesAsDocumented) {
   // VolumeRestrictions: the journal writer holds the ReadWriteOncePod claim.
   EXPECT_EQ(Pod(r, "journal-audit-0").message,
             "0/7 nodes are available: 1 node(s) were unschedulable, 2 node(s) "
-            "had untolerated taint {dedicated: gpu}, 4 node has pod using "
-            "PersistentVolumeClaim with the same name and ReadWriteOncePod "
-            "access mode. preemption: 0/7 nodes are available: 3 Preemption "
-            "is not helpful for scheduling, 4 No preemption victims found for "
-            "incoming pod.");
+            "had untolerated taint(s), 4 node(s) unavailable due to "
+            "PersistentVolumeClaim with ReadWriteOncePod access mode already "
+            "in-use by another pod. no new claims to deallocate, preemption: "
+            "0/7 nodes are available: 3 Preemption is not helpful for "
+            "scheduling, 4 No preemption victims found for incoming pod.");
   // NodeVolumeLimits: cpu-b-2 has both its EBS slots attached.
   EXPECT_EQ(Pod(r, "builder-0").message,
             "0/7 nodes are available: 1 node(s) exceed max volume count, 1 "
-            "node(s) were unschedulable, 2 node(s) had untolerated taint "
-            "{dedicated: gpu}, 3 node(s) didn't match Pod's node "
-            "affinity/selector. preemption: 0/7 nodes are available: 1 No "
+            "node(s) were unschedulable, 2 node(s) had untolerated taint(s), 3 "
+            "node(s) didn't match Pod's node affinity/selector. no new claims "
+            "to deallocate, preemption: 0/7 nodes are available: 1 No "
             "preemption victims found for incoming pod, 6 Preemption is not "
             "helpful for scheduling.");
+  // Refused at VolumeBinding's PreFilter, before DynamicResources' PreFilter
+  // ran: v1.35's DynamicResources PostFilter then fails on its missing
+  // state, and DefaultPreemption after it never runs.
   EXPECT_EQ(Pod(r, "archiver-0").message,
             "0/7 nodes are available: pod has unbound immediate "
-            "PersistentVolumeClaims. preemption: 0/7 nodes are available: 7 "
-            "Preemption is not helpful for scheduling.");
+            "PersistentVolumeClaims. not found");
   // cpu-b-1 already serves host port 443.
   EXPECT_EQ(Pod(r, "ingress-canary").node, "cpu-b-2");
   EXPECT_EQ(Pod(r, "node-exporter-cpu-b-2").node, "cpu-b-2");

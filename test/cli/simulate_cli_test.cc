@@ -68,9 +68,10 @@ TEST(SimulateCliTest, StartupNotesNameUnimplementedPlugins) {
   auto r = RunCommand(kKsched + " simulate --cluster " + kExample);
   ASSERT_EQ(r.exit_code, 0);
   EXPECT_EQ(r.err.find("not implemented"), std::string::npos) << r.err;
-  // DynamicResources is accepted, and said to do nothing.
+  // An alpha plugin of v1.35 ksched does not implement is accepted, and
+  // said to do nothing.
   const std::string config =
-      WriteTemp("dra-config.yaml",
+      WriteTemp("gang-config.yaml",
                 "apiVersion: kubescheduler.config.k8s.io/v1\n"
                 "kind: KubeSchedulerConfiguration\n"
                 "profiles:\n"
@@ -78,12 +79,12 @@ TEST(SimulateCliTest, StartupNotesNameUnimplementedPlugins) {
                 "  plugins:\n"
                 "    multiPoint:\n"
                 "      enabled:\n"
-                "      - name: DynamicResources\n");
+                "      - name: GangScheduling\n");
   r = RunCommand(kKsched + " simulate --cluster " + kExample + " --config " +
                  config);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("plugins accepted but not implemented yet (they have "
-                       "no effect): DynamicResources"),
+                       "no effect): GangScheduling"),
             std::string::npos)
       << r.err;
 }

@@ -186,8 +186,9 @@ TEST_F(ExplainTest, TheRunningSchedulerExplainsOnItsSecurePortAndInEvents) {
 
   // The event says what to change; the condition keeps kube's words.
   const std::string explained =
-      "0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are "
-      "available: 2 No preemption victims found for incoming pod. Explain: "
+      "0/2 nodes are available: 2 Insufficient cpu. no new claims to "
+      "deallocate, preemption: 0/2 nodes are available: 2 Preemption is not "
+      "helpful for scheduling. Explain: "
       "NodeResourcesFit rejected 2 nodes (Insufficient cpu); closest node-a, "
       "rejected by NodeResourcesFit only (Insufficient cpu).";
   ASSERT_TRUE(WaitUntil(

@@ -74,7 +74,9 @@ TEST_F(ExtenderTest, AnswersKubeSchedulersRequests) {
   ASSERT_TRUE((*doc)["NodeNames"].IsArray());
   ASSERT_EQ((*doc)["NodeNames"].Size(), 1u);
   EXPECT_STREQ((*doc)["NodeNames"][0].GetString(), "node-1");
-  EXPECT_STREQ((*doc)["FailedNodes"]["node-2"].GetString(), "Insufficient cpu");
+  // node-2 is smaller than the pod's request: unresolvable, as in v1.35.
+  EXPECT_STREQ((*doc)["FailedAndUnresolvableNodes"]["node-2"].GetString(),
+               "Insufficient cpu");
   EXPECT_STREQ((*doc)["FailedAndUnresolvableNodes"]["node-3"].GetString(),
                "node(s) had untolerated taint(s)");
   EXPECT_STREQ((*doc)["Error"].GetString(), "");

@@ -106,8 +106,9 @@ TEST_F(VolumeTest, ReadWriteOncePodClaimHasOneUserAtATime) {
       << ksched_->Tail();
   CreatePodWithClaim("second", "solo");
   const std::string why =
-      "0/2 nodes are available: 2 node has pod using PersistentVolumeClaim "
-      "with the same name and ReadWriteOncePod access mode.";
+      "0/2 nodes are available: 2 node(s) unavailable due to "
+      "PersistentVolumeClaim with ReadWriteOncePod access mode already in-use "
+      "by another pod.";
   ASSERT_TRUE(WaitUntil([&] { return !ScheduledMessage("second").empty(); },
                         seconds(30)))
       << ksched_->Tail();

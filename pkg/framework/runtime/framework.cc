@@ -494,8 +494,14 @@ Status Framework::RunPostFilterPluginsUntimed(CycleState& state,
       s.WithPlugin(pl->Name());
       return s;
     }
-    if (!s.IsRejected())
-      return AsError("running PostFilter plugin", pl->Name(), s);
+    if (!s.IsRejected()) {
+      // Unlike the other points, kube passes the plugin's error on as it
+      // is: it becomes the failure message's PostFilter part.
+      Status error = Status::Error(
+          s.Message().empty() ? std::string(CodeName(s.code())) : s.Message());
+      error.WithPlugin(pl->Name());
+      return error;
+    }
     if (!r.nominated_node_name.empty() || r.clear_nomination) *result = r;
     for (const std::string& reason : s.reasons()) reasons.push_back(reason);
     if (rejector.empty()) rejector = std::string(pl->Name());

@@ -17,14 +17,16 @@ struct DynamicResourcesState final : framework::StateData {
 };
 
 // kube's getStateData fails when PreFilter did not run for the pod (another
-// PreFilter rejected it first); the points after it report that as an error.
+// PreFilter rejected it first); the points after it report the cycle state's
+// bare "not found" as an error. In v1.35 that is what a pod refused at
+// PreFilter (say, for an unbound immediate claim) reads after its filter
+// reasons, and DefaultPreemption, which comes after, does not run.
 const DynamicResourcesState* ReadState(const framework::CycleState& state) {
   return state.Read<DynamicResourcesState>(kStateKey);
 }
 
 framework::Status StateNotFound() {
-  return framework::Status::Error(
-      "reading \"DynamicResources\" from cycleState: not found");
+  return framework::Status::Error("not found");
 }
 
 }  // namespace
