@@ -271,6 +271,7 @@ int RunSimulate(const std::vector<std::string>& args,
   options.seed = static_cast<uint64_t>(seed);
   options.all_pods = all_pods;
   options.features = *gates;
+  input.features = *gates;
 
   // One plan, simulated: with `extra_nodes` template nodes on top of
   // --add-nodes, and for --capacity as many copies as could possibly fit.
