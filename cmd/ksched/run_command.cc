@@ -104,7 +104,7 @@ void ReportDiscovery(util::Logger& log, const client::DiscoveryResult& found,
         "could not read the API server's version nor find out what it "
         "serves at " +
         unknown + ": " + found.version_error +
-        "; going on without them, watching every resource";
+        "; going on without them, watching those resources anyway";
   } else if (!found.version) {
     line = "could not read the API server's version: " + found.version_error +
            "; going on without it";

@@ -36,30 +36,36 @@ util::Result<rapidjson::Document> ParseObject(std::string_view body) {
 }  // namespace
 
 std::string ServerVersion::String() const {
-  if (!git_version.empty()) return git_version;
-  return "v" + std::to_string(major) + "." + std::to_string(minor);
+  std::string out = git_version.empty() ? "v" + std::to_string(major) + "." +
+                                              std::to_string(minor)
+                                        : git_version;
+  if (EffectiveMinor() != minor) {
+    out += " emulating v1." + std::to_string(EffectiveMinor());
+  }
+  return out;
 }
 
 std::optional<std::string> VersionSkewNote(const ServerVersion& server,
                                            int emulated_minor, int binary_minor,
                                            int floor_minor) {
   if (server.major != 1) return std::nullopt;
+  const int server_minor = server.EffectiveMinor();
   const std::string emulated = "1." + std::to_string(emulated_minor);
-  if (server.minor < emulated_minor) {
+  if (server_minor < emulated_minor) {
     std::string note = "the API server is " + server.String() +
                        ", older than the version ksched emulates (" + emulated +
                        "): kube-scheduler is not meant to be newer than its "
                        "API server, and ksched may count on fields and "
                        "behaviour that server lacks; ";
-    if (server.minor >= floor_minor) {
+    if (server_minor >= floor_minor) {
       return note + "consider --emulated-version=1." +
-             std::to_string(server.minor);
+             std::to_string(server_minor);
     }
     return note + "ksched emulates v1." + std::to_string(floor_minor) +
            " at the oldest (--emulated-version=1." +
            std::to_string(floor_minor) + "), so upgrade the API server";
   }
-  if (server.minor > binary_minor + 1) {
+  if (server_minor > binary_minor + 1) {
     return "the API server is " + server.String() +
            ", more than one minor newer than kube-scheduler v1." +
            std::to_string(binary_minor) +

@@ -28,7 +28,15 @@ struct ServerVersion {
   // absent.
   int emulation_major = 0;
   int emulation_minor = 0;
-  // "v1.35.6", or "v1.35" without a gitVersion.
+  // The minor the server behaves as: its emulated one when it reports one
+  // (a v1.35 kube-apiserver run with --emulated-version=1.33 serves 1.33's
+  // APIs), else its own.
+  int EffectiveMinor() const {
+    return emulation_major == 1 && emulation_minor > 0 ? emulation_minor
+                                                       : minor;
+  }
+  // "v1.35.6", or "v1.35" without a gitVersion; "v1.35.6 emulating v1.33"
+  // when it emulates another minor.
   std::string String() const;
 };
 
@@ -36,8 +44,8 @@ struct ServerVersion {
 // decides as kube-scheduler v1.<emulated_minor> (binary v1.<binary_minor>,
 // emulating back to v1.<floor_minor>), or nullopt when the pairing is one
 // kube supports: kube-scheduler may not be newer than the API server, and
-// may be one minor older. An older server gets the --emulated-version to
-// match it.
+// may be one minor older. An older server (by the version it emulates, if
+// it does) gets the --emulated-version to match it.
 std::optional<std::string> VersionSkewNote(const ServerVersion& server,
                                            int emulated_minor, int binary_minor,
                                            int floor_minor);

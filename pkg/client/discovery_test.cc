@@ -149,6 +149,19 @@ TEST_F(DiscoveryTest, AnOlderServerGetsTheVersionToEmulate) {
                       "(--emulated-version=1.32), so upgrade the API server"),
             std::string::npos)
       << *old;
+  // A newer server emulating an older one counts as the older one.
+  ServerVersion emulating{.major = 1,
+                          .minor = 35,
+                          .git_version = "v1.35.6",
+                          .emulation_major = 1,
+                          .emulation_minor = 33};
+  EXPECT_EQ(emulating.String(), "v1.35.6 emulating v1.33");
+  const auto note = VersionSkewNote(emulating, 35, 35, 32);
+  ASSERT_TRUE(note.has_value());
+  EXPECT_NE(note->find("the API server is v1.35.6 emulating v1.33, older "),
+            std::string::npos)
+      << *note;
+  EXPECT_NE(note->find("consider --emulated-version=1.33"), std::string::npos);
   ServerVersion v137{.major = 1, .minor = 37};
   const auto newer = VersionSkewNote(v137, 35, 35, 32);
   ASSERT_TRUE(newer.has_value());

@@ -162,7 +162,8 @@ TEST_F(ApiVersionsTest, AServerThatDoesNotAnswerDelaysStartUpBoundedly) {
   EXPECT_LT(std::chrono::steady_clock::now() - hung_at, seconds(15))
       << ksched_->Tail();
   const std::string log = ksched_->Log();
-  EXPECT_EQ(Count(log, "going on without them, watching every resource\n"), 1)
+  EXPECT_EQ(
+      Count(log, "going on without them, watching those resources anyway\n"), 1)
       << log;
   EXPECT_EQ(Count(log, "does not serve"), 0) << log;
   ExpectScheduled();
