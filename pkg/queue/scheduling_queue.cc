@@ -102,7 +102,9 @@ bool SchedulingQueue::MoveToBackoffQ(const QueuedPodInfoPtr& info,
   // A pod in backoffQ may be popped at any moment, so it must have passed
   // PreEnqueue already.
   if (pop_from_backoff_q_ && !RunPreEnqueue(*info)) {
-    if (!unschedulable_.Get(key)) unschedulable_.AddOrUpdate(info);
+    // Stored again even when already pooled: the gated count follows the
+    // entry's flag as it is now.
+    unschedulable_.AddOrUpdate(info);
     return false;
   }
   unschedulable_.Delete(key);

@@ -754,8 +754,28 @@ void Scheduler::OnPodUpdate(std::shared_ptr<const api::Pod> old_pod,
           old_pod->metadata.resource_version) {
     return;
   }
-  // Updates of a pod whose binding is in flight come from that binding.
-  if (cache_->IsAssumedPod(*new_pod)) return;
+  // Updates of a pod whose binding is in flight come from that binding,
+  // unless its deletion has begun: its room is given back at once rather
+  // than when its binding fails (v1.35's handleAssumedPodDeletion).
+  if (cache_->IsAssumedPod(*new_pod)) {
+    if (new_pod->metadata.deletion_timestamp.has_value() &&
+        !old_pod->metadata.deletion_timestamp.has_value()) {
+      // The cached copy holds the node and the resources.
+      framework::PodInfoPtr assumed = cache_->GetPod(new_pod->metadata.uid);
+      if (assumed == nullptr) return;
+      if (auto waiting = waiting_pods_.Get(new_pod->metadata.uid)) {
+        waiting->Reject("", "pod " + Key(*new_pod) + " is being deleted");
+      } else {
+        // In PreBind or Bind, which will fail once the pod is gone.
+        (void)cache_->ForgetPod(assumed->pod());
+      }
+      framework::EventObjects objs;
+      objs.old_pod = &assumed->pod();
+      queue_->MoveAllToActiveOrBackoffQueue(
+          {framework::EventResource::kAssignedPod, framework::kDelete}, objs);
+    }
+    return;
+  }
   queue_->Update(*old_pod,
                  framework::PodInfo::Create(
                      new_pod, framework::ResourceFeaturesOf(deps_.features)));

@@ -879,6 +879,34 @@ TEST_F(SchedulerTest, DeletingAPodWaitingAtPermitRejectsIt) {
   EXPECT_EQ(Outcomes()[0].result, AttemptOutcome::Result::kUnschedulable);
 }
 
+// v1.35's handleAssumedPodDeletion: an assumed pod whose deletion starts
+// (an update with deletionTimestamp) gives its room back at once, its wait
+// at Permit rejected, rather than holding it until the deletion completes.
+TEST_F(SchedulerTest, AssumedPodWhoseDeletionStartsGivesItsRoomBackAtOnce) {
+  control_.Set(kTestA, With([](Behaviour& b) {
+                 b.permit = Status(Code::kWait);
+                 b.permit_timeout = std::chrono::minutes(1);
+               }));
+  ASSERT_TRUE(Start({.binding_workers = 1}));
+  AddNode("n1");
+  std::shared_ptr<const api::Pod> pod = AddPod(Pending("p"));
+  ASSERT_TRUE(sched_->ScheduleOne());
+  std::shared_ptr<framework::WaitingPod> waiting =
+      sched_->waiting_pods().Get(pod->metadata.uid);
+  ASSERT_NE(waiting, nullptr);
+  ASSERT_EQ(RequestedMilliCpu("n1"), 1000);
+
+  auto deleting = std::make_shared<api::Pod>(*pod);
+  deleting->metadata.deletion_timestamp =
+      api::Time{api::Timestamp(std::chrono::seconds(1))};
+  sched_->OnPodUpdate(pod, deleting);
+  ASSERT_TRUE(WaitForOutcomes(1));
+  sched_->WaitForBindings();
+  EXPECT_TRUE(waiting->Done());
+  EXPECT_EQ(RequestedMilliCpu("n1"), 0);
+  EXPECT_THAT(api_.Binds(), IsEmpty());
+}
+
 // kube's handleBindingCycleError defers the AssignedPodDelete event of a
 // pod rejected at Permit and keeps the pod itself out of it (a pre-check),
 // so the pod waits in the pool for an event that may help it instead of

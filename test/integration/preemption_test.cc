@@ -75,12 +75,16 @@ TEST_P(PreemptionTest, VictimsMakeRoomAndThePreemptorTakesTheirNode) {
       continue;
     }
     ++gone;
-    EXPECT_TRUE(HasEvent(name, "Preempted")) << name;
+    // Events are sent in the background: the binding may come first.
+    EXPECT_TRUE(
+        WaitUntil([&] { return HasEvent(name, "Preempted"); }, seconds(10)))
+        << name;
   }
   EXPECT_EQ(gone, 2);
   // The preemptor was told why, its status patched (the condition with the
   // nomination) before it was bound.
-  EXPECT_TRUE(HasEvent("urgent", "FailedScheduling"));
+  EXPECT_TRUE(WaitUntil([&] { return HasEvent("urgent", "FailedScheduling"); },
+                        seconds(10)));
   EXPECT_GE(server_->RequestCount("PATCH", "/pods/urgent/status"), 1);
   ExpectBoundOnceAndFitting({{"node-0", 1000}, {"node-1", 1000}});
 
