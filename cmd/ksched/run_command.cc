@@ -574,6 +574,7 @@ int RunScheduler(const std::vector<std::string>& args) {
                                                 const char* restart) {
     ksched_metrics.ObserveInformerRestart(informer, restart);
   };
+  log.Info(0, "ksched " KSCHED_VERSION " connecting to " + rest_config->server);
   // What the API server is and serves, before anything is watched.
   client::DiscoveryResult discovered;
   {
@@ -679,7 +680,6 @@ int RunScheduler(const std::vector<std::string>& args) {
   }
   SignalWatcher signals(stop, log);
   auto close_queue = stop.OnCancel([&s] { s.Stop(); });
-  log.Info(0, "ksched " KSCHED_VERSION " connecting to " + rest_config->server);
   informers->Start();
   if (!informers->WaitForSync(stop)) return 0;
   synced = true;
