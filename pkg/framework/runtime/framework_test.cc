@@ -40,6 +40,7 @@ class FakePlugin : public QueueSortPlugin,
     Status reserve;
     Status permit;
     std::chrono::milliseconds permit_timeout{0};
+    Status pre_bind_pre_flight;
     Status bind;
   };
 
@@ -96,7 +97,13 @@ class FakePlugin : public QueueSortPlugin,
     *timeout = b_.permit_timeout;
     return b_.permit;
   }
+  Status PreBindPreFlight(CycleState&, const PodInfo&,
+                          const std::string&) override {
+    log_->calls.push_back("PreBindPreFlight/" + name_);
+    return b_.pre_bind_pre_flight;
+  }
   Status PreBind(CycleState&, const PodInfo&, const std::string&) override {
+    log_->calls.push_back("PreBind/" + name_);
     return Status();
   }
   Status Bind(CycleState&, const PodInfo&, const std::string&) override {
@@ -475,6 +482,65 @@ TEST_F(FrameworkTest, PermitCollectsWaitsCappedAtFifteenMinutes) {
   s = (*f2)->RunPermitPlugins(state, *pod, "n1", &waits);
   EXPECT_EQ(s.code(), Code::kUnschedulable);
   EXPECT_EQ(s.plugin(), "C");
+}
+
+// kube v1.35's RunPreBindPreFlights: Success when one plugin's PreBind will
+// work, Skip when none will (and those are then left out of PreBind), an
+// error wrapped with the plugin's name, and any other code refused.
+TEST_F(FrameworkTest, PreBindPreFlightsDecideWhichPreBindsRun) {
+  Add("Works");
+  Add("Idle", {.pre_bind_pre_flight = Status::Skip()});
+  Add("Broken", {.pre_bind_pre_flight = Status::Error("no state")});
+  Add("Odd", {.pre_bind_pre_flight = Status::Unschedulable("huh")});
+  auto pod = testing::PodBuilder().Info();
+  auto build = [&](std::initializer_list<std::pair<const char*, int32_t>> n) {
+    config::Plugins p;
+    p.queue_sort = Enabled({{"Works", 0}});
+    p.pre_bind = Enabled(n);
+    p.bind = Enabled({{"Works", 0}});
+    return Build(p);
+  };
+
+  auto f = build({{"Works", 0}, {"Idle", 0}});
+  ASSERT_TRUE(f.ok()) << f.error().message();
+  CycleState state;
+  log_.calls.clear();
+  EXPECT_TRUE((*f)->RunPreBindPreFlights(state, *pod, "n1").IsSuccess());
+  ASSERT_TRUE((*f)->RunPreBindPlugins(state, *pod, "n1").IsSuccess());
+  EXPECT_EQ(log_.calls, (std::vector<std::string>{"PreBindPreFlight/Works",
+                                                  "PreBindPreFlight/Idle",
+                                                  "PreBind/Works"}));
+
+  f = build({{"Idle", 0}});
+  ASSERT_TRUE(f.ok());
+  CycleState idle;
+  EXPECT_TRUE((*f)->RunPreBindPreFlights(idle, *pod, "n1").IsSkip());
+
+  f = build({{"Works", 0}, {"Broken", 0}});
+  ASSERT_TRUE(f.ok());
+  CycleState broken;
+  Status s = (*f)->RunPreBindPreFlights(broken, *pod, "n1");
+  EXPECT_EQ(s.code(), Code::kError);
+  EXPECT_EQ(s.Message(), "running PreBindPreFlight \"Broken\": no state");
+
+  f = build({{"Odd", 0}});
+  ASSERT_TRUE(f.ok());
+  CycleState odd;
+  s = (*f)->RunPreBindPreFlights(odd, *pod, "n1");
+  EXPECT_EQ(s.code(), Code::kError);
+  EXPECT_EQ(s.Message(),
+            "PreBindPreFlight Odd returned \"Unschedulable\", which is "
+            "unsupported. It is supposed to return Success, Skip, or Error "
+            "status");
+
+  // Without the pre-flights (the gate off), every PreBind runs.
+  f = build({{"Works", 0}, {"Idle", 0}});
+  ASSERT_TRUE(f.ok());
+  CycleState v132;
+  log_.calls.clear();
+  ASSERT_TRUE((*f)->RunPreBindPlugins(v132, *pod, "n1").IsSuccess());
+  EXPECT_EQ(log_.calls,
+            (std::vector<std::string>{"PreBind/Works", "PreBind/Idle"}));
 }
 
 TEST_F(FrameworkTest, BindSkipPassesToTheNextBinder) {
