@@ -917,6 +917,22 @@ TEST(AsyncPreemptionTest, TerminatingVictimsAreNotDeletedAgain) {
   EXPECT_TRUE(env.plugin().PreEnqueue(pod->pod()).IsSuccess());
 }
 
+// A victim gone before its DisruptionTarget patch: the patch's failure is
+// no error (v1.35), and nothing more is sent for it.
+TEST(PreemptFlowTest, VictimAlreadyGoneIsNotAnError) {
+  Env env({});
+  TwoVictims(env);
+  env.writer().result = Status::Error("pods \"v1\" not found");
+  // The cluster no longer has either victim.
+  env.writer().deleted = {"default/v1", "default/v2"};
+  auto pod = MakePod("p").Priority(kHighPriority).Req(VeryLargeRes()).Info();
+  PostFilterResult result;
+  Status s = RunPostFilter(env, pod, &result);
+  EXPECT_TRUE(s.IsSuccess()) << s.Message();
+  EXPECT_EQ(result.nominated_node_name, "node1");
+  EXPECT_TRUE(env.writer().events.empty());
+}
+
 // A failed deletion fails the preemption; the pod is not nominated.
 TEST(PreemptFlowTest, WriterFailureIsAnError) {
   Env env({});

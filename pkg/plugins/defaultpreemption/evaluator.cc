@@ -374,7 +374,17 @@ Status Evaluator::PreemptVictim(const Candidate& candidate,
       framework::PodStatusUpdate update;
       update.condition = std::move(*condition);
       Status s = writer->UpdatePodStatus(victim, update);
-      if (!s.IsSuccess()) return s;
+      if (!s.IsSuccess()) {
+        // Already deleted is what the eviction wanted (v1.35 treats the
+        // patch's NotFound so): no delete, and no Preempted event.
+        std::shared_ptr<const api::Pod> current =
+            handle_.GetPod(victim.metadata.ns, victim.metadata.name);
+        if (current == nullptr ||
+            current->metadata.uid != victim.metadata.uid) {
+          return Status();
+        }
+        return s;
+      }
     }
     Status s = writer->DeletePod(victim);
     if (!s.IsSuccess()) return s;
