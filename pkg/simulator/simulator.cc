@@ -379,7 +379,9 @@ util::Result<SimulationResult> Simulate(
       break;
     }
     queue::SchedulingQueue::Counts counts = s.queue().PendingCounts();
-    if (counts.active > 0) {
+    // With SchedulerPopFromBackoffQ (v1.33 on) an empty activeQ hands out a
+    // pod still backing off, as the running scheduler's Pop does.
+    if (counts.active > 0 || s.queue().CanPop()) {
       if (++out.cycles > max_cycles) {
         out.warnings.push_back("stopped after " + std::to_string(max_cycles) +
                                " scheduling cycles");
