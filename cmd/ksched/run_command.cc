@@ -476,7 +476,9 @@ int RunScheduler(const std::vector<std::string>& args) {
       std::make_unique<client::SplitTransport>(std::move(*read_transport),
                                                std::move(*write_transport));
   prometheus::Registry metrics_registry;
-  metrics::SchedulerMetrics scheduler_metrics(metrics_registry);
+  metrics::SchedulerMetrics scheduler_metrics(
+      metrics_registry,
+      gates->Enabled(config::Feature::kSchedulerAsyncPreemption));
   metrics::KschedMetrics ksched_metrics(metrics_registry);
   auto observe_request = [&ksched_metrics](const client::RequestRecord& r) {
     const bool watch = r.request.path.find("watch=true") != std::string::npos;
