@@ -115,11 +115,12 @@ TEST_F(ExtenderServerTest, AnswersEveryVerbOverHttp) {
       Post("/filter", Fixture("filter_args_node_names.json"));
   EXPECT_EQ(r.code, 200) << r.body;
   EXPECT_EQ(r.content_type, "application/json");
-  EXPECT_EQ(r.body,
-            // node-2 is smaller than the pod's request: unresolvable (v1.35).
-            R"({"Nodes":null,"NodeNames":["node-1"],"FailedNodes":{},)"
-            R"("FailedAndUnresolvableNodes":{"node-2":"Insufficient cpu",)"
-            R"json("node-3":"node(s) had untolerated taint(s)"},"Error":""})json");
+  EXPECT_EQ(
+      r.body,
+      // node-2 is smaller than the pod's request: unresolvable (v1.35).
+      R"({"Nodes":null,"NodeNames":["node-1"],"FailedNodes":{},)"
+      R"("FailedAndUnresolvableNodes":{"node-2":"Insufficient cpu",)"
+      R"json("node-3":"node(s) had untolerated taint(s)"},"Error":""})json");
 
   // The profile by name in the path.
   r = Post("/ksched/prioritize", Fixture("filter_args_node_names.json"));

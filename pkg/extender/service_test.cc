@@ -113,11 +113,12 @@ TEST_F(ExtenderServiceTest, FilterByNodeNamesAnswersWithTheSubsetSent) {
   auto service = Service();
   const ExtenderFilterResult r =
       Ok(service->Filter(kProfile, Args("filter_args_node_names.json")));
-  EXPECT_EQ(EncodeFilterResult(r),
-            // node-2 is smaller than the pod's request: unresolvable (v1.35).
-            R"({"Nodes":null,"NodeNames":["node-1"],"FailedNodes":{},)"
-            R"("FailedAndUnresolvableNodes":{"node-2":"Insufficient cpu",)"
-            R"json("node-3":"node(s) had untolerated taint(s)"},"Error":""})json");
+  EXPECT_EQ(
+      EncodeFilterResult(r),
+      // node-2 is smaller than the pod's request: unresolvable (v1.35).
+      R"({"Nodes":null,"NodeNames":["node-1"],"FailedNodes":{},)"
+      R"("FailedAndUnresolvableNodes":{"node-2":"Insufficient cpu",)"
+      R"json("node-3":"node(s) had untolerated taint(s)"},"Error":""})json");
 }
 
 // A pod of an incomplete gang, sent by kube-scheduler: the group's PreFilter

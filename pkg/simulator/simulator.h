@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "pkg/config/feature_gates.h"
 #include "pkg/api/pod.h"
+#include "pkg/config/feature_gates.h"
 #include "pkg/config/types.h"
 #include "pkg/explain/explanation.h"
 #include "pkg/framework/cycle_recorder.h"
