@@ -1,0 +1,30 @@
+// The function libraries of Kubernetes' CEL base environment (v1.35):
+// cel-go's extension libraries at the versions Kubernetes pins and
+// Kubernetes' own libraries. Each call adds the library's overloads, with
+// cel-go's overload ids, signatures, implementations and runtime costs.
+#pragma once
+
+#include "pkg/cel/function.h"
+
+namespace ksched::cel {
+
+// ext.Strings(ext.StringsVersion(2)): charAt, indexOf, lastIndexOf,
+// lowerAscii, replace, split, substring, trim, upperAscii, format,
+// strings.quote, join.
+void RegisterStringsExt(FunctionRegistry& registry);
+// ext.Lists(ext.ListsVersion(3)): slice, flatten, sort,
+// @sortByAssociatedKeys (behind the sortBy macro), lists.range, reverse,
+// distinct.
+void RegisterListsExt(FunctionRegistry& registry);
+// ext.Sets(): sets.contains, sets.equivalent, sets.intersects.
+void RegisterSetsExt(FunctionRegistry& registry);
+// library.Lists: isSorted, sum, max, min, indexOf, lastIndexOf on lists.
+void RegisterKubernetesLists(FunctionRegistry& registry);
+// library.Regex: find, findAll.
+void RegisterKubernetesRegex(FunctionRegistry& registry);
+// library.Quantity.
+void RegisterQuantity(FunctionRegistry& registry);
+// library.SemverLib(SemverVersion(1)).
+void RegisterSemver(FunctionRegistry& registry);
+
+}  // namespace ksched::cel
