@@ -14,6 +14,9 @@ build=(
   # libyaml's event parser reads large YAML cluster files 8x faster than
   # yaml-cpp, without a node tree.
   libyaml-dev
+  # RE2: the regular expressions of CEL selectors (matches, find) use RE2's
+  # syntax and linear-time matching, as cel-go does.
+  libre2-dev
 )
 tests=(
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -12,69 +12,19 @@
 #include "pkg/cel/function.h"
 #include "pkg/cel/lib_internal.h"
 #include "pkg/cel/libraries.h"
+#include "pkg/cel/regex.h"
 
 namespace ksched::cel {
 // Named so that unity builds keep these helpers apart from other files'.
 namespace k8s_regex {
 namespace {
 
-// Go's regexp/syntax error text for RE2's error codes.
-std::string_view GoErrorCode(RE2::ErrorCode code) {
-  switch (code) {
-    case RE2::ErrorBadEscape:
-      return "invalid escape sequence";
-    case RE2::ErrorBadCharClass:
-      return "invalid character class";
-    case RE2::ErrorBadCharRange:
-      return "invalid character class range";
-    case RE2::ErrorMissingBracket:
-      return "missing closing ]";
-    case RE2::ErrorMissingParen:
-      return "missing closing )";
-    case RE2::ErrorUnexpectedParen:
-      return "unexpected )";
-    case RE2::ErrorTrailingBackslash:
-      return "trailing backslash at end of expression";
-    case RE2::ErrorRepeatArgument:
-      return "missing argument to repetition operator";
-    case RE2::ErrorRepeatSize:
-      return "invalid repeat count";
-    case RE2::ErrorRepeatOp:
-      return "invalid nested repetition operator";
-    case RE2::ErrorBadPerlOp:
-      return "invalid or unsupported Perl syntax";
-    case RE2::ErrorBadUTF8:
-      return "invalid UTF-8";
-    case RE2::ErrorBadNamedCapture:
-      return "invalid named capture";
-    case RE2::ErrorPatternTooLarge:
-      return "expression too large";
-    default:
-      return "regexp/syntax: internal error";
-  }
-}
-
-RE2::Options GoOptions() {
-  RE2::Options options;
-  options.set_log_errors(false);
-  options.set_encoding(RE2::Options::EncodingUTF8);
-  options.set_longest_match(false);
-  return options;
-}
-
-// Compiles pattern; on failure returns the error value cel-go would.
-std::unique_ptr<RE2> Compile(std::string_view pattern, Value* error) {
-  auto re = std::make_unique<RE2>(
-      re2::StringPiece(pattern.data(), pattern.size()), GoOptions());
-  if (!re->ok()) {
-    std::string message = "Illegal regex: error parsing regexp: ";
-    message += GoErrorCode(re->error_code());
-    message += ": `";
-    message += re->error_arg();
-    message += "`";
-    *error = Value::Error(std::move(message));
-    return nullptr;
-  }
+// Compiles pattern; on failure returns the error value Kubernetes' library
+// reports.
+std::shared_ptr<const RE2> Compile(std::string_view pattern, Value* error) {
+  std::string message;
+  std::shared_ptr<const RE2> re = CompileRegex(pattern, &message);
+  if (!re) *error = Value::Error("Illegal regex: " + message);
   return re;
 }
 
@@ -113,7 +63,7 @@ std::vector<std::string> FindAll(const RE2& re, std::string_view s, int64_t n) {
 
 Value Find(std::string_view str, std::string_view pattern) {
   Value error;
-  const std::unique_ptr<RE2> re = Compile(pattern, &error);
+  const std::shared_ptr<const RE2> re = Compile(pattern, &error);
   if (!re) return error;
   re2::StringPiece match;
   if (!re->Match(re2::StringPiece(str.data(), str.size()), 0, str.size(),
@@ -125,7 +75,7 @@ Value Find(std::string_view str, std::string_view pattern) {
 
 Value FindAllValue(std::string_view str, std::string_view pattern, int64_t n) {
   Value error;
-  const std::unique_ptr<RE2> re = Compile(pattern, &error);
+  const std::shared_ptr<const RE2> re = Compile(pattern, &error);
   if (!re) return error;
   return lib::MakeStringList(FindAll(*re, str, n));
 }

@@ -307,4 +307,8 @@ void Register(FunctionRegistry& r) {
 
 void RegisterSemver(FunctionRegistry& r) { semver_lib::Register(r); }
 
+util::Result<Semver> ParseSemver(std::string_view text) {
+  return semver_lib::ParseSemver(text);
+}
+
 }  // namespace ksched::cel

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "pkg/cel/function.h"
+#include "pkg/util/result.h"
 
 namespace ksched::cel {
 
@@ -26,5 +27,9 @@ void RegisterKubernetesRegex(FunctionRegistry& registry);
 void RegisterQuantity(FunctionRegistry& registry);
 // library.SemverLib(SemverVersion(1)).
 void RegisterSemver(FunctionRegistry& registry);
+
+// blang/semver's strict Parse, as Kubernetes reads a device's version
+// attribute.
+util::Result<Semver> ParseSemver(std::string_view text);
 
 }  // namespace ksched::cel

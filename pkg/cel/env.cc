@@ -1,0 +1,33 @@
+#include "pkg/cel/env.h"
+
+#include "pkg/cel/libraries.h"
+#include "pkg/cel/stdlib.h"
+
+namespace ksched::cel {
+
+Env StandardEnv() {
+  Env env;
+  RegisterStandardLibrary(env.functions);
+  RegisterMatches(env.functions);
+  RegisterOptionalLibrary(env.functions);
+  RegisterMapInsert(env.functions);
+  RegisterStringsExt(env.functions);
+  RegisterListsExt(env.functions);
+  RegisterSetsExt(env.functions);
+  return env;
+}
+
+Env KubernetesEnv() {
+  Env env = StandardEnv();
+  RegisterKubernetesLists(env.functions);
+  RegisterKubernetesRegex(env.functions);
+  RegisterQuantity(env.functions);
+  RegisterSemver(env.functions);
+  env.homogeneous_aggregate_literals = true;
+  env.optimize = true;
+  env.validate_regex_literals = true;
+  env.presence_test_has_cost = false;
+  return env;
+}
+
+}  // namespace ksched::cel

@@ -1,0 +1,1386 @@
+#include "pkg/cel/parser.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <optional>
+#include <set>
+
+namespace ksched::cel {
+namespace parser_detail {
+namespace {
+
+enum class Tok : uint8_t {
+  kEof,
+  kIdent,
+  kInt,
+  kUint,
+  kDouble,
+  kString,
+  kBytes,
+  kTrue,
+  kFalse,
+  kNull,
+  kIn,
+  kLParen,
+  kRParen,
+  kLBracket,
+  kRBracket,
+  kLBrace,
+  kRBrace,
+  kDot,
+  kComma,
+  kColon,
+  kQuestion,
+  kPlus,
+  kMinus,
+  kStar,
+  kSlash,
+  kPercent,
+  kNot,
+  kEq,
+  kNe,
+  kLt,
+  kLe,
+  kGt,
+  kGe,
+  kAnd,
+  kOr,
+  kEscapedIdent,  // `field name`
+  kError,
+};
+
+struct Token {
+  Tok kind = Tok::kEof;
+  int32_t offset = 0;
+  std::string_view text;  // source text of the token
+  std::string value;      // decoded string/bytes, identifier, error message
+};
+
+bool IsIdentStart(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+bool IsHex(char c) {
+  return IsDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+int HexValue(char c) {
+  if (IsDigit(c)) return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  return c - 'A' + 10;
+}
+
+void AppendUtf8(std::string& out, uint32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+const std::set<std::string_view>& ReservedWords() {
+  static const auto* words = new std::set<std::string_view>{
+      "as",        "break",  "const",  "continue", "else", "for",
+      "function",  "if",     "import", "let",      "loop", "package",
+      "namespace", "return", "var",    "void",     "while"};
+  return *words;
+}
+
+class Lexer {
+ public:
+  explicit Lexer(std::string_view src) : src_(src) {}
+
+  Token Next() {
+    SkipSpaceAndComments();
+    Token t;
+    t.offset = static_cast<int32_t>(pos_);
+    if (pos_ >= src_.size()) {
+      t.kind = Tok::kEof;
+      return t;
+    }
+    size_t start = pos_;
+    char c = src_[pos_];
+    auto single = [&](Tok k) {
+      ++pos_;
+      t.kind = k;
+    };
+    auto pair = [&](char next, Tok two, Tok one) {
+      if (pos_ + 1 < src_.size() && src_[pos_ + 1] == next) {
+        pos_ += 2;
+        t.kind = two;
+      } else {
+        ++pos_;
+        t.kind = one;
+      }
+    };
+    switch (c) {
+      case '(':
+        single(Tok::kLParen);
+        break;
+      case ')':
+        single(Tok::kRParen);
+        break;
+      case '[':
+        single(Tok::kLBracket);
+        break;
+      case ']':
+        single(Tok::kRBracket);
+        break;
+      case '{':
+        single(Tok::kLBrace);
+        break;
+      case '}':
+        single(Tok::kRBrace);
+        break;
+      case ',':
+        single(Tok::kComma);
+        break;
+      case ':':
+        single(Tok::kColon);
+        break;
+      case '?':
+        single(Tok::kQuestion);
+        break;
+      case '+':
+        single(Tok::kPlus);
+        break;
+      case '-':
+        single(Tok::kMinus);
+        break;
+      case '*':
+        single(Tok::kStar);
+        break;
+      case '/':
+        single(Tok::kSlash);
+        break;
+      case '%':
+        single(Tok::kPercent);
+        break;
+      case '!':
+        pair('=', Tok::kNe, Tok::kNot);
+        break;
+      case '<':
+        pair('=', Tok::kLe, Tok::kLt);
+        break;
+      case '>':
+        pair('=', Tok::kGe, Tok::kGt);
+        break;
+      case '=':
+        if (pos_ + 1 < src_.size() && src_[pos_ + 1] == '=') {
+          pos_ += 2;
+          t.kind = Tok::kEq;
+        } else {
+          ++pos_;
+          t.kind = Tok::kError;
+          t.value = "token recognition error at: '='";
+        }
+        break;
+      case '&':
+        if (pos_ + 1 < src_.size() && src_[pos_ + 1] == '&') {
+          pos_ += 2;
+          t.kind = Tok::kAnd;
+        } else {
+          ++pos_;
+          t.kind = Tok::kError;
+          t.value = "token recognition error at: '&'";
+        }
+        break;
+      case '|':
+        if (pos_ + 1 < src_.size() && src_[pos_ + 1] == '|') {
+          pos_ += 2;
+          t.kind = Tok::kOr;
+        } else {
+          ++pos_;
+          t.kind = Tok::kError;
+          t.value = "token recognition error at: '|'";
+        }
+        break;
+      case '.':
+        if (pos_ + 1 < src_.size() && IsDigit(src_[pos_ + 1])) {
+          LexNumber(t);
+        } else {
+          single(Tok::kDot);
+        }
+        break;
+      case '`':
+        LexEscapedIdent(t);
+        break;
+      case '"':
+      case '\'':
+        LexString(t, false, false);
+        break;
+      default:
+        if (IsDigit(c)) {
+          LexNumber(t);
+        } else if (IsIdentStart(c)) {
+          LexIdentOrPrefixedString(t);
+        } else {
+          // One whole UTF-8 character in the message.
+          size_t len = 1;
+          unsigned char u = static_cast<unsigned char>(c);
+          if (u >= 0xF0) {
+            len = 4;
+          } else if (u >= 0xE0) {
+            len = 3;
+          } else if (u >= 0xC0) {
+            len = 2;
+          }
+          len = std::min(len, src_.size() - pos_);
+          t.kind = Tok::kError;
+          t.value = "token recognition error at: '" +
+                    std::string(src_.substr(pos_, len)) + "'";
+          pos_ += len;
+        }
+    }
+    t.text = src_.substr(start, pos_ - start);
+    return t;
+  }
+
+ private:
+  void SkipSpaceAndComments() {
+    while (pos_ < src_.size()) {
+      char c = src_[pos_];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f') {
+        ++pos_;
+      } else if (c == '/' && pos_ + 1 < src_.size() && src_[pos_ + 1] == '/') {
+        while (pos_ < src_.size() && src_[pos_] != '\n') ++pos_;
+      } else {
+        break;
+      }
+    }
+  }
+
+  void LexIdentOrPrefixedString(Token& t) {
+    size_t start = pos_;
+    // String prefixes: r, b, rb, br in any case, directly before a quote.
+    size_t p = pos_;
+    bool raw = false, bytes = false;
+    for (int i = 0; i < 2 && p < src_.size(); ++i) {
+      char c = src_[p];
+      if ((c == 'r' || c == 'R') && !raw) {
+        raw = true;
+        ++p;
+      } else if ((c == 'b' || c == 'B') && !bytes) {
+        bytes = true;
+        ++p;
+      } else {
+        break;
+      }
+    }
+    if (p > pos_ && p < src_.size() && (src_[p] == '"' || src_[p] == '\'')) {
+      pos_ = p;
+      LexString(t, raw, bytes);
+      return;
+    }
+    while (pos_ < src_.size() &&
+           (IsIdentStart(src_[pos_]) || IsDigit(src_[pos_])))
+      ++pos_;
+    std::string_view word = src_.substr(start, pos_ - start);
+    if (word == "true") {
+      t.kind = Tok::kTrue;
+    } else if (word == "false") {
+      t.kind = Tok::kFalse;
+    } else if (word == "null") {
+      t.kind = Tok::kNull;
+    } else if (word == "in") {
+      t.kind = Tok::kIn;
+    } else {
+      t.kind = Tok::kIdent;
+      t.value = std::string(word);
+    }
+  }
+
+  void LexEscapedIdent(Token& t) {
+    size_t start = pos_++;
+    while (pos_ < src_.size() && src_[pos_] != '`') {
+      char c = src_[pos_];
+      bool ok = IsIdentStart(c) || IsDigit(c) || c == '.' || c == '-' ||
+                c == '/' || c == ' ';
+      if (!ok) break;
+      ++pos_;
+    }
+    if (pos_ >= src_.size() || src_[pos_] != '`') {
+      t.kind = Tok::kError;
+      t.value = "token recognition error at: '" +
+                std::string(src_.substr(start, pos_ - start + 1)) + "'";
+      if (pos_ < src_.size()) ++pos_;
+      return;
+    }
+    t.kind = Tok::kEscapedIdent;
+    t.value = std::string(src_.substr(start + 1, pos_ - start - 1));
+    ++pos_;
+  }
+
+  void LexNumber(Token& t) {
+    size_t start = pos_;
+    bool is_double = false;
+    if (src_[pos_] == '0' && pos_ + 1 < src_.size() &&
+        (src_[pos_ + 1] == 'x' || src_[pos_ + 1] == 'X')) {
+      pos_ += 2;
+      while (pos_ < src_.size() && IsHex(src_[pos_])) ++pos_;
+    } else {
+      while (pos_ < src_.size() && IsDigit(src_[pos_])) ++pos_;
+      if (pos_ + 1 < src_.size() && src_[pos_] == '.' &&
+          IsDigit(src_[pos_ + 1])) {
+        is_double = true;
+        ++pos_;
+        while (pos_ < src_.size() && IsDigit(src_[pos_])) ++pos_;
+      }
+      if (pos_ < src_.size() && (src_[pos_] == 'e' || src_[pos_] == 'E')) {
+        size_t p = pos_ + 1;
+        if (p < src_.size() && (src_[p] == '+' || src_[p] == '-')) ++p;
+        if (p < src_.size() && IsDigit(src_[p])) {
+          is_double = true;
+          pos_ = p;
+          while (pos_ < src_.size() && IsDigit(src_[pos_])) ++pos_;
+        }
+      }
+    }
+    if (is_double) {
+      t.kind = Tok::kDouble;
+    } else if (pos_ < src_.size() && (src_[pos_] == 'u' || src_[pos_] == 'U')) {
+      ++pos_;
+      t.kind = Tok::kUint;
+    } else {
+      t.kind = Tok::kInt;
+    }
+    t.value = std::string(src_.substr(start, pos_ - start));
+  }
+
+  // Reads a quoted literal starting at pos_ (the quote).
+  void LexString(Token& t, bool raw, bool bytes) {
+    char q = src_[pos_];
+    bool triple =
+        pos_ + 2 < src_.size() && src_[pos_ + 1] == q && src_[pos_ + 2] == q;
+    size_t start = pos_;
+    pos_ += triple ? 3 : 1;
+    std::string out;
+    auto fail = [&](const std::string& msg) {
+      t.kind = Tok::kError;
+      t.value = msg;
+    };
+    while (true) {
+      if (pos_ >= src_.size()) {
+        // cel-go's lexer reports the unmatched quote.
+        pos_ = start + 1;
+        fail("token recognition error at: '" +
+             std::string(src_.substr(start, 1)) + "'");
+        return;
+      }
+      char c = src_[pos_];
+      if (triple) {
+        if (c == q && pos_ + 2 < src_.size() && src_[pos_ + 1] == q &&
+            src_[pos_ + 2] == q) {
+          pos_ += 3;
+          break;
+        }
+      } else {
+        if (c == q) {
+          ++pos_;
+          break;
+        }
+        if (c == '\n' || c == '\r') {
+          pos_ = start + 1;
+          fail("token recognition error at: '" +
+               std::string(src_.substr(start, 1)) + "'");
+          return;
+        }
+      }
+      if (c == '\\' && !raw) {
+        if (pos_ + 1 >= src_.size()) {
+          pos_ = start + 1;
+          fail("token recognition error at: '" +
+               std::string(src_.substr(start, 1)) + "'");
+          return;
+        }
+        char e = src_[pos_ + 1];
+        pos_ += 2;
+        switch (e) {
+          case 'a':
+            out += '\a';
+            break;
+          case 'b':
+            out += '\b';
+            break;
+          case 'f':
+            out += '\f';
+            break;
+          case 'n':
+            out += '\n';
+            break;
+          case 'r':
+            out += '\r';
+            break;
+          case 't':
+            out += '\t';
+            break;
+          case 'v':
+            out += '\v';
+            break;
+          case '\\':
+          case '\'':
+          case '"':
+          case '`':
+          case '?':
+            out += e;
+            break;
+          case 'x':
+          case 'X': {
+            if (pos_ + 2 > src_.size() || !IsHex(src_[pos_]) ||
+                !IsHex(src_[pos_ + 1])) {
+              fail("invalid escape sequence");
+              SkipToClose(q, triple);
+              return;
+            }
+            uint32_t v = HexValue(src_[pos_]) * 16 + HexValue(src_[pos_ + 1]);
+            pos_ += 2;
+            if (bytes) {
+              out += static_cast<char>(v);
+            } else {
+              AppendUtf8(out, v);
+            }
+            break;
+          }
+          case 'u':
+          case 'U': {
+            int n = e == 'u' ? 4 : 8;
+            uint32_t v = 0;
+            for (int i = 0; i < n; ++i) {
+              if (pos_ >= src_.size() || !IsHex(src_[pos_])) {
+                fail("invalid escape sequence");
+                SkipToClose(q, triple);
+                return;
+              }
+              v = v * 16 + HexValue(src_[pos_++]);
+            }
+            if ((v >= 0xD800 && v < 0xE000) || v > 0x10FFFF) {
+              fail("invalid unicode code point");
+              SkipToClose(q, triple);
+              return;
+            }
+            AppendUtf8(out, v);
+            break;
+          }
+          default:
+            if (e >= '0' && e <= '3') {
+              if (pos_ + 2 > src_.size() || src_[pos_] < '0' ||
+                  src_[pos_] > '7' || src_[pos_ + 1] < '0' ||
+                  src_[pos_ + 1] > '7') {
+                fail("invalid escape sequence");
+                SkipToClose(q, triple);
+                return;
+              }
+              uint32_t v = (e - '0') * 64 + (src_[pos_] - '0') * 8 +
+                           (src_[pos_ + 1] - '0');
+              pos_ += 2;
+              if (bytes) {
+                out += static_cast<char>(v);
+              } else {
+                AppendUtf8(out, v);
+              }
+            } else {
+              fail("token recognition error at: '" +
+                   std::string(src_.substr(pos_ - 2, 2)) + "'");
+              SkipToClose(q, triple);
+              return;
+            }
+        }
+        continue;
+      }
+      out += c;
+      ++pos_;
+    }
+    t.kind = bytes ? Tok::kBytes : Tok::kString;
+    t.value = std::move(out);
+  }
+
+  void SkipToClose(char q, bool triple) {
+    while (pos_ < src_.size()) {
+      if (src_[pos_] == '\\') {
+        pos_ += 2;
+        continue;
+      }
+      if (src_[pos_] == q) {
+        if (!triple) {
+          ++pos_;
+          return;
+        }
+        if (pos_ + 2 < src_.size() && src_[pos_ + 1] == q &&
+            src_[pos_ + 2] == q) {
+          pos_ += 3;
+          return;
+        }
+      }
+      ++pos_;
+    }
+  }
+
+  std::string_view src_;
+  size_t pos_ = 0;
+};
+
+struct SyntaxError {};
+
+class Parser {
+ public:
+  Parser(std::string_view src, const ParseOptions& options)
+      : src_(src), options_(options), lexer_(src) {
+    Advance();
+  }
+
+  ParseResult Run() {
+    ParseResult result;
+    try {
+      ExprPtr e = ParseExpr();
+      if (tok_.kind != Tok::kEof) ErrorAtToken();
+      if (issues_.empty()) result.expr = std::move(e);
+    } catch (const SyntaxError&) {
+    }
+    result.issues = std::move(issues_);
+    result.next_id = next_id_;
+    return result;
+  }
+
+ private:
+  // --- tokens -------------------------------------------------------------
+  void Advance() {
+    tok_ = lexer_.Next();
+    if (tok_.kind == Tok::kError) {
+      Fail(tok_.offset, "Syntax error: " + tok_.value);
+    }
+  }
+  [[noreturn]] void Fail(int32_t offset, std::string message) {
+    issues_.push_back({offset, std::move(message)});
+    throw SyntaxError{};
+  }
+  [[noreturn]] void ErrorAtToken() {
+    if (tok_.kind == Tok::kEof) {
+      Fail(tok_.offset, "Syntax error: mismatched input '<EOF>'");
+    }
+    Fail(tok_.offset,
+         "Syntax error: mismatched input '" + std::string(tok_.text) + "'");
+  }
+  void Expect(Tok kind) {
+    if (tok_.kind != kind) ErrorAtToken();
+    Advance();
+  }
+
+  // --- nodes --------------------------------------------------------------
+  ExprPtr NewExpr(Expr::Kind kind, int32_t offset) {
+    auto e = std::make_unique<Expr>();
+    e->id = ++next_id_;
+    e->kind = kind;
+    e->offset = offset;
+    return e;
+  }
+  ExprPtr NewLiteral(Value v, int32_t offset) {
+    ExprPtr e = NewExpr(Expr::Kind::kLiteral, offset);
+    e->literal = std::move(v);
+    return e;
+  }
+  ExprPtr NewIdent(std::string name, int32_t offset) {
+    ExprPtr e = NewExpr(Expr::Kind::kIdent, offset);
+    e->name = std::move(name);
+    return e;
+  }
+  ExprPtr NewCall(std::string fn, int32_t offset, std::vector<ExprPtr> args,
+                  ExprPtr target = nullptr) {
+    ExprPtr e = NewExpr(Expr::Kind::kCall, offset);
+    e->name = std::move(fn);
+    e->args = std::move(args);
+    e->operand = std::move(target);
+    return e;
+  }
+  ExprPtr Call1(const char* fn, int32_t offset, ExprPtr a) {
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(a));
+    return NewCall(fn, offset, std::move(args));
+  }
+  ExprPtr Call2(const char* fn, int32_t offset, ExprPtr a, ExprPtr b) {
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(a));
+    args.push_back(std::move(b));
+    return NewCall(fn, offset, std::move(args));
+  }
+  ExprPtr Call3(const char* fn, int32_t offset, ExprPtr a, ExprPtr b,
+                ExprPtr c) {
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(a));
+    args.push_back(std::move(b));
+    args.push_back(std::move(c));
+    return NewCall(fn, offset, std::move(args));
+  }
+  ExprPtr Copy(const Expr& e) {
+    ExprPtr c = NewExpr(e.kind, e.offset);
+    c->literal = e.literal;
+    c->name = e.name;
+    c->test_only = e.test_only;
+    if (e.operand) c->operand = Copy(*e.operand);
+    for (const ExprPtr& a : e.args) c->args.push_back(Copy(*a));
+    c->optional_elements = e.optional_elements;
+    for (const Expr::Entry& en : e.entries) {
+      c->entries.push_back({en.key ? Copy(*en.key) : nullptr, en.field,
+                            Copy(*en.value), en.optional});
+    }
+    c->iter_var = e.iter_var;
+    c->iter_var2 = e.iter_var2;
+    c->accu_var = e.accu_var;
+    if (e.iter_range) c->iter_range = Copy(*e.iter_range);
+    if (e.accu_init) c->accu_init = Copy(*e.accu_init);
+    if (e.loop_condition) c->loop_condition = Copy(*e.loop_condition);
+    if (e.loop_step) c->loop_step = Copy(*e.loop_step);
+    if (e.result) c->result = Copy(*e.result);
+    return c;
+  }
+
+  class DepthGuard {
+   public:
+    explicit DepthGuard(Parser* p) : p_(p) {
+      if (++p_->depth_ > p_->options_.max_recursion_depth) {
+        p_->Fail(p_->tok_.offset,
+                 "expression recursion limit exceeded: " +
+                     std::to_string(p_->options_.max_recursion_depth));
+      }
+    }
+    ~DepthGuard() { --p_->depth_; }
+
+   private:
+    Parser* p_;
+  };
+
+  // --- grammar ------------------------------------------------------------
+  ExprPtr ParseExpr() {
+    DepthGuard guard(this);
+    ExprPtr cond = ParseOr();
+    if (tok_.kind != Tok::kQuestion) return cond;
+    int32_t offset = tok_.offset;
+    Advance();
+    ExprPtr a = ParseOr();
+    Expect(Tok::kColon);
+    ExprPtr b = ParseExpr();
+    return Call3("_?_:_", offset, std::move(cond), std::move(a), std::move(b));
+  }
+
+  // cel-go balances chains of || and && into a tree; evaluation treats
+  // them as one n-ary operation either way, so a left fold is kept.
+  ExprPtr ParseOr() {
+    ExprPtr left = ParseAnd();
+    while (tok_.kind == Tok::kOr) {
+      int32_t offset = tok_.offset;
+      Advance();
+      ExprPtr right = ParseAnd();
+      left = Call2("_||_", offset, std::move(left), std::move(right));
+    }
+    return left;
+  }
+
+  ExprPtr ParseAnd() {
+    ExprPtr left = ParseRelation();
+    while (tok_.kind == Tok::kAnd) {
+      int32_t offset = tok_.offset;
+      Advance();
+      ExprPtr right = ParseRelation();
+      left = Call2("_&&_", offset, std::move(left), std::move(right));
+    }
+    return left;
+  }
+
+  ExprPtr ParseRelation() {
+    ExprPtr left = ParseAddition();
+    while (true) {
+      const char* op = nullptr;
+      switch (tok_.kind) {
+        case Tok::kLt:
+          op = "_<_";
+          break;
+        case Tok::kLe:
+          op = "_<=_";
+          break;
+        case Tok::kGt:
+          op = "_>_";
+          break;
+        case Tok::kGe:
+          op = "_>=_";
+          break;
+        case Tok::kEq:
+          op = "_==_";
+          break;
+        case Tok::kNe:
+          op = "_!=_";
+          break;
+        case Tok::kIn:
+          op = "@in";
+          break;
+        default:
+          return left;
+      }
+      int32_t offset = tok_.offset;
+      Advance();
+      DepthGuard guard(this);
+      ExprPtr right = ParseAddition();
+      left = Call2(op, offset, std::move(left), std::move(right));
+    }
+  }
+
+  ExprPtr ParseAddition() {
+    ExprPtr left = ParseMultiplication();
+    while (tok_.kind == Tok::kPlus || tok_.kind == Tok::kMinus) {
+      const char* op = tok_.kind == Tok::kPlus ? "_+_" : "_-_";
+      int32_t offset = tok_.offset;
+      Advance();
+      DepthGuard guard(this);
+      ExprPtr right = ParseMultiplication();
+      left = Call2(op, offset, std::move(left), std::move(right));
+    }
+    return left;
+  }
+
+  ExprPtr ParseMultiplication() {
+    ExprPtr left = ParseUnary();
+    while (tok_.kind == Tok::kStar || tok_.kind == Tok::kSlash ||
+           tok_.kind == Tok::kPercent) {
+      const char* op = tok_.kind == Tok::kStar    ? "_*_"
+                       : tok_.kind == Tok::kSlash ? "_/_"
+                                                  : "_%_";
+      int32_t offset = tok_.offset;
+      Advance();
+      DepthGuard guard(this);
+      ExprPtr right = ParseUnary();
+      left = Call2(op, offset, std::move(left), std::move(right));
+    }
+    return left;
+  }
+
+  ExprPtr ParseUnary() {
+    DepthGuard guard(this);
+    if (tok_.kind == Tok::kNot) {
+      int32_t offset = tok_.offset;
+      int count = 0;
+      while (tok_.kind == Tok::kNot) {
+        ++count;
+        Advance();
+      }
+      ExprPtr member = ParseMember();
+      // cel-go drops an even number of negations.
+      if (count % 2 == 0) return member;
+      return Call1("!_", offset, std::move(member));
+    }
+    if (tok_.kind == Tok::kMinus) {
+      int32_t offset = tok_.offset;
+      Advance();
+      // A single '-' directly before a number is part of the literal.
+      if (tok_.kind == Tok::kInt || tok_.kind == Tok::kDouble) {
+        ExprPtr lit = ParseNumber(true, offset);
+        return ParseMemberSuffix(std::move(lit));
+      }
+      int count = 1;
+      while (tok_.kind == Tok::kMinus) {
+        ++count;
+        Advance();
+      }
+      ExprPtr member = ParseMember();
+      if (count % 2 == 0) return member;
+      return Call1("-_", offset, std::move(member));
+    }
+    return ParseMember();
+  }
+
+  ExprPtr ParseMember() {
+    ExprPtr e = ParsePrimary();
+    return ParseMemberSuffix(std::move(e));
+  }
+
+  ExprPtr ParseMemberSuffix(ExprPtr e) {
+    while (true) {
+      if (tok_.kind == Tok::kDot) {
+        int32_t offset = tok_.offset;
+        Advance();
+        bool optional = false;
+        if (tok_.kind == Tok::kQuestion) {
+          if (!options_.enable_optional_syntax)
+            Fail(tok_.offset, "unsupported syntax '.?'");
+          optional = true;
+          Advance();
+        }
+        std::string field;
+        bool escaped = tok_.kind == Tok::kEscapedIdent;
+        if (tok_.kind == Tok::kIdent || escaped) {
+          field = tok_.value;
+        } else {
+          ErrorAtToken();
+        }
+        int32_t field_offset = tok_.offset;
+        Advance();
+        if (!optional && !escaped && tok_.kind == Tok::kLParen) {
+          int32_t call_offset = tok_.offset;
+          Advance();
+          std::vector<ExprPtr> args = ParseArgs(Tok::kRParen);
+          e = MemberCall(std::move(e), field, call_offset, std::move(args));
+          continue;
+        }
+        if (optional) {
+          e = Call2("_?._", offset, std::move(e),
+                    NewLiteral(Value::String(field), field_offset));
+        } else {
+          ExprPtr sel = NewExpr(Expr::Kind::kSelect, offset);
+          sel->operand = std::move(e);
+          sel->name = std::move(field);
+          e = std::move(sel);
+        }
+      } else if (tok_.kind == Tok::kLBracket) {
+        int32_t offset = tok_.offset;
+        Advance();
+        bool optional = false;
+        if (tok_.kind == Tok::kQuestion) {
+          if (!options_.enable_optional_syntax)
+            Fail(tok_.offset, "unsupported syntax '[?'");
+          optional = true;
+          Advance();
+        }
+        ExprPtr index = ParseExpr();
+        Expect(Tok::kRBracket);
+        e = Call2(optional ? "_[?_]" : "_[_]", offset, std::move(e),
+                  std::move(index));
+      } else {
+        return e;
+      }
+    }
+  }
+
+  std::vector<ExprPtr> ParseArgs(Tok close) {
+    std::vector<ExprPtr> args;
+    if (tok_.kind == close) {
+      Advance();
+      return args;
+    }
+    while (true) {
+      args.push_back(ParseExpr());
+      if (tok_.kind == Tok::kComma) {
+        Advance();
+        continue;
+      }
+      Expect(close);
+      return args;
+    }
+  }
+
+  ExprPtr ParseNumber(bool negative, int32_t offset) {
+    const std::string text = tok_.value;
+    Tok kind = tok_.kind;
+    Advance();
+    if (kind == Tok::kDouble) {
+      std::string s = negative ? "-" + text : text;
+      errno = 0;
+      char* end = nullptr;
+      double d = std::strtod(s.c_str(), &end);
+      (void)end;
+      return NewLiteral(Value::Double(d), offset);
+    }
+    bool hex =
+        text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    std::string digits = text;
+    if (kind == Tok::kUint) digits.pop_back();
+    errno = 0;
+    char* end = nullptr;
+    unsigned long long mag = std::strtoull(
+        hex ? digits.c_str() + 2 : digits.c_str(), &end, hex ? 16 : 10);
+    bool overflow = errno == ERANGE || (hex && digits.size() == 2);
+    if (kind == Tok::kUint) {
+      if (overflow) Fail(offset, "invalid uint literal");
+      return NewLiteral(Value::Uint(mag), offset);
+    }
+    if (overflow) Fail(offset, "invalid int literal");
+    if (negative) {
+      if (mag > 9223372036854775808ULL) Fail(offset, "invalid int literal");
+      int64_t v = mag == 9223372036854775808ULL
+                      ? std::numeric_limits<int64_t>::min()
+                      : -static_cast<int64_t>(mag);
+      return NewLiteral(Value::Int(v), offset);
+    }
+    if (mag > 9223372036854775807ULL) Fail(offset, "invalid int literal");
+    return NewLiteral(Value::Int(static_cast<int64_t>(mag)), offset);
+  }
+
+  ExprPtr ParsePrimary() {
+    int32_t offset = tok_.offset;
+    switch (tok_.kind) {
+      case Tok::kInt:
+      case Tok::kUint:
+      case Tok::kDouble:
+        return ParseNumber(false, offset);
+      case Tok::kString: {
+        std::string v = std::move(tok_.value);
+        Advance();
+        if (!ValidUtf8(v)) Fail(offset, "invalid UTF-8 in string literal");
+        return NewLiteral(Value::String(std::move(v)), offset);
+      }
+      case Tok::kBytes: {
+        std::string v = std::move(tok_.value);
+        Advance();
+        return NewLiteral(Value::Bytes(std::move(v)), offset);
+      }
+      case Tok::kTrue:
+        Advance();
+        return NewLiteral(Value::Bool(true), offset);
+      case Tok::kFalse:
+        Advance();
+        return NewLiteral(Value::Bool(false), offset);
+      case Tok::kNull:
+        Advance();
+        return NewLiteral(Value::Null(), offset);
+      case Tok::kLParen: {
+        Advance();
+        ExprPtr e = ParseExpr();
+        Expect(Tok::kRParen);
+        return e;
+      }
+      case Tok::kLBracket:
+        return ParseList();
+      case Tok::kLBrace:
+        return ParseMap(offset);
+      case Tok::kDot:
+      case Tok::kIdent:
+        return ParseIdentOrCall();
+      default:
+        ErrorAtToken();
+    }
+  }
+
+  static bool ValidUtf8(std::string_view s) {
+    size_t i = 0;
+    while (i < s.size()) {
+      unsigned char c = s[i];
+      size_t n = c < 0x80         ? 1
+                 : (c >> 5) == 6  ? 2
+                 : (c >> 4) == 14 ? 3
+                 : (c >> 3) == 30 ? 4
+                                  : 0;
+      if (n == 0 || i + n > s.size()) return false;
+      for (size_t k = 1; k < n; ++k)
+        if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+      i += n;
+    }
+    return true;
+  }
+
+  ExprPtr ParseList() {
+    ExprPtr list = NewExpr(Expr::Kind::kList, tok_.offset);
+    Advance();
+    while (tok_.kind != Tok::kRBracket) {
+      bool optional = false;
+      if (tok_.kind == Tok::kQuestion) {
+        if (!options_.enable_optional_syntax)
+          Fail(tok_.offset, "unsupported syntax '?'");
+        optional = true;
+        Advance();
+      }
+      list->args.push_back(ParseExpr());
+      list->optional_elements.push_back(optional);
+      if (tok_.kind == Tok::kComma) {
+        Advance();
+        continue;
+      }
+      if (tok_.kind != Tok::kRBracket) ErrorAtToken();
+    }
+    Advance();
+    bool any_optional = false;
+    for (bool b : list->optional_elements) any_optional |= b;
+    if (!any_optional) list->optional_elements.clear();
+    return list;
+  }
+
+  ExprPtr ParseMap(int32_t offset) {
+    ExprPtr map = NewExpr(Expr::Kind::kMap, offset);
+    Advance();
+    while (tok_.kind != Tok::kRBrace) {
+      bool optional = false;
+      if (tok_.kind == Tok::kQuestion) {
+        if (!options_.enable_optional_syntax)
+          Fail(tok_.offset, "unsupported syntax '?'");
+        optional = true;
+        Advance();
+      }
+      ExprPtr key = ParseExpr();
+      Expect(Tok::kColon);
+      ExprPtr value = ParseExpr();
+      map->entries.push_back({std::move(key), "", std::move(value), optional});
+      if (tok_.kind == Tok::kComma) {
+        Advance();
+        continue;
+      }
+      if (tok_.kind != Tok::kRBrace) ErrorAtToken();
+    }
+    Advance();
+    return map;
+  }
+
+  ExprPtr ParseIdentOrCall() {
+    int32_t offset = tok_.offset;
+    bool leading_dot = false;
+    if (tok_.kind == Tok::kDot) {
+      leading_dot = true;
+      Advance();
+      if (tok_.kind != Tok::kIdent) ErrorAtToken();
+    }
+    std::string name = tok_.value;
+    if (ReservedWords().count(name)) {
+      Fail(tok_.offset, "reserved identifier: " + name);
+    }
+    Advance();
+    std::string full = leading_dot ? "." + name : name;
+    if (tok_.kind == Tok::kLParen) {
+      int32_t call_offset = tok_.offset;
+      Advance();
+      std::vector<ExprPtr> args = ParseArgs(Tok::kRParen);
+      return GlobalCall(full, call_offset, std::move(args));
+    }
+    // Message construction: a qualified name followed by '{'.
+    if (tok_.kind == Tok::kLBrace) {
+      return ParseStruct(full, offset);
+    }
+    // A dotted name followed by '{' is also a message type name.
+    if (tok_.kind == Tok::kDot) {
+      // Look ahead for Name.Name...{ : parse selects normally, then if a
+      // brace follows a chain of plain selects, treat it as a struct.
+      ExprPtr e = NewIdent(full, offset);
+      std::string qualified = full;
+      while (tok_.kind == Tok::kDot) {
+        Lexer save = lexer_;
+        Token save_tok = tok_;
+        Advance();
+        if (tok_.kind != Tok::kIdent) {
+          lexer_ = save;
+          tok_ = save_tok;
+          break;
+        }
+        std::string field = tok_.value;
+        int32_t field_offset = save_tok.offset;
+        Advance();
+        if (tok_.kind == Tok::kLParen) {
+          int32_t call_offset = tok_.offset;
+          Advance();
+          std::vector<ExprPtr> args = ParseArgs(Tok::kRParen);
+          return MemberCall(std::move(e), field, call_offset, std::move(args));
+        }
+        qualified += "." + field;
+        ExprPtr sel = NewExpr(Expr::Kind::kSelect, field_offset);
+        sel->operand = std::move(e);
+        sel->name = field;
+        e = std::move(sel);
+        if (tok_.kind == Tok::kLBrace) return ParseStruct(qualified, offset);
+      }
+      return e;
+    }
+    return NewIdent(full, offset);
+  }
+
+  ExprPtr ParseStruct(const std::string& type_name, int32_t offset) {
+    ExprPtr s = NewExpr(Expr::Kind::kStruct, offset);
+    s->name = type_name;
+    Advance();  // '{'
+    while (tok_.kind != Tok::kRBrace) {
+      bool optional = false;
+      if (tok_.kind == Tok::kQuestion) {
+        optional = true;
+        Advance();
+      }
+      if (tok_.kind != Tok::kIdent && tok_.kind != Tok::kEscapedIdent)
+        ErrorAtToken();
+      std::string field = tok_.value;
+      Advance();
+      Expect(Tok::kColon);
+      ExprPtr value = ParseExpr();
+      s->entries.push_back({nullptr, field, std::move(value), optional});
+      if (tok_.kind == Tok::kComma) {
+        Advance();
+        continue;
+      }
+      if (tok_.kind != Tok::kRBrace) ErrorAtToken();
+    }
+    Advance();
+    return s;
+  }
+
+  // --- macros ---------------------------------------------------------------
+  ExprPtr GlobalCall(const std::string& fn, int32_t offset,
+                     std::vector<ExprPtr> args) {
+    if (fn == "has" && args.size() == 1) {
+      if (args[0]->kind != Expr::Kind::kSelect) {
+        Fail(args[0]->offset, "invalid argument to has() macro");
+      }
+      args[0]->test_only = true;
+      return std::move(args[0]);
+    }
+    return NewCall(fn, offset, std::move(args));
+  }
+
+  std::string IterVar(const Expr& e, const char* message) {
+    if (e.kind != Expr::Kind::kIdent) Fail(e.offset, message);
+    if (e.name == kAccumulatorName) {
+      Fail(e.offset, "iteration variable overwrites accumulator variable");
+    }
+    return e.name;
+  }
+
+  ExprPtr AccuIdent(int32_t offset) {
+    return NewIdent(kAccumulatorName, offset);
+  }
+
+  ExprPtr Comprehension(int32_t offset, ExprPtr range, std::string iter_var,
+                        std::string iter_var2, std::string accu_var,
+                        ExprPtr init, ExprPtr cond, ExprPtr step,
+                        ExprPtr result) {
+    ExprPtr c = NewExpr(Expr::Kind::kComprehension, offset);
+    c->iter_range = std::move(range);
+    c->iter_var = std::move(iter_var);
+    c->iter_var2 = std::move(iter_var2);
+    c->accu_var = std::move(accu_var);
+    c->accu_init = std::move(init);
+    c->loop_condition = std::move(cond);
+    c->loop_step = std::move(step);
+    c->result = std::move(result);
+    return c;
+  }
+
+  ExprPtr ListOf(ExprPtr e, int32_t offset) {
+    ExprPtr l = NewExpr(Expr::Kind::kList, offset);
+    if (e) l->args.push_back(std::move(e));
+    return l;
+  }
+
+  ExprPtr MemberCall(ExprPtr target, const std::string& fn, int32_t offset,
+                     std::vector<ExprPtr> args) {
+    size_t n = args.size();
+    // cel.bind(var, init, expr)
+    if (fn == "bind" && n == 3 && target->kind == Expr::Kind::kIdent &&
+        target->name == "cel") {
+      if (args[0]->kind != Expr::Kind::kIdent) {
+        Fail(args[0]->offset,
+             "cel.bind() variable names must be simple identifiers");
+      }
+      std::string var = args[0]->name;
+      return Comprehension(offset, ListOf(nullptr, offset), "#unused", "", var,
+                           std::move(args[1]),
+                           NewLiteral(Value::Bool(false), offset),
+                           NewIdent(var, offset), std::move(args[2]));
+    }
+    if ((fn == "all" || fn == "exists" || fn == "exists_one") && n == 2) {
+      std::string v = IterVar(*args[0], "argument must be a simple name");
+      ExprPtr init, cond, step, result;
+      if (fn == "all") {
+        init = NewLiteral(Value::Bool(true), offset);
+        cond = Call1("@not_strictly_false", offset, AccuIdent(offset));
+        step = Call2("_&&_", offset, AccuIdent(offset), std::move(args[1]));
+        result = AccuIdent(offset);
+      } else if (fn == "exists") {
+        init = NewLiteral(Value::Bool(false), offset);
+        cond = Call1("@not_strictly_false", offset,
+                     Call1("!_", offset, AccuIdent(offset)));
+        step = Call2("_||_", offset, AccuIdent(offset), std::move(args[1]));
+        result = AccuIdent(offset);
+      } else {
+        init = NewLiteral(Value::Int(0), offset);
+        cond = NewLiteral(Value::Bool(true), offset);
+        step = Call3("_?_:_", offset, std::move(args[1]),
+                     Call2("_+_", offset, AccuIdent(offset),
+                           NewLiteral(Value::Int(1), offset)),
+                     AccuIdent(offset));
+        result = Call2("_==_", offset, AccuIdent(offset),
+                       NewLiteral(Value::Int(1), offset));
+      }
+      return Comprehension(offset, std::move(target), v, "", kAccumulatorName,
+                           std::move(init), std::move(cond), std::move(step),
+                           std::move(result));
+    }
+    if (fn == "map" && (n == 2 || n == 3)) {
+      std::string v = IterVar(*args[0], "argument is not an identifier");
+      ExprPtr fn_expr = std::move(args[n - 1]);
+      ExprPtr step = Call2("_+_", offset, AccuIdent(offset),
+                           ListOf(std::move(fn_expr), offset));
+      if (n == 3) {
+        step = Call3("_?_:_", offset, std::move(args[1]), std::move(step),
+                     AccuIdent(offset));
+      }
+      return Comprehension(offset, std::move(target), v, "", kAccumulatorName,
+                           ListOf(nullptr, offset),
+                           NewLiteral(Value::Bool(true), offset),
+                           std::move(step), AccuIdent(offset));
+    }
+    if (fn == "filter" && n == 2) {
+      std::string v = IterVar(*args[0], "argument is not an identifier");
+      ExprPtr step = Call2("_+_", offset, AccuIdent(offset),
+                           ListOf(NewIdent(v, args[0]->offset), offset));
+      step = Call3("_?_:_", offset, std::move(args[1]), std::move(step),
+                   AccuIdent(offset));
+      return Comprehension(offset, std::move(target), v, "", kAccumulatorName,
+                           ListOf(nullptr, offset),
+                           NewLiteral(Value::Bool(true), offset),
+                           std::move(step), AccuIdent(offset));
+    }
+    // Two-variable comprehensions (cel-go's ext.TwoVarComprehensions).
+    if ((fn == "all" || fn == "exists" || fn == "existsOne" ||
+         fn == "exists_one") &&
+        n == 3) {
+      auto [v1, v2] = IterVars(*args[0], *args[1]);
+      ExprPtr init, cond, step, result;
+      if (fn == "all") {
+        init = NewLiteral(Value::Bool(true), offset);
+        cond = Call1("@not_strictly_false", offset, AccuIdent(offset));
+        step = Call2("_&&_", offset, AccuIdent(offset), std::move(args[2]));
+        result = AccuIdent(offset);
+      } else if (fn == "exists") {
+        init = NewLiteral(Value::Bool(false), offset);
+        cond = Call1("@not_strictly_false", offset,
+                     Call1("!_", offset, AccuIdent(offset)));
+        step = Call2("_||_", offset, AccuIdent(offset), std::move(args[2]));
+        result = AccuIdent(offset);
+      } else {
+        init = NewLiteral(Value::Int(0), offset);
+        cond = NewLiteral(Value::Bool(true), offset);
+        step = Call3("_?_:_", offset, std::move(args[2]),
+                     Call2("_+_", offset, AccuIdent(offset),
+                           NewLiteral(Value::Int(1), offset)),
+                     AccuIdent(offset));
+        result = Call2("_==_", offset, AccuIdent(offset),
+                       NewLiteral(Value::Int(1), offset));
+      }
+      return Comprehension(offset, std::move(target), v1, v2, kAccumulatorName,
+                           std::move(init), std::move(cond), std::move(step),
+                           std::move(result));
+    }
+    if ((fn == "transformList" || fn == "transformMap" ||
+         fn == "transformMapEntry") &&
+        (n == 3 || n == 4)) {
+      auto [v1, v2] = IterVars(*args[0], *args[1]);
+      ExprPtr transform = std::move(args[n - 1]);
+      ExprPtr filter = n == 4 ? std::move(args[2]) : nullptr;
+      ExprPtr step, init;
+      if (fn == "transformList") {
+        step = Call2("_+_", offset, AccuIdent(offset),
+                     ListOf(std::move(transform), offset));
+        init = ListOf(nullptr, offset);
+      } else if (fn == "transformMap") {
+        step = Call3("cel.@mapInsert", offset, AccuIdent(offset),
+                     NewIdent(v1, offset), std::move(transform));
+        init = NewExpr(Expr::Kind::kMap, offset);
+      } else {
+        step = Call2("cel.@mapInsert", offset, AccuIdent(offset),
+                     std::move(transform));
+        init = NewExpr(Expr::Kind::kMap, offset);
+      }
+      if (filter) {
+        step = Call3("_?_:_", offset, std::move(filter), std::move(step),
+                     AccuIdent(offset));
+      }
+      return Comprehension(offset, std::move(target), v1, v2, kAccumulatorName,
+                           std::move(init),
+                           NewLiteral(Value::Bool(true), offset),
+                           std::move(step), AccuIdent(offset));
+    }
+    // optMap / optFlatMap (cel-go's optional library).
+    if ((fn == "optMap" || fn == "optFlatMap") && n == 2) {
+      if (args[0]->kind != Expr::Kind::kIdent) {
+        Fail(args[0]->offset,
+             "optMap() variable name must be a simple identifier");
+      }
+      std::string var = args[0]->name;
+      ExprPtr copy = Copy(*target);
+      ExprPtr has_value = NewCall("hasValue", offset, {}, std::move(target));
+      ExprPtr value = NewCall("value", offset, {}, std::move(copy));
+      ExprPtr bound = Comprehension(offset, ListOf(nullptr, offset), "#unused",
+                                    "", var, std::move(value),
+                                    NewLiteral(Value::Bool(false), offset),
+                                    NewIdent(var, offset), std::move(args[1]));
+      if (fn == "optMap")
+        bound = Call1("optional.of", offset, std::move(bound));
+      return Call3("_?_:_", offset, std::move(has_value), std::move(bound),
+                   NewCall("optional.none", offset, {}));
+    }
+    return NewCall(fn, offset, std::move(args), std::move(target));
+  }
+
+  std::pair<std::string, std::string> IterVars(const Expr& a, const Expr& b) {
+    std::string v1 = IterVar(a, "argument must be a simple name");
+    std::string v2 = IterVar(b, "argument must be a simple name");
+    if (v1 == v2) Fail(b.offset, "duplicate variable name: " + v1);
+    return {v1, v2};
+  }
+
+  std::string_view src_;
+  ParseOptions options_;
+  Lexer lexer_;
+  Token tok_;
+  std::vector<Issue> issues_;
+  int64_t next_id_ = 0;
+  int depth_ = 0;
+};
+
+}  // namespace
+}  // namespace parser_detail
+
+using namespace parser_detail;  // NOLINT: this file's own helpers
+
+ParseResult Parse(std::string_view source, const ParseOptions& options) {
+  // cel-go counts code points.
+  int64_t code_points = 0;
+  for (unsigned char c : source)
+    if ((c & 0xC0) != 0x80) ++code_points;
+  if (options.max_code_points >= 0 && code_points > options.max_code_points) {
+    ParseResult r;
+    r.issues.push_back({-1, "expression code point size exceeds limit: size: " +
+                                std::to_string(code_points) + ", limit " +
+                                std::to_string(options.max_code_points)});
+    return r;
+  }
+  Parser parser(source, options);
+  return parser.Run();
+}
+
+std::string FormatIssues(std::string_view source,
+                         const std::vector<Issue>& issues) {
+  std::string out;
+  for (const Issue& issue : issues) {
+    if (!out.empty()) out += "\n";
+    if (issue.offset < 0) {
+      out += "ERROR: <input>:-1:0: " + issue.message;
+      continue;
+    }
+    // Line and column (column in code points, 0-based as cel-go prints +1).
+    int line = 1;
+    size_t line_start = 0;
+    for (size_t i = 0;
+         i < static_cast<size_t>(issue.offset) && i < source.size(); ++i) {
+      if (source[i] == '\n') {
+        ++line;
+        line_start = i + 1;
+      }
+    }
+    int column = 0;
+    for (size_t i = line_start;
+         i < static_cast<size_t>(issue.offset) && i < source.size(); ++i) {
+      if ((static_cast<unsigned char>(source[i]) & 0xC0) != 0x80) ++column;
+    }
+    size_t line_end = source.find('\n', line_start);
+    std::string_view text = source.substr(
+        line_start, line_end == std::string_view::npos ? std::string_view::npos
+                                                       : line_end - line_start);
+    out += "ERROR: <input>:" + std::to_string(line) + ":" +
+           std::to_string(column + 1) + ": " + issue.message;
+    out += "\n | " + std::string(text);
+    out += "\n | " + std::string(column, '.') + "^";
+  }
+  return out;
+}
+
+}  // namespace ksched::cel
