@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "pkg/cel/checker.h"
+#include "pkg/cel/format_double.h"
 #include "pkg/cel/parser.h"
 #include "pkg/cel/regex.h"
 
@@ -212,7 +213,9 @@ class Interpreter {
           Value operand = EvalAttribute(*e.args[0], charge_base);
           Value index = Eval(*e.args[1]);
           Charge(1);
-          return Index(operand, index, e.name == "_[?_]");
+          // cel-go words a constant index past the end differently.
+          bool constant = e.args[1]->kind == Expr::Kind::kLiteral;
+          return Index(operand, index, e.name == "_[?_]", constant);
         }
         if (e.name == "_?._" && e.args.size() == 2) {
           Value operand = EvalAttribute(*e.args[0], charge_base);
@@ -254,21 +257,32 @@ class Interpreter {
       if (optional) return Value::OptionalNone();
       return Value::Error("no such key: " + std::string(field));
     }
-    return NoSuchOverload();
+    if (operand.kind() == Kind::kList) {
+      return Value::Error("unsupported index type 'string' in list");
+    }
+    return Value::Error("no such key: " + std::string(field));
   }
 
-  Value Index(const Value& operand, const Value& index, bool optional) {
+  Value Index(const Value& operand, const Value& index, bool optional,
+              bool constant_index = false) {
     if (operand.is_error()) return operand;
     if (index.is_error()) return index;
     if (operand.kind() == Kind::kOptional) {
       if (!operand.optional_has_value()) return operand;
-      return Index(operand.optional_value(), index, true);
+      return Index(operand.optional_value(), index, true, constant_index);
     }
     if (operand.kind() == Kind::kMap) {
       Kind k = index.kind();
       if (!IsKeyKind(k) && k != Kind::kDouble) {
         if (optional) return Value::OptionalNone();
-        return Value::Error("unsupported key type");
+        // Go's type name of the qualifier, as cel-go prints it.
+        std::string go_type = k == Kind::kBytes  ? "types.Bytes"
+                              : k == Kind::kNull ? "types.Null"
+                              : k == Kind::kList ? "*types.baseList"
+                              : k == Kind::kMap  ? "*types.baseMap"
+                              : k == Kind::kType ? "*types.Type"
+                                                 : "types.Err";
+        return Value::Error("invalid qualifier type: " + go_type);
       }
       std::optional<Value> v = operand.map().Find(index);
       if (v) return optional ? Value::OptionalOf(*v) : *v;
@@ -295,7 +309,7 @@ class Interpreter {
           if (std::trunc(d) != d || std::isinf(d) ||
               d < -9223372036854775808.0 || d >= 9223372036854775808.0) {
             return Value::Error("unsupported index value " +
-                                index.DebugString() + " in list");
+                                FormatDoubleGoG(d) + " in list");
           }
           i = static_cast<int64_t>(d);
           break;
@@ -306,6 +320,8 @@ class Interpreter {
       }
       if (i < 0 || static_cast<uint64_t>(i) >= list.size()) {
         if (optional) return Value::OptionalNone();
+        if (constant_index)
+          return Value::Error("index out of bounds: " + std::to_string(i));
         return Value::Error("index '" + std::to_string(i) +
                             "' out of range in list size '" +
                             std::to_string(list.size()) + "'");
@@ -615,6 +631,14 @@ class Planner {
           return std::nullopt;
         }
       }
+      if ((e.name == "find" || e.name == "findAll") && e.operand &&
+          !e.args.empty() && e.args[0]->kind == Expr::Kind::kLiteral &&
+          e.args[0]->literal.kind() == Kind::kString) {
+        // Kubernetes' regex library compiles constant patterns up front.
+        std::string error;
+        if (!CompileRegex(e.args[0]->literal.string_value(), &error))
+          return error;
+      }
       if ((e.name == "matches") && e.function) {
         const Expr* pattern = e.operand            ? e.args[0].get()
                               : e.args.size() == 2 ? e.args[1].get()
@@ -679,6 +703,33 @@ class Planner {
   const Env& env_;
 };
 
+// cel.ValidateRegexLiterals: matches() with a constant pattern that does
+// not compile is a compile error.
+void ValidateRegexLiterals(const Expr& e, std::vector<Issue>& issues) {
+  if (e.kind == Expr::Kind::kCall && e.name == "matches") {
+    const Expr* pattern = e.operand
+                              ? (e.args.empty() ? nullptr : e.args[0].get())
+                          : e.args.size() == 2 ? e.args[1].get()
+                                               : nullptr;
+    if (pattern && pattern->kind == Expr::Kind::kLiteral &&
+        pattern->literal.kind() == Kind::kString) {
+      std::string error;
+      if (!CompileRegex(pattern->literal.string_value(), &error))
+        issues.push_back({pattern->offset, "invalid matches argument"});
+    }
+  }
+  if (e.operand) ValidateRegexLiterals(*e.operand, issues);
+  for (const auto& a : e.args) ValidateRegexLiterals(*a, issues);
+  for (const auto& en : e.entries) {
+    if (en.key) ValidateRegexLiterals(*en.key, issues);
+    ValidateRegexLiterals(*en.value, issues);
+  }
+  for (const Expr* c :
+       {e.iter_range.get(), e.accu_init.get(), e.loop_condition.get(),
+        e.loop_step.get(), e.result.get()})
+    if (c) ValidateRegexLiterals(*c, issues);
+}
+
 }  // namespace
 
 Program::Program(std::shared_ptr<const Env> env, std::string source,
@@ -703,6 +754,14 @@ Compiled Compile(std::shared_ptr<const Env> env, std::string_view source,
     return out;
   }
   ExprPtr expr = std::move(parsed.expr);
+  if (env->validate_regex_literals) {
+    std::vector<Issue> issues;
+    ValidateRegexLiterals(*expr, issues);
+    if (!issues.empty()) {
+      out.error = FormatIssues(source, issues);
+      return out;
+    }
+  }
   Type output = Type::Dyn();
   if (options.check) {
     CheckResult checked = Check(*env, *expr);

@@ -106,8 +106,17 @@ bool Type::AcceptsRuntime(const Value& v) const {
     case Kind::kBytes:
       return v.kind() == cel::Kind::kBytes;
     case Kind::kList:
-      return v.kind() == cel::Kind::kList;
-    case Kind::kMap:
+      // cel-go's runtime guard looks at the first element.
+      if (v.kind() != cel::Kind::kList) return false;
+      return v.list().size() == 0 || elem().AcceptsRuntime(v.list().at(0));
+    case Kind::kMap: {
+      // ... and at the first entry.
+      if (v.kind() != cel::Kind::kMap) return false;
+      if (v.map().size() == 0) return true;
+      Value k = v.map().KeyAt(0);
+      return key().AcceptsRuntime(k) &&
+             value().AcceptsRuntime(*v.map().Find(k));
+    }
     case Kind::kObject:
       return v.kind() == cel::Kind::kMap;
     case Kind::kType:

@@ -79,7 +79,8 @@ std::vector<Case> ReadCases(const fs::path& path) {
       c.decls.push_back({v.substr(0, sp), Trim(v.substr(sp + 1))});
     } else if (key == "bind") {
       size_t eq = value.find('=');
-      c.binds.push_back({Trim(value.substr(0, eq)), Trim(value.substr(eq + 1))});
+      c.binds.push_back(
+          {Trim(value.substr(0, eq)), Trim(value.substr(eq + 1))});
     } else if (key == "check") {
       c.check = Trim(value) != "off";
     } else if (key == "value") {
@@ -174,7 +175,8 @@ std::optional<Type> ParseType(std::string_view& s) {
   if (name == "dyn") return Type::Dyn();
   if (name == "null_type") return Type::Null();
   if (name == "list" && params.size() == 1) return Type::List(params[0]);
-  if (name == "map" && params.size() == 2) return Type::Map(params[0], params[1]);
+  if (name == "map" && params.size() == 2)
+    return Type::Map(params[0], params[1]);
   if (name == "optional_type" && params.size() == 1)
     return Type::Optional(params[0]);
   if (name == "type" && params.size() <= 1)
@@ -208,9 +210,8 @@ std::string RunCase(const Case& c, const std::shared_ptr<const Env>& base) {
   if (c.dra) {
     auto selector = dra::Selector::Compile(c.expr, c.features);
     if (!selector) {
-      if (c.compile_error &&
-          selector.error().message().find(*c.compile_error) !=
-              std::string::npos)
+      if (c.compile_error && selector.error().message().find(
+                                 *c.compile_error) != std::string::npos)
         return "";
       return "compile error: " + selector.error().message();
     }
@@ -267,8 +268,8 @@ std::string RunCase(const Case& c, const std::shared_ptr<const Env>& base) {
     return "type " + compiled.output_type.ToString() + ", expected " + *c.type;
   Evaluation r = compiled.program->Eval(vars);
   if (c.error) {
-    if (!r.value.is_error()) return "value " + r.value.DebugString() +
-                                    ", expected error " + *c.error;
+    if (!r.value.is_error())
+      return "value " + r.value.DebugString() + ", expected error " + *c.error;
     if (std::string(r.value.error_message()).find(*c.error) ==
         std::string::npos)
       return "error '" + std::string(r.value.error_message()) +
@@ -347,12 +348,13 @@ TEST_P(CelCases, File) {
     } else if (known.count(key)) {
       ++known_failed;
     } else {
-      ADD_FAILURE() << file << ":" << c.line << " " << c.header << "\n  expr: "
-                    << c.expr << "\n  " << failure;
+      ADD_FAILURE() << file << ":" << c.line << " " << c.header
+                    << "\n  expr: " << c.expr << "\n  " << failure;
     }
   }
-  std::printf("[ cases ] %s: %d passed, %d known failures, %d skipped, %zu total\n",
-              file.c_str(), passed, known_failed, skipped, cases.size());
+  std::printf(
+      "[ cases ] %s: %d passed, %d known failures, %d skipped, %zu total\n",
+      file.c_str(), passed, known_failed, skipped, cases.size());
 }
 
 INSTANTIATE_TEST_SUITE_P(Files, CelCases, testing::ValuesIn(CaseFiles()),
