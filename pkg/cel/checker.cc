@@ -223,6 +223,7 @@ class Checker {
     auto v = env_.variables.find(name);
     if (v != env_.variables.end()) return v->second;
     if (auto t = TypeIdent(name)) return Type::TypeOf(*t);
+    if (env_.type_names.count(name)) return Type::TypeOf(Type::Opaque(name));
     return std::nullopt;
   }
 
@@ -298,6 +299,14 @@ class Checker {
           e.name = *qname;
           e.operand.reset();
           SetType(e, v->second);
+          return;
+        }
+        if (env_.type_names.count(*qname)) {
+          // A dotted type name (`net.IP`) is a type identifier.
+          e.kind = Expr::Kind::kIdent;
+          e.name = *qname;
+          e.operand.reset();
+          SetType(e, Type::TypeOf(Type::Opaque(*qname)));
           return;
         }
       }
@@ -575,7 +584,8 @@ void Resolve(const Env& env, Expr& e, std::vector<std::string>& locals) {
           std::string first = qname->substr(0, qname->find('.'));
           bool local = false;
           for (const auto& l : locals) local |= l == first;
-          if (!local && env.variables.count(*qname)) {
+          if (!local &&
+              (env.variables.count(*qname) || env.type_names.count(*qname))) {
             e.kind = Expr::Kind::kIdent;
             e.name = *qname;
             e.operand.reset();

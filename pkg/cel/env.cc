@@ -23,6 +23,12 @@ Env KubernetesEnv() {
   RegisterKubernetesRegex(env.functions);
   RegisterQuantity(env.functions);
   RegisterSemver(env.functions);
+  RegisterUrls(env.functions);
+  RegisterIp(env.functions);
+  RegisterCidr(env.functions);
+  RegisterFormat(env.functions);
+  // The IP and CIDR libraries declare their types (cel.Types).
+  env.type_names.insert({"net.IP", "net.CIDR"});
   env.homogeneous_aggregate_literals = true;
   env.optimize = true;
   env.validate_regex_literals = true;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 
 #include "pkg/cel/function.h"
@@ -14,6 +15,9 @@ namespace ksched::cel {
 struct Env {
   FunctionRegistry functions;
   std::map<std::string, Type, std::less<>> variables;
+  // Extension types whose names are identifiers (cel.Types): `net.IP`
+  // checks as type(net.IP) and evaluates to that type value.
+  std::set<std::string, std::less<>> type_names;
   ParseOptions parse;
   // cel.HomogeneousAggregateLiterals: list and map literals must not mix
   // element types (Kubernetes turns this on).

@@ -96,6 +96,8 @@ uint64_t SizerSize(const Value& v) {
     case Kind::kBytes:
     case Kind::kList:
     case Kind::kMap:
+    case Kind::kIp:  // Kubernetes' IP and CIDR are Sizers too
+    case Kind::kCidr:
       return ActualSize(v);
     default:
       return 1;

@@ -27,6 +27,16 @@ void RegisterKubernetesRegex(FunctionRegistry& registry);
 void RegisterQuantity(FunctionRegistry& registry);
 // library.SemverLib(SemverVersion(1)).
 void RegisterSemver(FunctionRegistry& registry);
+// library.URLs: url, isURL and the URL accessors.
+void RegisterUrls(FunctionRegistry& registry);
+// library.IP: ip, isIP, ip.isCanonical, string(ip), family and the
+// address class tests.
+void RegisterIp(FunctionRegistry& registry);
+// library.CIDR: cidr, isCIDR, containsIP, containsCIDR, ip, masked,
+// prefixLength, string(cidr).
+void RegisterCidr(FunctionRegistry& registry);
+// library.Format: format.named, format.<name>() and validate.
+void RegisterFormat(FunctionRegistry& registry);
 
 // blang/semver's strict Parse, as Kubernetes reads a device's version
 // attribute.

@@ -85,6 +85,12 @@ uint64_t DefaultCallCost(std::string_view overload_id,
   if (overload_id == "in_list") return size(1);
   if (overload_id.starts_with("less_") || overload_id.starts_with("greater_") ||
       overload_id == "equals" || overload_id == "not_equals") {
+    // Kubernetes' estimator charges 1 for `==` on its value types (IP and
+    // CIDR are Sizers, so cel-go's rule would charge more for IPv6).
+    if (overload_id == "equals" &&
+        (args[0].kind() == Kind::kIp || args[0].kind() == Kind::kCidr ||
+         args[0].kind() == Kind::kUrl || args[0].kind() == Kind::kFormat))
+      return 1;
     bool textual = overload_id == "equals" || overload_id == "not_equals" ||
                    overload_id.ends_with("_string") ||
                    overload_id.ends_with("_bytes");
@@ -172,7 +178,8 @@ class Interpreter {
     if (e.name == "int" || e.name == "uint" || e.name == "double" ||
         e.name == "bool" || e.name == "string" || e.name == "bytes" ||
         e.name == "list" || e.name == "map" || e.name == "null_type" ||
-        e.name == "type" || e.name == "optional_type") {
+        e.name == "type" || e.name == "optional_type" ||
+        env_.type_names.count(e.name)) {
       return Value::TypeRef(e.name);
     }
     return Value::Error("no such attribute(s): " + e.name);
@@ -184,7 +191,8 @@ class Interpreter {
     return e.name == "int" || e.name == "uint" || e.name == "double" ||
            e.name == "bool" || e.name == "string" || e.name == "bytes" ||
            e.name == "list" || e.name == "map" || e.name == "null_type" ||
-           e.name == "type" || e.name == "optional_type";
+           e.name == "type" || e.name == "optional_type" ||
+           env_.type_names.count(e.name);
   }
 
   // An attribute: a variable followed by field selections and indexes, or

@@ -127,6 +127,11 @@ bool Type::AcceptsRuntime(const Value& v) const {
       if (name_ == "kubernetes.Quantity")
         return v.kind() == cel::Kind::kQuantity;
       if (name_ == "kubernetes.Semver") return v.kind() == cel::Kind::kSemver;
+      if (name_ == "net.IP") return v.kind() == cel::Kind::kIp;
+      if (name_ == "net.CIDR") return v.kind() == cel::Kind::kCidr;
+      if (name_ == "kubernetes.URL") return v.kind() == cel::Kind::kUrl;
+      if (name_ == "kubernetes.NamedFormat")
+        return v.kind() == cel::Kind::kFormat;
       return false;
     case Kind::kError:
       return false;

@@ -163,6 +163,30 @@ Value Value::SemverOf(Semver s) {
   return v;
 }
 
+Value Value::IpOf(IpAddress ip) {
+  auto owned = std::make_shared<const IpAddress>(ip);
+  Value v(Kind::kIp);
+  v.scalar_.ptr = owned.get();
+  v.owner_ = std::move(owned);
+  return v;
+}
+
+Value Value::CidrOf(IpPrefix prefix) {
+  auto owned = std::make_shared<const IpPrefix>(prefix);
+  Value v(Kind::kCidr);
+  v.scalar_.ptr = owned.get();
+  v.owner_ = std::move(owned);
+  return v;
+}
+
+Value Value::UrlOf(Url url) {
+  auto owned = std::make_shared<const Url>(std::move(url));
+  Value v(Kind::kUrl);
+  v.scalar_.ptr = owned.get();
+  v.owner_ = std::move(owned);
+  return v;
+}
+
 std::string_view Value::TypeName() const {
   switch (kind_) {
     case Kind::kNull:
@@ -191,6 +215,14 @@ std::string_view Value::TypeName() const {
       return "kubernetes.Quantity";
     case Kind::kSemver:
       return "kubernetes.Semver";
+    case Kind::kIp:
+      return "net.IP";
+    case Kind::kCidr:
+      return "net.CIDR";
+    case Kind::kUrl:
+      return "kubernetes.URL";
+    case Kind::kFormat:
+      return "kubernetes.NamedFormat";
     case Kind::kError:
       return "error";
   }
@@ -286,6 +318,14 @@ std::string Value::DebugString() const {
       return "quantity(\"" + quantity().ToString() + "\")";
     case Kind::kSemver:
       return "semver(\"" + semver().ToString() + "\")";
+    case Kind::kIp:
+      return "ip(\"" + ip().ToString() + "\")";
+    case Kind::kCidr:
+      return "cidr(\"" + cidr().ToString() + "\")";
+    case Kind::kUrl:
+      return "url(\"" + url().ToString() + "\")";
+    case Kind::kFormat:
+      return "format." + std::string(format().key) + "()";
     case Kind::kError:
       return "error(" + QuoteString(text_) + ")";
   }
@@ -385,6 +425,14 @@ Value Equal(const Value& a, const Value& b) {
       return Value::Bool(a.quantity() == b.quantity());
     case Kind::kSemver:
       return Value::Bool(a.semver().Compare(b.semver()) == 0);
+    case Kind::kIp:
+      return Value::Bool(a.ip() == b.ip());
+    case Kind::kCidr:
+      return Value::Bool(a.cidr() == b.cidr());
+    case Kind::kUrl:
+      return Value::Bool(a.url().ToString() == b.url().ToString());
+    case Kind::kFormat:
+      return Value::Bool(a.format().name == b.format().name);
     default:
       return Value::Bool(false);
   }
@@ -451,6 +499,10 @@ uint64_t ActualSize(const Value& v) {
       return v.list().size();
     case Kind::kMap:
       return v.map().size();
+    case Kind::kIp:
+      return static_cast<uint64_t>(v.ip().BitLen() / 8);
+    case Kind::kCidr:
+      return static_cast<uint64_t>((v.cidr().bits + 7) / 8);
     default:
       return 1;
   }

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "pkg/api/quantity.h"
+#include "pkg/cel/net_values.h"
 
 namespace ksched::cel {
 
@@ -37,6 +38,10 @@ enum class Kind : uint8_t {
   kOptional,
   kQuantity,
   kSemver,
+  kIp,      // Kubernetes' net.IP
+  kCidr,    // net.CIDR
+  kUrl,     // kubernetes.URL
+  kFormat,  // kubernetes.NamedFormat
   kError,
 };
 
@@ -131,6 +136,15 @@ class Value {
     v.scalar_.ptr = s;
     return v;
   }
+  static Value IpOf(IpAddress ip);
+  static Value CidrOf(IpPrefix prefix);
+  static Value UrlOf(Url url);
+  // Named formats live in the format library's static table.
+  static Value FormatRef(const NamedFormat* f) {
+    Value v(Kind::kFormat);
+    v.scalar_.ptr = f;
+    return v;
+  }
   static Value Error(std::string message);
 
   Kind kind() const { return kind_; }
@@ -155,6 +169,16 @@ class Value {
   }
   const Semver& semver() const {
     return *static_cast<const Semver*>(scalar_.ptr);
+  }
+  const IpAddress& ip() const {
+    return *static_cast<const IpAddress*>(scalar_.ptr);
+  }
+  const IpPrefix& cidr() const {
+    return *static_cast<const IpPrefix*>(scalar_.ptr);
+  }
+  const Url& url() const { return *static_cast<const Url*>(scalar_.ptr); }
+  const NamedFormat& format() const {
+    return *static_cast<const NamedFormat*>(scalar_.ptr);
   }
   // Optional: has_value() and the wrapped value (optional.none() is empty).
   bool optional_has_value() const { return scalar_.ptr != nullptr; }
@@ -260,7 +284,8 @@ bool IsKeyKind(Kind kind);
 bool KeysEqual(const Value& a, const Value& b);
 
 // Number of elements, bytes or code points, as cel-go's Sizer reports it
-// (for the cost tracker): strings count code points.
+// (for the cost tracker): strings count code points; Kubernetes' IP and
+// CIDR values count the bytes of the address or of the prefix.
 uint64_t ActualSize(const Value& v);
 
 }  // namespace ksched::cel
