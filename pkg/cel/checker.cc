@@ -247,9 +247,16 @@ class Checker {
       case Expr::Kind::kSelect:
         CheckSelect(e);
         return;
-      case Expr::Kind::kCall:
+      case Expr::Kind::kCall: {
+        // The format validator exempts list and map literals anywhere
+        // inside a format call from the homogeneous literal rule, so that
+        // "%s: %d".format([name, count]) compiles.
+        const bool format = e.name == "format" && env_.validate_format_calls;
+        format_depth_ += format;
         CheckCall(e);
+        format_depth_ -= format;
         return;
+      }
       case Expr::Kind::kList:
         CheckList(e);
         return;
@@ -470,7 +477,8 @@ class Checker {
     if (!previous) return current;
     if (IsAssignable(*previous, current))
       return MostGeneral(*previous, current);
-    if (!env_.homogeneous_aggregate_literals) return Type::Dyn();
+    if (!env_.homogeneous_aggregate_literals || format_depth_ > 0)
+      return Type::Dyn();
     Mismatch(e, *previous, current);
     return Type::Error();
   }
@@ -573,6 +581,7 @@ class Checker {
   std::vector<std::map<std::string, Type>> scopes_;
   std::vector<Issue> issues_;
   int next_var_ = 0;
+  int format_depth_ = 0;  // format calls the walk is inside of
 };
 
 void Resolve(const Env& env, Expr& e, std::vector<std::string>& locals) {

@@ -12,6 +12,8 @@ Env StandardEnv() {
   RegisterOptionalLibrary(env.functions);
   RegisterMapInsert(env.functions);
   RegisterStringsExt(env.functions);
+  // Strings v2 adds the format validator along with format.
+  env.validate_format_calls = true;
   RegisterListsExt(env.functions);
   RegisterSetsExt(env.functions);
   return env;

@@ -30,6 +30,10 @@ struct Env {
   // cel.ValidateRegexLiterals: matches() with a constant, invalid pattern
   // is a compile error.
   bool validate_regex_literals = false;
+  // The strings extension's format validator (strings versions 1-3): a
+  // `"<literal>".format([...])` call whose clauses do not fit the checked
+  // types of the list elements is a compile error.
+  bool validate_format_calls = false;
   // Kubernetes' cel.CostTrackerOptions(PresenceTestHasCost(false)).
   bool presence_test_has_cost = true;
 };

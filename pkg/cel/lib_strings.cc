@@ -5,7 +5,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <initializer_list>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -599,10 +603,9 @@ std::string LocaleFixed(double d, int precision) {
   return (neg ? "-" : "") + grouped + frac;
 }
 
-// x/text/message's %e for en: "d.dddddd × 10ⁿⁿ" with superscript exponent
-// digits (at least two). cel-go passes the precision as a width, so the
-// mantissa always has six fraction digits.
-std::string LocaleScientific(double d) {
+// x/text/message's %e for en, before padding: "d.dddddd × 10ⁿⁿ" with
+// superscript exponent digits (at least two).
+std::string UnpaddedLocaleScientific(double d) {
   std::string out;
   if (NonFinite(d, &out)) return out;
   char buf[64];
@@ -618,6 +621,25 @@ std::string LocaleScientific(double d) {
                                        "\u2074", "\u2075", "\u2076", "\u2077",
                                        "\u2078", "\u2079"};
   for (char c : exp) out += kSuper[c - '0'];
+  return out;
+}
+
+// x/text/message's %e for en: "d.dddddd × 10ⁿⁿ" with superscript exponent
+// digits (at least two). cel-go builds the Go format "%<precision>e", so
+// the precision (6 when the clause gives none) is really a field width: the
+// mantissa always has six fraction digits, and the result is left-padded
+// with spaces to that many runes (so NaN prints as "   NaN").
+std::string LocaleScientific(double d, int64_t width) {
+  // x/text's format parser stops reading a width once the digits so far
+  // exceed 1e6, and then finds no verb.
+  if (width / 10 > 1000000) return "%!(NOVERB)";
+  std::string out = UnpaddedLocaleScientific(d);
+  // "%0e" reads the 0 as the zero-padding flag, not as a width; x/text keeps
+  // the width in a uint16.
+  const auto target = static_cast<uint16_t>(width);
+  size_t runes = 0;
+  for (unsigned char c : out) runes += (c & 0xC0) != 0x80;
+  if (runes < target) out.insert(0, target - runes, ' ');
   return out;
 }
 
@@ -641,7 +663,7 @@ std::string SignedBase(int64_t i, int base, bool upper) {
   return ToBase(static_cast<uint64_t>(i), base, upper);
 }
 
-bool FormatClause(char verb, int precision, bool has_precision,
+bool FormatClause(char verb, int64_t precision, bool has_precision,
                   const Value& arg, std::string* out, FormatError* err) {
   switch (verb) {
     case 's':
@@ -656,7 +678,7 @@ bool FormatClause(char verb, int precision, bool has_precision,
             TypeNameOf(arg);
         return false;
       }
-      *out = LocaleFixed(d, has_precision ? precision : 6);
+      *out = LocaleFixed(d, has_precision ? static_cast<int>(precision) : 6);
       return true;
     }
     case 'e': {
@@ -667,7 +689,7 @@ bool FormatClause(char verb, int precision, bool has_precision,
             TypeNameOf(arg);
         return false;
       }
-      *out = LocaleScientific(d);
+      *out = LocaleScientific(d, has_precision ? precision : 6);
       return true;
     }
     case 'b':
@@ -743,39 +765,55 @@ std::string ByteAsRune(unsigned char c) {
   return s;
 }
 
-Value Format(std::string_view format, const ListValue& args) {
-  std::string out;
+// One clause of a format string after its '%': [.precision]verb.
+struct ClauseSpec {
+  char verb = 0;
+  bool has_precision = false;
+  int64_t precision = 0;
+};
+
+// cel-go's parseFormatString, shared by the formatter and the compile-time
+// validator so that the two never read a format string differently. For
+// each clause, `clause(arg_index, spec, out)` formats or checks it and
+// returns an error message (which gets the "error during formatting: "
+// prefix). Text outside clauses goes to *out when out is not null. Returns
+// the first error.
+//
+// The formatter fetches a clause's argument before looking past the '%',
+// so a missing argument is reported before a '%' that ends the string; the
+// validator's argument fetch never fails, which flips that order
+// (args_first says which).
+template <typename ClauseFn>
+std::optional<std::string> WalkFormat(std::string_view format, int64_t num_args,
+                                      bool args_first, std::string* out,
+                                      ClauseFn&& clause) {
   size_t i = 0;
   int64_t arg_index = 0;
-  const auto size = static_cast<int64_t>(args.size());
   while (i < format.size()) {
     if (format[i] != '%') {
-      out += format[i++];
+      if (out) *out += format[i];
+      ++i;
       continue;
     }
     if (i + 1 < format.size() && format[i + 1] == '%') {
-      out += '%';
+      if (out) *out += '%';
       i += 2;
       continue;
     }
-    if (arg_index >= size) {
-      return Value::Error("index " + std::to_string(arg_index) +
-                          " out of range");
-    }
-    if (i + 1 >= format.size()) return Value::Error("unexpected end of string");
-    const Value arg = args.at(arg_index);
-    // The clause after '%': [.precision]verb.
+    const std::string out_of_range =
+        "index " + std::to_string(arg_index) + " out of range";
+    if (args_first && arg_index >= num_args) return out_of_range;
+    if (i + 1 >= format.size()) return "unexpected end of string";
+    if (arg_index >= num_args) return out_of_range;
     size_t j = i + 1;
-    bool has_precision = false;
-    int precision = 0;
+    ClauseSpec spec;
     if (format[j] == '.') {
       ++j;
       std::string digits;
       while (true) {
         if (j >= format.size()) {
-          return Value::Error(
-              "could not parse formatting clause: error while parsing "
-              "precision: could not find end of precision specifier");
+          return "could not parse formatting clause: error while parsing "
+                 "precision: could not find end of precision specifier";
         }
         if (format[j] < '0' || format[j] > '9') break;
         digits += format[j++];
@@ -786,32 +824,143 @@ Value Format(std::string_view format, const ListValue& args) {
       if (digits.empty() || res.ec != std::errc()) {
         const std::string reason =
             digits.empty() ? "invalid syntax" : "value out of range";
-        return Value::Error(
-            "could not parse formatting clause: error while parsing "
-            "precision: error while converting precision to integer: "
-            "strconv.Atoi: parsing " +
-            lib::GoQuote(digits) + ": " + reason);
+        return "could not parse formatting clause: error while parsing "
+               "precision: error while converting precision to integer: "
+               "strconv.Atoi: parsing " +
+               lib::GoQuote(digits) + ": " + reason;
       }
-      precision = static_cast<int>(p);
-      has_precision = true;
+      spec.precision = p;
+      spec.has_precision = true;
     }
-    const char verb = format[j];
-    if (std::string_view("sdfebxXo").find(verb) == std::string_view::npos) {
-      return Value::Error(
-          "could not parse formatting clause: unrecognized formatting clause "
-          "\"" +
-          ByteAsRune(static_cast<unsigned char>(verb)) + "\"");
+    spec.verb = format[j];
+    if (std::string_view("sdfebxXo").find(spec.verb) ==
+        std::string_view::npos) {
+      return "could not parse formatting clause: unrecognized formatting "
+             "clause \"" +
+             ByteAsRune(static_cast<unsigned char>(spec.verb)) + "\"";
     }
-    std::string clause;
-    FormatError err;
-    if (!FormatClause(verb, precision, has_precision, arg, &clause, &err)) {
-      return Value::Error("error during formatting: " + err.message);
+    if (std::optional<std::string> err = clause(arg_index, spec, out)) {
+      return "error during formatting: " + *err;
     }
-    out += clause;
     i = j + 1;
     ++arg_index;
   }
+  return std::nullopt;
+}
+
+Value Format(std::string_view format, const ListValue& args) {
+  std::string out;
+  const std::optional<std::string> err = WalkFormat(
+      format, static_cast<int64_t>(args.size()), /*args_first=*/true, &out,
+      [&](int64_t index, const ClauseSpec& spec,
+          std::string* text) -> std::optional<std::string> {
+        std::string clause;
+        FormatError error;
+        if (!FormatClause(spec.verb, spec.precision, spec.has_precision,
+                          args.at(index), &clause, &error)) {
+          return error.message;
+        }
+        *text += clause;
+        return std::nullopt;
+      });
+  if (err) return Value::Error(*err);
   return Value::String(std::move(out));
+}
+
+// --- string.format's compile-time validator (stringFormatValidator). ------
+
+// Whether a checked type may take a clause accepting `kinds`. Like cel-go,
+// only the outer kind counts, and dyn passes (it is checked at runtime).
+bool TypeKindIn(const Type& t, std::initializer_list<Type::Kind> kinds) {
+  if (t.kind() == Type::Kind::kDyn) return true;
+  return std::find(kinds.begin(), kinds.end(), t.kind()) != kinds.end();
+}
+
+// %s takes any of these; list and map literals are looked into, as their
+// elements are printed with %s too. Returns the first offender.
+const FormatArg* UnprintableArg(const FormatArg& arg) {
+  using K = Type::Kind;
+  if (!TypeKindIn(arg.type,
+                  {K::kList, K::kMap, K::kInt, K::kUint, K::kDouble, K::kBool,
+                   K::kString, K::kBytes, K::kType, K::kNull})) {
+    return &arg;
+  }
+  for (const FormatArg& e : arg.elements) {
+    if (const FormatArg* bad = UnprintableArg(e)) return bad;
+  }
+  return nullptr;
+}
+
+std::optional<FormatCheckIssue> CheckFormat(std::string_view format,
+                                            std::span<const FormatArg> args,
+                                            int64_t call_id) {
+  using K = Type::Kind;
+  // Clause type errors point at the offending element; anything wrong with
+  // the format string itself points at the call.
+  int64_t issue_id = call_id;
+  int64_t clauses = 0;
+  const std::optional<std::string> err = WalkFormat(
+      format, static_cast<int64_t>(args.size()), /*args_first=*/false, nullptr,
+      [&](int64_t index, const ClauseSpec& spec,
+          std::string*) -> std::optional<std::string> {
+        ++clauses;
+        const FormatArg& arg = args[index];
+        const FormatArg* bad = nullptr;
+        std::string what;
+        switch (spec.verb) {
+          case 's':
+            bad = UnprintableArg(arg);
+            what =
+                "string clause can only be used on strings, bools, bytes, "
+                "ints, doubles, maps, lists, types, durations, and "
+                "timestamps";
+            break;
+          case 'd':
+            if (!TypeKindIn(arg.type, {K::kInt, K::kUint})) bad = &arg;
+            what = "decimal clause can only be used on integers";
+            break;
+          case 'f':
+            // Strings pass: "NaN", "Infinity" and "-Infinity" are accepted.
+            if (!TypeKindIn(arg.type, {K::kDouble, K::kString})) bad = &arg;
+            what = "fixed-point clause can only be used on doubles";
+            break;
+          case 'e':
+            if (!TypeKindIn(arg.type, {K::kDouble, K::kString})) bad = &arg;
+            what = "scientific clause can only be used on doubles";
+            break;
+          case 'b':
+            if (!TypeKindIn(arg.type, {K::kInt, K::kUint, K::kBool})) {
+              bad = &arg;
+            }
+            what = "only integers and bools can be formatted as binary";
+            break;
+          case 'x':
+          case 'X':
+            if (!TypeKindIn(arg.type,
+                            {K::kInt, K::kUint, K::kString, K::kBytes})) {
+              bad = &arg;
+            }
+            what =
+                "only integers, byte buffers, and strings can be formatted "
+                "as hex";
+            break;
+          case 'o':
+            if (!TypeKindIn(arg.type, {K::kInt, K::kUint})) bad = &arg;
+            what = "octal clause can only be used on integers";
+            break;
+        }
+        if (!bad) return std::nullopt;
+        issue_id = bad->id;
+        return what + ", was given " + std::string(bad->type.RuntimeName());
+      });
+  if (err) return FormatCheckIssue{issue_id, *err};
+  if (static_cast<int64_t>(args.size()) > clauses) {
+    return FormatCheckIssue{
+        call_id, "too many arguments supplied to string.format (expected " +
+                     std::to_string(clauses) + ", got " +
+                     std::to_string(args.size()) + ")"};
+  }
+  return std::nullopt;
 }
 
 // --- Costs (Kubernetes' CostEstimator.CallCost). --------------------------
@@ -973,5 +1122,11 @@ void Register(FunctionRegistry& r) {
 }  // namespace strings_ext
 
 void RegisterStringsExt(FunctionRegistry& r) { strings_ext::Register(r); }
+
+std::optional<FormatCheckIssue> CheckFormatCall(std::string_view format,
+                                                std::span<const FormatArg> args,
+                                                int64_t call_id) {
+  return strings_ext::CheckFormat(format, args, call_id);
+}
 
 }  // namespace ksched::cel

@@ -4,6 +4,13 @@
 // cel-go's overload ids, signatures, implementations and runtime costs.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "pkg/cel/function.h"
 #include "pkg/util/result.h"
 
@@ -13,6 +20,31 @@ namespace ksched::cel {
 // lowerAscii, replace, split, substring, trim, upperAscii, format,
 // strings.quote, join.
 void RegisterStringsExt(FunctionRegistry& registry);
+
+// One element of the list literal a `"<literal>".format([...])` call gets,
+// as the strings extension's compile-time validator sees it: its checked
+// type, its expression id and, when the element is itself a list or map
+// literal, that literal's elements (map keys and values in entry order),
+// which %s prints and so checks as well.
+struct FormatArg {
+  Type type;
+  int64_t id = 0;
+  std::vector<FormatArg> elements;
+};
+
+struct FormatCheckIssue {
+  int64_t id;  // the offending element, or the call for format string errors
+  std::string message;
+};
+
+// cel-go's string.format validator (strings versions 1-3): checks each
+// clause of `format` against the checked type of its argument, reading the
+// format string exactly as the runtime formatter does. Returns the first
+// problem, worded as cel-go words it.
+std::optional<FormatCheckIssue> CheckFormatCall(std::string_view format,
+                                                std::span<const FormatArg> args,
+                                                int64_t call_id);
+
 // ext.Lists(ext.ListsVersion(3)): slice, flatten, sort,
 // @sortByAssociatedKeys (behind the sortBy macro), lists.range, reverse,
 // distinct.

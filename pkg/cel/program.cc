@@ -2,11 +2,14 @@
 // evaluation order, error absorption and runtime cost accounting.
 #include "pkg/cel/program.h"
 
+#include <algorithm>
 #include <cmath>
+#include <unordered_map>
 #include <vector>
 
 #include "pkg/cel/checker.h"
 #include "pkg/cel/format_double.h"
+#include "pkg/cel/libraries.h"
 #include "pkg/cel/parser.h"
 #include "pkg/cel/regex.h"
 
@@ -738,6 +741,58 @@ void ValidateRegexLiterals(const Expr& e, std::vector<Issue>& issues) {
     if (c) ValidateRegexLiterals(*c, issues);
 }
 
+// The shape CheckFormatCall needs of one format argument; records where
+// each expression sits so issues can point at it.
+FormatArg DescribeFormatArg(const Expr& e, const CheckResult& checked,
+                            std::unordered_map<int64_t, int32_t>& offsets) {
+  FormatArg arg;
+  auto it = checked.types.find(e.id);
+  arg.type = it == checked.types.end() ? Type::Dyn() : it->second;
+  arg.id = e.id;
+  offsets[e.id] = e.offset;
+  if (e.kind == Expr::Kind::kList) {
+    for (const auto& el : e.args)
+      arg.elements.push_back(DescribeFormatArg(*el, checked, offsets));
+  } else if (e.kind == Expr::Kind::kMap) {
+    for (const auto& en : e.entries) {
+      arg.elements.push_back(DescribeFormatArg(*en.key, checked, offsets));
+      arg.elements.push_back(DescribeFormatArg(*en.value, checked, offsets));
+    }
+  }
+  return arg;
+}
+
+// The strings extension's format validator: `"<literal>".format([...])`
+// has each clause checked against its list element's type at compile time,
+// one issue per call. string_format is the only `format` overload, so a
+// checked member call of that name is it.
+void ValidateFormatCalls(const Expr& e, const CheckResult& checked,
+                         std::vector<Issue>& issues) {
+  if (e.kind == Expr::Kind::kCall && e.name == "format" && e.operand &&
+      e.operand->kind == Expr::Kind::kLiteral &&
+      e.operand->literal.kind() == Kind::kString && e.args.size() == 1 &&
+      e.args[0]->kind == Expr::Kind::kList) {
+    std::unordered_map<int64_t, int32_t> offsets = {{e.id, e.offset}};
+    std::vector<FormatArg> args;
+    for (const auto& el : e.args[0]->args)
+      args.push_back(DescribeFormatArg(*el, checked, offsets));
+    if (auto issue =
+            CheckFormatCall(e.operand->literal.string_value(), args, e.id)) {
+      issues.push_back({offsets[issue->id], issue->message});
+    }
+  }
+  if (e.operand) ValidateFormatCalls(*e.operand, checked, issues);
+  for (const auto& a : e.args) ValidateFormatCalls(*a, checked, issues);
+  for (const auto& en : e.entries) {
+    if (en.key) ValidateFormatCalls(*en.key, checked, issues);
+    ValidateFormatCalls(*en.value, checked, issues);
+  }
+  for (const Expr* c :
+       {e.iter_range.get(), e.accu_init.get(), e.loop_condition.get(),
+        e.loop_step.get(), e.result.get()})
+    if (c) ValidateFormatCalls(*c, checked, issues);
+}
+
 }  // namespace
 
 Program::Program(std::shared_ptr<const Env> env, std::string source,
@@ -776,6 +831,18 @@ Compiled Compile(std::shared_ptr<const Env> env, std::string_view source,
     if (!checked.issues.empty()) {
       out.error = FormatIssues(source, checked.issues);
       return out;
+    }
+    if (env->validate_format_calls) {
+      std::vector<Issue> issues;
+      ValidateFormatCalls(*expr, checked, issues);
+      // cel-go lists issues in source order.
+      std::stable_sort(
+          issues.begin(), issues.end(),
+          [](const Issue& a, const Issue& b) { return a.offset < b.offset; });
+      if (!issues.empty()) {
+        out.error = FormatIssues(source, issues);
+        return out;
+      }
     }
     output = checked.output;
   } else {
