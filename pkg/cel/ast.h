@@ -65,6 +65,11 @@ struct Expr {
   bool folded = false;
   Value folded_value;
   std::shared_ptr<const void> call_data;
+  // A pure call on constants computed once (quantity("64Gi")): its result
+  // and the cost each evaluation still charges for it, as cel-go calls it
+  // every time.
+  std::shared_ptr<const Value> precomputed;
+  uint64_t precomputed_cost = 0;
 };
 
 // The name of the accumulator the macros use (cel-go's __result__).

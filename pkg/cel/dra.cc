@@ -169,6 +169,12 @@ const Value* DeviceActivation::Find(std::string_view name) const {
 util::Result<std::shared_ptr<const Selector>> Selector::Compile(
     std::string_view expression, const Features& features,
     uint64_t cost_limit) {
+  // The API server refuses longer selectors (resourceapi's
+  // CELSelectorExpressionMaxLength); one that got through is not compiled.
+  if (expression.size() > kSelectorMaxLength) {
+    return util::Error("Too long: may not be more than " +
+                       std::to_string(kSelectorMaxLength) + " bytes");
+  }
   CompileOptions options;
   options.program.cost_limit = cost_limit;
   Compiled c = cel::Compile(SelectorEnv(features), expression, options);

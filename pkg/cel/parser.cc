@@ -535,13 +535,12 @@ struct SyntaxError {};
 class Parser {
  public:
   Parser(std::string_view src, const ParseOptions& options)
-      : src_(src), options_(options), lexer_(src) {
-    Advance();
-  }
+      : src_(src), options_(options), lexer_(src) {}
 
   ParseResult Run() {
     ParseResult result;
     try {
+      Advance();
       ExprPtr e = ParseExpr();
       if (tok_.kind != Tok::kEof) ErrorAtToken();
       if (issues_.empty()) result.expr = std::move(e);
@@ -644,24 +643,42 @@ class Parser {
     return c;
   }
 
-  class DepthGuard {
+  // cel-go counts, per grammar rule, how deeply the rule is entered, and
+  // fails past the limit (ANTLR enters a left-recursive rule again for every
+  // operator of a chain, so `1 + 1 + ...` and `a.b.c...` count too). The same
+  // bound keeps every later walk of the tree off the end of the stack.
+  enum Rule {
+    kRuleExpr,
+    kRuleRelation,
+    kRuleCalc,
+    kRuleUnary,
+    kRuleMember,
+    kRuleCount
+  };
+
+  class RuleDepth {
    public:
-    explicit DepthGuard(Parser* p) : p_(p) {
-      if (++p_->depth_ > p_->options_.max_recursion_depth) {
+    RuleDepth(Parser* p, Rule rule) : p_(p), rule_(rule) { Add(); }
+    ~RuleDepth() { p_->depth_[rule_] -= added_; }
+    // One more level of this rule (an operator of a left-recursive chain).
+    void Add() {
+      ++added_;
+      if (++p_->depth_[rule_] > p_->options_.max_recursion_depth) {
         p_->Fail(p_->tok_.offset,
                  "expression recursion limit exceeded: " +
                      std::to_string(p_->options_.max_recursion_depth));
       }
     }
-    ~DepthGuard() { --p_->depth_; }
 
    private:
     Parser* p_;
+    Rule rule_;
+    int added_ = 0;
   };
 
   // --- grammar ------------------------------------------------------------
   ExprPtr ParseExpr() {
-    DepthGuard guard(this);
+    RuleDepth depth(this, kRuleExpr);
     ExprPtr cond = ParseOr();
     if (tok_.kind != Tok::kQuestion) return cond;
     int32_t offset = tok_.offset;
@@ -672,31 +689,38 @@ class Parser {
     return Call3("_?_:_", offset, std::move(cond), std::move(a), std::move(b));
   }
 
-  // cel-go balances chains of || and && into a tree; evaluation treats
-  // them as one n-ary operation either way, so a left fold is kept.
-  ExprPtr ParseOr() {
-    ExprPtr left = ParseAnd();
-    while (tok_.kind == Tok::kOr) {
-      int32_t offset = tok_.offset;
-      Advance();
-      ExprPtr right = ParseAnd();
-      left = Call2("_||_", offset, std::move(left), std::move(right));
-    }
-    return left;
+  // Chains of || and && become balanced trees, as cel-go builds them, so a
+  // long chain stays shallow.
+  ExprPtr Balanced(const char* op, std::vector<ExprPtr>& terms,
+                   const std::vector<int32_t>& offsets, size_t lo, size_t hi) {
+    size_t mid = (lo + hi + 1) / 2;
+    ExprPtr left = mid == lo ? std::move(terms[mid])
+                             : Balanced(op, terms, offsets, lo, mid - 1);
+    ExprPtr right = mid == hi ? std::move(terms[mid + 1])
+                              : Balanced(op, terms, offsets, mid + 1, hi);
+    return Call2(op, offsets[mid], std::move(left), std::move(right));
   }
 
-  ExprPtr ParseAnd() {
-    ExprPtr left = ParseRelation();
-    while (tok_.kind == Tok::kAnd) {
-      int32_t offset = tok_.offset;
+  ExprPtr ParseLogic(Tok token, const char* op, ExprPtr (Parser::*next)()) {
+    std::vector<ExprPtr> terms;
+    std::vector<int32_t> offsets;
+    terms.push_back((this->*next)());
+    while (tok_.kind == token) {
+      offsets.push_back(tok_.offset);
       Advance();
-      ExprPtr right = ParseRelation();
-      left = Call2("_&&_", offset, std::move(left), std::move(right));
+      terms.push_back((this->*next)());
     }
-    return left;
+    if (terms.size() == 1) return std::move(terms[0]);
+    return Balanced(op, terms, offsets, 0, offsets.size() - 1);
+  }
+
+  ExprPtr ParseOr() { return ParseLogic(Tok::kOr, "_||_", &Parser::ParseAnd); }
+  ExprPtr ParseAnd() {
+    return ParseLogic(Tok::kAnd, "_&&_", &Parser::ParseRelation);
   }
 
   ExprPtr ParseRelation() {
+    RuleDepth depth(this, kRuleRelation);
     ExprPtr left = ParseAddition();
     while (true) {
       const char* op = nullptr;
@@ -727,19 +751,20 @@ class Parser {
       }
       int32_t offset = tok_.offset;
       Advance();
-      DepthGuard guard(this);
+      depth.Add();
       ExprPtr right = ParseAddition();
       left = Call2(op, offset, std::move(left), std::move(right));
     }
   }
 
   ExprPtr ParseAddition() {
+    RuleDepth depth(this, kRuleCalc);
     ExprPtr left = ParseMultiplication();
     while (tok_.kind == Tok::kPlus || tok_.kind == Tok::kMinus) {
       const char* op = tok_.kind == Tok::kPlus ? "_+_" : "_-_";
       int32_t offset = tok_.offset;
       Advance();
-      DepthGuard guard(this);
+      depth.Add();
       ExprPtr right = ParseMultiplication();
       left = Call2(op, offset, std::move(left), std::move(right));
     }
@@ -747,6 +772,7 @@ class Parser {
   }
 
   ExprPtr ParseMultiplication() {
+    RuleDepth depth(this, kRuleCalc);
     ExprPtr left = ParseUnary();
     while (tok_.kind == Tok::kStar || tok_.kind == Tok::kSlash ||
            tok_.kind == Tok::kPercent) {
@@ -755,7 +781,7 @@ class Parser {
                                                   : "_%_";
       int32_t offset = tok_.offset;
       Advance();
-      DepthGuard guard(this);
+      depth.Add();
       ExprPtr right = ParseUnary();
       left = Call2(op, offset, std::move(left), std::move(right));
     }
@@ -763,7 +789,7 @@ class Parser {
   }
 
   ExprPtr ParseUnary() {
-    DepthGuard guard(this);
+    RuleDepth depth(this, kRuleUnary);
     if (tok_.kind == Tok::kNot) {
       int32_t offset = tok_.offset;
       int count = 0;
@@ -802,7 +828,9 @@ class Parser {
   }
 
   ExprPtr ParseMemberSuffix(ExprPtr e) {
+    RuleDepth depth(this, kRuleMember);
     while (true) {
+      if (tok_.kind == Tok::kDot || tok_.kind == Tok::kLBracket) depth.Add();
       if (tok_.kind == Tok::kDot) {
         int32_t offset = tok_.offset;
         Advance();
@@ -1055,7 +1083,9 @@ class Parser {
       // brace follows a chain of plain selects, treat it as a struct.
       ExprPtr e = NewIdent(full, offset);
       std::string qualified = full;
+      RuleDepth depth(this, kRuleMember);
       while (tok_.kind == Tok::kDot) {
+        depth.Add();
         Lexer save = lexer_;
         Token save_tok = tok_;
         Advance();
@@ -1323,7 +1353,7 @@ class Parser {
   Token tok_;
   std::vector<Issue> issues_;
   int64_t next_id_ = 0;
-  int depth_ = 0;
+  int depth_[kRuleCount] = {};
 };
 
 }  // namespace

@@ -122,11 +122,17 @@ uint64_t DefaultCallCost(std::string_view overload_id,
 using namespace program_detail;  // NOLINT: this file's own helpers
 
 class Interpreter {
+  static std::vector<std::pair<std::string_view, Value>>& ThreadLocals() {
+    thread_local std::vector<std::pair<std::string_view, Value>> locals;
+    return locals;
+  }
+
  public:
   Interpreter(const Program& program, const Activation& activation)
       : program_(program), env_(*program.env_), activation_(activation) {}
 
   Evaluation Run() {
+    locals_.clear();
     Evaluation out;
     try {
       out.value = Eval(*program_.expr_);
@@ -135,6 +141,7 @@ class Interpreter {
           Value::Error("operation cancelled: actual cost limit exceeded");
     }
     out.cost = cost_;
+    locals_.clear();
     return out;
   }
 
@@ -511,6 +518,10 @@ class Interpreter {
     for (const ExprPtr& a : e.args) args[k++] = Eval(*a);
     std::span<const Value> span(args, argc);
 
+    if (e.precomputed) {
+      Charge(e.precomputed_cost);
+      return *e.precomputed;
+    }
     const Function* function = e.function;
     if (!function) {
       Charge(1);
@@ -595,7 +606,9 @@ class Interpreter {
   const Program& program_;
   const Env& env_;
   const Activation& activation_;
-  std::vector<std::pair<std::string_view, Value>> locals_;
+  // Comprehension variables, innermost last. The storage is the thread's
+  // and kept between evaluations, so evaluating allocates nothing for it.
+  std::vector<std::pair<std::string_view, Value>>& locals_ = ThreadLocals();
   uint64_t cost_ = 0;
 };
 
@@ -641,6 +654,10 @@ class Planner {
           e.folded_value = v;
           return std::nullopt;
         }
+      }
+      if (e.function && !e.operand && IsPrecomputable(e.name)) {
+        Precompute(e);
+        return std::nullopt;
       }
       if ((e.name == "find" || e.name == "findAll") && e.operand &&
           !e.args.empty() && e.args[0]->kind == Expr::Kind::kLiteral &&
@@ -689,6 +706,37 @@ class Planner {
  private:
   static bool IsConstant(const Expr& e) {
     return e.kind == Expr::Kind::kLiteral || e.folded;
+  }
+
+  // Kubernetes' constructors of extension values: pure, and usually called
+  // on a literal in selectors.
+  static bool IsPrecomputable(std::string_view fn) {
+    return fn == "quantity" || fn == "semver" || fn == "isQuantity" ||
+           fn == "isSemver";
+  }
+
+  // Evaluates a call whose arguments are all literals once; an error result
+  // stays an evaluation-time error, as it is in cel-go.
+  static void Precompute(Expr& e) {
+    std::vector<Value> args;
+    for (const auto& a : e.args) {
+      if (a->kind != Expr::Kind::kLiteral) return;
+      args.push_back(a->literal);
+    }
+    for (const Overload& o : e.function->overloads) {
+      if (o.member || o.params.size() != args.size() || !o.impl) continue;
+      bool ok = true;
+      for (size_t i = 0; i < args.size() && ok; ++i)
+        ok = o.params[i].AcceptsRuntime(args[i]);
+      if (!ok) continue;
+      std::span<const Value> span(args);
+      Value result = o.impl(span).Owned();
+      std::optional<uint64_t> cost;
+      if (o.cost) cost = o.cost(span, result);
+      e.precomputed_cost = cost ? *cost : DefaultCallCost(o.id, span);
+      e.precomputed = std::make_shared<const Value>(std::move(result));
+      return;
+    }
   }
   static Value ConstantValue(const Expr& e) {
     return e.folded ? e.folded_value : e.literal;
