@@ -58,8 +58,80 @@ class Checker {
     CheckResult result;
     for (auto& [id, t] : types_) result.types[id] = Substitute(t, true);
     result.output = Substitute(TypeOf(root), true);
+    if (issues_.empty() && env_.homogeneous_aggregate_literals) {
+      ValidateHomogeneousLiterals(root, result.types, false);
+    }
     result.issues = std::move(issues_);
     return result;
+  }
+
+  // cel.ValidateHomogeneousAggregateLiterals: the elements of a list
+  // literal, and the keys and the values of a map literal, must have
+  // exactly one type (dyn is not a wildcard here). Literals inside a
+  // format() call are exempt, as the strings extension asks.
+  static bool Equivalent(const Type& a, const Type& b) {
+    if (a.kind() != b.kind()) return false;
+    if (a.kind() == Type::Kind::kTypeParam) return true;
+    if (a.name() != b.name() || a.params().size() != b.params().size())
+      return false;
+    for (size_t i = 0; i < a.params().size(); ++i)
+      if (!Equivalent(a.params()[i], b.params()[i])) return false;
+    return true;
+  }
+
+  void ValidateHomogeneousLiterals(
+      const Expr& e, const std::unordered_map<int64_t, Type>& types,
+      bool exempt) {
+    auto type_of = [&](const Expr& x) {
+      auto it = types.find(x.id);
+      return it == types.end() ? Type::Dyn() : it->second;
+    };
+    auto unwrap = [](Type t) {
+      return t.kind() == Type::Kind::kOptional ? t.elem() : t;
+    };
+    if (!exempt && e.kind == Expr::Kind::kList) {
+      std::optional<Type> first;
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        Type t = type_of(*e.args[i]);
+        if (i < e.optional_elements.size() && e.optional_elements[i])
+          t = unwrap(t);
+        if (!first) {
+          first = t;
+        } else if (!Equivalent(*first, t)) {
+          Mismatch(*e.args[i], *first, t);
+          break;
+        }
+      }
+    }
+    if (!exempt && e.kind == Expr::Kind::kMap) {
+      std::optional<Type> key, value;
+      for (const auto& entry : e.entries) {
+        Type k = type_of(*entry.key);
+        Type v = type_of(*entry.value);
+        if (entry.optional) v = unwrap(v);
+        if (!key) {
+          key = k;
+          value = v;
+          continue;
+        }
+        if (!Equivalent(*key, k)) Mismatch(*entry.key, *key, k);
+        if (!Equivalent(*value, v)) Mismatch(*entry.value, *value, v);
+      }
+    }
+    bool inner_exempt =
+        exempt || (e.kind == Expr::Kind::kCall && e.name == "format" &&
+                   env_.validate_format_calls);
+    if (e.operand) ValidateHomogeneousLiterals(*e.operand, types, inner_exempt);
+    for (const auto& a : e.args)
+      ValidateHomogeneousLiterals(*a, types, inner_exempt);
+    for (const auto& en : e.entries) {
+      if (en.key) ValidateHomogeneousLiterals(*en.key, types, inner_exempt);
+      ValidateHomogeneousLiterals(*en.value, types, inner_exempt);
+    }
+    for (const Expr* c :
+         {e.iter_range.get(), e.accu_init.get(), e.loop_condition.get(),
+          e.loop_step.get(), e.result.get()})
+      if (c) ValidateHomogeneousLiterals(*c, types, inner_exempt);
   }
 
  private:
@@ -247,16 +319,9 @@ class Checker {
       case Expr::Kind::kSelect:
         CheckSelect(e);
         return;
-      case Expr::Kind::kCall: {
-        // The format validator exempts list and map literals anywhere
-        // inside a format call from the homogeneous literal rule, so that
-        // "%s: %d".format([name, count]) compiles.
-        const bool format = e.name == "format" && env_.validate_format_calls;
-        format_depth_ += format;
+      case Expr::Kind::kCall:
         CheckCall(e);
-        format_depth_ -= format;
         return;
-      }
       case Expr::Kind::kList:
         CheckList(e);
         return;
@@ -477,10 +542,10 @@ class Checker {
     if (!previous) return current;
     if (IsAssignable(*previous, current))
       return MostGeneral(*previous, current);
-    if (!env_.homogeneous_aggregate_literals || format_depth_ > 0)
-      return Type::Dyn();
-    Mismatch(e, *previous, current);
-    return Type::Error();
+    // Mixed literals join to dyn; Kubernetes' rule against them is a
+    // separate pass over the checked types (ValidateHomogeneousLiterals).
+    (void)e;
+    return Type::Dyn();
   }
 
   void CheckList(Expr& e) {
@@ -581,7 +646,6 @@ class Checker {
   std::vector<std::map<std::string, Type>> scopes_;
   std::vector<Issue> issues_;
   int next_var_ = 0;
-  int format_depth_ = 0;  // format calls the walk is inside of
 };
 
 void Resolve(const Env& env, Expr& e, std::vector<std::string>& locals) {
