@@ -865,14 +865,6 @@ Compiled Compile(std::shared_ptr<const Env> env, std::string_view source,
     return out;
   }
   ExprPtr expr = std::move(parsed.expr);
-  if (env->validate_regex_literals) {
-    std::vector<Issue> issues;
-    ValidateRegexLiterals(*expr, issues);
-    if (!issues.empty()) {
-      out.error = FormatIssues(source, issues);
-      return out;
-    }
-  }
   Type output = Type::Dyn();
   if (options.check) {
     CheckResult checked = Check(*env, *expr);
@@ -880,17 +872,17 @@ Compiled Compile(std::shared_ptr<const Env> env, std::string_view source,
       out.error = FormatIssues(source, checked.issues);
       return out;
     }
-    if (env->validate_format_calls) {
-      std::vector<Issue> issues;
-      ValidateFormatCalls(*expr, checked, issues);
-      // cel-go lists issues in source order.
-      std::stable_sort(
-          issues.begin(), issues.end(),
-          [](const Issue& a, const Issue& b) { return a.offset < b.offset; });
-      if (!issues.empty()) {
-        out.error = FormatIssues(source, issues);
-        return out;
-      }
+    // cel-go runs its AST validators after a successful check and lists
+    // their issues in source order.
+    std::vector<Issue> issues;
+    if (env->validate_regex_literals) ValidateRegexLiterals(*expr, issues);
+    if (env->validate_format_calls) ValidateFormatCalls(*expr, checked, issues);
+    std::stable_sort(
+        issues.begin(), issues.end(),
+        [](const Issue& a, const Issue& b) { return a.offset < b.offset; });
+    if (!issues.empty()) {
+      out.error = FormatIssues(source, issues);
+      return out;
     }
     output = checked.output;
   } else {
