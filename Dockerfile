@@ -5,7 +5,7 @@ RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       cmake g++ make ca-certificates \
       libcpprest-dev rapidjson-dev libssl-dev prometheus-cpp-dev libyaml-cpp-dev \
-      libyaml-dev \
+      libyaml-dev libre2-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY CMakeLists.txt ./
