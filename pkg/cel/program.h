@@ -48,7 +48,8 @@ class MapActivation final : public Activation {
 
 struct Evaluation {
   // The result; an error value when evaluation failed (its message is
-  // cel-go's). Views in it may borrow from the activation.
+  // cel-go's). Views in it may borrow from the activation and the program;
+  // Value::Owned() makes a copy that needs neither.
   Value value;
   // The runtime cost as cel-go's cost tracker counts it.
   uint64_t cost = 0;

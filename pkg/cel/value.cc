@@ -235,9 +235,13 @@ Value Value::Owned() const {
       return owner_ ? *this : String(std::string(text_));
     case Kind::kBytes:
       return owner_ ? *this : Bytes(std::string(text_));
-    case Kind::kType:
-      // Type names are static or owned by the program.
-      return *this;
+    case Kind::kType: {
+      if (owner_) return *this;
+      // A type name may point into the program that produced it.
+      Value v = String(std::string(text_));
+      v.kind_ = Kind::kType;
+      return v;
+    }
     case Kind::kList: {
       if (owner_) return *this;
       std::vector<Value> items;
