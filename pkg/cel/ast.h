@@ -14,6 +14,7 @@ namespace ksched::cel {
 
 struct Expr;
 struct Function;
+struct Overload;
 using ExprPtr = std::unique_ptr<Expr>;
 
 struct Expr {
@@ -62,6 +63,10 @@ struct Expr {
   // dispatches on, a value computed once (constant folding, select keys),
   // and data an optimized call keeps (a compiled regular expression).
   const struct Function* function = nullptr;
+  // Set by the checker when exactly one overload fits the checked argument
+  // types: cel-go then binds the call to it, which matters where runtime
+  // values cannot tell overloads apart (an empty list's sum()).
+  const struct Overload* checked_overload = nullptr;
   bool folded = false;
   Value folded_value;
   std::shared_ptr<const void> call_data;

@@ -510,6 +510,7 @@ class Checker {
     if (target) arg_types.push_back(TypeOf(*target));
     for (const auto& a : e.args) arg_types.push_back(TypeOf(*a));
     std::optional<Type> result;
+    int matches = 0;
     for (const Overload& o : fn.overloads) {
       if (o.member != (target != nullptr)) continue;
       if (o.params.size() != arg_types.size()) continue;
@@ -518,6 +519,7 @@ class Checker {
       std::vector<Type> params;
       for (const Type& p : o.params) params.push_back(Rename(p, fresh));
       if (!IsAssignableList(arg_types, params)) continue;
+      e.checked_overload = ++matches == 1 ? &o : nullptr;
       Type r = Substitute(Rename(o.result, fresh), false);
       if (!result) {
         result = r;

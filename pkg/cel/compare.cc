@@ -46,6 +46,8 @@ bool IsComparableKind(Kind kind) {
     case Kind::kDouble:
     case Kind::kString:
     case Kind::kBytes:
+    case Kind::kTimestamp:
+    case Kind::kDuration:
       return true;
     default:
       return false;
@@ -120,6 +122,24 @@ Value Compare(const Value& a, const Value& b) {
       if (b.kind() == Kind::kBytes) {
         const int c = a.bytes_value().compare(b.bytes_value());
         return Value::Int(compare_detail::Sign3(c<0, c> 0));
+      }
+      break;
+    case Kind::kTimestamp:
+      if (b.kind() == Kind::kTimestamp) {
+        const TimestampValue& x = a.timestamp();
+        const TimestampValue& y = b.timestamp();
+        return Value::Int(compare_detail::Sign3(
+            x.seconds < y.seconds ||
+                (x.seconds == y.seconds && x.nanos < y.nanos),
+            x.seconds > y.seconds ||
+                (x.seconds == y.seconds && x.nanos > y.nanos)));
+      }
+      break;
+    case Kind::kDuration:
+      if (b.kind() == Kind::kDuration) {
+        const int64_t x = a.duration_nanos();
+        const int64_t y = b.duration_nanos();
+        return Value::Int(compare_detail::Sign3(x<y, x> y));
       }
       break;
     case Kind::kBool:

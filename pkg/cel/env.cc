@@ -16,6 +16,9 @@ Env StandardEnv() {
   env.validate_format_calls = true;
   RegisterListsExt(env.functions);
   RegisterSetsExt(env.functions);
+  // The standard library's type identifiers with dotted names.
+  env.type_names.insert(
+      {"google.protobuf.Timestamp", "google.protobuf.Duration"});
   return env;
 }
 

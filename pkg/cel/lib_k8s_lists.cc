@@ -57,6 +57,17 @@ Value AddValues(const Value& acc, const Value& next) {
     case Kind::kDouble:
       if (next.kind() != Kind::kDouble) return Value::Error(kNoSuchOverload);
       return Value::Double(acc.double_value() + next.double_value());
+    case Kind::kDuration: {
+      // Duration + timestamp is an Adder too, but sum() declares
+      // list(duration) only; a timestamp gets here only through dyn.
+      if (next.kind() != Kind::kDuration) return Value::Error(kNoSuchOverload);
+      int64_t out;
+      if (__builtin_add_overflow(acc.duration_nanos(), next.duration_nanos(),
+                                 &out)) {
+        return Value::Error("integer overflow");
+      }
+      return Value::Duration(out);
+    }
     default:
       return Value::Error(kNoSuchOverload);
   }
@@ -71,6 +82,8 @@ bool IsAdder(Kind kind) {
     case Kind::kString:
     case Kind::kBytes:
     case Kind::kList:
+    case Kind::kTimestamp:
+    case Kind::kDuration:
       return true;
     default:
       return false;
@@ -168,17 +181,18 @@ std::optional<uint64_t> TraversalCostCall(std::span<const Value> args,
 }  // namespace
 
 void Register(FunctionRegistry& r) {
-  // Durations and timestamps are not CEL values here; their overloads are
-  // left out.
+  // In Kubernetes' order (the overload ids name the types).
   const std::pair<const char*, Type> comparable[] = {
-      {"int", Type::Int()},       {"uint", Type::Uint()},
-      {"double", Type::Double()}, {"bool", Type::Bool()},
-      {"string", Type::String()}, {"bytes", Type::Bytes()},
+      {"int", Type::Int()},           {"uint", Type::Uint()},
+      {"double", Type::Double()},     {"bool", Type::Bool()},
+      {"duration", Type::Duration()}, {"timestamp", Type::Timestamp()},
+      {"string", Type::String()},     {"bytes", Type::Bytes()},
   };
   const std::pair<const char*, Type> summable[] = {
       {"int", Type::Int()},
       {"uint", Type::Uint()},
       {"double", Type::Double()},
+      {"duration", Type::Duration()},
   };
   for (const auto& [name, type] : comparable) {
     r.Add("isSorted",
@@ -191,6 +205,7 @@ void Register(FunctionRegistry& r) {
   for (const auto& [name, type] : summable) {
     Value zero = type.kind() == Type::Kind::kInt    ? Value::Int(0)
                  : type.kind() == Type::Kind::kUint ? Value::Uint(0)
+                 : type == Type::Duration()         ? Value::Duration(0)
                                                     : Value::Double(0);
     r.Add("sum", Member(
                      std::string("list_") + name + "_sum_" + name,

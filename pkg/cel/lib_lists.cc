@@ -429,12 +429,16 @@ void Register(FunctionRegistry& r) {
                          return Flatten(a[0].list(), a[1].int_value());
                        },
                        TrackFlatten));
-  // Version 2. Durations and timestamps are not CEL values here, so their
-  // sort overloads are left out.
+  // Version 2. The overload ids carry cel-go's type names.
   const std::pair<const char*, Type> comparable[] = {
-      {"int", Type::Int()},       {"uint", Type::Uint()},
-      {"double", Type::Double()}, {"bool", Type::Bool()},
-      {"string", Type::String()}, {"bytes", Type::Bytes()},
+      {"int", Type::Int()},
+      {"uint", Type::Uint()},
+      {"double", Type::Double()},
+      {"bool", Type::Bool()},
+      {"google.protobuf.Duration", Type::Duration()},
+      {"google.protobuf.Timestamp", Type::Timestamp()},
+      {"string", Type::String()},
+      {"bytes", Type::Bytes()},
   };
   for (const auto& [name, type] : comparable) {
     r.Add("sort", Member(

@@ -398,6 +398,12 @@ Value ToStringLikeCel(const Value& arg, std::string* out) {
     case Kind::kType:
       *out = std::string(arg.type_name());
       return Value::Bool(true);
+    case Kind::kTimestamp:
+      *out = gotime::FormatRfc3339Nano(arg.timestamp());
+      return Value::Bool(true);
+    case Kind::kDuration:
+      *out = gotime::FormatDurationSeconds(arg.duration_nanos());
+      return Value::Bool(true);
     default:
       return Value::Bool(false);
   }
@@ -442,6 +448,16 @@ bool FormatMember(const Value& v, std::string* out, FormatError* err) {
     case Kind::kDouble:
       *out = FixedDouble(v.double_value(), 6);
       return true;
+    case Kind::kTimestamp:
+    case Kind::kDuration: {
+      // Written as the CEL call that makes the value.
+      std::string text;
+      ToStringLikeCel(v, &text);
+      *out = std::string(v.kind() == Kind::kTimestamp ? "timestamp("
+                                                      : "duration(") +
+             lib::GoQuote(text) + ")";
+      return true;
+    }
     default:
       err->message = "no formatting function for " + TypeNameOf(v);
       return false;
@@ -882,7 +898,8 @@ const FormatArg* UnprintableArg(const FormatArg& arg) {
   using K = Type::Kind;
   if (!TypeKindIn(arg.type,
                   {K::kList, K::kMap, K::kInt, K::kUint, K::kDouble, K::kBool,
-                   K::kString, K::kBytes, K::kType, K::kNull})) {
+                   K::kString, K::kBytes, K::kType, K::kNull}) &&
+      arg.type != Type::Timestamp() && arg.type != Type::Duration()) {
     return &arg;
   }
   for (const FormatArg& e : arg.elements) {

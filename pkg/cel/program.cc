@@ -24,7 +24,8 @@ constexpr uint64_t kMapCreateCost = 30;
 
 bool IsTypeConversion(std::string_view fn) {
   return fn == "bool" || fn == "bytes" || fn == "double" || fn == "dyn" ||
-         fn == "int" || fn == "string" || fn == "type" || fn == "uint";
+         fn == "int" || fn == "string" || fn == "type" || fn == "uint" ||
+         fn == "timestamp" || fn == "duration";
 }
 
 Value NoSuchOverload() { return Value::Error("no such overload"); }
@@ -47,21 +48,24 @@ Value DispatchFailure(std::string_view fn, std::span<const Value> args) {
   };
   using K = Kind;
   if (fn == "_+_")
-    return trait(
-        {K::kInt, K::kUint, K::kDouble, K::kString, K::kBytes, K::kList});
-  if (fn == "_-_" || fn == "_*_" || fn == "_/_")
-    return trait({K::kInt, K::kUint, K::kDouble});
+    return trait({K::kInt, K::kUint, K::kDouble, K::kString, K::kBytes,
+                  K::kList, K::kTimestamp, K::kDuration});
+  if (fn == "_-_")
+    return trait({K::kInt, K::kUint, K::kDouble, K::kTimestamp, K::kDuration});
+  if (fn == "_*_" || fn == "_/_") return trait({K::kInt, K::kUint, K::kDouble});
   if (fn == "_%_") return trait({K::kInt, K::kUint});
-  if (fn == "-_") return trait({K::kInt, K::kDouble});
+  if (fn == "-_") return trait({K::kInt, K::kDouble, K::kDuration});
   if (fn == "_<_" || fn == "_<=_" || fn == "_>_" || fn == "_>=_")
-    return trait(
-        {K::kBool, K::kInt, K::kUint, K::kDouble, K::kString, K::kBytes});
+    return trait({K::kBool, K::kInt, K::kUint, K::kDouble, K::kString,
+                  K::kBytes, K::kTimestamp, K::kDuration});
   if (fn == "size") return trait({K::kString, K::kBytes, K::kList, K::kMap});
   if (fn == "matches") return trait({K::kString});
   if (fn == "!_" || fn == "@in" || fn == "contains" || fn == "startsWith" ||
       fn == "endsWith" || fn == "_==_" || fn == "_!=_")
     return NoSuchOverload();
-  if (IsTypeConversion(fn) && args.size() == 1) {
+  // timestamp() and duration() dispatch as library functions do.
+  if (IsTypeConversion(fn) && fn != "timestamp" && fn != "duration" &&
+      args.size() == 1) {
     return Value::Error("type conversion error from '" +
                         std::string(args[0].TypeName()) + "' to '" + name +
                         "'");
@@ -528,19 +532,28 @@ class Interpreter {
       return Value::Error("no such overload: " + std::string(fn));
     }
     // Non-strict overloads see errors; strict ones return the first.
-    const Overload* chosen = nullptr;
-    for (const Overload& o : function->overloads) {
+    auto accepts = [&](const Overload& o) {
       if (o.member != (e.operand != nullptr) || o.params.size() != argc ||
           !o.impl)
-        continue;
-      bool ok = true;
-      for (size_t i = 0; i < argc && ok; ++i) {
+        return false;
+      for (size_t i = 0; i < argc; ++i) {
         if (args[i].is_error() && o.non_strict) continue;
-        ok = o.params[i].AcceptsRuntime(args[i]);
+        if (!o.params[i].AcceptsRuntime(args[i])) return false;
       }
-      if (ok) {
-        chosen = &o;
-        break;
+      return true;
+    };
+    // The overload the checker bound comes first: runtime values do not
+    // always tell overloads apart (an empty list fits list(int) and
+    // list(duration) alike).
+    const Overload* chosen = nullptr;
+    if (e.checked_overload && accepts(*e.checked_overload)) {
+      chosen = e.checked_overload;
+    } else {
+      for (const Overload& o : function->overloads) {
+        if (accepts(o)) {
+          chosen = &o;
+          break;
+        }
       }
     }
     if (!chosen || !chosen->non_strict) {

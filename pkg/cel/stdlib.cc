@@ -543,6 +543,14 @@ void AddOptionals(FunctionRegistry& r) {
             case Kind::kOptional:
               zero = !v.optional_has_value();
               break;
+            case Kind::kDuration:
+              zero = v.duration_nanos() == 0;
+              break;
+            case Kind::kTimestamp:
+              // Go's Time.IsZero: 0001-01-01T00:00:00Z.
+              zero = v.timestamp().seconds == gotime::kMinUnixSeconds &&
+                     v.timestamp().nanos == 0;
+              break;
             default:
               break;
           }
@@ -665,6 +673,7 @@ void RegisterStandardLibrary(FunctionRegistry& registry) {
   AddEquality(registry);
   AddSizeAndStrings(registry);
   AddConversions(registry);
+  RegisterTimeFunctions(registry);
 }
 
 void RegisterOptionalLibrary(FunctionRegistry& registry) {

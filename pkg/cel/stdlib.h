@@ -14,5 +14,8 @@ void RegisterOptionalLibrary(FunctionRegistry& registry);
 void RegisterMapInsert(FunctionRegistry& registry);
 // matches (global and member), with RE2.
 void RegisterMatches(FunctionRegistry& registry);
+// The google.protobuf.Timestamp and Duration conversions, operators and
+// accessors (stdlib_time.cc); part of the standard library.
+void RegisterTimeFunctions(FunctionRegistry& registry);
 
 }  // namespace ksched::cel

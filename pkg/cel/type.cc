@@ -132,6 +132,10 @@ bool Type::AcceptsRuntime(const Value& v) const {
       if (name_ == "kubernetes.URL") return v.kind() == cel::Kind::kUrl;
       if (name_ == "kubernetes.NamedFormat")
         return v.kind() == cel::Kind::kFormat;
+      if (name_ == "google.protobuf.Timestamp")
+        return v.kind() == cel::Kind::kTimestamp;
+      if (name_ == "google.protobuf.Duration")
+        return v.kind() == cel::Kind::kDuration;
       return false;
     case Kind::kError:
       return false;

@@ -50,6 +50,10 @@ class Type {
   static Type TypeOf(Type t);
   static Type Optional(Type t);
   static Type Opaque(std::string name);
+  // The well-known protobuf types CEL has values of; the checker treats
+  // them as named types.
+  static Type Timestamp() { return Opaque("google.protobuf.Timestamp"); }
+  static Type Duration() { return Opaque("google.protobuf.Duration"); }
   static Type Param(std::string name);
   // An object type: field name -> type.
   static Type Object(std::string name, std::map<std::string, Type> fields);

@@ -187,6 +187,14 @@ Value Value::UrlOf(Url url) {
   return v;
 }
 
+Value Value::TimestampOf(TimestampValue t) {
+  auto owned = std::make_shared<const TimestampValue>(t);
+  Value v(Kind::kTimestamp);
+  v.scalar_.ptr = owned.get();
+  v.owner_ = std::move(owned);
+  return v;
+}
+
 std::string_view Value::TypeName() const {
   switch (kind_) {
     case Kind::kNull:
@@ -223,6 +231,10 @@ std::string_view Value::TypeName() const {
       return "kubernetes.URL";
     case Kind::kFormat:
       return "kubernetes.NamedFormat";
+    case Kind::kTimestamp:
+      return "google.protobuf.Timestamp";
+    case Kind::kDuration:
+      return "google.protobuf.Duration";
     case Kind::kError:
       return "error";
   }
@@ -330,6 +342,15 @@ std::string Value::DebugString() const {
       return "url(\"" + url().ToString() + "\")";
     case Kind::kFormat:
       return "format." + std::string(format().key) + "()";
+    case Kind::kTimestamp: {
+      // cel-go's debug form prints the instant in UTC.
+      TimestampValue utc = timestamp();
+      utc.utc_offset = 0;
+      return "timestamp(\"" + gotime::FormatRfc3339Nano(utc) + "\")";
+    }
+    case Kind::kDuration:
+      return "duration(\"" + gotime::FormatDurationSeconds(duration_nanos()) +
+             "\")";
     case Kind::kError:
       return "error(" + QuoteString(text_) + ")";
   }
@@ -437,6 +458,11 @@ Value Equal(const Value& a, const Value& b) {
       return Value::Bool(a.url().ToString() == b.url().ToString());
     case Kind::kFormat:
       return Value::Bool(a.format().name == b.format().name);
+    case Kind::kTimestamp:
+      return Value::Bool(a.timestamp().seconds == b.timestamp().seconds &&
+                         a.timestamp().nanos == b.timestamp().nanos);
+    case Kind::kDuration:
+      return Value::Bool(a.duration_nanos() == b.duration_nanos());
     default:
       return Value::Bool(false);
   }

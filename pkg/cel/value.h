@@ -21,6 +21,7 @@
 
 #include "pkg/api/quantity.h"
 #include "pkg/cel/net_values.h"
+#include "pkg/cel/time.h"
 
 namespace ksched::cel {
 
@@ -38,10 +39,12 @@ enum class Kind : uint8_t {
   kOptional,
   kQuantity,
   kSemver,
-  kIp,      // Kubernetes' net.IP
-  kCidr,    // net.CIDR
-  kUrl,     // kubernetes.URL
-  kFormat,  // kubernetes.NamedFormat
+  kIp,         // Kubernetes' net.IP
+  kCidr,       // net.CIDR
+  kUrl,        // kubernetes.URL
+  kFormat,     // kubernetes.NamedFormat
+  kTimestamp,  // google.protobuf.Timestamp
+  kDuration,   // google.protobuf.Duration (nanoseconds, as Go's)
   kError,
 };
 
@@ -145,6 +148,12 @@ class Value {
     v.scalar_.ptr = f;
     return v;
   }
+  static Value TimestampOf(TimestampValue t);
+  static Value Duration(int64_t nanos) {
+    Value v(Kind::kDuration);
+    v.scalar_.i = nanos;
+    return v;
+  }
   static Value Error(std::string message);
 
   Kind kind() const { return kind_; }
@@ -180,6 +189,10 @@ class Value {
   const NamedFormat& format() const {
     return *static_cast<const NamedFormat*>(scalar_.ptr);
   }
+  const TimestampValue& timestamp() const {
+    return *static_cast<const TimestampValue*>(scalar_.ptr);
+  }
+  int64_t duration_nanos() const { return scalar_.i; }
   // Optional: has_value() and the wrapped value (optional.none() is empty).
   bool optional_has_value() const { return scalar_.ptr != nullptr; }
   const Value& optional_value() const {

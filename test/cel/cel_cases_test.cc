@@ -183,6 +183,8 @@ std::optional<Type> ParseType(std::string_view& s) {
     return params.empty() ? Type::TypeOf(Type::Dyn()) : Type::TypeOf(params[0]);
   if (name == "kubernetes.Quantity" || name == "kubernetes.Semver")
     return Type::Opaque(name);
+  if (name == "google.protobuf.Timestamp") return Type::Timestamp();
+  if (name == "google.protobuf.Duration") return Type::Duration();
   return std::nullopt;
 }
 
