@@ -539,14 +539,12 @@ class Checker {
     SetType(e, *result);
   }
 
-  Type Join(const Expr& e, const std::optional<Type>& previous,
-            const Type& current) {
+  Type Join(const std::optional<Type>& previous, const Type& current) {
     if (!previous) return current;
     if (IsAssignable(*previous, current))
       return MostGeneral(*previous, current);
     // Mixed literals join to dyn; Kubernetes' rule against them is a
     // separate pass over the checked types (ValidateHomogeneousLiterals).
-    (void)e;
     return Type::Dyn();
   }
 
@@ -564,7 +562,7 @@ class Checker {
           Mismatch(el, Type::Optional(sub), sub);
         }
       }
-      elems = Join(el, elems, t);
+      elems = Join(elems, t);
     }
     SetType(e, Type::List(elems ? *elems : NewTypeVar()));
   }
@@ -573,7 +571,7 @@ class Checker {
     std::optional<Type> keys, values;
     for (auto& entry : e.entries) {
       CheckExpr(*entry.key);
-      keys = Join(*entry.key, keys, TypeOf(*entry.key));
+      keys = Join(keys, TypeOf(*entry.key));
       CheckExpr(*entry.value);
       Type vt = TypeOf(*entry.value);
       if (entry.optional) {
@@ -584,7 +582,7 @@ class Checker {
           Mismatch(*entry.value, Type::Optional(sub), sub);
         }
       }
-      values = Join(*entry.value, values, vt);
+      values = Join(values, vt);
     }
     SetType(e, Type::Map(keys ? *keys : NewTypeVar(),
                          values ? *values : NewTypeVar()));

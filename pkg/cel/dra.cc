@@ -1,5 +1,7 @@
 #include "pkg/cel/dra.h"
 
+#include <map>
+
 #include "pkg/cel/libraries.h"
 
 namespace ksched::cel::dra {
@@ -15,11 +17,6 @@ class StringKeyMap final : public MapValue {
     values_.push_back(std::move(value));
   }
   void SetFallback(const MapValue* fallback) { fallback_ = fallback; }
-  Value* FindMutable(std::string_view key) {
-    for (size_t i = 0; i < keys_.size(); ++i)
-      if (keys_[i] == key) return &values_[i];
-    return nullptr;
-  }
 
   size_t size() const override { return keys_.size(); }
   std::optional<Value> Find(const Value& key) const override {
@@ -110,15 +107,18 @@ util::Result<std::unique_ptr<DeviceActivation>> DeviceActivation::Make(
   for (const auto& [name, attr] : device.attributes)
     if (attr.kind == DeviceAttribute::Kind::kVersion) ++version_count;
   m.versions.reserve(version_count);
+  // The inner map of each domain, by outer map and domain.
+  std::map<std::pair<const StringKeyMap*, std::string_view>, StringKeyMap*>
+      inner;
   auto domain_map = [&](StringKeyMap& outer,
                         std::string_view domain) -> StringKeyMap& {
-    if (Value* existing = outer.FindMutable(domain)) {
-      return *const_cast<StringKeyMap*>(
-          static_cast<const StringKeyMap*>(&existing->map()));
+    StringKeyMap*& slot = inner[{&outer, domain}];
+    if (!slot) {
+      m.domains.push_back(std::make_unique<StringKeyMap>());
+      slot = m.domains.back().get();
+      outer.Add(domain, Value::MapRef(slot));
     }
-    m.domains.push_back(std::make_unique<StringKeyMap>());
-    outer.Add(domain, Value::MapRef(m.domains.back().get()));
-    return *m.domains.back();
+    return *slot;
   };
   for (const auto& [name, attr] : device.attributes) {
     auto [domain, id] = SplitQualifiedName(name, device.driver);

@@ -72,7 +72,6 @@ class Program {
   const Type& output_type() const { return output_type_; }
 
  private:
-  friend class Interpreter;
   std::shared_ptr<const Env> env_;
   std::string source_;
   ExprPtr expr_;

@@ -506,7 +506,6 @@ void AddConversions(FunctionRegistry& r) {
 
 void AddOptionals(FunctionRegistry& r) {
   Type a = Type::Param("A");
-  Type b = Type::Param("B");
   Type opt_a = Type::Optional(a);
   r.Add("optional.of", Global("optional_of", {a}, opt_a,
                               [](Args x) { return Value::OptionalOf(x[0]); }));
@@ -574,7 +573,6 @@ void AddOptionals(FunctionRegistry& r) {
   r.Add("orValue", Member("optional_orValue_value", {opt_a, a}, a, [](Args x) {
           return x[0].optional_has_value() ? x[0].optional_value() : x[1];
         }));
-  (void)b;
 }
 
 void AddMapInsert(FunctionRegistry& r) {
