@@ -679,6 +679,37 @@ class Parser {
     return l;
   }
 
+  // all, exists and exists_one (existsOne), with one or two iteration
+  // variables, expanded as cel-go's macros expand them.
+  ExprPtr Quantifier(const std::string& fn, int32_t offset, ExprPtr target,
+                     std::string v1, std::string v2, ExprPtr predicate) {
+    ExprPtr init, cond, step, result;
+    if (fn == "all") {
+      init = NewLiteral(Value::Bool(true), offset);
+      cond = Call1("@not_strictly_false", offset, AccuIdent(offset));
+      step = Call2("_&&_", offset, AccuIdent(offset), std::move(predicate));
+      result = AccuIdent(offset);
+    } else if (fn == "exists") {
+      init = NewLiteral(Value::Bool(false), offset);
+      cond = Call1("@not_strictly_false", offset,
+                   Call1("!_", offset, AccuIdent(offset)));
+      step = Call2("_||_", offset, AccuIdent(offset), std::move(predicate));
+      result = AccuIdent(offset);
+    } else {
+      init = NewLiteral(Value::Int(0), offset);
+      cond = NewLiteral(Value::Bool(true), offset);
+      step = Call3("_?_:_", offset, std::move(predicate),
+                   Call2("_+_", offset, AccuIdent(offset),
+                         NewLiteral(Value::Int(1), offset)),
+                   AccuIdent(offset));
+      result = Call2("_==_", offset, AccuIdent(offset),
+                     NewLiteral(Value::Int(1), offset));
+    }
+    return Comprehension(offset, std::move(target), std::move(v1),
+                         std::move(v2), kAccumulatorName, std::move(init),
+                         std::move(cond), std::move(step), std::move(result));
+  }
+
   ExprPtr MemberCall(ExprPtr target, const std::string& fn, int32_t offset,
                      std::vector<ExprPtr> args) {
     size_t n = args.size();
@@ -697,31 +728,8 @@ class Parser {
     }
     if ((fn == "all" || fn == "exists" || fn == "exists_one") && n == 2) {
       std::string v = IterVar(*args[0], "argument must be a simple name");
-      ExprPtr init, cond, step, result;
-      if (fn == "all") {
-        init = NewLiteral(Value::Bool(true), offset);
-        cond = Call1("@not_strictly_false", offset, AccuIdent(offset));
-        step = Call2("_&&_", offset, AccuIdent(offset), std::move(args[1]));
-        result = AccuIdent(offset);
-      } else if (fn == "exists") {
-        init = NewLiteral(Value::Bool(false), offset);
-        cond = Call1("@not_strictly_false", offset,
-                     Call1("!_", offset, AccuIdent(offset)));
-        step = Call2("_||_", offset, AccuIdent(offset), std::move(args[1]));
-        result = AccuIdent(offset);
-      } else {
-        init = NewLiteral(Value::Int(0), offset);
-        cond = NewLiteral(Value::Bool(true), offset);
-        step = Call3("_?_:_", offset, std::move(args[1]),
-                     Call2("_+_", offset, AccuIdent(offset),
-                           NewLiteral(Value::Int(1), offset)),
-                     AccuIdent(offset));
-        result = Call2("_==_", offset, AccuIdent(offset),
-                       NewLiteral(Value::Int(1), offset));
-      }
-      return Comprehension(offset, std::move(target), v, "", kAccumulatorName,
-                           std::move(init), std::move(cond), std::move(step),
-                           std::move(result));
+      return Quantifier(fn, offset, std::move(target), v, "",
+                        std::move(args[1]));
     }
     if (fn == "map" && (n == 2 || n == 3)) {
       std::string v = IterVar(*args[0], "argument is not an identifier");
@@ -753,31 +761,8 @@ class Parser {
          fn == "exists_one") &&
         n == 3) {
       auto [v1, v2] = IterVars(*args[0], *args[1]);
-      ExprPtr init, cond, step, result;
-      if (fn == "all") {
-        init = NewLiteral(Value::Bool(true), offset);
-        cond = Call1("@not_strictly_false", offset, AccuIdent(offset));
-        step = Call2("_&&_", offset, AccuIdent(offset), std::move(args[2]));
-        result = AccuIdent(offset);
-      } else if (fn == "exists") {
-        init = NewLiteral(Value::Bool(false), offset);
-        cond = Call1("@not_strictly_false", offset,
-                     Call1("!_", offset, AccuIdent(offset)));
-        step = Call2("_||_", offset, AccuIdent(offset), std::move(args[2]));
-        result = AccuIdent(offset);
-      } else {
-        init = NewLiteral(Value::Int(0), offset);
-        cond = NewLiteral(Value::Bool(true), offset);
-        step = Call3("_?_:_", offset, std::move(args[2]),
-                     Call2("_+_", offset, AccuIdent(offset),
-                           NewLiteral(Value::Int(1), offset)),
-                     AccuIdent(offset));
-        result = Call2("_==_", offset, AccuIdent(offset),
-                       NewLiteral(Value::Int(1), offset));
-      }
-      return Comprehension(offset, std::move(target), v1, v2, kAccumulatorName,
-                           std::move(init), std::move(cond), std::move(step),
-                           std::move(result));
+      return Quantifier(fn, offset, std::move(target), v1, v2,
+                        std::move(args[2]));
     }
     if ((fn == "transformList" || fn == "transformMap" ||
          fn == "transformMapEntry") &&

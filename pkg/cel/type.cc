@@ -48,22 +48,6 @@ Type Type::Object(std::string name, std::map<std::string, Type> fields) {
 
 std::string Type::ToString() const {
   switch (kind_) {
-    case Kind::kDyn:
-      return "dyn";
-    case Kind::kNull:
-      return "null_type";
-    case Kind::kBool:
-      return "bool";
-    case Kind::kInt:
-      return "int";
-    case Kind::kUint:
-      return "uint";
-    case Kind::kDouble:
-      return "double";
-    case Kind::kString:
-      return "string";
-    case Kind::kBytes:
-      return "bytes";
     case Kind::kList:
       return "list(" + elem().ToString() + ")";
     case Kind::kMap:
@@ -78,8 +62,10 @@ std::string Type::ToString() const {
       return name_;
     case Kind::kError:
       return "*error*";
+    default:
+      // Unparameterized types print as their runtime name.
+      return std::string(RuntimeName());
   }
-  return "?";
 }
 
 bool operator==(const Type& a, const Type& b) {
