@@ -34,6 +34,9 @@ struct Env {
   // `"<literal>".format([...])` call whose clauses do not fit the checked
   // types of the list elements is a compile error.
   bool validate_format_calls = false;
+  // cel.EnableErrorOnBadPresenceTest: has() on a value without fields is
+  // an error rather than false (off in cel-go and in Kubernetes).
+  bool error_on_bad_presence_test = false;
   // Kubernetes' cel.CostTrackerOptions(PresenceTestHasCost(false)).
   bool presence_test_has_cost = true;
 };

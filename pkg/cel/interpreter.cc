@@ -203,17 +203,25 @@ class Interpreter {
     return v;
   }
 
+  // has(x.f), as cel-go's qualifiers test presence: a map looks f up, a
+  // list cannot be indexed by a name, and anything else has no fields
+  // (false, or an error with Env::error_on_bad_presence_test).
   Value PresenceTest(const Value& operand, std::string_view field) {
     if (operand.is_error()) return operand;
-    if (operand.kind() == Kind::kOptional) {
-      if (!operand.optional_has_value()) return Value::Bool(false);
-      return PresenceTest(operand.optional_value(), field);
+    switch (operand.kind()) {
+      case Kind::kOptional:
+        if (!operand.optional_has_value()) return Value::Bool(false);
+        return PresenceTest(operand.optional_value(), field);
+      case Kind::kMap:
+        return Value::Bool(
+            operand.map().Find(Value::StringView(field)).has_value());
+      case Kind::kList:
+        return Value::Error("unsupported index type 'string' in list");
+      default:
+        if (env_.error_on_bad_presence_test)
+          return Value::Error("no such key: " + std::string(field));
+        return Value::Bool(false);
     }
-    if (operand.kind() == Kind::kMap) {
-      return Value::Bool(
-          operand.map().Find(Value::StringView(field)).has_value());
-    }
-    return NoSuchOverload();
   }
 
   Value Select(const Value& operand, std::string_view field, bool optional) {
@@ -364,10 +372,6 @@ class Interpreter {
         error = v;
         continue;
       }
-      if (!IsKeyKind(k.kind())) {
-        error = Value::Error("unsupported key type");
-        continue;
-      }
       if (entry.optional) {
         if (v.kind() != Kind::kOptional) {
           error =
@@ -375,17 +379,15 @@ class Interpreter {
                            "' from non-optional value " + v.DebugString());
           continue;
         }
-        if (!v.optional_has_value()) continue;
+        if (!v.optional_has_value()) {
+          EraseEntry(entries, k);
+          continue;
+        }
         v = v.optional_value();
       }
-      for (const auto& existing : entries) {
-        if (KeysEqual(existing.key, k)) {
-          error = Value::Error("Failed with repeated key");
-          break;
-        }
-      }
-      if (error) continue;
-      entries.push_back({std::move(k), std::move(v)});
+      // Any key kind, and a repeated key keeps its last value: cel-go
+      // builds the literal as a Go map.
+      PutEntry(entries, std::move(k), std::move(v));
     }
     Charge(kMapCreateCost);
     if (error) return *error;

@@ -147,12 +147,7 @@ class Planner {
     }
     std::vector<VectorMap::Entry> entries;
     for (const auto& en : e.entries) {
-      Value k = ConstantValue(*en.key);
-      if (!IsKeyKind(k.kind())) return Value::Error("unsupported key type");
-      for (const auto& x : entries)
-        if (KeysEqual(x.key, k))
-          return Value::Error("Failed with repeated key");
-      entries.push_back({k, ConstantValue(*en.value)});
+      PutEntry(entries, ConstantValue(*en.key), ConstantValue(*en.value));
     }
     return MakeMap(std::move(entries));
   }

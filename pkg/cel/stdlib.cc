@@ -337,8 +337,6 @@ void AddEquality(FunctionRegistry& r) {
           return Value::Bool(false);
         }));
   r.Add("@in", Global("in_map", {a, Type::Map(a, b)}, Type::Bool(), [](Args x) {
-          if (!IsKeyKind(x[0].kind()) && x[0].kind() != Kind::kDouble)
-            return Value::Bool(false);
           return Value::Bool(x[1].map().Contains(x[0]));
         }));
   // @not_strictly_false: true unless its argument is false (errors count as

@@ -357,11 +357,90 @@ std::string Value::DebugString() const {
   return "?";
 }
 
-std::optional<Value> VectorMap::Find(const Value& key) const {
-  for (const Entry& e : entries_) {
-    if (KeysEqual(e.key, key)) return e.value;
+namespace {
+
+// Whether two keys are one key of a Go map of CEL values: same kind, same
+// value (NaN never equal; lists and maps only to themselves).
+bool SameKey(const Value& a, const Value& b) {
+  if (a.kind() != b.kind()) return false;
+  switch (a.kind()) {
+    case Kind::kNull:
+      return true;
+    case Kind::kBool:
+      return a.bool_value() == b.bool_value();
+    case Kind::kInt:
+      return a.int_value() == b.int_value();
+    case Kind::kUint:
+      return a.uint_value() == b.uint_value();
+    case Kind::kDouble:
+      return a.double_value() == b.double_value();
+    case Kind::kString:
+    case Kind::kBytes:
+    case Kind::kType:
+      return a.string_value() == b.string_value();
+    case Kind::kList:
+      return &a.list() == &b.list();
+    case Kind::kMap:
+      return &a.map() == &b.map();
+    default: {
+      Value eq = Equal(a, b);
+      return !eq.is_error() && eq.bool_value();
+    }
   }
-  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<Value> VectorMap::Find(const Value& key) const {
+  auto exact = [&](const Value& k) -> std::optional<Value> {
+    for (const Entry& e : entries_)
+      if (SameKey(e.key, k)) return e.value;
+    return std::nullopt;
+  };
+  if (auto v = exact(key)) return v;
+  switch (key.kind()) {
+    case Kind::kDouble: {
+      double d = key.double_value();
+      if (d >= -9223372036854775808.0 && d < 9223372036854775808.0 &&
+          static_cast<double>(static_cast<int64_t>(d)) == d) {
+        if (auto v = exact(Value::Int(static_cast<int64_t>(d)))) return v;
+      }
+      if (d >= 0 && d < 18446744073709551616.0 &&
+          static_cast<double>(static_cast<uint64_t>(d)) == d) {
+        return exact(Value::Uint(static_cast<uint64_t>(d)));
+      }
+      return std::nullopt;
+    }
+    case Kind::kInt:
+      if (key.int_value() >= 0)
+        return exact(Value::Uint(static_cast<uint64_t>(key.int_value())));
+      return std::nullopt;
+    case Kind::kUint:
+      if (key.uint_value() <= static_cast<uint64_t>(INT64_MAX))
+        return exact(Value::Int(static_cast<int64_t>(key.uint_value())));
+      return std::nullopt;
+    default:
+      return std::nullopt;
+  }
+}
+
+void PutEntry(std::vector<VectorMap::Entry>& entries, Value key, Value value) {
+  for (VectorMap::Entry& e : entries) {
+    if (SameKey(e.key, key)) {
+      e.value = std::move(value);
+      return;
+    }
+  }
+  entries.push_back({std::move(key), std::move(value)});
+}
+
+void EraseEntry(std::vector<VectorMap::Entry>& entries, const Value& key) {
+  for (auto it = entries.begin(); it != entries.end(); ++it) {
+    if (SameKey(it->key, key)) {
+      entries.erase(it);
+      return;
+    }
+  }
 }
 
 Value MakeList(std::vector<Value> items) {

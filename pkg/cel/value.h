@@ -237,8 +237,9 @@ class MapValue {
  public:
   virtual ~MapValue() = default;
   virtual size_t size() const = 0;
-  // Looks key up with CEL's numeric key equivalence (1, 1u and 1.0 name the
-  // same entry). Returns nullopt when absent.
+  // Looks key up as cel-go does: the key of the same kind and value first,
+  // then a double, int or uint key converted losslessly to int, then uint
+  // (so 1.0 finds 1, and 1 finds 1u). Returns nullopt when absent.
   virtual std::optional<Value> Find(const Value& key) const = 0;
   // Whether the map holds key (`in`). Differs from Find only for maps that
   // answer a default for any key (Kubernetes' DRA attribute maps).
@@ -283,6 +284,13 @@ class VectorMap final : public MapValue {
 
 Value MakeList(std::vector<Value> items);
 Value MakeMap(std::vector<VectorMap::Entry> entries);
+
+// Adds an entry as cel-go's map literals do (a Go map underneath): a key
+// equal in kind and value to an earlier one replaces its value, in place.
+void PutEntry(std::vector<VectorMap::Entry>& entries, Value key, Value value);
+// Removes the entry of exactly this key, if any (an absent optional entry
+// `{?k: optional.none()}` does that in cel-go).
+void EraseEntry(std::vector<VectorMap::Entry>& entries, const Value& key);
 
 // cel-go's heterogeneous equality: numbers compare across int, uint and
 // double; other kinds are equal only to their own kind; lists and maps
