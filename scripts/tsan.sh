@@ -2,7 +2,7 @@
 # ThreadSanitizer over the concurrent parts: the scheduling queue, the
 # cache, the scheduling and binding cycles, the informers, the REST client
 # and its watches, the writers, leader election, and the extender and
-# metrics servers. Builds their unit tests with clang and -fsanitize=thread
+# metrics servers, and CEL programs evaluated from several threads. Builds their unit tests with clang and -fsanitize=thread
 # in build-tsan/ (or $TSAN_BUILD_DIR) and runs each; any data race or
 # lock-order inversion fails it. Not part of CI's time budget: run it by
 # hand (minutes on two cores, most of it building).
@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build="${TSAN_BUILD_DIR:-build-tsan}"
 tests=(queue_test cache_test scheduler_test informer_test client_test
-       apiwriter_test leader_test extender_test metrics_test http_test)
+       apiwriter_test leader_test extender_test metrics_test http_test
+       cel_test)
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Debug \
   -DCMAKE_CXX_FLAGS_DEBUG="-O1 -gline-tables-only" \
   -DKSCHED_TSAN=ON -DKSCHED_BUILD_BENCH=OFF >/dev/null
