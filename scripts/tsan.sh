@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # ThreadSanitizer over the concurrent parts: the scheduling queue, the
 # cache, the scheduling and binding cycles, the informers, the REST client
-# and its watches, the writers, leader election, and the extender and
-# metrics servers, and CEL programs evaluated from several threads. Builds their unit tests with clang and -fsanitize=thread
-# in build-tsan/ (or $TSAN_BUILD_DIR) and runs each; any data race or
+# and its watches, the writers, leader election, the extender and metrics
+# servers, and CEL programs evaluated from several threads. Builds their
+# unit tests with clang and -fsanitize=thread in build-tsan/ (or
+# $TSAN_BUILD_DIR) and runs each; any data race or
 # lock-order inversion fails it. Not part of CI's time budget: run it by
 # hand (minutes on two cores, most of it building).
 set -euo pipefail
