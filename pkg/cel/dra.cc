@@ -192,8 +192,9 @@ util::Result<std::shared_ptr<const Selector>> Selector::Compile(
 }
 
 util::Result<bool> Selector::Matches(const DeviceActivation& device,
-                                     uint64_t* cost) const {
-  Evaluation r = program_->Eval(device);
+                                     uint64_t* cost,
+                                     const std::atomic<bool>* interrupt) const {
+  Evaluation r = program_->Eval(device, interrupt);
   if (cost) *cost = r.cost;
   if (r.value.is_error())
     return util::Error(std::string(r.value.error_message()));

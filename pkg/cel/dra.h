@@ -78,8 +78,11 @@ class Selector {
   // Whether the device matches. A runtime error (a missing attribute, the
   // cost limit) is an error, not a mismatch. *cost, when given, receives
   // the runtime cost.
-  util::Result<bool> Matches(const DeviceActivation& device,
-                             uint64_t* cost = nullptr) const;
+  // interrupt, when given and set, ends a long evaluation with "operation
+  // interrupted".
+  util::Result<bool> Matches(
+      const DeviceActivation& device, uint64_t* cost = nullptr,
+      const std::atomic<bool>* interrupt = nullptr) const;
 
   const std::string& expression() const { return program_->source(); }
 

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <thread>
 
 namespace ksched::cel::dra {
@@ -92,6 +93,21 @@ TEST(DraSelectorTest, CostLimitStopsEvaluation) {
   EXPECT_EQ(r.error().message(),
             "operation cancelled: actual cost limit exceeded");
   EXPECT_GT(cost, 1000u);
+}
+
+TEST(DraSelectorTest, InterruptEndsALongEvaluation) {
+  auto selector = Selector::Compile(
+      "lists.range(1000).all(x, lists.range(1000).all(y, x + y >= 0))", {},
+      std::numeric_limits<uint64_t>::max());
+  ASSERT_TRUE(selector.ok()) << selector.error().message();
+  Device d = Gpu();
+  auto act = DeviceActivation::Make(d);
+  std::atomic<bool> interrupt{true};
+  auto r = (*selector)->Matches(**act, nullptr, &interrupt);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message(), "operation interrupted");
+  interrupt = false;
+  EXPECT_TRUE(*(*selector)->Matches(**act, nullptr, &interrupt));
 }
 
 TEST(DraSelectorTest, ExpressionLengthLimit) {

@@ -2,6 +2,7 @@
 // absorption and runtime cost accounting.
 #include "pkg/cel/interpreter.h"
 
+#include <atomic>
 #include <cmath>
 #include <vector>
 
@@ -13,6 +14,11 @@ namespace interpreter_detail {
 namespace {
 
 struct CostLimitExceeded {};
+struct Interrupted {};
+
+// Comprehension iterations between two looks at the interrupt flag
+// (Kubernetes' celconfig.CheckFrequency).
+constexpr uint64_t kInterruptCheckFrequency = 100;
 
 constexpr uint64_t kListCreateCost = 10;
 constexpr uint64_t kMapCreateCost = 30;
@@ -82,8 +88,12 @@ class Interpreter {
 
  public:
   Interpreter(const Env& env, const Expr& expr, const ProgramOptions& options,
-              const Activation& activation)
-      : env_(env), expr_(expr), options_(options), activation_(activation) {}
+              const Activation& activation, const std::atomic<bool>* interrupt)
+      : env_(env),
+        expr_(expr),
+        options_(options),
+        activation_(activation),
+        interrupt_(interrupt) {}
 
   Evaluation Run() {
     locals_.clear();
@@ -93,6 +103,8 @@ class Interpreter {
     } catch (const CostLimitExceeded&) {
       out.value =
           Value::Error("operation cancelled: actual cost limit exceeded");
+    } catch (const Interrupted&) {
+      out.value = Value::Error("operation interrupted");
     }
     out.cost = cost_;
     locals_.clear();
@@ -412,6 +424,10 @@ class Interpreter {
     size_t n =
         range.kind() == Kind::kList ? range.list().size() : range.map().size();
     for (size_t i = 0; i < n; ++i) {
+      if (interrupt_ && ++iterations_ % kInterruptCheckFrequency == 0 &&
+          interrupt_->load(std::memory_order_relaxed)) {
+        throw Interrupted{};
+      }
       if (range.kind() == Kind::kList) {
         if (two) {
           locals_[base + 1].second = Value::Int(static_cast<int64_t>(i));
@@ -576,6 +592,8 @@ class Interpreter {
   // and kept between evaluations, so evaluating allocates nothing for it.
   std::vector<std::pair<std::string_view, Value>>& locals_ = ThreadLocals();
   uint64_t cost_ = 0;
+  const std::atomic<bool>* interrupt_;
+  uint64_t iterations_ = 0;
 };
 
 }  // namespace interpreter_detail
@@ -630,8 +648,10 @@ uint64_t DefaultCallCost(std::string_view overload_id,
 
 Evaluation Interpret(const Env& env, const Expr& expr,
                      const ProgramOptions& options,
-                     const Activation& activation) {
-  interpreter_detail::Interpreter interpreter(env, expr, options, activation);
+                     const Activation& activation,
+                     const std::atomic<bool>* interrupt) {
+  interpreter_detail::Interpreter interpreter(env, expr, options, activation,
+                                              interrupt);
   return interpreter.Run();
 }
 

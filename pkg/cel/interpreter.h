@@ -1,6 +1,7 @@
 // Evaluation of a planned expression (see planner.h) against an activation.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -11,11 +12,12 @@
 
 namespace ksched::cel {
 
-// Evaluates expr. Never throws: errors, the cost limit included, come back
-// as error values, with the cost spent so far.
+// Evaluates expr. Never throws: errors, the cost limit and an interrupt
+// included, come back as error values, with the cost spent so far.
 Evaluation Interpret(const Env& env, const Expr& expr,
                      const ProgramOptions& options,
-                     const Activation& activation);
+                     const Activation& activation,
+                     const std::atomic<bool>* interrupt = nullptr);
 
 // cel-go's runtime cost of a call that no library estimator charges:
 // size-based for string and list operations, 1 otherwise.

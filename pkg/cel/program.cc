@@ -18,8 +18,9 @@ Program::Program(std::shared_ptr<const Env> env, std::string source,
       output_type_(std::move(output_type)),
       options_(options) {}
 
-Evaluation Program::Eval(const Activation& activation) const {
-  return Interpret(*env_, *expr_, options_, activation);
+Evaluation Program::Eval(const Activation& activation,
+                         const std::atomic<bool>* interrupt) const {
+  return Interpret(*env_, *expr_, options_, activation, interrupt);
 }
 
 Compiled Compile(std::shared_ptr<const Env> env, std::string_view source,

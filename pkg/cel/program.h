@@ -9,6 +9,7 @@
 // A Program is immutable and may be evaluated from several threads at once.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -66,7 +67,11 @@ class Program {
   Program(std::shared_ptr<const Env> env, std::string source, ExprPtr expr,
           Type output_type, ProgramOptions options);
 
-  Evaluation Eval(const Activation& activation) const;
+  // With interrupt, a comprehension stops when it is set ("operation
+  // interrupted"), looked at every 100 iterations as Kubernetes' programs
+  // check their context: a filter timeout can end a long selector.
+  Evaluation Eval(const Activation& activation,
+                  const std::atomic<bool>* interrupt = nullptr) const;
 
   const std::string& source() const { return source_; }
   const Type& output_type() const { return output_type_; }
