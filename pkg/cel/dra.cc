@@ -80,6 +80,57 @@ const std::shared_ptr<const Env>& SelectorEnv(const Features& features) {
   return features.consumable_capacity ? *with : *without;
 }
 
+// cel-go's ConvertToNative(bool) of a dyn result, which is how Kubernetes
+// reads a selector's answer: a bool, or an optional holding one; anything
+// else fails with that type's own words.
+util::Result<bool> ToNativeBool(const Value& v) {
+  auto fail = [](const char* text) { return util::Error(text); };
+  switch (v.kind()) {
+    case Kind::kBool:
+      return v.bool_value();
+    case Kind::kOptional:
+      if (!v.optional_has_value()) return fail("optional.none() dereference");
+      return ToNativeBool(v.optional_value());
+    case Kind::kString:
+      return fail("unsupported native conversion from string to 'bool'");
+    case Kind::kInt:
+      return fail("unsupported type conversion from 'int' to bool");
+    case Kind::kUint:
+      return fail("unsupported type conversion from 'uint' to bool");
+    case Kind::kDouble:
+      return fail("type conversion error from Double to 'bool'");
+    case Kind::kBytes:
+      return fail("type conversion error from Bytes to 'bool'");
+    case Kind::kList:
+      return fail("type conversion error from list to 'bool'");
+    case Kind::kMap:
+      return fail("type conversion error from map to 'bool'");
+    case Kind::kNull:
+      return fail("type conversion error from 'null_type' to 'bool'");
+    case Kind::kType:
+      return fail("type conversion not supported for 'type'");
+    case Kind::kQuantity:
+      return fail("type conversion error from 'Quantity' to 'bool'");
+    case Kind::kSemver:
+      return fail("type conversion error from 'Semver' to 'bool'");
+    case Kind::kIp:
+      return fail("type conversion error from 'IP' to 'bool'");
+    case Kind::kCidr:
+      return fail("type conversion error from 'CIDR' to 'bool'");
+    case Kind::kUrl:
+      return fail("type conversion error from 'URL' to 'bool'");
+    case Kind::kFormat:
+      return fail("type conversion error from 'Format' to 'bool'");
+    case Kind::kTimestamp:
+      return fail("type conversion error from 'Timestamp' to 'bool'");
+    case Kind::kDuration:
+      return fail("type conversion error from 'Duration' to 'bool'");
+    case Kind::kError:
+      return util::Error(std::string(v.error_message()));
+  }
+  return fail("unsupported type conversion to bool");
+}
+
 }  // namespace
 }  // namespace dra_detail
 
@@ -196,16 +247,16 @@ util::Result<bool> Selector::Matches(const DeviceActivation& device,
                                      const std::atomic<bool>* interrupt) const {
   Evaluation r = program_->Eval(device, interrupt);
   if (cost) *cost = r.cost;
-  if (r.value.is_error())
+  if (r.value.is_error()) {
     return util::Error(std::string(r.value.error_message()));
-  if (r.value.kind() != Kind::kBool) {
-    std::string type(r.value.TypeName());
-    return util::Error("CEL result of type " + type +
-                       " could not be converted to bool: type conversion "
-                       "error from '" +
-                       type + "' to 'bool'");
   }
-  return r.value.bool_value();
+  util::Result<bool> matched = ToNativeBool(r.value);
+  if (!matched) {
+    return util::Error(
+        "CEL result of type " + std::string(r.value.TypeName()) +
+        " could not be converted to bool: " + matched.error().message());
+  }
+  return matched;
 }
 
 util::Result<std::shared_ptr<const Selector>> SelectorCache::Get(

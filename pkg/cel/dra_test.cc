@@ -75,8 +75,15 @@ TEST(DraSelectorTest, DynamicNonBoolResultIsAnError) {
   auto r = Match(R"(device.attributes["gpu.example.com"].model)", d);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message(),
-            "CEL result of type string could not be converted to bool: type "
-            "conversion error from 'string' to 'bool'");
+            "CEL result of type string could not be converted to bool: "
+            "unsupported native conversion from string to 'bool'");
+  auto i = Match(R"(device.attributes["numa.example.com"].node)", d);
+  ASSERT_FALSE(i.ok());
+  EXPECT_EQ(i.error().message(),
+            "CEL result of type int could not be converted to bool: "
+            "unsupported type conversion from 'int' to bool");
+  // An optional holding a bool converts to it, as in cel-go.
+  EXPECT_TRUE(*Match("dyn(optional.of(true))", d));
 }
 
 TEST(DraSelectorTest, CostLimitStopsEvaluation) {
