@@ -73,6 +73,9 @@ struct Expr {
   // A pure call on constants computed once (quantity("64Gi")): its result
   // and the cost each evaluation still charges for it, as cel-go calls it
   // every time.
+  // A comprehension whose step only appends to its accumulator (map,
+  // filter, transformList): evaluated with a growing vector.
+  bool appends = false;
   std::shared_ptr<const Value> precomputed;
   uint64_t precomputed_cost = 0;
 };

@@ -117,6 +117,28 @@ TEST(DraSelectorTest, InterruptEndsALongEvaluation) {
   EXPECT_TRUE(*(*selector)->Matches(**act, nullptr, &interrupt));
 }
 
+TEST(DraSelectorTest, HugeValuesFailInsteadOfExhaustingMemory) {
+  Device d = Gpu();
+  auto act = DeviceActivation::Make(d);
+  // The cost limit does not see format()'s output size; the evaluation's
+  // own bound does.
+  auto format = Selector::Compile(
+      R"(lists.range(1000).map(x, "%.999999f".format([1.0])).size() > 0)");
+  ASSERT_TRUE(format.ok()) << format.error().message();
+  auto r = (*format)->Matches(**act);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message(),
+            "operation cancelled: the evaluation made more than 256 MiB of "
+            "values");
+  // A range past the cost limit is refused before it is built.
+  auto range = Selector::Compile("lists.range(9223372036854775807).size() > 0");
+  ASSERT_TRUE(range.ok());
+  auto rr = (*range)->Matches(**act);
+  ASSERT_FALSE(rr.ok());
+  EXPECT_EQ(rr.error().message(),
+            "operation cancelled: actual cost limit exceeded");
+}
+
 TEST(DraSelectorTest, ExpressionLengthLimit) {
   std::string expr = "true";
   while (expr.size() <= kSelectorMaxLength) expr += " && true";

@@ -34,6 +34,10 @@ struct Env {
   // `"<literal>".format([...])` call whose clauses do not fit the checked
   // types of the list elements is a compile error.
   bool validate_format_calls = false;
+  // Evaluates map/filter/transformList with a growing vector instead of
+  // copying the accumulator every step (same values and costs). Off only
+  // to compare the two.
+  bool append_comprehensions = true;
   // cel.EnableErrorOnBadPresenceTest: has() on a value without fields is
   // an error rather than false (off in cel-go and in Kubernetes).
   bool error_on_bad_presence_test = false;

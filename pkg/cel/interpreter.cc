@@ -2,6 +2,7 @@
 // absorption and runtime cost accounting.
 #include "pkg/cel/interpreter.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <vector>
@@ -14,6 +15,10 @@ namespace interpreter_detail {
 namespace {
 
 struct CostLimitExceeded {};
+struct MemoryLimitExceeded {};
+
+// The most bytes of lists, maps and strings one evaluation may make.
+constexpr uint64_t kMaxProducedBytes = 256ull << 20;
 struct Interrupted {};
 
 // Comprehension iterations between two looks at the interrupt flag
@@ -105,6 +110,10 @@ class Interpreter {
           Value::Error("operation cancelled: actual cost limit exceeded");
     } catch (const Interrupted&) {
       out.value = Value::Error("operation interrupted");
+    } catch (const MemoryLimitExceeded&) {
+      out.value = Value::Error(
+          "operation cancelled: the evaluation made more than 256 MiB of "
+          "values");
     }
     out.cost = cost_;
     locals_.clear();
@@ -335,27 +344,24 @@ class Interpreter {
     }
   }
 
+  // cel-go stops at the first element that fails; the list is charged
+  // either way.
   Value EvalList(const Expr& e) {
     std::vector<Value> items;
     items.reserve(e.args.size());
-    Value error;
-    bool failed = false;
     for (size_t i = 0; i < e.args.size(); ++i) {
       Value v = Eval(*e.args[i]);
-      if (failed) continue;
       if (v.is_error()) {
-        error = v;
-        failed = true;
-        continue;
+        Charge(kListCreateCost);
+        return v;
       }
       if (i < e.optional_elements.size() && e.optional_elements[i]) {
         if (v.kind() != Kind::kOptional) {
-          error = Value::Error(
+          Charge(kListCreateCost);
+          return Value::Error(
               "cannot initialize optional list element from non-optional "
               "value " +
               v.DebugString());
-          failed = true;
-          continue;
         }
         if (!v.optional_has_value()) continue;
         items.push_back(v.optional_value());
@@ -364,32 +370,31 @@ class Interpreter {
       items.push_back(std::move(v));
     }
     Charge(kListCreateCost);
-    if (failed) return error;
+    Produce(items.size() * sizeof(Value));
     return MakeList(std::move(items));
   }
 
   Value EvalMap(const Expr& e) {
     std::vector<VectorMap::Entry> entries;
     entries.reserve(e.entries.size());
-    std::optional<Value> error;
     for (const Expr::Entry& entry : e.entries) {
+      // cel-go stops at the first key or value that fails.
       Value k = Eval(*entry.key);
-      Value v = Eval(*entry.value);
-      if (error) continue;
       if (k.is_error()) {
-        error = k;
-        continue;
+        Charge(kMapCreateCost);
+        return k;
       }
+      Value v = Eval(*entry.value);
       if (v.is_error()) {
-        error = v;
-        continue;
+        Charge(kMapCreateCost);
+        return v;
       }
       if (entry.optional) {
         if (v.kind() != Kind::kOptional) {
-          error =
-              Value::Error("cannot initialize optional entry '" + KeyText(k) +
-                           "' from non-optional value " + v.DebugString());
-          continue;
+          Charge(kMapCreateCost);
+          return Value::Error("cannot initialize optional entry '" +
+                              KeyText(k) + "' from non-optional value " +
+                              v.DebugString());
         }
         if (!v.optional_has_value()) {
           EraseEntry(entries, k);
@@ -402,7 +407,7 @@ class Interpreter {
       PutEntry(entries, std::move(k), std::move(v));
     }
     Charge(kMapCreateCost);
-    if (error) return *error;
+    Produce(entries.size() * sizeof(VectorMap::Entry));
     return MakeMap(std::move(entries));
   }
 
@@ -421,6 +426,10 @@ class Interpreter {
     locals_.push_back({e.accu_var, accu});
     locals_.push_back({e.iter_var, Value()});
     if (two) locals_.push_back({e.iter_var2, Value()});
+    // map, filter and transformList append to their accumulator: it is
+    // kept as a vector rather than copied every step (same results, same
+    // costs; see Planner::MarkAppendingComprehension).
+    Appender appender;
     size_t n =
         range.kind() == Kind::kList ? range.list().size() : range.map().size();
     for (size_t i = 0; i < n; ++i) {
@@ -440,16 +449,84 @@ class Interpreter {
         if (two) locals_[base + 2].second = *range.map().Find(key);
         locals_[base + 1].second = std::move(key);
       }
+      if (e.appends) {
+        AppendStep(*e.loop_step, appender);
+        continue;
+      }
       Value cond = Eval(*e.loop_condition);
       if (cond.kind() == Kind::kBool && !cond.bool_value()) break;
       Value next = Eval(*e.loop_step);
       locals_[base].second = std::move(next);
+    }
+    if (e.appends) {
+      locals_[base].second = appender.error
+                                 ? *appender.error
+                                 : MakeList(std::move(appender.items));
     }
     // The result sees the accumulator, not the iteration variables.
     locals_.resize(base + 1);
     Value result = Eval(*e.result);
     locals_.resize(base);
     return result;
+  }
+
+  // The accumulator of an appending comprehension: its items, or the error
+  // that replaced it.
+  struct Appender {
+    std::vector<Value> items;
+    std::optional<Value> error;
+  };
+
+  // One step `accu + [x]` or `cond ? accu + [x] : accu`, charged as the
+  // plain evaluation charges it: the accumulator's reference, the element,
+  // the one-element list, the `_+_` call; for the conditional form the
+  // condition and, when false, nothing for the bare accumulator.
+  void AppendStep(const Expr& step, Appender& acc) {
+    const Expr* add = &step;
+    if (step.name == "_?_:_") {
+      // A failed condition becomes the accumulator, as `?:` returns it.
+      Value cond = Eval(*step.args[0]);
+      if (cond.is_error() || cond.kind() != Kind::kBool) {
+        acc.error = cond.is_error() ? cond : NoSuchOverload();
+        return;
+      }
+      if (!cond.bool_value()) return;
+      add = step.args[1].get();
+    }
+    Charge(1);  // the accumulator variable
+    const Expr& list = *add->args[1];
+    Value element = Eval(*list.args[0]);
+    Charge(kListCreateCost);
+    Charge(1);  // add_list
+    if (acc.error) return;
+    if (element.is_error()) {
+      acc.error = element;
+      return;
+    }
+    Produce(sizeof(Value));
+    acc.items.push_back(std::move(element));
+  }
+
+  // Bounds the values an evaluation makes: a selector that builds more
+  // than kMaxProducedBytes of lists, maps and strings fails instead of
+  // exhausting memory (cel-go has no such bound; its cost limit does not
+  // see every allocation, e.g. format("%.9999999f")).
+  void Produce(uint64_t bytes) {
+    produced_ += bytes;
+    if (produced_ > kMaxProducedBytes) throw MemoryLimitExceeded{};
+  }
+  static uint64_t ValueBytes(const Value& v) {
+    switch (v.kind()) {
+      case Kind::kString:
+      case Kind::kBytes:
+        return v.string_value().size();
+      case Kind::kList:
+        return v.list().size() * sizeof(Value);
+      case Kind::kMap:
+        return v.map().size() * sizeof(VectorMap::Entry);
+      default:
+        return 0;
+    }
   }
 
   // --- calls
@@ -544,7 +621,22 @@ class Interpreter {
       result = Value::Bool(
           RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), re));
     } else {
-      result = chosen->impl(span);
+      if (chosen->id == "lists_range" && args[0].kind() == Kind::kInt &&
+          args[0].int_value() > 0) {
+        // Its size, and so its cost (the output size), is known before it
+        // is built: a range past the cost limit fails as it would once
+        // built, without building it.
+        uint64_t n = static_cast<uint64_t>(args[0].int_value());
+        if (options_.cost_limit &&
+            n > *options_.cost_limit - std::min(cost_, *options_.cost_limit)) {
+          Charge(n);
+        }
+        Produce(n * sizeof(Value));
+        result = chosen->impl(span);
+      } else {
+        result = chosen->impl(span);
+        Produce(ValueBytes(result));
+      }
     }
     std::optional<uint64_t> cost;
     if (chosen->cost) cost = chosen->cost(span, result);
@@ -594,6 +686,7 @@ class Interpreter {
   uint64_t cost_ = 0;
   const std::atomic<bool>* interrupt_;
   uint64_t iterations_ = 0;
+  uint64_t produced_ = 0;
 };
 
 }  // namespace interpreter_detail

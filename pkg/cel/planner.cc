@@ -39,6 +39,10 @@ class Planner {
     plan_child(e.loop_step.get());
     plan_child(e.result.get());
     if (err) return err;
+    if (e.kind == Expr::Kind::kComprehension) {
+      e.appends = env_.append_comprehensions && AppendsOnly(e);
+      return std::nullopt;
+    }
     if (e.kind == Expr::Kind::kCall) {
       e.function = env_.functions.Find(e.name);
       if (!env_.optimize) return std::nullopt;
@@ -102,6 +106,71 @@ class Planner {
   }
 
  private:
+  // Whether a comprehension only appends to its accumulator: init [],
+  // condition true, step `accu + [x]` or `c ? accu + [x] : accu`, result
+  // accu, with neither x nor c reading the accumulator, and add_list
+  // charged by cel-go's default. The interpreter then keeps the
+  // accumulator as a vector (same results and costs, no copy per step).
+  bool AppendsOnly(const Expr& e) const {
+    auto is_accu = [&](const Expr& x) {
+      return x.kind == Expr::Kind::kIdent && x.name == e.accu_var;
+    };
+    if (!e.accu_init || e.accu_init->kind != Expr::Kind::kList ||
+        !e.accu_init->args.empty())
+      return false;
+    if (!e.loop_condition || e.loop_condition->kind != Expr::Kind::kLiteral ||
+        e.loop_condition->literal.kind() != Kind::kBool ||
+        !e.loop_condition->literal.bool_value())
+      return false;
+    if (!e.result || !is_accu(*e.result) || !e.loop_step) return false;
+    const Expr* step = e.loop_step.get();
+    const Expr* filter = nullptr;
+    if (step->kind == Expr::Kind::kCall && step->name == "_?_:_" &&
+        step->args.size() == 3 && is_accu(*step->args[2])) {
+      filter = step->args[0].get();
+      step = step->args[1].get();
+    }
+    if (step->kind != Expr::Kind::kCall || step->name != "_+_" ||
+        step->operand || step->args.size() != 2 || !is_accu(*step->args[0]))
+      return false;
+    const Expr& list = *step->args[1];
+    if (list.kind != Expr::Kind::kList || list.folded ||
+        list.args.size() != 1 || !list.optional_elements.empty())
+      return false;
+    if (ReadsVariable(*list.args[0], e.accu_var)) return false;
+    if (filter && ReadsVariable(*filter, e.accu_var)) return false;
+    const Function* add = env_.functions.Find("_+_");
+    if (!add) return false;
+    for (const Overload& o : add->overloads)
+      if (o.id == "add_list" && o.cost) return false;
+    return true;
+  }
+
+  // Whether expr reads the variable name (not counting nested
+  // comprehensions that bind a variable of that name).
+  static bool ReadsVariable(const Expr& x, const std::string& name) {
+    if (x.kind == Expr::Kind::kIdent) return x.name == name;
+    if (x.kind == Expr::Kind::kComprehension) {
+      if (ReadsVariable(*x.iter_range, name) ||
+          ReadsVariable(*x.accu_init, name))
+        return true;
+      if (x.accu_var == name) return false;
+      bool loop_binds = x.iter_var == name || x.iter_var2 == name;
+      if (!loop_binds && (ReadsVariable(*x.loop_condition, name) ||
+                          ReadsVariable(*x.loop_step, name)))
+        return true;
+      return ReadsVariable(*x.result, name);
+    }
+    if (x.operand && ReadsVariable(*x.operand, name)) return true;
+    for (const auto& a : x.args)
+      if (ReadsVariable(*a, name)) return true;
+    for (const auto& en : x.entries) {
+      if (en.key && ReadsVariable(*en.key, name)) return true;
+      if (ReadsVariable(*en.value, name)) return true;
+    }
+    return false;
+  }
+
   static bool IsConstant(const Expr& e) {
     return e.kind == Expr::Kind::kLiteral || e.folded;
   }
