@@ -18,6 +18,7 @@
 #include "pkg/api/pod.h"
 #include "pkg/api/podgroup.h"
 #include "pkg/api/policy.h"
+#include "pkg/api/resource.h"
 #include "pkg/api/storage.h"
 #include "pkg/api/workloads.h"
 #include "pkg/util/json.h"
@@ -58,6 +59,16 @@ KSCHED_API_TYPE(DaemonSet, "apps/v1", "DaemonSet")
 KSCHED_API_TYPE(Job, "batch/v1", "Job")
 KSCHED_API_TYPE(CronJob, "batch/v1", "CronJob")
 KSCHED_API_TYPE(PodGroup, "scheduling.x-k8s.io/v1alpha1", "PodGroup")
+KSCHED_API_TYPE(DeviceClass, "resource.k8s.io/v1", "DeviceClass")
+KSCHED_API_TYPE(DeviceClassList, "resource.k8s.io/v1", "DeviceClassList")
+KSCHED_API_TYPE(ResourceSlice, "resource.k8s.io/v1", "ResourceSlice")
+KSCHED_API_TYPE(ResourceSliceList, "resource.k8s.io/v1", "ResourceSliceList")
+KSCHED_API_TYPE(ResourceClaim, "resource.k8s.io/v1", "ResourceClaim")
+KSCHED_API_TYPE(ResourceClaimList, "resource.k8s.io/v1", "ResourceClaimList")
+KSCHED_API_TYPE(ResourceClaimTemplate, "resource.k8s.io/v1",
+                "ResourceClaimTemplate")
+KSCHED_API_TYPE(ResourceClaimTemplateList, "resource.k8s.io/v1",
+                "ResourceClaimTemplateList")
 #undef KSCHED_API_TYPE
 
 struct JsonDecodeOptions {
@@ -108,6 +119,14 @@ KSCHED_API_CODEC_EXTERN(PersistentVolume)
 KSCHED_API_CODEC_EXTERN(StorageClass)
 KSCHED_API_CODEC_EXTERN(PodDisruptionBudget)
 KSCHED_API_CODEC_EXTERN(PodGroup)
+KSCHED_API_CODEC_EXTERN(DeviceClass)
+KSCHED_API_CODEC_EXTERN(DeviceClassList)
+KSCHED_API_CODEC_EXTERN(ResourceSlice)
+KSCHED_API_CODEC_EXTERN(ResourceSliceList)
+KSCHED_API_CODEC_EXTERN(ResourceClaim)
+KSCHED_API_CODEC_EXTERN(ResourceClaimList)
+KSCHED_API_CODEC_EXTERN(ResourceClaimTemplate)
+KSCHED_API_CODEC_EXTERN(ResourceClaimTemplateList)
 #undef KSCHED_API_CODEC_EXTERN
 
 }  // namespace ksched::api

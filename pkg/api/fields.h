@@ -10,6 +10,7 @@
 #include "pkg/api/pod.h"
 #include "pkg/api/podgroup.h"
 #include "pkg/api/policy.h"
+#include "pkg/api/resource.h"
 #include "pkg/api/selector.h"
 #include "pkg/api/storage.h"
 #include "pkg/api/workloads.h"
@@ -81,6 +82,37 @@ struct EnumTraits<PreemptionPolicy> {
       {E::kPreemptLowerPriority, "PreemptLowerPriority"}, {E::kNever, "Never"}};
 };
 
+template <>
+struct EnumTraits<DeviceTaintEffect> {
+  using E = DeviceTaintEffect;
+  static constexpr std::pair<E, std::string_view> kNames[] = {
+      {E::kUnset, ""},
+      {E::kNone, "None"},
+      {E::kNoSchedule, "NoSchedule"},
+      {E::kNoExecute, "NoExecute"}};
+};
+
+template <>
+struct EnumTraits<DeviceTolerationOperator> {
+  using E = DeviceTolerationOperator;
+  static constexpr std::pair<E, std::string_view> kNames[] = {
+      {E::kUnset, ""}, {E::kExists, "Exists"}, {E::kEqual, "Equal"}};
+};
+
+template <>
+struct EnumTraits<DeviceAllocationMode> {
+  using E = DeviceAllocationMode;
+  static constexpr std::pair<E, std::string_view> kNames[] = {
+      {E::kUnset, ""}, {E::kExactCount, "ExactCount"}, {E::kAll, "All"}};
+};
+
+template <>
+struct EnumTraits<AllocationConfigSource> {
+  using E = AllocationConfigSource;
+  static constexpr std::pair<E, std::string_view> kNames[] = {
+      {E::kFromClass, "FromClass"}, {E::kFromClaim, "FromClaim"}};
+};
+
 }  // namespace ksched::api::codec
 
 namespace ksched::api {
@@ -108,6 +140,23 @@ inline void Write(codec::JsonWriter& w, const IntOrString& v) {
   }
 }
 inline bool IsEmpty(const IntOrString&) { return false; }
+
+// RawJson takes any JSON value and keeps its compact text; written back
+// verbatim.
+inline void Read(codec::Decoder&, const codec::JsonValue& v, RawJson* out) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  v.Accept(writer);
+  out->json.assign(buffer.GetString(), buffer.GetSize());
+}
+inline void Write(codec::JsonWriter& w, const RawJson& v) {
+  if (v.json.empty()) {
+    w.Null();
+  } else {
+    w.RawValue(v.json.data(), v.json.size(), rapidjson::kObjectType);
+  }
+}
+inline bool IsEmpty(const RawJson& v) { return v.json.empty(); }
 
 // ---- meta ----
 
@@ -853,6 +902,301 @@ template <typename V>
 void Fields(V& v, CronJob& c) {
   v("metadata", c.metadata);
   v("spec", c.spec);
+}
+
+// ---- resource.k8s.io/v1 (DRA) ----
+
+template <typename V>
+void Fields(V& v, CelDeviceSelector& s) {
+  v("expression", s.expression, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, DeviceSelector& s) {
+  v("cel", s.cel);
+}
+
+template <typename V>
+void Fields(V& v, OpaqueDeviceConfiguration& c) {
+  v("driver", c.driver, Emit::kAlways);
+  v("parameters", c.parameters, Emit::kAlways);
+}
+
+// Go inlines DeviceConfiguration into each config entry; so do these lists.
+template <typename V>
+void Fields(V& v, DeviceClassConfiguration& c) {
+  v("opaque", c.config.opaque);
+}
+
+template <typename V>
+void Fields(V& v, DeviceClassSpec& s) {
+  v("selectors", s.selectors);
+  v("config", s.config);
+  v("extendedResourceName", s.extended_resource_name);
+}
+
+template <typename V>
+void Fields(V& v, DeviceClass& c) {
+  v("metadata", c.metadata);
+  v("spec", c.spec, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, ResourcePool& p) {
+  v("name", p.name, Emit::kAlways);
+  v("generation", p.generation, Emit::kAlways);
+  v("resourceSliceCount", p.resource_slice_count, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, DeviceAttribute& a) {
+  v("int", a.int_value);
+  v("bool", a.bool_value);
+  v("string", a.string_value);
+  v("version", a.version_value);
+}
+
+template <typename V>
+void Fields(V& v, CapacityRequestPolicyRange& r) {
+  v("min", r.min);
+  v("max", r.max);
+  v("step", r.step);
+}
+
+template <typename V>
+void Fields(V& v, CapacityRequestPolicy& p) {
+  v("default", p.default_value);
+  v("validValues", p.valid_values);
+  v("validRange", p.valid_range);
+}
+
+template <typename V>
+void Fields(V& v, DeviceCapacity& c) {
+  v("value", c.value, Emit::kAlways);
+  v("requestPolicy", c.request_policy);
+}
+
+template <typename V>
+void Fields(V& v, Counter& c) {
+  v("value", c.value, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, CounterSet& s) {
+  v("name", s.name, Emit::kAlways);
+  v("counters", s.counters);
+}
+
+template <typename V>
+void Fields(V& v, DeviceCounterConsumption& c) {
+  v("counterSet", c.counter_set, Emit::kAlways);
+  v("counters", c.counters);
+}
+
+template <typename V>
+void Fields(V& v, DeviceTaint& t) {
+  v("key", t.key, Emit::kAlways);
+  v("value", t.value);
+  v("effect", t.effect, Emit::kAlways);
+  v("timeAdded", t.time_added);
+}
+
+template <typename V>
+void Fields(V& v, Device& d) {
+  v("name", d.name, Emit::kAlways);
+  v("attributes", d.attributes);
+  v("capacity", d.capacity);
+  v("consumesCounters", d.consumes_counters);
+  v("nodeName", d.node_name);
+  v("nodeSelector", d.node_selector);
+  v("allNodes", d.all_nodes);
+  v("taints", d.taints);
+  v("bindsToNode", d.binds_to_node);
+  v("bindingConditions", d.binding_conditions);
+  v("bindingFailureConditions", d.binding_failure_conditions);
+  v("allowMultipleAllocations", d.allow_multiple_allocations);
+}
+
+template <typename V>
+void Fields(V& v, ResourceSliceSpec& s) {
+  v("driver", s.driver, Emit::kAlways);
+  v("pool", s.pool, Emit::kAlways);
+  v("nodeName", s.node_name);
+  v("nodeSelector", s.node_selector);
+  v("allNodes", s.all_nodes);
+  v("devices", s.devices);
+  v("perDeviceNodeSelection", s.per_device_node_selection);
+  v("sharedCounters", s.shared_counters);
+}
+
+template <typename V>
+void Fields(V& v, ResourceSlice& s) {
+  v("metadata", s.metadata);
+  v("spec", s.spec, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, DeviceToleration& t) {
+  v("key", t.key);
+  v("operator", t.op);
+  v("value", t.value);
+  v("effect", t.effect);
+  v("tolerationSeconds", t.toleration_seconds);
+}
+
+template <typename V>
+void Fields(V& v, CapacityRequirements& c) {
+  v("requests", c.requests);
+}
+
+template <typename V>
+void Fields(V& v, ExactDeviceRequest& r) {
+  v("deviceClassName", r.device_class_name, Emit::kAlways);
+  v("selectors", r.selectors);
+  v("allocationMode", r.allocation_mode);
+  v("count", r.count);
+  v("adminAccess", r.admin_access);
+  v("tolerations", r.tolerations);
+  v("capacity", r.capacity);
+}
+
+template <typename V>
+void Fields(V& v, DeviceSubRequest& r) {
+  v("name", r.name, Emit::kAlways);
+  v("deviceClassName", r.device_class_name, Emit::kAlways);
+  v("selectors", r.selectors);
+  v("allocationMode", r.allocation_mode);
+  v("count", r.count);
+  v("tolerations", r.tolerations);
+  v("capacity", r.capacity);
+}
+
+template <typename V>
+void Fields(V& v, DeviceRequest& r) {
+  v("name", r.name, Emit::kAlways);
+  v("exactly", r.exactly);
+  v("firstAvailable", r.first_available);
+}
+
+template <typename V>
+void Fields(V& v, DeviceConstraint& c) {
+  v("requests", c.requests);
+  v("matchAttribute", c.match_attribute);
+  v("distinctAttribute", c.distinct_attribute);
+}
+
+template <typename V>
+void Fields(V& v, DeviceClaimConfiguration& c) {
+  v("requests", c.requests);
+  v("opaque", c.config.opaque);
+}
+
+template <typename V>
+void Fields(V& v, DeviceClaim& c) {
+  v("requests", c.requests, Emit::kAlways);
+  v("constraints", c.constraints);
+  v("config", c.config);
+}
+
+template <typename V>
+void Fields(V& v, ResourceClaimSpec& s) {
+  v("devices", s.devices, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, DeviceRequestAllocationResult& r) {
+  v("request", r.request, Emit::kAlways);
+  v("driver", r.driver, Emit::kAlways);
+  v("pool", r.pool, Emit::kAlways);
+  v("device", r.device, Emit::kAlways);
+  v("adminAccess", r.admin_access);
+  v("tolerations", r.tolerations);
+  v("bindingConditions", r.binding_conditions);
+  v("bindingFailureConditions", r.binding_failure_conditions);
+  v("shareID", r.share_id);
+  v("consumedCapacity", r.consumed_capacity);
+}
+
+template <typename V>
+void Fields(V& v, DeviceAllocationConfiguration& c) {
+  v("source", c.source, Emit::kAlways);
+  v("requests", c.requests);
+  v("opaque", c.config.opaque);
+}
+
+template <typename V>
+void Fields(V& v, DeviceAllocationResult& r) {
+  v("results", r.results);
+  v("config", r.config);
+}
+
+template <typename V>
+void Fields(V& v, AllocationResult& a) {
+  v("devices", a.devices);
+  v("nodeSelector", a.node_selector);
+  v("allocationTimestamp", a.allocation_timestamp);
+}
+
+template <typename V>
+void Fields(V& v, ResourceClaimConsumerReference& r) {
+  v("apiGroup", r.api_group);
+  v("resource", r.resource, Emit::kAlways);
+  v("name", r.name, Emit::kAlways);
+  v("uid", r.uid, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, Condition& c) {
+  v("type", c.type, Emit::kAlways);
+  v("status", c.status, Emit::kAlways);
+  v("observedGeneration", c.observed_generation);
+  v("lastTransitionTime", c.last_transition_time, Emit::kAlways);
+  v("reason", c.reason, Emit::kAlways);
+  v("message", c.message, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, NetworkDeviceData& n) {
+  v("interfaceName", n.interface_name);
+  v("ips", n.ips);
+  v("hardwareAddress", n.hardware_address);
+}
+
+template <typename V>
+void Fields(V& v, AllocatedDeviceStatus& s) {
+  v("driver", s.driver, Emit::kAlways);
+  v("pool", s.pool, Emit::kAlways);
+  v("device", s.device, Emit::kAlways);
+  v("shareID", s.share_id);
+  v("conditions", s.conditions);
+  v("data", s.data);
+  v("networkData", s.network_data);
+}
+
+template <typename V>
+void Fields(V& v, ResourceClaimStatus& s) {
+  v("allocation", s.allocation);
+  v("reservedFor", s.reserved_for);
+  v("devices", s.devices);
+}
+
+template <typename V>
+void Fields(V& v, ResourceClaim& c) {
+  v("metadata", c.metadata);
+  v("spec", c.spec, Emit::kAlways);
+  v("status", c.status);
+}
+
+template <typename V>
+void Fields(V& v, ResourceClaimTemplateSpec& s) {
+  v("metadata", s.metadata);
+  v("spec", s.spec, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, ResourceClaimTemplate& t) {
+  v("metadata", t.metadata);
+  v("spec", t.spec, Emit::kAlways);
 }
 
 template <typename V, typename T>
