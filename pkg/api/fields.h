@@ -184,6 +184,7 @@ void Fields(V& v, ObjectMeta& m) {
   v("labels", m.labels);
   v("annotations", m.annotations);
   v("ownerReferences", m.owner_references);
+  v("finalizers", m.finalizers);
 }
 
 template <typename V>
@@ -478,6 +479,12 @@ void Fields(V& v, ContainerStatus& c) {
 }
 
 template <typename V>
+void Fields(V& v, PodResourceClaimStatus& c) {
+  v("name", c.name, Emit::kAlways);
+  v("resourceClaimName", c.resource_claim_name);
+}
+
+template <typename V>
 void Fields(V& v, PodStatus& s) {
   v("phase", s.phase);
   v("conditions", s.conditions);
@@ -487,6 +494,7 @@ void Fields(V& v, PodStatus& s) {
   v("containerStatuses", s.container_statuses);
   v("allocatedResources", s.allocated_resources);
   v("resources", s.resources);
+  v("resourceClaimStatuses", s.resource_claim_statuses);
 }
 
 template <typename V>

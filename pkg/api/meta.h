@@ -35,6 +35,7 @@ struct ObjectMeta {
   StringMap labels;
   StringMap annotations;
   std::vector<OwnerReference> owner_references;
+  std::vector<std::string> finalizers;
   friend bool operator==(const ObjectMeta&, const ObjectMeta&) = default;
 };
 

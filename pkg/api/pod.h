@@ -286,6 +286,15 @@ struct ContainerStatus {
                          const ContainerStatus&) = default;
 };
 
+// The claim the resourceclaim controller made for a template reference:
+// resource_claim_name unset means no claim was needed.
+struct PodResourceClaimStatus {
+  std::string name;
+  std::optional<std::string> resource_claim_name;
+  friend bool operator==(const PodResourceClaimStatus&,
+                         const PodResourceClaimStatus&) = default;
+};
+
 struct PodStatus {
   std::string phase;  // Pending, Running, Succeeded, Failed, Unknown
   std::vector<PodCondition> conditions;
@@ -298,6 +307,8 @@ struct PodStatus {
   // (InPlacePodLevelResourcesVerticalScaling).
   ResourceList allocated_resources;
   Box<ResourceRequirements> resources;
+  // The claims generated from the spec's resourceClaimTemplateName entries.
+  std::vector<PodResourceClaimStatus> resource_claim_statuses;
   friend bool operator==(const PodStatus&, const PodStatus&) = default;
 };
 

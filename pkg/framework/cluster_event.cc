@@ -28,6 +28,12 @@ std::string ResourceName(EventResource r) {
     case EventResource::kPodGroup:
       // How kube-scheduler names a custom resource's events (its GVK).
       return "podgroups.v1alpha1.scheduling.x-k8s.io";
+    case EventResource::kResourceClaim:
+      return "resource.k8s.io/ResourceClaim";
+    case EventResource::kResourceSlice:
+      return "resource.k8s.io/ResourceSlice";
+    case EventResource::kDeviceClass:
+      return "resource.k8s.io/DeviceClass";
     case EventResource::kWildCard:
       return "*";
   }

@@ -9,6 +9,7 @@
 #include "pkg/api/node.h"
 #include "pkg/api/pod.h"
 #include "pkg/api/podgroup.h"
+#include "pkg/api/resource.h"
 #include "pkg/api/storage.h"
 
 namespace ksched::framework {
@@ -26,6 +27,10 @@ enum class EventResource : uint8_t {
   kVolumeAttachment,
   // scheduling.x-k8s.io PodGroup (scheduler-plugins' custom resource).
   kPodGroup,
+  // resource.k8s.io (Dynamic Resource Allocation).
+  kResourceClaim,
+  kResourceSlice,
+  kDeviceClass,
   kWildCard,
 };
 
@@ -83,6 +88,8 @@ struct EventObjects {
   const api::StorageClass* new_storage_class = nullptr;
   const api::PodGroup* old_pod_group = nullptr;
   const api::PodGroup* new_pod_group = nullptr;
+  const api::ResourceClaim* old_claim = nullptr;
+  const api::ResourceClaim* new_claim = nullptr;
 };
 
 // Decides whether the event may make `pod` (which this plugin rejected)

@@ -3,12 +3,14 @@
 // simulator and tests apply or record the writes in memory.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 
 #include "pkg/api/pod.h"
 #include "pkg/api/podgroup.h"
+#include "pkg/api/resource.h"
 #include "pkg/api/storage.h"
 #include "pkg/framework/status.h"
 
@@ -19,6 +21,17 @@ struct PodStatusUpdate {
   std::optional<api::PodCondition> condition;
   // status.nominatedNodeName: a node to set, "" to clear, nullopt to keep.
   std::optional<std::string> nominated_node_name;
+};
+
+// What a ResourceClaim write or read answered: the object the server
+// returned, or the error (its text as the API client words it) and the
+// HTTP status (0 when no response came), so a caller can retry a conflict.
+struct ClaimWrite {
+  std::shared_ptr<const api::ResourceClaim> claim;
+  int code = 0;
+  std::string error;
+  bool ok() const { return claim != nullptr; }
+  bool conflict() const { return code == 409; }
 };
 
 class ClusterWriter {
@@ -41,6 +54,37 @@ class ClusterWriter {
   // Replaces the PodGroup's status (its status subresource).
   virtual Status UpdatePodGroupStatus(const api::PodGroup& group,
                                       const api::PodGroupStatus& status) = 0;
+
+  // resource.k8s.io/v1 ResourceClaims, for DynamicResources. Get reads the
+  // API server (not a cache); Update PUTs the object (the finalizer);
+  // UpdateStatus PUTs its status subresource (allocation and reservedFor,
+  // or the deallocation); both carry the object's resourceVersion, so a
+  // stale one answers 409.
+  virtual ClaimWrite GetResourceClaim(const std::string& ns,
+                                      const std::string& name) {
+    (void)ns;
+    (void)name;
+    return ClaimWrite{.error = "resource claims are not supported here"};
+  }
+  virtual ClaimWrite UpdateResourceClaim(const api::ResourceClaim& claim) {
+    (void)claim;
+    return ClaimWrite{.error = "resource claims are not supported here"};
+  }
+  virtual ClaimWrite UpdateResourceClaimStatus(
+      const api::ResourceClaim& claim) {
+    (void)claim;
+    return ClaimWrite{.error = "resource claims are not supported here"};
+  }
+  // Removes the pod from status.reservedFor with kube-scheduler's
+  // strategic-merge patch of the status subresource
+  // ({"metadata":{"uid":<claim>},"status":{"reservedFor":[{"$patch":
+  // "delete","uid":<pod>}]}}).
+  virtual Status UnreserveResourceClaim(const api::ResourceClaim& claim,
+                                        std::string_view pod_uid) {
+    (void)claim;
+    (void)pod_uid;
+    return Status::Error("resource claims are not supported here");
+  }
 };
 
 }  // namespace ksched::framework

@@ -22,6 +22,10 @@
 #include "pkg/framework/waiting_pods.h"
 #include "pkg/util/clock.h"
 
+namespace ksched::dra {
+class DraManager;
+}  // namespace ksched::dra
+
 namespace ksched::framework {
 
 class Handle {
@@ -88,6 +92,9 @@ class Handle {
     (void)name;
     return nullptr;
   }
+  // The DRA classes, slices, claims and in-flight allocations
+  // (DynamicResources); nullptr when resource.k8s.io is not watched here.
+  virtual dra::DraManager* dra_manager() { return nullptr; }
   // Runs `task` off the scheduling cycle, where kube starts a goroutine
   // (asynchronous preemption); without a scheduler behind the framework,
   // at once on the caller's thread.

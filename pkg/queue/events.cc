@@ -77,6 +77,12 @@ std::vector<framework::ClusterEvent> PodSchedulingPropertiesChange(
   if (new_pod.spec.tolerations.size() != old_pod.spec.tolerations.size()) {
     add(framework::kUpdatePodToleration);
   }
+  // The resourceclaim controller recorded a claim it made from a template
+  // (DynamicResourceAllocation, locked on since v1.34).
+  if (new_pod.status.resource_claim_statuses !=
+      old_pod.status.resource_claim_statuses) {
+    add(framework::kUpdatePodGeneratedResourceClaim);
+  }
   if (events.empty()) add(framework::kUpdateOther);
   return events;
 }

@@ -34,7 +34,9 @@ std::vector<ClusterEventWithHint> AllEvents() {
         EventResource::kNode, EventResource::kPersistentVolume,
         EventResource::kPersistentVolumeClaim, EventResource::kCsiNode,
         EventResource::kCsiDriver, EventResource::kVolumeAttachment,
-        EventResource::kStorageClass, EventResource::kPodGroup}) {
+        EventResource::kStorageClass, EventResource::kPodGroup,
+        EventResource::kResourceClaim, EventResource::kResourceSlice,
+        EventResource::kDeviceClass}) {
     events.push_back({ClusterEvent{r, kAll}, nullptr});
   }
   return events;

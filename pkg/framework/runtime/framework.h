@@ -50,6 +50,8 @@ class Framework final : public Handle {
     MetricsRecorder* metrics = nullptr;
     // The members of each PodGroup, kept by the scheduler; none when null.
     const PodGroupMembers* pod_group_members = nullptr;
+    // DRA's state (Handle::dra_manager); none when null.
+    dra::DraManager* dra = nullptr;
     // The gates the plugins are built with (Handle::features).
     config::FeatureGates features;
     // Handle::Activate, GetPod and RunInBackground; the Handle's defaults
@@ -91,6 +93,7 @@ class Framework final : public Handle {
   const config::FeatureGates& features() const override {
     return options_.features;
   }
+  dra::DraManager* dra_manager() override { return options_.dra; }
   void Activate(
       const std::vector<std::shared_ptr<const api::Pod>>& pods) override {
     if (options_.activate) options_.activate(pods);

@@ -66,6 +66,7 @@ class FakeHandle final : public framework::Handle {
   }
 
   const config::FeatureGates& features() const override { return features_; }
+  dra::DraManager* dra_manager() override { return dra_manager_; }
 
   // For tests that fill the snapshot from a cache::Cache, as the
   // scheduler does.
@@ -81,6 +82,7 @@ class FakeHandle final : public framework::Handle {
   framework::InMemoryClusterObjects objects_;
   framework::ClusterWriter* writer_ = nullptr;
   framework::PodNominator* nominator_ = nullptr;
+  dra::DraManager* dra_manager_ = nullptr;
   framework::WaitingPods waiting_pods_;
   framework::PodGroupMembers pod_group_members_;
   // The gates plugins built on this handle read: v1.35's unless a test

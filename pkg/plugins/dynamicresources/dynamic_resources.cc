@@ -1,135 +1,526 @@
 #include "pkg/plugins/dynamicresources/dynamic_resources.h"
 
+#include <algorithm>
+#include <utility>
+
+#include "pkg/dra/resourceclaim.h"
+#include "pkg/plugins/dynamicresources/state.h"
 #include "pkg/plugins/helper/normalize_score.h"
 
 namespace ksched::plugins {
+namespace dynamic_resources_detail {
 namespace {
+
+using dynamic_resources::DraState;
 
 constexpr framework::StateKey kStateKey{"DynamicResources"};
 
-// What PreFilter learnt about the pod's claims for the later points. Only
-// pods without claims get this far, so it records just that.
-struct DynamicResourcesState final : framework::StateData {
-  bool has_claims = false;
-  std::shared_ptr<framework::StateData> Clone() const override {
-    return std::make_shared<DynamicResourcesState>(*this);
-  }
-};
-
 // kube's getStateData fails when PreFilter did not run for the pod (another
-// PreFilter rejected it first); the points after it report the cycle state's
-// bare "not found" as an error. In v1.35 that is what a pod refused at
-// PreFilter (say, for an unbound immediate claim) reads after its filter
-// reasons, and DefaultPreemption, which comes after, does not run.
-const DynamicResourcesState* ReadState(const framework::CycleState& state) {
-  return state.Read<DynamicResourcesState>(kStateKey);
+// PreFilter rejected it first); the points after it report the cycle
+// state's bare "not found" as an error.
+DraState* ReadState(const framework::CycleState& state) {
+  return state.Read<DraState>(kStateKey);
 }
 
 framework::Status StateNotFound() {
   return framework::Status::Error("not found");
 }
 
+std::string ClaimRef(const api::ResourceClaim& c) {
+  return c.metadata.ns + "/" + c.metadata.name;
+}
+
+// The size of kube's LRU of compiled selectors is not observable (compiling
+// is pure); a larger one spares recompiling a cluster's few expressions.
+constexpr size_t kSelectorCacheSize = 256;
+
 }  // namespace
+}  // namespace dynamic_resources_detail
+using namespace dynamic_resources_detail;
+
+DynamicResources::DynamicResources(Options options, framework::Handle& handle)
+    : options_(options),
+      handle_(handle),
+      manager_(handle.dra_manager()),
+      selectors_(
+          std::make_shared<cel::dra::SelectorCache>(kSelectorCacheSize)) {}
+
+// ---------------------------------------------------------------- claims
+
+util::Result<std::vector<std::shared_ptr<const api::ResourceClaim>>>
+DynamicResources::PodClaims(const api::Pod& pod) const {
+  std::vector<std::shared_ptr<const api::ResourceClaim>> claims;
+  claims.reserve(pod.spec.resource_claims.size());
+  for (const api::PodResourceClaim& pod_claim : pod.spec.resource_claims) {
+    auto name = dra::ClaimName(pod, pod_claim);
+    if (!name.ok()) return name.error();
+    // The controller decided this entry needs no claim.
+    if (!name->name) continue;
+    std::shared_ptr<const api::ResourceClaim> claim =
+        manager_->GetResourceClaim(pod.metadata.ns, *name->name);
+    if (claim == nullptr) {
+      return util::Error("could not find ResourceClaim \"" + pod.metadata.ns +
+                         "/" + *name->name + "\"");
+    }
+    if (claim->metadata.deletion_timestamp) {
+      return util::Error("resourceclaim \"" + claim->metadata.name +
+                         "\" is being deleted");
+    }
+    if (name->must_check_owner) {
+      if (auto owned = dra::IsForPod(pod, *claim); !owned.ok()) {
+        return owned.error();
+      }
+    }
+    claims.push_back(std::move(claim));
+  }
+  return claims;
+}
+
+// ---------------------------------------------------------------- events
 
 std::vector<framework::ClusterEventWithHint>
 DynamicResources::EventsToRegister() const {
-  if (!enabled_) return {};
-  // Claims, classes and slices are not watched yet; a node change is the
-  // only event that can matter to a pod this plugin rejected.
-  return {{{framework::EventResource::kNode,
-            framework::kAdd | framework::kUpdateNodeLabel |
-                framework::kUpdateNodeAllocatable},
-           nullptr}};
+  if (!options_.enabled) return {};
+  using framework::EventResource;
+  std::vector<framework::ClusterEventWithHint> events = {
+      // A node that appears or gets labels or allocatable may be one a
+      // claim's allocation or a slice's node selector allows. (Taint
+      // changes are NodeUnschedulable's and TaintToleration's business
+      // with queueing hints on, as they are in v1.35.)
+      {{EventResource::kNode, framework::kAdd | framework::kUpdateNodeLabel |
+                                  framework::kUpdateNodeAllocatable},
+       nullptr}};
+  if (manager_ == nullptr) return events;
+  events.push_back(
+      {{EventResource::kResourceClaim, framework::kAdd | framework::kUpdate},
+       [this](const api::Pod& pod, const framework::EventObjects& objs) {
+         return IsSchedulableAfterClaimChange(pod, objs.old_claim,
+                                              objs.new_claim);
+       }});
+  events.push_back(
+      {{EventResource::kPod, framework::kUpdatePodGeneratedResourceClaim},
+       [this](const api::Pod& pod, const framework::EventObjects& objs) {
+         return IsSchedulableAfterPodChange(pod, objs.old_pod, objs.new_pod);
+       }});
+  // A new or changed class or slice may offer devices; no hint.
+  events.push_back(
+      {{EventResource::kDeviceClass, framework::kAdd | framework::kUpdate},
+       nullptr});
+  events.push_back(
+      {{EventResource::kResourceSlice, framework::kAdd | framework::kUpdate},
+       nullptr});
+  return events;
 }
+
+framework::QueueingHint DynamicResources::IsSchedulableAfterClaimChange(
+    const api::Pod& pod, const api::ResourceClaim* old_claim,
+    const api::ResourceClaim* new_claim) const {
+  using framework::QueueingHint;
+  if (new_claim == nullptr) return QueueingHint::kQueue;  // not a claim
+  auto claims = PodClaims(pod);
+  // Still waiting for some other claim: this one cannot help yet.
+  if (!claims.ok()) return QueueingHint::kQueueSkip;
+  // A deallocation frees devices any pod may want.
+  if (old_claim != nullptr && old_claim->status.allocation &&
+      !new_claim->status.allocation) {
+    return QueueingHint::kQueue;
+  }
+  const bool uses =
+      std::any_of(claims->begin(), claims->end(), [&](const auto& c) {
+        return c->metadata.uid == new_claim->metadata.uid;
+      });
+  if (!uses) return QueueingHint::kQueueSkip;
+  if (old_claim == nullptr) return QueueingHint::kQueue;
+  // A finalizer or a label changed: nothing the pod waits for.
+  if (old_claim->status == new_claim->status) return QueueingHint::kQueueSkip;
+  return QueueingHint::kQueue;
+}
+
+framework::QueueingHint DynamicResources::IsSchedulableAfterPodChange(
+    const api::Pod& pod, const api::Pod* /*old_pod*/,
+    const api::Pod* new_pod) const {
+  using framework::QueueingHint;
+  if (new_pod == nullptr) return QueueingHint::kQueue;
+  if (new_pod->metadata.uid != pod.metadata.uid) {
+    return QueueingHint::kQueueSkip;
+  }
+  return PodClaims(*new_pod).ok() ? QueueingHint::kQueue
+                                  : QueueingHint::kQueueSkip;
+}
+
+// ---------------------------------------------------------------- PreEnqueue
 
 framework::Status DynamicResources::PreEnqueue(const api::Pod& pod) const {
-  if (!enabled_ || pod.spec.resource_claims.empty()) return {};
-  return framework::Status::Unresolvable(
-      "pod \"" + pod.metadata.ns + "/" + pod.metadata.name +
-      "\": ksched does not allocate ResourceClaims (" +
-      pod.spec.resource_claims.front().name +
-      "): the pod is left to a scheduler that does");
-}
-
-framework::Status DynamicResources::PreFilter(
-    framework::CycleState& state, const framework::PodInfo& pod,
-    const std::vector<framework::NodeInfoPtr>& /*nodes*/,
-    framework::PreFilterResult* /*result*/) {
-  if (!enabled_) return framework::Status::Skip();
-  auto data = std::make_shared<DynamicResourcesState>();
-  data->has_claims = !pod.pod().spec.resource_claims.empty();
-  state.Write(kStateKey, data);
-  // A pod with claims never reaches here in the scheduler (PreEnqueue holds
-  // it); as an extender, the calling kube-scheduler allocates its devices,
-  // so the pod's claims are no reason to refuse a node.
-  return framework::Status::Skip();
-}
-
-framework::Status DynamicResources::Filter(
-    const framework::CycleState& state, const framework::PodInfo& /*pod*/,
-    const framework::NodeInfo& /*node*/) const {
-  if (!enabled_) return {};
-  if (ReadState(state) == nullptr) return StateNotFound();
+  if (!options_.enabled || pod.spec.resource_claims.empty()) return {};
+  if (manager_ == nullptr) {
+    return framework::Status::Unresolvable(
+        "pod \"" + pod.metadata.ns + "/" + pod.metadata.name +
+        "\": its ResourceClaims cannot be allocated: the API server does "
+        "not serve resource.k8s.io/v1 to ksched");
+  }
+  if (auto claims = PodClaims(pod); !claims.ok()) {
+    return framework::Status::Unresolvable(claims.error().message());
+  }
   return {};
 }
 
+// ---------------------------------------------------------------- PreFilter
+
+framework::Status DynamicResources::ValidateDeviceClass(
+    std::string_view class_name, const std::string& request) const {
+  if (class_name.empty()) {
+    return framework::Status::Error("request " + request +
+                                    ": unsupported request type");
+  }
+  if (manager_->GetDeviceClass(class_name) == nullptr) {
+    return framework::Status::Unresolvable(
+        "request " + request + ": device class " + std::string(class_name) +
+        " does not exist");
+  }
+  return {};
+}
+
+framework::Status DynamicResources::PreFilter(
+    framework::CycleState& state, const framework::PodInfo& pod_info,
+    const std::vector<framework::NodeInfoPtr>& /*nodes*/,
+    framework::PreFilterResult* /*result*/) {
+  if (!options_.enabled) return framework::Status::Skip();
+  // Written first, so the later points find a state even when PreFilter
+  // rejects the pod.
+  auto data = std::make_shared<DraState>();
+  state.Write(kStateKey, data);
+  const api::Pod& pod = pod_info.pod();
+  // As an extender kube-scheduler allocates; nothing to do here then.
+  if (manager_ == nullptr || pod.spec.resource_claims.empty()) {
+    return framework::Status::Skip();
+  }
+  auto claims = PodClaims(pod);
+  if (!claims.ok()) {
+    return framework::Status::Unresolvable(claims.error().message());
+  }
+  if (claims->empty()) return framework::Status::Skip();
+
+  std::vector<dynamic_resources::ClaimInfo> infos(claims->size());
+  size_t to_allocate = 0;
+  for (size_t i = 0; i < claims->size(); ++i) {
+    const api::ResourceClaim& claim = *(*claims)[i];
+    if (claim.status.allocation) {
+      if (claim.status.allocation->node_selector) {
+        infos[i].available_on_nodes =
+            std::make_shared<const api::CompiledNodeSelector>(
+                *claim.status.allocation->node_selector);
+      }
+      continue;
+    }
+    ++to_allocate;
+    if (manager_->ClaimHasPendingAllocation(claim.metadata.uid)) {
+      return framework::Status::Unresolvable(
+          "resource claim " + ClaimRef(claim) +
+          " is in the process of being allocated");
+    }
+    for (const api::DeviceRequest& request : claim.spec.devices.requests) {
+      if (request.exactly) {
+        framework::Status s = ValidateDeviceClass(
+            request.exactly->device_class_name, request.name);
+        if (!s.IsSuccess()) return s;
+      } else if (!request.first_available.empty()) {
+        if (!options_.features.prioritized_list) {
+          return framework::Status::Unresolvable(
+              "resource claim " + ClaimRef(claim) + ", request " +
+              request.name +
+              ": has subrequests, but the DRAPrioritizedList feature is "
+              "disabled");
+        }
+        for (const api::DeviceSubRequest& sub : request.first_available) {
+          framework::Status s = ValidateDeviceClass(
+              sub.device_class_name, request.name + "/" + sub.name);
+          if (!s.IsSuccess()) return s;
+        }
+      } else {
+        return framework::Status::Unresolvable(
+            "resource claim " + ClaimRef(claim) + ", request " + request.name +
+            ": unknown request type");
+      }
+    }
+  }
+  if (to_allocate > 0) {
+    dra::DraManager* manager = manager_;
+    data->allocator = std::make_shared<const dra::Allocator>(
+        options_.features, manager_->ListAllAllocatedDevices(),
+        [manager](std::string_view name) {
+          return manager->GetDeviceClass(name);
+        },
+        manager_->ResourceSlices(), selectors_);
+  }
+  data->infos = std::move(infos);
+  data->claims = std::move(*claims);
+  return {};
+}
+
+// ---------------------------------------------------------------- Filter
+
+framework::Status DynamicResources::Filter(
+    const framework::CycleState& state, const framework::PodInfo& /*pod*/,
+    const framework::NodeInfo& node_info) const {
+  if (!options_.enabled) return {};
+  const DraState* data = ReadState(state);
+  if (data == nullptr) return StateNotFound();
+  if (data->claims.empty()) return {};
+  const api::Node& node = *node_info.node();
+
+  std::vector<size_t> unavailable;
+  for (size_t i = 0; i < data->claims.size(); ++i) {
+    const auto& selector = data->infos[i].available_on_nodes;
+    if (selector != nullptr && !selector->Matches(node)) {
+      unavailable.push_back(i);
+    }
+  }
+
+  std::vector<api::AllocationResult> allocations;
+  if (data->allocator != nullptr) {
+    std::vector<const api::ResourceClaim*> to_allocate;
+    for (size_t i : data->ToAllocate()) {
+      to_allocate.push_back(data->claims[i].get());
+    }
+    dra::AllocateLimits limits;
+    if (options_.filter_timeout.count() > 0) {
+      limits.clock = &handle_.clock();
+      limits.deadline = handle_.clock().Now() + options_.filter_timeout;
+    }
+    dra::AllocateResult r =
+        data->allocator->Allocate(node, to_allocate, limits);
+    using Code = dra::AllocateResult::Code;
+    switch (r.code) {
+      case Code::kTimedOut:
+        return framework::Status::Unresolvable(
+            "timed out trying to allocate devices");
+      case Code::kFailedOnNode:
+        return framework::Status::Unresolvable(r.message);
+      case Code::kCanceled:
+        return framework::Status::Unresolvable(
+            "asked by caller to stop allocating devices: " + r.message);
+      case Code::kError:
+        // A CEL error, a vanished class: the attempt fails and is retried
+        // with backoff, never silently taken for a mismatch.
+        return framework::Status::Error(r.message);
+      case Code::kNoFit:
+        return framework::Status::Unresolvable("cannot allocate all claims");
+      case Code::kAllocated:
+        if (r.allocations.size() != to_allocate.size()) {
+          return framework::Status::Unresolvable("cannot allocate all claims");
+        }
+        allocations = std::move(r.allocations);
+        break;
+    }
+  }
+
+  std::lock_guard lock(data->mu);
+  if (!unavailable.empty()) {
+    data->unavailable_claims.insert(unavailable.begin(), unavailable.end());
+    return framework::Status::Unresolvable(
+        "resourceclaim not available on the node");
+  }
+  if (data->allocator != nullptr) {
+    data->node_allocations[node_info.name()] = std::move(allocations);
+  }
+  return {};
+}
+
+// ---------------------------------------------------------------- PostFilter
+
 framework::Status DynamicResources::PostFilter(
-    framework::CycleState& state, const framework::PodInfo& /*pod*/,
+    framework::CycleState& state, const framework::PodInfo& pod_info,
     const framework::NodeToStatus& /*filtered*/,
     framework::PostFilterResult* /*result*/) {
-  if (!enabled_) return framework::Status::Unschedulable("plugin disabled");
-  const DynamicResourcesState* data = ReadState(state);
+  if (!options_.enabled)
+    return framework::Status::Unschedulable("plugin disabled");
+  DraState* data = ReadState(state);
   if (data == nullptr) return StateNotFound();
-  if (!data->has_claims) {
+  if (data->claims.empty()) {
     return framework::Status::Unschedulable(std::string(kNoClaimsToDeallocate));
+  }
+  const api::Pod& pod = pod_info.pod();
+  std::set<size_t> unavailable;
+  {
+    std::lock_guard lock(data->mu);
+    unavailable = data->unavailable_claims;
+  }
+  // kube takes the unavailable claims in map order (random); ascending
+  // index is one of its possible orders.
+  for (size_t index : unavailable) {
+    const api::ResourceClaim& claim = *data->claims[index];
+    const auto& reserved = claim.status.reserved_for;
+    if (!(reserved.empty() ||
+          (reserved.size() == 1 && reserved[0].uid == pod.metadata.uid))) {
+      continue;
+    }
+    framework::ClusterWriter* writer = handle_.writer();
+    if (writer == nullptr) break;
+    api::ResourceClaim copy = claim;
+    copy.status.reserved_for.clear();
+    copy.status.allocation.reset();
+    copy.status.devices.clear();
+    framework::ClaimWrite w = writer->UpdateResourceClaimStatus(copy);
+    if (!w.ok()) return framework::Status::Error(w.error);
+    return framework::Status::Unschedulable(
+        "deallocation of ResourceClaim completed");
   }
   return framework::Status::Unschedulable("still not schedulable");
 }
 
+// ---------------------------------------------------------------- Score
+
 framework::Status DynamicResources::Score(const framework::CycleState& state,
                                           const framework::PodInfo& /*pod*/,
-                                          const framework::NodeInfo& /*node*/,
+                                          const framework::NodeInfo& node,
                                           int64_t* score) const {
   *score = 0;
-  // Scoring only ranks prioritized-list alternatives of allocated claims.
-  if (!enabled_) return {};
-  if (ReadState(state) == nullptr) return StateNotFound();
+  if (!options_.enabled || !options_.features.prioritized_list) return {};
+  const DraState* data = ReadState(state);
+  if (data == nullptr) return StateNotFound();
+  if (data->claims.empty()) return {};
+  const std::vector<api::AllocationResult>* allocations;
+  {
+    std::lock_guard lock(data->mu);
+    auto it = data->node_allocations.find(node.name());
+    if (it == data->node_allocations.end()) return {};
+    allocations = &it->second;
+  }
+  // Earlier alternatives of a prioritized list score higher: 8 for the
+  // first sub-request, 7 for the second, ...
+  size_t unallocated = 0;
+  for (const auto& claim : data->claims) {
+    const api::AllocationResult* allocation;
+    if (claim->status.allocation) {
+      allocation = &*claim->status.allocation;
+    } else {
+      if (unallocated >= allocations->size()) {
+        return framework::Status::Error(
+            "number of allocations " + std::to_string(allocations->size()) +
+            " is smaller than number of claims needing allocation");
+      }
+      allocation = &(*allocations)[unallocated++];
+    }
+    for (const api::DeviceRequest& request : claim->spec.devices.requests) {
+      if (request.exactly) continue;
+      for (size_t i = 0; i < request.first_available.size(); ++i) {
+        const std::string ref =
+            request.name + "/" + request.first_available[i].name;
+        const bool allocated =
+            std::any_of(allocation->devices.results.begin(),
+                        allocation->devices.results.end(),
+                        [&](const api::DeviceRequestAllocationResult& r) {
+                          return r.request == ref;
+                        });
+        if (allocated) {
+          *score += dra::kFirstAvailableDeviceRequestMaxSize -
+                    static_cast<int64_t>(i);
+        }
+      }
+    }
+  }
   return {};
 }
 
 framework::Status DynamicResources::NormalizeScore(
     const framework::CycleState& /*state*/, const framework::PodInfo& /*pod*/,
     framework::NodeScoreList& scores) const {
-  if (!enabled_) return {};
+  if (!options_.enabled) return {};
   helper::DefaultNormalizeScore(framework::kMaxNodeScore, false, scores);
   return {};
 }
 
+// ---------------------------------------------------------------- Reserve
+
 framework::Status DynamicResources::Reserve(framework::CycleState& state,
                                             const framework::PodInfo& /*pod*/,
-                                            const std::string& /*node*/) {
-  if (!enabled_) return {};
-  if (ReadState(state) == nullptr) return StateNotFound();
+                                            const std::string& node) {
+  if (!options_.enabled) return {};
+  DraState* data = ReadState(state);
+  if (data == nullptr) return StateNotFound();
+  if (data->claims.empty()) return {};
+  const std::vector<size_t> to_allocate = data->ToAllocate();
+  if (to_allocate.empty() || data->allocator == nullptr) return {};
+  std::vector<api::AllocationResult> results;
+  {
+    std::lock_guard lock(data->mu);
+    auto it = data->node_allocations.find(node);
+    if (it != data->node_allocations.end()) results = it->second;
+  }
+  if (results.empty()) {
+    return framework::Status::Error("claim allocation not found for node");
+  }
+  if (results.size() != to_allocate.size()) {
+    return framework::Status::Error(
+        "internal error, have " + std::to_string(results.size()) +
+        " allocations, " + std::to_string(to_allocate.size()) +
+        " claims to allocate, want " + std::to_string(to_allocate.size()) +
+        " claims");
+  }
+  for (size_t k = 0; k < to_allocate.size(); ++k) {
+    const size_t index = to_allocate[k];
+    data->infos[index].allocation = results[k];
+    auto claim = std::make_shared<api::ResourceClaim>(*data->claims[index]);
+    auto& finalizers = claim->metadata.finalizers;
+    if (std::find(finalizers.begin(), finalizers.end(),
+                  api::kResourceClaimFinalizer) == finalizers.end()) {
+      finalizers.emplace_back(api::kResourceClaimFinalizer);
+    }
+    claim->status.allocation = std::move(results[k]);
+    manager_->SignalClaimPendingAllocation(claim->metadata.uid,
+                                           std::move(claim));
+  }
   return {};
 }
 
-void DynamicResources::Unreserve(framework::CycleState& /*state*/,
-                                 const framework::PodInfo& /*pod*/,
-                                 const std::string& /*node*/) {}
+void DynamicResources::Unreserve(framework::CycleState& state,
+                                 const framework::PodInfo& pod_info,
+                                 const std::string& /*node*/) {
+  if (!options_.enabled || manager_ == nullptr) return;
+  DraState* data = ReadState(state);
+  if (data == nullptr || data->claims.empty()) return;
+  const api::Pod& pod = pod_info.pod();
+  for (const auto& claim : data->claims) {
+    if (manager_->RemoveClaimPendingAllocation(claim->metadata.uid)) {
+      manager_->AssumedClaimRestore(claim->metadata.ns, claim->metadata.name);
+    }
+    // The claim as PreBind left it: reserved for the pod if PreBind got
+    // that far. The allocation stays (the claim's controller or a later
+    // PostFilter frees it); a failure here is not the pod's problem.
+    if (claim->status.allocation && dra::IsReservedForPod(pod, *claim)) {
+      if (framework::ClusterWriter* writer = handle_.writer()) {
+        (void)writer->UnreserveResourceClaim(*claim, pod.metadata.uid);
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- PreBind
 
 framework::Status DynamicResources::PreBindPreFlight(
     framework::CycleState& state, const framework::PodInfo& /*pod*/,
     const std::string& /*node*/) {
-  if (!enabled_) return framework::Status::Skip();
-  if (ReadState(state) == nullptr) return StateNotFound();
-  return framework::Status::Skip();
+  if (!options_.enabled) return framework::Status::Skip();
+  const DraState* data = ReadState(state);
+  if (data == nullptr) return StateNotFound();
+  if (data->claims.empty()) return framework::Status::Skip();
+  return {};
 }
 
 framework::Status DynamicResources::PreBind(framework::CycleState& state,
-                                            const framework::PodInfo& /*pod*/,
+                                            const framework::PodInfo& pod_info,
                                             const std::string& /*node*/) {
-  if (!enabled_) return {};
-  if (ReadState(state) == nullptr) return StateNotFound();
+  if (!options_.enabled) return {};
+  DraState* data = ReadState(state);
+  if (data == nullptr) return StateNotFound();
+  if (data->claims.empty()) return {};
+  const api::Pod& pod = pod_info.pod();
+  for (size_t i = 0; i < data->claims.size(); ++i) {
+    if (dra::IsReservedForPod(pod, *data->claims[i])) continue;
+    auto bound = BindClaim(*data->claims[i], data->infos[i].allocation, pod);
+    if (!bound.ok()) return framework::Status::Error(bound.error().message());
+    data->claims[i] = std::move(*bound);
+  }
   return {};
 }
 
@@ -140,9 +531,43 @@ bool DynamicResources::SignPod(const api::Pod& pod, api::Pod& /*into*/) const {
 }
 
 util::Result<std::unique_ptr<framework::Plugin>> NewDynamicResources(
-    const config::PluginArgs* /*args*/, framework::Handle& handle) {
-  return std::unique_ptr<framework::Plugin>(std::make_unique<DynamicResources>(
-      handle.features().Enabled(config::Feature::kDynamicResourceAllocation)));
+    const config::PluginArgs* args, framework::Handle& handle) {
+  const config::FeatureGates& gates = handle.features();
+  using config::Feature;
+  DynamicResources::Options options;
+  options.enabled = gates.Enabled(Feature::kDynamicResourceAllocation);
+  options.features.admin_access = gates.Enabled(Feature::kDRAAdminAccess);
+  options.features.prioritized_list =
+      gates.Enabled(Feature::kDRAPrioritizedList);
+  options.features.partitionable_devices =
+      gates.Enabled(Feature::kDRAPartitionableDevices);
+  options.features.device_taints = gates.Enabled(Feature::kDRADeviceTaints);
+  // What kube's experimental allocator and the alpha extras add is not
+  // implemented: refuse them rather than schedule differently than kube.
+  if (options.enabled) {
+    for (Feature f :
+         {Feature::kDRAConsumableCapacity, Feature::kDRAExtendedResource,
+          Feature::kDRADeviceTaintRules}) {
+      if (gates.Enabled(f)) {
+        return util::Error("DynamicResources: feature gate " +
+                           std::string(config::FeatureName(f)) +
+                           " is not supported by ksched");
+      }
+    }
+    if (gates.Enabled(Feature::kDRADeviceBindingConditions) &&
+        gates.Enabled(Feature::kDRAResourceClaimDeviceStatus)) {
+      return util::Error(
+          "DynamicResources: feature gate DRADeviceBindingConditions is not "
+          "supported by ksched");
+    }
+  }
+  if (const auto* a = dynamic_cast<const config::DynamicResourcesArgs*>(args)) {
+    options.filter_timeout = a->filter_timeout;
+  } else if (gates.Enabled(Feature::kDRASchedulerFilterTimeout)) {
+    options.filter_timeout = std::chrono::seconds(10);
+  }
+  return std::unique_ptr<framework::Plugin>(
+      std::make_unique<DynamicResources>(options, handle));
 }
 
 }  // namespace ksched::plugins

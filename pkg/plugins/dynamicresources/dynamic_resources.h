@@ -1,22 +1,38 @@
 // DynamicResources: allocates the devices a pod asks for through
-// ResourceClaims while it is scheduled (kube-scheduler v1.35's plugin, in
-// the default profile since DynamicResourceAllocation went GA in 1.34).
+// ResourceClaims while it is scheduled, as kube-scheduler v1.35's plugin
+// does (in the default profile with weight 2, right before
+// DefaultPreemption).
 //
-// This is the part every pod meets. A pod without claims gets an empty
-// state at PreFilter and a Skip, passes Filter, scores 0 on every node and,
-// when it fits nowhere, the plugin's PostFilter answers "no new claims to
-// deallocate" ahead of preemption, which is why every v1.35 failure message
-// carries those words. A pod that does reference claims is held at
-// PreEnqueue with a message saying ksched does not allocate devices: binding
-// it while ignoring its claims would start it on a node without its devices.
-// As an extender, where kube-scheduler allocates, such pods pass.
+//   PreEnqueue  every claim exists (a template's claim has been made) and
+//               is not being deleted
+//   PreFilter   reads the claims; an allocated one pins the pod to its
+//               allocation's nodes; for the others checks their classes and
+//               builds the cycle's allocator over the devices not taken
+//   Filter      allocates the unallocated claims on the node
+//   PostFilter  when no node fits, deallocates one claim that blocks it
+//   Score       prefers nodes where prioritized lists got earlier choices
+//   Reserve     holds the chosen devices in flight, so no other cycle
+//               takes them
+//   PreBind     writes the finalizer, then the allocation and reservedFor
+//               into each claim (retrying conflicts)
+//   Unreserve   lets the in-flight devices go and removes the pod from
+//               reservedFor
+//
+// The claims, classes and slices come from the Handle's dra::DraManager.
+// Without one (resource.k8s.io is not served, or ksched runs as an
+// extender, where kube-scheduler allocates), a pod with claims is held at
+// PreEnqueue when ksched schedules it, and passes as an extender.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string_view>
 #include <vector>
 
+#include "pkg/cel/dra.h"
 #include "pkg/config/types.h"
+#include "pkg/dra/allocator.h"
+#include "pkg/dra/dra_manager.h"
 #include "pkg/framework/handle.h"
 #include "pkg/framework/interface.h"
 #include "pkg/plugins/names.h"
@@ -38,9 +54,14 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
                                public framework::SignPlugin,
                                public framework::EnqueueExtensions {
  public:
-  // `enabled`: the DynamicResourceAllocation gate. Configured while it is
-  // off, the plugin does nothing, as kube's does.
-  explicit DynamicResources(bool enabled) : enabled_(enabled) {}
+  struct Options {
+    // The DynamicResourceAllocation gate: off, the plugin does nothing.
+    bool enabled = true;
+    dra::Features features;
+    // filterTimeout; zero means none.
+    std::chrono::nanoseconds filter_timeout{0};
+  };
+  DynamicResources(Options options, framework::Handle& handle);
 
   std::string_view Name() const override { return names::kDynamicResources; }
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
@@ -70,9 +91,8 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
                             const std::string& node) override;
   void Unreserve(framework::CycleState& state, const framework::PodInfo& pod,
                  const std::string& node) override;
-  // Skip: a pod that reaches binding has no claims to bind (those with
-  // claims are held at PreEnqueue), as v1.35 answers for a pod without
-  // claims, so no nominatedNodeName is written ahead of binding for it.
+  // Success when PreBind will write claims, so the framework sets the
+  // pod's nominatedNodeName first, as v1.35 does.
   framework::Status PreBindPreFlight(framework::CycleState& state,
                                      const framework::PodInfo& pod,
                                      const std::string& node) override;
@@ -81,8 +101,33 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
                             const std::string& node) override;
   bool SignPod(const api::Pod& pod, api::Pod& into) const override;
 
+  // The pod's claims in spec order, or the first reason one is missing
+  // (kube's foreachPodResourceClaim); template entries needing no claim
+  // are skipped.
+  util::Result<std::vector<std::shared_ptr<const api::ResourceClaim>>>
+  PodClaims(const api::Pod& pod) const;
+
+  // Queueing hints (exposed for tests).
+  framework::QueueingHint IsSchedulableAfterClaimChange(
+      const api::Pod& pod, const api::ResourceClaim* old_claim,
+      const api::ResourceClaim* new_claim) const;
+  framework::QueueingHint IsSchedulableAfterPodChange(
+      const api::Pod& pod, const api::Pod* old_pod,
+      const api::Pod* new_pod) const;
+
  private:
-  bool enabled_;
+  // PreBind's write of one claim; the updated claim or kube's error text.
+  util::Result<std::shared_ptr<const api::ResourceClaim>> BindClaim(
+      const api::ResourceClaim& claim,
+      const std::optional<api::AllocationResult>& allocation,
+      const api::Pod& pod);
+  framework::Status ValidateDeviceClass(std::string_view class_name,
+                                        const std::string& request) const;
+
+  Options options_;
+  framework::Handle& handle_;
+  dra::DraManager* manager_;  // null: inert (see above)
+  std::shared_ptr<cel::dra::SelectorCache> selectors_;
 };
 
 util::Result<std::unique_ptr<framework::Plugin>> NewDynamicResources(

@@ -1,0 +1,278 @@
+#include "pkg/dra/dra_manager.h"
+
+#include <charconv>
+#include <utility>
+
+namespace ksched::dra {
+namespace dra_manager_detail {
+namespace {
+
+// The resourceVersion as the assume cache compares it (an integer; an
+// unparsable one counts as 0).
+int64_t Version(const api::ResourceClaim& c) {
+  const std::string& rv = c.metadata.resource_version;
+  int64_t v = 0;
+  std::from_chars(rv.data(), rv.data() + rv.size(), v);
+  return v;
+}
+
+// Calls f(DeviceId) for every device the claim's allocation holds, leaving
+// out results with admin access (they do not take a device from others).
+template <typename F>
+void ForeachAllocatedDevice(const api::ResourceClaim& c, F&& f) {
+  if (!c.status.allocation) return;
+  for (const api::DeviceRequestAllocationResult& r :
+       c.status.allocation->devices.results) {
+    if (r.admin_access.value_or(false)) continue;
+    f(DeviceId{r.driver, r.pool, r.device});
+  }
+}
+
+}  // namespace
+}  // namespace dra_manager_detail
+using namespace dra_manager_detail;
+
+void DraManager::SetListener(Listener listener) {
+  std::lock_guard lock(mu_);
+  listener_ = std::move(listener);
+}
+
+std::string DraManager::Key(std::string_view ns, std::string_view name) {
+  std::string key;
+  key.reserve(ns.size() + name.size() + 1);
+  key.append(ns).append("/").append(name);
+  return key;
+}
+
+void DraManager::Notify(framework::EventResource resource, uint32_t action,
+                        const api::ResourceClaim* old_claim,
+                        const api::ResourceClaim* new_claim) {
+  Listener listener;
+  {
+    std::lock_guard lock(mu_);
+    listener = listener_;
+  }
+  if (!listener) return;
+  framework::EventObjects objs;
+  objs.old_claim = old_claim;
+  objs.new_claim = new_claim;
+  listener(framework::ClusterEvent{resource, action}, objs);
+}
+
+// ---- classes and slices ----
+
+void DraManager::UpsertDeviceClass(std::shared_ptr<const api::DeviceClass> c) {
+  bool existed;
+  {
+    std::lock_guard lock(mu_);
+    auto [it, inserted] = classes_.try_emplace(c->metadata.name, c);
+    existed = !inserted;
+    if (existed) it->second = std::move(c);
+  }
+  Notify(framework::EventResource::kDeviceClass,
+         existed ? framework::kUpdateOther : framework::kAdd, nullptr, nullptr);
+}
+
+void DraManager::DeleteDeviceClass(const std::string& name) {
+  {
+    std::lock_guard lock(mu_);
+    if (classes_.erase(name) == 0) return;
+  }
+  Notify(framework::EventResource::kDeviceClass, framework::kDelete, nullptr,
+         nullptr);
+}
+
+void DraManager::UpsertResourceSlice(
+    std::shared_ptr<const api::ResourceSlice> s) {
+  bool existed;
+  {
+    std::lock_guard lock(mu_);
+    auto [it, inserted] = slices_.try_emplace(s->metadata.name, s);
+    existed = !inserted;
+    if (existed) it->second = std::move(s);
+    slice_index_.reset();
+  }
+  Notify(framework::EventResource::kResourceSlice,
+         existed ? framework::kUpdateOther : framework::kAdd, nullptr, nullptr);
+}
+
+void DraManager::DeleteResourceSlice(const std::string& name) {
+  {
+    std::lock_guard lock(mu_);
+    if (slices_.erase(name) == 0) return;
+    slice_index_.reset();
+  }
+  Notify(framework::EventResource::kResourceSlice, framework::kDelete, nullptr,
+         nullptr);
+}
+
+std::shared_ptr<const api::DeviceClass> DraManager::GetDeviceClass(
+    std::string_view name) const {
+  std::lock_guard lock(mu_);
+  auto it = classes_.find(name);
+  return it == classes_.end() ? nullptr : it->second;
+}
+
+std::shared_ptr<const SliceIndex> DraManager::ResourceSlices() const {
+  std::lock_guard lock(mu_);
+  if (!slice_index_) {
+    std::vector<std::shared_ptr<const api::ResourceSlice>> slices;
+    slices.reserve(slices_.size());
+    for (const auto& [name, s] : slices_) slices.push_back(s);
+    slice_index_ = std::make_shared<const SliceIndex>(std::move(slices));
+  }
+  return slice_index_;
+}
+
+// ---- claims: the assume cache and the allocated devices ----
+
+void DraManager::AddDevices(const api::ResourceClaim& c) {
+  ForeachAllocatedDevice(c, [&](DeviceId id) { ++allocated_[std::move(id)]; });
+}
+
+void DraManager::RemoveDevices(const api::ResourceClaim& c) {
+  ForeachAllocatedDevice(c, [&](const DeviceId& id) {
+    auto it = allocated_.find(id);
+    if (it != allocated_.end() && --it->second <= 0) allocated_.erase(it);
+  });
+}
+
+// Allocations are immutable: a claim's devices change only when its
+// allocation appears or goes away.
+void DraManager::ReplaceLatest(CachedClaim& cached,
+                               std::shared_ptr<const api::ResourceClaim> next) {
+  const bool had = cached.latest && cached.latest->status.allocation;
+  const bool has = next && next->status.allocation;
+  if (had && !has) RemoveDevices(*cached.latest);
+  if (!had && has) AddDevices(*next);
+  cached.latest = std::move(next);
+}
+
+void DraManager::UpsertResourceClaim(
+    std::shared_ptr<const api::ResourceClaim> c) {
+  std::shared_ptr<const api::ResourceClaim> old;
+  {
+    std::lock_guard lock(mu_);
+    std::string key = Key(c->metadata.ns, c->metadata.name);
+    auto it = claims_.find(key);
+    if (it != claims_.end()) {
+      // An informer event no newer than what is cached (an object the
+      // scheduler assumed after writing it) must not take it back.
+      if (Version(*c) <= Version(*it->second.latest)) return;
+      old = it->second.latest;
+      ReplaceLatest(it->second, c);
+      it->second.api = c;
+    } else {
+      CachedClaim cached;
+      ReplaceLatest(cached, c);
+      cached.api = c;
+      claims_.emplace(std::move(key), std::move(cached));
+    }
+  }
+  Notify(framework::EventResource::kResourceClaim,
+         old ? framework::kUpdateOther : framework::kAdd, old.get(), c.get());
+}
+
+void DraManager::DeleteResourceClaim(const std::string& ns,
+                                     const std::string& name) {
+  std::shared_ptr<const api::ResourceClaim> old;
+  {
+    std::lock_guard lock(mu_);
+    auto it = claims_.find(Key(ns, name));
+    if (it == claims_.end()) return;
+    old = it->second.latest;
+    ReplaceLatest(it->second, nullptr);
+    claims_.erase(it);
+  }
+  Notify(framework::EventResource::kResourceClaim, framework::kDelete,
+         old.get(), nullptr);
+}
+
+std::shared_ptr<const api::ResourceClaim> DraManager::GetResourceClaim(
+    std::string_view ns, std::string_view name) const {
+  std::lock_guard lock(mu_);
+  auto it = claims_.find(Key(ns, name));
+  return it == claims_.end() ? nullptr : it->second.latest;
+}
+
+std::vector<std::shared_ptr<const api::ResourceClaim>>
+DraManager::ListResourceClaims() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::shared_ptr<const api::ResourceClaim>> out;
+  out.reserve(claims_.size());
+  for (const auto& [key, cached] : claims_) out.push_back(cached.latest);
+  return out;
+}
+
+util::Result<void> DraManager::AssumeClaimAfterAPICall(
+    std::shared_ptr<const api::ResourceClaim> c) {
+  std::shared_ptr<const api::ResourceClaim> old;
+  {
+    std::lock_guard lock(mu_);
+    std::string key = Key(c->metadata.ns, c->metadata.name);
+    auto it = claims_.find(key);
+    if (it == claims_.end()) {
+      return util::Error("could not find ResourceClaim \"" + key + "\"");
+    }
+    const int64_t stored = Version(*it->second.latest);
+    const int64_t assumed = Version(*c);
+    if (assumed < stored) {
+      return util::Error(
+          "ResourceClaim \"" + key +
+          "\" is out of sync (stored: " + std::to_string(stored) +
+          ", assume: " + std::to_string(assumed) + ")");
+    }
+    old = it->second.latest;
+    ReplaceLatest(it->second, c);
+  }
+  Notify(framework::EventResource::kResourceClaim, framework::kUpdateOther,
+         old.get(), c.get());
+  return {};
+}
+
+void DraManager::AssumedClaimRestore(const std::string& ns,
+                                     const std::string& name) {
+  std::shared_ptr<const api::ResourceClaim> old, now;
+  {
+    std::lock_guard lock(mu_);
+    auto it = claims_.find(Key(ns, name));
+    if (it == claims_.end() || it->second.latest == it->second.api) return;
+    old = it->second.latest;
+    now = it->second.api;
+    ReplaceLatest(it->second, now);
+  }
+  Notify(framework::EventResource::kResourceClaim, framework::kUpdateOther,
+         old.get(), now.get());
+}
+
+// ---- in-flight allocations ----
+
+void DraManager::SignalClaimPendingAllocation(
+    const std::string& uid, std::shared_ptr<const api::ResourceClaim> c) {
+  std::lock_guard lock(mu_);
+  in_flight_[uid] = std::move(c);
+}
+
+bool DraManager::RemoveClaimPendingAllocation(const std::string& uid) {
+  std::lock_guard lock(mu_);
+  return in_flight_.erase(uid) > 0;
+}
+
+bool DraManager::ClaimHasPendingAllocation(const std::string& uid) const {
+  std::lock_guard lock(mu_);
+  return in_flight_.contains(uid);
+}
+
+DeviceIdSet DraManager::ListAllAllocatedDevices() const {
+  std::lock_guard lock(mu_);
+  DeviceIdSet out;
+  out.reserve(allocated_.size() + in_flight_.size());
+  for (const auto& [id, count] : allocated_) out.insert(id);
+  for (const auto& [uid, claim] : in_flight_) {
+    ForeachAllocatedDevice(*claim,
+                           [&](DeviceId id) { out.insert(std::move(id)); });
+  }
+  return out;
+}
+
+}  // namespace ksched::dra

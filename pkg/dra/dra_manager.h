@@ -1,0 +1,112 @@
+// DraManager: the DRA objects the scheduler knows and the allocations in
+// flight (kube-scheduler's DefaultDRAManager): DeviceClasses and
+// ResourceSlices as the informers deliver them, ResourceClaims in an
+// assume cache (so a claim the scheduler just wrote is seen before the
+// informer catches up), the devices allocated to them, and the claims
+// cycles are allocating right now (Reserve to PreBind).
+//
+// Informers (or the simulator) feed it; the DynamicResources plugin reads
+// it. Every change it accepts is passed to the listener as a cluster event
+// (resource.k8s.io/ResourceClaim and friends), claims' events carrying the
+// old and new object, as kube's assume cache's handlers do. Thread-safe.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "pkg/api/resource.h"
+#include "pkg/dra/device_id.h"
+#include "pkg/dra/slice_index.h"
+#include "pkg/framework/cluster_event.h"
+#include "pkg/util/result.h"
+
+namespace ksched::dra {
+
+class DraManager {
+ public:
+  // Called after each accepted change, outside the manager's lock.
+  using Listener = std::function<void(const framework::ClusterEvent&,
+                                      const framework::EventObjects&)>;
+
+  DraManager() = default;
+  DraManager(const DraManager&) = delete;
+  DraManager& operator=(const DraManager&) = delete;
+
+  void SetListener(Listener listener);
+
+  // ---- informer side ----
+  void UpsertDeviceClass(std::shared_ptr<const api::DeviceClass> c);
+  void DeleteDeviceClass(const std::string& name);
+  void UpsertResourceSlice(std::shared_ptr<const api::ResourceSlice> s);
+  void DeleteResourceSlice(const std::string& name);
+  // Replaces the cached claim only when the new object's resourceVersion is
+  // newer than the cached (possibly assumed) one, as kube's assume cache.
+  void UpsertResourceClaim(std::shared_ptr<const api::ResourceClaim> c);
+  void DeleteResourceClaim(const std::string& ns, const std::string& name);
+
+  // ---- plugin side ----
+  std::shared_ptr<const api::DeviceClass> GetDeviceClass(
+      std::string_view name) const;
+  // The slices as of now, indexed; rebuilt lazily after a change.
+  std::shared_ptr<const SliceIndex> ResourceSlices() const;
+  // The claim as the scheduler last knew it (assumed or from the API).
+  std::shared_ptr<const api::ResourceClaim> GetResourceClaim(
+      std::string_view ns, std::string_view name) const;
+  std::vector<std::shared_ptr<const api::ResourceClaim>> ListResourceClaims()
+      const;
+
+  // The claim as written to the API server, ahead of the informer. Fails
+  // ("ResourceClaim \"ns/name\" is out of sync (stored: 7, assume: 5)")
+  // when it is older than what is cached.
+  util::Result<void> AssumeClaimAfterAPICall(
+      std::shared_ptr<const api::ResourceClaim> c);
+  // Back to what the informer last delivered.
+  void AssumedClaimRestore(const std::string& ns, const std::string& name);
+
+  // In-flight allocations, by claim UID (Reserve .. PreBind/Unreserve).
+  void SignalClaimPendingAllocation(
+      const std::string& uid, std::shared_ptr<const api::ResourceClaim> c);
+  // Whether there was one to remove.
+  bool RemoveClaimPendingAllocation(const std::string& uid);
+  bool ClaimHasPendingAllocation(const std::string& uid) const;
+
+  // Devices allocated to cached claims plus those of in-flight claims
+  // (admin-access results excluded), as one consistent set.
+  DeviceIdSet ListAllAllocatedDevices() const;
+
+ private:
+  struct CachedClaim {
+    std::shared_ptr<const api::ResourceClaim> latest;  // assumed or api
+    std::shared_ptr<const api::ResourceClaim> api;     // from the informer
+  };
+  static std::string Key(std::string_view ns, std::string_view name);
+  void AddDevices(const api::ResourceClaim& c);
+  void RemoveDevices(const api::ResourceClaim& c);
+  void ReplaceLatest(CachedClaim& cached,
+                     std::shared_ptr<const api::ResourceClaim> next);
+  void Notify(framework::EventResource resource, uint32_t action,
+              const api::ResourceClaim* old_claim,
+              const api::ResourceClaim* new_claim);
+
+  mutable std::mutex mu_;
+  Listener listener_;
+  std::map<std::string, std::shared_ptr<const api::DeviceClass>, std::less<>>
+      classes_;
+  std::map<std::string, std::shared_ptr<const api::ResourceSlice>, std::less<>>
+      slices_;
+  mutable std::shared_ptr<const SliceIndex> slice_index_;   // null: stale
+  std::map<std::string, CachedClaim, std::less<>> claims_;  // by ns/name
+  // How many cached claims hold each device (allocations are immutable, so
+  // a count per device is exact).
+  std::unordered_map<DeviceId, int, DeviceIdHash> allocated_;
+  std::unordered_map<std::string, std::shared_ptr<const api::ResourceClaim>>
+      in_flight_;
+};
+
+}  // namespace ksched::dra
