@@ -28,6 +28,7 @@ void AddMembers(const JsonValue& value, int depth, bool is_metadata,
     std::string_view key(m.name.GetString(), m.name.GetStringLength());
     if (m.value.IsNull()) continue;
     if (is_metadata && IsSystemMetadata(key)) continue;
+    if (!key.empty() && key[0] == '$') continue;  // a patch directive
     const std::string name = "f:" + std::string(key);
     JsonValue* child = MutableMember(out, name);
     if (child == nullptr) {
@@ -59,6 +60,12 @@ void AddFields(const JsonValue& value, std::string_view field, int depth,
   if (!keys.empty()) {
     MarkSelf(field, depth, out, a);
     for (const auto& element : value.GetArray()) {
+      // An element a patch deletes is no field of the writer's.
+      if (const JsonValue* directive = Member(element, "$patch");
+          directive != nullptr && directive->IsString() &&
+          std::string_view(directive->GetString()) == "delete") {
+        continue;
+      }
       JsonValue key_object(rapidjson::kObjectType);
       for (std::string_view key : keys) {
         if (const JsonValue* key_value = Member(element, key)) {

@@ -9,12 +9,14 @@ std::string_view MergeKeyFor(std::string_view field) {
   if (field == "containers" || field == "initContainers" ||
       field == "ephemeralContainers" || field == "volumes" || field == "env" ||
       field == "imagePullSecrets" || field == "resourceClaims" ||
-      field == "schedulingGates") {
+      field == "schedulingGates" || field == "resourceClaimStatuses" ||
+      field == "claims") {
     return "name";
   }
   if (field == "volumeMounts") return "mountPath";
   if (field == "ports") return "containerPort";
-  if (field == "ownerReferences") return "uid";
+  // A ResourceClaim's reservedFor: its consumers, by uid.
+  if (field == "ownerReferences" || field == "reservedFor") return "uid";
   if (field == "podIPs" || field == "hostIPs") return "ip";
   if (field == "topologySpreadConstraints") return "topologyKey";
   return "";

@@ -6,6 +6,7 @@
 #include <set>
 #include <string_view>
 
+#include "test/apiserver/dra_objects.h"
 #include "test/apiserver/resources.h"
 
 namespace ksched::testing::apiserver {
@@ -271,6 +272,8 @@ void ApplyDefaults(const ResourceInfo& resource, JsonDocument& object,
     Default(status, "attached", JsonValue(false), a);
   } else if (resource.resource == "priorityclasses") {
     DefaultString(object, "preemptionPolicy", "PreemptLowerPriority", a);
+  } else if (IsDraResource(resource)) {
+    ApplyDraDefaults(resource, object);
   } else if (resource.resource == "poddisruptionbudgets") {
     EnsureObject(object, "spec", a);
     JsonValue& status = EnsureObject(object, "status", a);
@@ -302,6 +305,8 @@ void PrepareForCreate(const ResourceInfo& resource, JsonDocument& object,
     JsonValue& labels = EnsureObject(metadata, "labels", a);
     SetString(labels, "kubernetes.io/metadata.name",
               StringAt(object, {"metadata", "name"}), a);
+  } else if (IsDraResource(resource)) {
+    PrepareDraForCreate(resource, object);
   } else if (resource.resource == "persistentvolumeclaims" ||
              resource.resource == "persistentvolumes") {
     JsonValue status(rapidjson::kObjectType);
@@ -312,6 +317,7 @@ void PrepareForCreate(const ResourceInfo& resource, JsonDocument& object,
 
 void PrepareForUpdate(const ResourceInfo& resource, const JsonValue& previous,
                       JsonDocument& next, int kube_minor) {
+  if (IsDraResource(resource)) PrepareDraForUpdate(resource, previous, next);
   if (!resource.is_pod()) return;
   auto& a = next.GetAllocator();
   JsonValue& spec = EnsureObject(next, "spec", a);

@@ -171,6 +171,9 @@ bool MergeObject(JsonValue& target, const JsonValue& patch,
         if (!MergeList(*existing, m.value, merge_key, alloc, error)) {
           return false;
         }
+        // A list the patch emptied is omitted, as the API's optional
+        // lists are once decoded.
+        if (existing->Empty()) RemoveMember(target, key);
         continue;
       }
       if (IsSetOfScalars(key)) {

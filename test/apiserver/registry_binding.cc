@@ -165,6 +165,11 @@ Response Registry::Bind(const Request& request, const ApiPath& path) {
     auto& a = next.GetAllocator();
     next.CopyFrom(pod->doc, a);
     SetString(EnsureObject(next, "spec", a), "nodeName", node, a);
+    // ClearingNominatedNodeNameAfterBinding, on by default from v1.35: the
+    // nomination is stale once the pod is bound.
+    if (options_.served.minor >= 35) {
+      RemoveMember(EnsureObject(next, "status", a), "nominatedNodeName");
+    }
     if (const JsonValue* annotations =
             Find(binding, {"metadata", "annotations"});
         annotations != nullptr && annotations->IsObject() &&

@@ -217,7 +217,15 @@ Response Registry::Delete(const Request& request, const ApiPath& path) {
     if (outcome.error.has_value()) {
       return ErrorResponse(*outcome.error, request.pretty);
     }
-    if (r.return_deleted_object && outcome.object != nullptr) {
+    // An object left for its finalizers answers as itself, whatever the
+    // resource answers for one deleted outright.
+    const JsonValue* finalizers =
+        outcome.object == nullptr
+            ? nullptr
+            : Find(outcome.object->doc, {"metadata", "finalizers"});
+    const bool finalizing =
+        finalizers != nullptr && finalizers->IsArray() && !finalizers->Empty();
+    if ((r.return_deleted_object || finalizing) && outcome.object != nullptr) {
       return ObjectResponse(200, r, *outcome.object, request.pretty);
     }
     ApiError success{.code = 0, .status = "Success", .has_details = true};

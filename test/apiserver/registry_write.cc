@@ -2,6 +2,7 @@
 // decode, default, admit (create), validate, record managed fields, and
 // commit against the version the change was computed from.
 #include "test/apiserver/admission.h"
+#include "test/apiserver/dra_objects.h"
 #include "test/apiserver/managed_fields.h"
 #include "test/apiserver/object_defaults.h"
 #include "test/apiserver/patch.h"
@@ -16,6 +17,25 @@ namespace {
 // Retries of a write that lost a race with another writer.
 constexpr int kMaxAttempts = 32;
 
+// Server-side apply, whose body is YAML (or JSON, which YAML includes).
+constexpr std::string_view kApplyPatch = "application/apply-patch+yaml";
+
+// An apply names its manager; nothing defaults it.
+ApiError ApplyWithoutFieldManager() {
+  ApiError e{.code = 422,
+             .reason = "Invalid",
+             .message =
+                 "PatchOptions.meta.k8s.io \"\" is invalid: "
+                 "fieldManager: Required value: is required for apply "
+                 "patch"};
+  e.has_details = true;
+  e.detail_group = "meta.k8s.io";
+  e.detail_kind = "PatchOptions";
+  e.causes.push_back(
+      FieldRequired("fieldManager", "is required for apply patch"));
+  return e;
+}
+
 FieldManager ManagerFor(const Request& request, const ResourceInfo& resource,
                         const std::string& subresource) {
   FieldManager m;
@@ -24,6 +44,7 @@ FieldManager ManagerFor(const Request& request, const ResourceInfo& resource,
                   : ManagerFromUserAgent(request.user_agent);
   m.api_version = resource.ApiVersion();
   m.subresource = subresource;
+  if (request.content_type.starts_with(kApplyPatch)) m.operation = "Apply";
   m.time = Rfc3339Now();
   return m;
 }
@@ -246,7 +267,7 @@ Response Registry::Patch(const Request& request, const ApiPath& path) {
   const std::string type =
       request.content_type.substr(0, request.content_type.find(';'));
   if (r.custom && type != "application/merge-patch+json" &&
-      type != "application/json-patch+json") {
+      type != "application/json-patch+json" && type != kApplyPatch) {
     return ErrorResponse(
         UnsupportedMediaType(
             "the body of the request was in an unknown format - accepted "
@@ -254,16 +275,21 @@ Response Registry::Patch(const Request& request, const ApiPath& path) {
             "application/merge-patch+json, application/apply-patch+yaml"),
         request.pretty);
   }
+  const bool apply = type == kApplyPatch;
   if (type != "application/merge-patch+json" &&
       type != "application/strategic-merge-patch+json" &&
-      type != "application/json-patch+json") {
+      type != "application/json-patch+json" && !apply) {
     return ErrorResponse(
         UnsupportedMediaType(
             "the body of the request was in an unknown format - accepted "
             "media types include: application/json-patch+json, "
             "application/merge-patch+json, "
-            "application/strategic-merge-patch+json"),
+            "application/strategic-merge-patch+json, "
+            "application/apply-patch+yaml"),
         request.pretty);
+  }
+  if (apply && request.query.Get("fieldManager").empty()) {
+    return ErrorResponse(ApplyWithoutFieldManager(), request.pretty);
   }
   JsonDocument patch;
   std::string error;
@@ -291,7 +317,10 @@ Response Registry::Patch(const Request& request, const ApiPath& path) {
     SetString(next, "apiVersion", r.ApiVersion(), a);
     if (type == "application/merge-patch+json") {
       ApplyMergePatch(next, patch, a);
-    } else if (type == "application/strategic-merge-patch+json") {
+    } else if (type == "application/strategic-merge-patch+json" || apply) {
+      // An apply merges the configuration as a strategic merge does
+      // (associative lists by their keys). Fields the manager applied
+      // before and leaves out now are not removed here.
       if (!ApplyStrategicMergePatch(next, patch, a, &error)) {
         return ErrorResponse(ApiError{.code = 500, .message = error},
                              request.pretty);
@@ -312,10 +341,14 @@ Response Registry::Patch(const Request& request, const ApiPath& path) {
     if (!patched_rv.empty() && patched_rv != std::to_string(current->rv)) {
       return ErrorResponse(ConflictModified(r, path.name), request.pretty);
     }
+    // A patch sets no precondition (unlike a PUT): a uid it changes is an
+    // update of an immutable field, found by the checks common to every
+    // update and again by the kind's own metadata validation.
     const std::string patched_uid = StringAt(next, {"metadata", "uid"});
     if (!patched_uid.empty() && patched_uid != current->uid) {
-      return ErrorResponse(PreconditionConflict(r, path.ns, path.name, "UID",
-                                                patched_uid, current->uid),
+      const StatusCause immutable = FieldInvalid(
+          "metadata.uid", "\"" + patched_uid + "\"", "field is immutable");
+      return ErrorResponse(Invalid(r, path.name, {immutable, immutable}),
                            request.pretty);
     }
     const JsonValue& written = type == "application/json-patch+json"
@@ -362,6 +395,7 @@ std::optional<ApiError> Registry::PrepareUpdate(
         }
       }
       if (r.is_pod()) CopyMember(old_metadata, metadata, "ownerReferences", a);
+      KeepMetadataOnDraStatusUpdate(r, current.doc, next);
     } else {
       CopyMember(current.doc, next, "status", a);
     }

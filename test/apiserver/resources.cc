@@ -161,6 +161,7 @@ std::vector<ResourceInfo> BuildResources() {
                            .resource = "deviceclasses",
                            .kind = "DeviceClass",
                            .namespaced = false,
+                           .return_deleted_object = true,
                            .storage_directory = "deviceclasses",
                            .zero_value_fields = R"("spec":{})",
                            .since_minor = 34});
@@ -170,6 +171,7 @@ std::vector<ResourceInfo> BuildResources() {
                    .resource = "resourceclaims",
                    .kind = "ResourceClaim",
                    .has_status = true,
+                   .return_deleted_object = true,
                    .storage_directory = "resourceclaims",
                    .zero_value_fields =
                        R"("spec":{"devices":{"requests":null}},"status":{})",
@@ -179,6 +181,7 @@ std::vector<ResourceInfo> BuildResources() {
       .version = "v1",
       .resource = "resourceclaimtemplates",
       .kind = "ResourceClaimTemplate",
+      .return_deleted_object = true,
       .storage_directory = "resourceclaimtemplates",
       .zero_value_fields = R"("spec":{"spec":{"devices":{"requests":null}}})",
       .since_minor = 34});
@@ -188,6 +191,7 @@ std::vector<ResourceInfo> BuildResources() {
       .resource = "resourceslices",
       .kind = "ResourceSlice",
       .namespaced = false,
+      .return_deleted_object = true,
       .storage_directory = "resourceslices",
       .zero_value_fields =
           R"("spec":{"driver":"","pool":{"name":"","generation":0,)"

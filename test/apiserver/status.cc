@@ -1,5 +1,7 @@
 #include "test/apiserver/status.h"
 
+#include <algorithm>
+
 #include "test/apiserver/json_util.h"
 #include "test/apiserver/resources.h"
 
@@ -174,12 +176,18 @@ ApiError Invalid(const ResourceInfo& resource, std::string_view name,
   ApiError e{.code = 422, .reason = "Invalid"};
   std::string kind = resource.kind;
   if (!resource.group.empty()) kind += "." + resource.group;
+  // The message is the causes' aggregate, which says each distinct one
+  // once (the causes themselves keep every repeat).
   std::string joined;
+  std::vector<std::string> seen;
   for (const StatusCause& c : causes) {
+    std::string text = c.field.empty() ? c.message : c.field + ": " + c.message;
+    if (std::find(seen.begin(), seen.end(), text) != seen.end()) continue;
     if (!joined.empty()) joined += ", ";
-    joined += c.field.empty() ? c.message : c.field + ": " + c.message;
+    joined += text;
+    seen.push_back(std::move(text));
   }
-  if (causes.size() > 1) joined = "[" + joined + "]";
+  if (seen.size() > 1) joined = "[" + joined + "]";
   e.message = kind + " " + Quoted(name) + " is invalid: " + joined;
   e = WithResourceDetails(std::move(e), resource.group, resource.kind, name);
   e.causes = std::move(causes);

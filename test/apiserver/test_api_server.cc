@@ -59,7 +59,8 @@ struct TestApiServer::State {
   explicit State(const TestApiServerOptions& o)
       : options(o),
         identity(pki.Issue("kube-apiserver", "DNS:localhost,IP:127.0.0.1")),
-        hub(o.bookmark_interval, o.watch_backlog_limit_bytes),
+        hub(o.bookmark_interval, o.watch_backlog_limit_bytes,
+            /*null_creation_timestamp=*/o.kube_version == "1.32"),
         store([this](const apiserver::StoreEvent& e) { hub.OnEvent(e); },
               o.max_history_events),
         registry(store, hub, ids,

@@ -2,6 +2,7 @@
 
 #include <regex>
 
+#include "test/apiserver/dra_objects.h"
 #include "test/apiserver/object_defaults.h"
 #include "test/apiserver/resources.h"
 
@@ -442,6 +443,11 @@ std::vector<StatusCause> ValidateUpdate(const ResourceInfo& resource,
                                         const JsonValue& previous,
                                         const JsonValue& next) {
   std::vector<StatusCause> causes = Validate(resource, next);
+  if (IsDraResource(resource)) {
+    for (StatusCause& c : ValidateDraUpdate(resource, previous, next)) {
+      causes.push_back(std::move(c));
+    }
+  }
   if (!resource.is_pod()) return causes;
   // Compare the specs without the fields an update may change.
   JsonDocument before;

@@ -38,9 +38,10 @@ struct WatchHub::Watch {
 };
 
 WatchHub::WatchHub(std::chrono::milliseconds bookmark_interval,
-                   size_t backlog_limit_bytes)
+                   size_t backlog_limit_bytes, bool null_creation_timestamp)
     : bookmark_interval_(bookmark_interval),
       backlog_limit_(backlog_limit_bytes),
+      null_creation_timestamp_(null_creation_timestamp),
       thread_([this] { Run(); }) {}
 
 WatchHub::~WatchHub() {
@@ -130,8 +131,8 @@ void WatchHub::AddBookmark(Watch& watch, bool initial_events_end) {
   std::string& out = watch.batch;
   out += "{\"type\":\"BOOKMARK\",\"object\":{\"kind\":\"" + r.kind +
          "\",\"apiVersion\":\"" + r.ApiVersion() +
-         "\",\"metadata\":{\"resourceVersion\":\"" + std::to_string(rv) +
-         "\",\"creationTimestamp\":null";
+         "\",\"metadata\":{\"resourceVersion\":\"" + std::to_string(rv) + "\"";
+  if (null_creation_timestamp_) out += ",\"creationTimestamp\":null";
   if (initial_events_end) {
     out += ",\"annotations\":{\"k8s.io/initial-events-end\":\"true\"}";
   }

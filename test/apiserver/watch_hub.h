@@ -59,8 +59,10 @@ std::string EncodeWatchEvent(std::string_view type,
 
 class WatchHub {
  public:
+  // `null_creation_timestamp`: bookmarks carry "creationTimestamp":null,
+  // as servers before v1.35 (whose ObjectMeta had no omitzero) wrote it.
   WatchHub(std::chrono::milliseconds bookmark_interval,
-           size_t backlog_limit_bytes);
+           size_t backlog_limit_bytes, bool null_creation_timestamp = false);
   ~WatchHub();  // ends every watch cleanly
   WatchHub(const WatchHub&) = delete;
   WatchHub& operator=(const WatchHub&) = delete;
@@ -92,6 +94,7 @@ class WatchHub {
 
   const std::chrono::milliseconds bookmark_interval_;
   const size_t backlog_limit_;
+  const bool null_creation_timestamp_;
 
   mutable std::mutex mu_;
   std::condition_variable wake_;
