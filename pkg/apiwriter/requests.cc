@@ -16,6 +16,14 @@ void Field(Writer& w, const char* key, std::string_view value) {
   w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
 }
 
+// `value` as a JSON string, quotes included.
+std::string QuotedJson(std::string_view value) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.String(value.data(), static_cast<rapidjson::SizeType>(value.size()));
+  return buffer.GetString();
+}
+
 }  // namespace
 
 std::string BindingBody(const api::Pod& pod, const std::string& node) {
@@ -123,6 +131,13 @@ std::string AnnotationPatch(std::string_view key, std::string_view value) {
   w.EndObject();
   w.EndObject();
   return buffer.GetString();
+}
+
+std::string UnreservePatch(std::string_view claim_uid,
+                           std::string_view pod_uid) {
+  return R"({"metadata": {"uid": )" + QuotedJson(claim_uid) +
+         R"(}, "status": { "reservedFor": [ {"$patch": "delete", "uid": )" +
+         QuotedJson(pod_uid) + "} ] }}";
 }
 
 }  // namespace ksched::apiwriter

@@ -31,4 +31,11 @@ std::string PodGroupStatusPatch(const api::PodGroupStatus& status);
 // A merge patch setting one annotation.
 std::string AnnotationPatch(std::string_view key, std::string_view value);
 
+// The strategic merge patch of a ResourceClaim's status that removes one
+// consumer from status.reservedFor (merged by uid), with the claim's uid
+// so that a claim recreated under the same name is refused (422). Spaced
+// exactly as kube-scheduler's Unreserve writes it.
+std::string UnreservePatch(std::string_view claim_uid,
+                           std::string_view pod_uid);
+
 }  // namespace ksched::apiwriter

@@ -21,6 +21,26 @@ Status Failed(const client::ApiResult& result) {
   return Status::Error(result.error->message());
 }
 
+// The claim a read or write answered, or its error as the other writes
+// word it (the server's Status message) with the HTTP status.
+framework::ClaimWrite ClaimAnswer(const client::ApiResult& result) {
+  if (!result.ok()) {
+    return framework::ClaimWrite{.code = result.error->code(),
+                                 .error = result.error->message()};
+  }
+  util::Result<api::ResourceClaim> claim =
+      api::DecodeJson<api::ResourceClaim>(result.response.body);
+  if (!claim.ok()) {
+    return framework::ClaimWrite{
+        .code = result.response.code,
+        .error =
+            "decoding the ResourceClaim answered: " + claim.error().message()};
+  }
+  return framework::ClaimWrite{
+      .claim = std::make_shared<const api::ResourceClaim>(std::move(*claim)),
+      .code = result.response.code};
+}
+
 std::string SeriesPatch(const api::EventSeries& series) {
   return "{\"series\":{\"count\":" + std::to_string(series.count) +
          ",\"lastObservedTime\":\"" +
@@ -100,6 +120,45 @@ Status RestWriter::UpdatePodGroupStatus(const api::PodGroup& group,
                           group.metadata.ns, group.metadata.name, "status"),
        .body = PodGroupStatusPatch(status),
        .content_type = kMergePatch});
+  return result.ok() ? Status() : Failed(result);
+}
+
+framework::ClaimWrite RestWriter::GetResourceClaim(const std::string& ns,
+                                                   const std::string& name) {
+  return ClaimAnswer(
+      client_.Do({.method = "GET",
+                  .path = ObjectPath(ResourceOf<api::ResourceClaim>::kResource,
+                                     ns, name)}));
+}
+
+framework::ClaimWrite RestWriter::UpdateResourceClaim(
+    const api::ResourceClaim& claim) {
+  return ClaimAnswer(
+      client_.Do({.method = "PUT",
+                  .path = ObjectPath(ResourceOf<api::ResourceClaim>::kResource,
+                                     claim.metadata.ns, claim.metadata.name),
+                  .body = api::EncodeJson(claim),
+                  .content_type = "application/json"}));
+}
+
+framework::ClaimWrite RestWriter::UpdateResourceClaimStatus(
+    const api::ResourceClaim& claim) {
+  return ClaimAnswer(client_.Do(
+      {.method = "PUT",
+       .path = ObjectPath(ResourceOf<api::ResourceClaim>::kResource,
+                          claim.metadata.ns, claim.metadata.name, "status"),
+       .body = api::EncodeJson(claim),
+       .content_type = "application/json"}));
+}
+
+Status RestWriter::UnreserveResourceClaim(const api::ResourceClaim& claim,
+                                          std::string_view pod_uid) {
+  client::ApiResult result = client_.Do(
+      {.method = "PATCH",
+       .path = ObjectPath(ResourceOf<api::ResourceClaim>::kResource,
+                          claim.metadata.ns, claim.metadata.name, "status"),
+       .body = UnreservePatch(claim.metadata.uid, pod_uid),
+       .content_type = kStrategicMergePatch});
   return result.ok() ? Status() : Failed(result);
 }
 

@@ -5,6 +5,11 @@
 //   AnnotatePersistentVolumeClaim: merge patch of the claim.
 //   UpdatePodGroupStatus: merge patch of podgroups/{name}/status (a custom
 //     resource takes no strategic merge patch).
+//   ResourceClaims (DynamicResources): GET, PUT of the object and of its
+//     status subresource (the object's resourceVersion makes a stale write
+//     a 409), and kube-scheduler's strategic merge patch of the status
+//     that unreserves a pod. None is retried on a conflict here: the
+//     plugin reads the claim again and decides.
 //   RecordEvent: events.k8s.io/v1 Events, written by a background thread
 //     from a bounded queue (the scheduling loop never waits on them), folded
 //     into series (see EventSeries); when the queue is full, events are
@@ -63,6 +68,14 @@ class RestWriter final : public framework::Binder,
       std::string_view value) override;
   framework::Status UpdatePodGroupStatus(
       const api::PodGroup& group, const api::PodGroupStatus& status) override;
+  framework::ClaimWrite GetResourceClaim(const std::string& ns,
+                                         const std::string& name) override;
+  framework::ClaimWrite UpdateResourceClaim(
+      const api::ResourceClaim& claim) override;
+  framework::ClaimWrite UpdateResourceClaimStatus(
+      const api::ResourceClaim& claim) override;
+  framework::Status UnreserveResourceClaim(const api::ResourceClaim& claim,
+                                           std::string_view pod_uid) override;
 
   int64_t events_dropped() const { return events_dropped_.load(); }
   int64_t events_written() const { return events_written_.load(); }

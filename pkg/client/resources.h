@@ -10,6 +10,7 @@
 #include "pkg/api/pod.h"
 #include "pkg/api/podgroup.h"
 #include "pkg/api/policy.h"
+#include "pkg/api/resource.h"
 #include "pkg/api/storage.h"
 
 namespace ksched::client {
@@ -52,6 +53,12 @@ KSCHED_CLIENT_RESOURCE(api::Lease, "/apis/coordination.k8s.io/v1", "leases",
                        true)
 KSCHED_CLIENT_RESOURCE(api::PodGroup, "/apis/scheduling.x-k8s.io/v1alpha1",
                        "podgroups", true)
+KSCHED_CLIENT_RESOURCE(api::DeviceClass, "/apis/resource.k8s.io/v1",
+                       "deviceclasses", false)
+KSCHED_CLIENT_RESOURCE(api::ResourceSlice, "/apis/resource.k8s.io/v1",
+                       "resourceslices", false)
+KSCHED_CLIENT_RESOURCE(api::ResourceClaim, "/apis/resource.k8s.io/v1",
+                       "resourceclaims", true)
 #undef KSCHED_CLIENT_RESOURCE
 
 // The collection: in namespace `ns`, or across all namespaces when empty.
