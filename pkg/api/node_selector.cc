@@ -73,9 +73,25 @@ bool CompiledNodeSelectorTerm::Matches(const Node& node) const {
 }
 
 CompiledNodeSelector::CompiledNodeSelector(const NodeSelector& selector) {
-  for (const NodeSelectorTerm& term : selector.node_selector_terms) {
-    CompiledNodeSelectorTerm compiled(term);
-    if (!compiled.IsEmpty()) terms_.push_back(std::move(compiled));
+  std::vector<std::string> errors;
+  for (size_t i = 0; i < selector.node_selector_terms.size(); ++i) {
+    CompiledNodeSelectorTerm compiled(selector.node_selector_terms[i]);
+    if (compiled.IsEmpty()) continue;
+    if (compiled.parse_error()) {
+      errors.push_back("nodeSelectorTerms[" + std::to_string(i) + "]." +
+                       compiled.error());
+    }
+    terms_.push_back(std::move(compiled));
+  }
+  if (errors.size() == 1) {
+    parse_error_ = std::move(errors[0]);
+  } else if (!errors.empty()) {
+    parse_error_ = "[";
+    for (size_t i = 0; i < errors.size(); ++i) {
+      if (i > 0) parse_error_ += ", ";
+      parse_error_ += errors[i];
+    }
+    parse_error_ += "]";
   }
 }
 

@@ -44,8 +44,15 @@ class CompiledNodeSelector {
   explicit CompiledNodeSelector(const NodeSelector& selector);
   bool Matches(const Node& node) const;
 
+  // Why some term failed to parse ("" when all parsed): each failing
+  // term's error under "nodeSelectorTerms[<i>].", several joined as
+  // "[a, b]". Kubernetes' nodeaffinity.NewNodeSelector refuses such a
+  // selector as a whole; Matches above skips only the bad terms.
+  const std::string& parse_error() const { return parse_error_; }
+
  private:
   std::vector<CompiledNodeSelectorTerm> terms_;
+  std::string parse_error_;
 };
 
 // Weighted preferred terms; Score sums the weights of the matching terms.

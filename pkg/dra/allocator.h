@@ -1,0 +1,126 @@
+// Allocator: finds devices for a pod's unallocated ResourceClaims on one
+// node, as kube-scheduler v1.35's structured allocator does with its default
+// feature gates (the "incubating" implementation in
+// k8s.io/dynamic-resource-allocation/structured). One Allocator serves one
+// scheduling cycle: PreFilter builds it from the cluster's state at that
+// moment, Filter calls Allocate for every node, from several threads.
+//
+// The search is depth first and the first solution wins: claims in the
+// pod's order, requests and sub-requests in the claim's order, pools in
+// (driver, pool) order, slices by name, devices in the slice's order.
+// Kubernetes walks pools in Go map order (random), so where a node sees
+// several pools ksched's answer is one of the answers kube may give.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pkg/api/node.h"
+#include "pkg/api/resource.h"
+#include "pkg/cel/dra.h"
+#include "pkg/dra/device_id.h"
+#include "pkg/dra/slice_index.h"
+#include "pkg/util/clock.h"
+
+namespace ksched::dra {
+
+// The DRA feature gates the allocator decides by (kube's
+// structured.Features). Defaults are kube-scheduler v1.35's.
+struct Features {
+  bool admin_access = true;            // DRAAdminAccess (beta, on)
+  bool prioritized_list = true;        // DRAPrioritizedList (beta, on)
+  bool partitionable_devices = false;  // DRAPartitionableDevices (alpha)
+  bool device_taints = false;          // DRADeviceTaints (alpha)
+};
+
+// kube's AllocationResultsMaxSize and FirstAvailableDeviceRequestMaxSize.
+inline constexpr int64_t kAllocationResultsMaxSize = 32;
+inline constexpr int64_t kFirstAvailableDeviceRequestMaxSize = 8;
+
+// Looks a DeviceClass up by name; null when there is none.
+using DeviceClassLookup =
+    std::function<std::shared_ptr<const api::DeviceClass>(std::string_view)>;
+
+// When an Allocate call must give up. `deadline` (with `clock`) is the
+// plugin's filterTimeout: running past it ends the search with kTimedOut.
+// `canceled`, when set by the caller, ends it with kCanceled (the cycle
+// was abandoned). Both are also passed to CEL so one long expression
+// cannot overrun them.
+struct AllocateLimits {
+  const util::Clock* clock = nullptr;
+  std::optional<util::Clock::TimePoint> deadline;
+  const std::atomic<bool>* canceled = nullptr;
+  std::string cancel_cause = "context canceled";
+};
+
+struct AllocateResult {
+  enum class Code : uint8_t {
+    // One AllocationResult per claim, in the claims' order.
+    kAllocated,
+    // No way to allocate every claim on this node ("cannot allocate all
+    // claims").
+    kNoFit,
+    // The node has invalid pools and nothing else fits (kube's
+    // ErrFailedAllocationOnNode): `message` is
+    // "invalid resource pools were encountered".
+    kFailedOnNode,
+    // A fatal error: CEL failed on a device, a class vanished, a request
+    // asks for more than 32 devices, ... `message` in kube's words. The
+    // scheduling attempt fails.
+    kError,
+    // The deadline passed ("timed out trying to allocate devices").
+    kTimedOut,
+    // `canceled` was set; `message` is "filter operation aborted: <cause>".
+    kCanceled,
+  };
+  Code code = Code::kNoFit;
+  std::vector<api::AllocationResult> allocations;
+  std::string message;
+  // How often the search's step ran (kube's numAllocateOneInvocations),
+  // which the ported tests compare.
+  int64_t allocate_one_invocations = 0;
+};
+
+class Allocator {
+ public:
+  // `allocated`: devices already allocated to claims (the assume cache)
+  // or being allocated by other cycles; results with adminAccess are not
+  // in it. `slices`: the cluster's ResourceSlices. `selectors`: compiled
+  // CEL selectors, shared across cycles.
+  Allocator(Features features, DeviceIdSet allocated, DeviceClassLookup classes,
+            std::shared_ptr<const SliceIndex> slices,
+            std::shared_ptr<cel::dra::SelectorCache> selectors);
+  ~Allocator();
+  Allocator(const Allocator&) = delete;
+  Allocator& operator=(const Allocator&) = delete;
+
+  // Allocates every claim (none of which has status.allocation) on `node`.
+  // Thread-safe: Filter calls it for many nodes at once.
+  AllocateResult Allocate(const api::Node& node,
+                          std::span<const api::ResourceClaim* const> claims,
+                          const AllocateLimits& limits = {}) const;
+
+  const Features& features() const { return features_; }
+
+ private:
+  // Per-cycle state every Allocate call shares: which devices of a slice
+  // are in the allocated set (computed on first look), and the counters
+  // still available per pool (partitionable devices).
+  struct Shared;
+  friend class AllocatorSearch;
+  Features features_;
+  DeviceIdSet allocated_;
+  DeviceClassLookup classes_;
+  std::shared_ptr<const SliceIndex> slices_;
+  std::shared_ptr<cel::dra::SelectorCache> selectors_;
+  std::unique_ptr<Shared> shared_;
+};
+
+}  // namespace ksched::dra

@@ -1,0 +1,726 @@
+#include "pkg/dra/allocator_search.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ksched::dra {
+namespace allocator_search_detail {
+namespace {
+
+// Kubernetes prints a claim as klog.KObj does: "<namespace>/<name>", or
+// the bare name when it has no namespace.
+std::string ClaimRef(const api::ResourceClaim& claim) {
+  if (claim.metadata.ns.empty()) return claim.metadata.name;
+  return claim.metadata.ns + "/" + claim.metadata.name;
+}
+
+// resourceclaim.ToleratesTaint.
+bool ToleratesTaint(const api::DeviceToleration& toleration,
+                    const api::DeviceTaint& taint) {
+  if (toleration.effect != api::DeviceTaintEffect::kUnset &&
+      toleration.effect != taint.effect) {
+    return false;
+  }
+  if (!toleration.key.empty() && toleration.key != taint.key) return false;
+  switch (toleration.op) {
+    case api::DeviceTolerationOperator::kUnset:
+    case api::DeviceTolerationOperator::kEqual:
+      return toleration.value == taint.value;
+    case api::DeviceTolerationOperator::kExists:
+      return true;
+    default:
+      return false;
+  }
+}
+
+const util::Clock& DefaultClock() {
+  static const util::RealClock clock;
+  return clock;
+}
+
+}  // namespace
+}  // namespace allocator_search_detail
+using namespace allocator_search_detail;
+
+size_t AllocatorSearch::MatchKeyHash::operator()(const MatchKey& k) const {
+  uint64_t a = (uint64_t{k.device} << 32) | k.claim;
+  uint64_t b = (uint64_t{k.request} << 32) | k.sub;
+  return std::hash<uint64_t>()(a * 0x9e3779b97f4a7c15ULL ^ b);
+}
+
+std::string AllocatorSearch::RequestData::Name() const {
+  if (parent.empty()) return std::string(request.name);
+  std::string name;
+  name.reserve(parent.size() + 1 + request.name.size());
+  name.append(parent).append("/").append(request.name);
+  return name;
+}
+
+AllocatorSearch::AllocatorSearch(
+    const Allocator& allocator, const api::Node& node,
+    std::span<const api::ResourceClaim* const> claims,
+    const AllocateLimits& limits)
+    : allocator_(allocator),
+      index_(*allocator.slices_),
+      node_(node),
+      claims_(claims),
+      limits_(limits) {}
+
+bool AllocatorSearch::Fail(std::string message, AllocateResult::Code code) {
+  error_code_ = code;
+  error_ = std::move(message);
+  return false;
+}
+
+const api::Device& AllocatorSearch::DeviceOf(const DeviceRef& ref) const {
+  return index_.slice(ref.slice).slice->spec.devices[ref.device];
+}
+
+uint32_t AllocatorSearch::Ordinal(const DeviceRef& ref) const {
+  return index_.slice(ref.slice).first_device + ref.device;
+}
+
+std::string AllocatorSearch::DeviceIdString(const DeviceRef& ref) const {
+  const api::ResourceSliceSpec& spec = index_.slice(ref.slice).slice->spec;
+  return spec.driver + "/" + spec.pool.name + "/" + DeviceOf(ref).name;
+}
+
+AllocateResult AllocatorSearch::Run() {
+  AllocateResult result;
+  auto finish_error = [&] {
+    result.code = error_code_;
+    result.message = std::move(error_);
+    result.allocate_one_invocations = invocations_;
+    return result;
+  };
+
+  auto pools =
+      GatherPools(index_, node_, allocator_.features_.partitionable_devices);
+  if (!pools) {
+    Fail("gather pool information: " + pools.error().message());
+    return finish_error();
+  }
+  pools_ = std::move(*pools);
+
+  if (!ValidateClaims()) return finish_error();
+
+  Step step = AllocateOne(Position{}, false);
+  result.allocate_one_invocations = invocations_;
+  if (step == Step::kError) return finish_error();
+  if (step == Step::kMaxSize) {
+    // The first claim alone cannot stay within the limit: Kubernetes lets
+    // that sentinel error escape as a plain error.
+    Fail("allocation max size exceeded");
+    return finish_error();
+  }
+  if (step != Step::kDone) {
+    for (const Pool& pool : pools_) {
+      if (pool.invalid) {
+        result.code = AllocateResult::Code::kFailedOnNode;
+        result.message = "invalid resource pools were encountered";
+        return result;
+      }
+    }
+    result.code = AllocateResult::Code::kNoFit;
+    return result;
+  }
+  if (!BuildResults(result.allocations)) {
+    result.allocations.clear();
+    return finish_error();
+  }
+  result.code = AllocateResult::Code::kAllocated;
+  return result;
+}
+
+// ---- validation ----
+
+bool AllocatorSearch::ValidateClaims() {
+  const Features& features = allocator_.features_;
+  requests_.resize(claims_.size());
+  constraints_.resize(claims_.size());
+  results_.resize(claims_.size());
+  for (size_t c = 0; c < claims_.size(); ++c) {
+    const api::ResourceClaim& claim = *claims_[c];
+    const std::vector<api::DeviceRequest>& requests =
+        claim.spec.devices.requests;
+    std::vector<RequestSlot>& slots = requests_[c];
+    slots.resize(requests.size());
+    int64_t min_devices_per_claim = 0;
+    for (size_t r = 0; r < requests.size(); ++r) {
+      const api::DeviceRequest& request = requests[r];
+      RequestSlot& slot = slots[r];
+      bool has_sub_requests = !request.first_available.empty();
+      if (!features.prioritized_list && has_sub_requests) {
+        return Fail("claim " + ClaimRef(claim) + ", request " + request.name +
+                    ": has subrequests, but the DRAPrioritizedList feature is "
+                    "disabled");
+      }
+      if (has_sub_requests) {
+        slot.first_available = true;
+        slot.options.resize(request.first_available.size());
+        int64_t min_devices = std::numeric_limits<int64_t>::max();
+        for (size_t s = 0; s < request.first_available.size(); ++s) {
+          const api::DeviceSubRequest& sub = request.first_available[s];
+          RequestView view{.name = sub.name,
+                           .class_name = &sub.device_class_name,
+                           .mode = sub.allocation_mode,
+                           .count = sub.count,
+                           .admin_access = nullptr,
+                           .selectors = &sub.selectors,
+                           .tolerations = &sub.tolerations};
+          // Kubernetes numbers the subrequest after validating it, so the
+          // match cache entries that mode All fills here carry the index
+          // of the subrequest before (0 for the first two).
+          MatchKey key{0, static_cast<uint32_t>(c), static_cast<uint32_t>(r),
+                       static_cast<uint32_t>(s == 0 ? 0 : s - 1)};
+          if (!ValidateRequest(view, request.name, key, slot.options[s])) {
+            return false;
+          }
+          min_devices = std::min(min_devices, slot.options[s].num_devices);
+        }
+        min_devices_per_claim += min_devices;
+      } else {
+        slot.options.resize(1);
+        RequestView view;
+        view.name = request.name;
+        if (request.exactly) {
+          const api::ExactDeviceRequest& exact = *request.exactly;
+          view.class_name = &exact.device_class_name;
+          view.mode = exact.allocation_mode;
+          view.count = exact.count;
+          view.admin_access = &exact.admin_access;
+          view.selectors = &exact.selectors;
+          view.tolerations = &exact.tolerations;
+        }
+        MatchKey key{0, static_cast<uint32_t>(c), static_cast<uint32_t>(r), 0};
+        if (!ValidateRequest(view, {}, key, slot.options[0])) return false;
+        min_devices_per_claim += slot.options[0].num_devices;
+      }
+    }
+    if (min_devices_per_claim > kAllocationResultsMaxSize) {
+      return Fail("claim " + ClaimRef(claim) +
+                  ": number of requested devices " +
+                  std::to_string(min_devices_per_claim) +
+                  " exceeds the claim limit of " +
+                  std::to_string(kAllocationResultsMaxSize));
+    }
+    results_[c].reserve(static_cast<size_t>(min_devices_per_claim));
+
+    const std::vector<api::DeviceConstraint>& constraints =
+        claim.spec.devices.constraints;
+    constraints_[c].reserve(constraints.size());
+    for (size_t i = 0; i < constraints.size(); ++i) {
+      if (!constraints[i].match_attribute) {
+        return Fail("claim " + ClaimRef(claim) + ", constraint #" +
+                    std::to_string(i) +
+                    ": empty constraint (unsupported constraint type?)");
+      }
+      constraints_[c].emplace_back(constraints[i].requests,
+                                   *constraints[i].match_attribute);
+    }
+  }
+  return true;
+}
+
+bool AllocatorSearch::ValidateRequest(const RequestView& request,
+                                      std::string_view parent,
+                                      const MatchKey& key, RequestData& data) {
+  const api::ResourceClaim& claim = *claims_[key.claim];
+  data.request = request;
+  data.parent = parent;
+  auto prefix = [&] {
+    return "claim " + ClaimRef(claim) + ", request " +
+           std::string(request.name);
+  };
+  if (request.class_name == nullptr) {
+    // Neither exactly nor firstAvailable: Kubernetes reads an empty class
+    // name from the nil request, which the check below reports.
+    static const std::string kEmpty;
+    data.request.class_name = &kEmpty;
+  }
+  if (request.selectors != nullptr) {
+    for (size_t i = 0; i < request.selectors->size(); ++i) {
+      if (!(*request.selectors)[i].cel) {
+        return Fail(prefix() + ", selector #" + std::to_string(i) +
+                    ": CEL expression empty (unsupported selector type?)");
+      }
+    }
+  }
+  if (!allocator_.features_.admin_access && request.admin_access != nullptr &&
+      request.admin_access->has_value()) {
+    return Fail(prefix() +
+                ": admin access is requested, but the feature is disabled");
+  }
+  const std::string& class_name = *data.request.class_name;
+  if (class_name.empty()) {
+    return Fail(prefix() +
+                ": missing device class name (unsupported request type?)");
+  }
+  data.device_class =
+      allocator_.classes_ ? allocator_.classes_(class_name) : nullptr;
+  if (!data.device_class) {
+    return Fail(prefix() + ": could not retrieve device class " + class_name +
+                ": deviceclass.resource.k8s.io \"" + class_name +
+                "\" not found");
+  }
+
+  api::DeviceAllocationMode mode = request.mode;
+  int64_t count = request.count;
+  if (mode == api::DeviceAllocationMode::kUnset) {
+    // The API server defaults an absent mode to ExactCount, and an absent
+    // count to 1; an object that skipped the server gets the same.
+    mode = api::DeviceAllocationMode::kExactCount;
+    if (count == 0) count = 1;
+  }
+  data.request.mode = mode;
+  data.request.count = count;
+  switch (mode) {
+    case api::DeviceAllocationMode::kExactCount:
+      data.num_devices = count;
+      return true;
+    case api::DeviceAllocationMode::kAll:
+      data.all_devices.reserve(kAllocationResultsMaxSize);
+      for (const Pool& pool : pools_) {
+        if (pool.incomplete) {
+          return Fail(prefix() + ": asks for all devices, but resource pool " +
+                      pool.String() + " is currently being updated");
+        }
+        if (pool.invalid) {
+          return Fail(prefix() + ": asks for all devices, but resource pool " +
+                      pool.String() + " is currently invalid");
+        }
+        for (uint32_t s : pool.slices) {
+          size_t n = index_.slice(s).slice->spec.devices.size();
+          for (size_t d = 0; d < n; ++d) {
+            DeviceRef ref{s, static_cast<uint32_t>(d), &pool};
+            MatchKey k = key;
+            k.device = Ordinal(ref);
+            int selectable = IsSelectable(k, data, ref);
+            if (selectable < 0) return false;
+            if (selectable > 0) data.all_devices.push_back(ref);
+          }
+        }
+      }
+      data.num_devices = static_cast<int64_t>(data.all_devices.size());
+      return true;
+    default:
+      // ksched's API types do not keep an unknown mode's text.
+      return Fail(prefix() + ": unsupported count mode");
+  }
+}
+
+// ---- the search ----
+
+bool AllocatorSearch::Interrupted() {
+  if (limits_.canceled != nullptr &&
+      limits_.canceled->load(std::memory_order_relaxed)) {
+    Fail("filter operation aborted: " + limits_.cancel_cause,
+         AllocateResult::Code::kCanceled);
+    return true;
+  }
+  if (limits_.deadline) {
+    const util::Clock& clock =
+        limits_.clock != nullptr ? *limits_.clock : DefaultClock();
+    if (clock.Now() >= *limits_.deadline) {
+      Fail("filter operation aborted: context deadline exceeded",
+           AllocateResult::Code::kTimedOut);
+      return true;
+    }
+  }
+  return false;
+}
+
+AllocatorSearch::Step AllocatorSearch::AllocateOne(Position r,
+                                                   bool inside_sub_request) {
+  ++invocations_;
+  if (Interrupted()) return Step::kError;
+  if (r.claim >= claims_.size()) return Step::kDone;
+
+  std::vector<RequestSlot>& slots = requests_[r.claim];
+  if (r.request >= slots.size()) {
+    Step step = AllocateOne(Position{.claim = r.claim + 1}, false);
+    // A later claim over the limit is no reason to give up on this one: a
+    // different choice here may let it pick a smaller subrequest.
+    return step == Step::kMaxSize ? Step::kFailed : step;
+  }
+
+  RequestSlot& slot = slots[r.request];
+  if (!inside_sub_request && slot.first_available) {
+    bool all_exceeded = true;
+    for (size_t sub = 0; sub < slot.options.size(); ++sub) {
+      r.sub = sub;
+      Step step = AllocateOne(r, true);
+      if (step == Step::kMaxSize) continue;
+      all_exceeded = false;
+      if (step == Step::kError) return step;
+      if (step == Step::kDone) {
+        slot.selected = sub;
+        return step;
+      }
+    }
+    return all_exceeded ? Step::kMaxSize : Step::kFailed;
+  }
+
+  const RequestData& data = slot.options[r.sub];
+  const RequestView& request = data.request;
+  bool all_devices = request.mode == api::DeviceAllocationMode::kAll;
+  if (all_devices && data.all_devices.empty()) return Step::kFailed;
+
+  if (static_cast<int64_t>(r.device) >= data.num_devices) {
+    return AllocateOne(Position{.claim = r.claim, .request = r.request + 1},
+                       false);
+  }
+  int64_t after = static_cast<int64_t>(results_[r.claim].size()) +
+                  data.num_devices - static_cast<int64_t>(r.device);
+  if (after > kAllocationResultsMaxSize) return Step::kMaxSize;
+
+  if (all_devices) {
+    const DeviceRef& device = data.all_devices[r.device];
+    Step taken = AllocateDevice(r, device, true);
+    if (taken != Step::kDone) return taken;
+    // Kubernetes moves to the next device of an All request without the
+    // subrequest index, so it continues with the first subrequest's data.
+    Step step = AllocateOne(
+        Position{
+            .claim = r.claim, .request = r.request, .device = r.device + 1},
+        inside_sub_request);
+    if (step != Step::kDone) Deallocate(r, device);
+    return step;
+  }
+
+  const uint32_t claim_index = static_cast<uint32_t>(r.claim);
+  const bool admin = request.admin();
+  for (const Pool& pool : pools_) {
+    if (pool.incomplete || pool.invalid) continue;
+    for (uint32_t s : pool.slices) {
+      // A slice whose devices are all allocated has nothing for a request
+      // that skips allocated devices (the in-use check below would pass
+      // over each one before any selector runs).
+      if (!admin && FreeDevices(s) == 0) continue;
+      size_t n = index_.slice(s).slice->spec.devices.size();
+      for (size_t d = 0; d < n; ++d) {
+        DeviceRef device{s, static_cast<uint32_t>(d), &pool};
+        uint32_t ordinal = Ordinal(device);
+        if (InUse(device, ordinal, request, r.claim)) continue;
+        MatchKey key{ordinal, claim_index, static_cast<uint32_t>(r.request),
+                     static_cast<uint32_t>(r.sub)};
+        int selectable = IsSelectable(key, data, device);
+        if (selectable < 0) return Step::kError;
+        if (selectable == 0) continue;
+        Step taken = AllocateDevice(r, device, false);
+        if (taken == Step::kError) return taken;
+        if (taken != Step::kDone) continue;
+        Position next = r;
+        next.device = r.device + 1;
+        Step step = AllocateOne(next, inside_sub_request);
+        if (step == Step::kDone) return step;
+        Deallocate(r, device);
+        if (step == Step::kError || step == Step::kMaxSize) return step;
+      }
+    }
+  }
+  return Step::kFailed;
+}
+
+bool AllocatorSearch::DeviceAllocated(const DeviceRef& device) const {
+  Allocator::Shared::SliceUse& use = allocator_.shared_->slices[device.slice];
+  FreeDevices(device.slice);
+  return use.allocated[device.device];
+}
+
+size_t AllocatorSearch::FreeDevices(uint32_t slice) const {
+  Allocator::Shared::SliceUse& use = allocator_.shared_->slices[slice];
+  std::call_once(use.once, [&] {
+    const api::ResourceSliceSpec& spec = index_.slice(slice).slice->spec;
+    use.allocated.resize(spec.devices.size());
+    const DeviceIdSet& allocated = allocator_.allocated_;
+    if (allocated.empty()) {
+      use.free = spec.devices.size();
+      return;
+    }
+    DeviceId id{spec.driver, spec.pool.name, {}};
+    for (size_t d = 0; d < spec.devices.size(); ++d) {
+      id.device = spec.devices[d].name;
+      bool taken = allocated.contains(id);
+      use.allocated[d] = taken;
+      if (!taken) ++use.free;
+    }
+  });
+  return use.free;
+}
+
+bool AllocatorSearch::AllocatingForAnyClaim(uint32_t ordinal) const {
+  for (const auto& [device, claim] : allocating_) {
+    if (device == ordinal) return true;
+  }
+  return false;
+}
+
+bool AllocatorSearch::AllocatingForClaim(uint32_t ordinal, size_t claim) const {
+  for (const auto& [device, c] : allocating_) {
+    if (device == ordinal && c == claim) return true;
+  }
+  return false;
+}
+
+bool AllocatorSearch::InUse(const DeviceRef& device, uint32_t ordinal,
+                            const RequestView& request, size_t claim) const {
+  if (request.admin()) return AllocatingForClaim(ordinal, claim);
+  return DeviceAllocated(device) || AllocatingForAnyClaim(ordinal);
+}
+
+int AllocatorSearch::IsSelectable(const MatchKey& key, const RequestData& data,
+                                  const DeviceRef& device) {
+  const api::Device& d = DeviceOf(device);
+  // Binding conditions need DRADeviceBindingConditions, which ksched's
+  // allocator does not support: such devices are never picked.
+  if (!d.binding_conditions.empty()) return 0;
+  if (auto it = matches_.find(key); it != matches_.end()) return it->second;
+
+  auto remember = [&](bool match) {
+    matches_.emplace(key, match);
+    return match ? 1 : 0;
+  };
+  if (data.device_class) {
+    int match = SelectorsMatch(key.claim, device, data.device_class.get(),
+                               data.device_class->spec.selectors);
+    if (match < 0) return match;
+    if (match == 0) return remember(false);
+  }
+  if (data.request.selectors != nullptr) {
+    int match =
+        SelectorsMatch(key.claim, device, nullptr, *data.request.selectors);
+    if (match < 0) return match;
+    if (match == 0) return remember(false);
+  }
+  const SliceIndex::Slice& slice = index_.slice(device.slice);
+  if (slice.slice->spec.per_device_node_selection.value_or(false)) {
+    const api::CompiledNodeSelector* selector =
+        slice.device_node_selectors.empty()
+            ? nullptr
+            : slice.device_node_selectors[device.device].get();
+    auto match = NodeMatches(node_, d.node_name, d.all_nodes, selector);
+    if (!match) {
+      Fail(match.error().message());
+      return -1;
+    }
+    if (!*match) return remember(false);
+  }
+  return remember(true);
+}
+
+int AllocatorSearch::SelectorsMatch(
+    size_t claim, const DeviceRef& device, const api::DeviceClass* device_class,
+    const std::vector<api::DeviceSelector>& selectors) {
+  for (size_t i = 0; i < selectors.size(); ++i) {
+    const std::string& expression = selectors[i].cel->expression;
+    auto where = [&] {
+      return (device_class != nullptr ? "class " + device_class->metadata.name
+                                      : "claim " + ClaimRef(*claims_[claim])) +
+             ": selector #" + std::to_string(i);
+    };
+    auto it = compiled_.find(expression);
+    if (it == compiled_.end()) {
+      it = compiled_.emplace(expression, allocator_.selectors_->Get(expression))
+               .first;
+    }
+    if (!it->second) {
+      Fail(where() + ": CEL compile error: " + it->second.error().message());
+      return -1;
+    }
+    SliceIndex::CelDevice cel = index_.Cel(device.slice, device.device);
+    if (cel.activation == nullptr) {
+      Fail(where() + ": CEL runtime error: " + *cel.error);
+      return -1;
+    }
+    util::Result<bool> match =
+        (*it->second)->Matches(*cel.activation, nullptr, limits_.canceled);
+    if (!match) {
+      std::string message =
+          where() + ": CEL runtime error: " + match.error().message();
+      if (limits_.canceled != nullptr && limits_.canceled->load() &&
+          match.error().message().find("operation interrupted") !=
+              std::string::npos) {
+        Fail(message + ": " + limits_.cancel_cause,
+             AllocateResult::Code::kCanceled);
+      } else {
+        Fail(std::move(message));
+      }
+      return -1;
+    }
+    if (!*match) return 0;
+  }
+  return 1;
+}
+
+bool AllocatorSearch::TaintPreventsAllocation(
+    const api::Device& device, const RequestView& request) const {
+  for (const api::DeviceTaint& taint : device.taints) {
+    // Only the effects that keep pods away count; None and unknown ones
+    // only inform.
+    if (taint.effect != api::DeviceTaintEffect::kNoSchedule &&
+        taint.effect != api::DeviceTaintEffect::kNoExecute) {
+      continue;
+    }
+    bool tolerated = false;
+    if (request.tolerations != nullptr) {
+      for (const api::DeviceToleration& t : *request.tolerations) {
+        if (ToleratesTaint(t, taint)) {
+          tolerated = true;
+          break;
+        }
+      }
+    }
+    if (!tolerated) return true;
+  }
+  return false;
+}
+
+AllocatorSearch::Step AllocatorSearch::AllocateDevice(const Position& r,
+                                                      const DeviceRef& device,
+                                                      bool must) {
+  const RequestData& data = requests_[r.claim][r.request].options[r.sub];
+  const RequestView& request = data.request;
+  uint32_t ordinal = Ordinal(device);
+  if (InUse(device, ordinal, request, r.claim)) return Step::kFailed;
+
+  const api::Device& d = DeviceOf(device);
+  const Features& features = allocator_.features_;
+  if (!d.consumes_counters.empty()) {
+    if (!features.partitionable_devices) return Step::kFailed;
+    if (!CheckAvailableCounters(device)) return Step::kFailed;
+  }
+  std::string_view base = data.parent.empty() ? request.name : data.parent;
+  std::string_view sub =
+      data.parent.empty() ? std::string_view() : request.name;
+
+  // Kubernetes keeps the counters it just reserved when a taint or a
+  // constraint then refuses the device (they stay used until this call
+  // ends); ksched gives the same answers, so it does too.
+  if (features.device_taints && TaintPreventsAllocation(d, request)) {
+    return Step::kFailed;
+  }
+
+  std::string_view driver = index_.slice(device.slice).slice->spec.driver;
+  std::vector<MatchAttributeConstraint>& constraints = constraints_[r.claim];
+  for (size_t i = 0; i < constraints.size(); ++i) {
+    if (constraints[i].Add(base, sub, d, driver)) continue;
+    for (size_t j = 0; j < i; ++j) constraints[j].Remove(base, sub);
+    if (must) {
+      Fail("claim " + ClaimRef(*claims_[r.claim]) + ", request " +
+           std::string(request.name) + ": cannot add device " +
+           DeviceIdString(device) +
+           " because a claim constraint would not be satisfied");
+      return Step::kError;
+    }
+    return Step::kFailed;
+  }
+
+  allocating_.emplace_back(ordinal, r.claim);
+  results_[r.claim].push_back(DeviceResult{&data, device});
+  return Step::kDone;
+}
+
+void AllocatorSearch::Deallocate(const Position& r, const DeviceRef& device) {
+  const RequestData& data = *results_[r.claim].back().data;
+  std::string_view base = data.parent.empty() ? data.request.name : data.parent;
+  std::string_view sub =
+      data.parent.empty() ? std::string_view() : data.request.name;
+  for (MatchAttributeConstraint& c : constraints_[r.claim]) {
+    c.Remove(base, sub);
+  }
+  uint32_t ordinal = Ordinal(device);
+  for (auto it = allocating_.rbegin(); it != allocating_.rend(); ++it) {
+    if (it->first == ordinal && it->second == r.claim) {
+      allocating_.erase(std::next(it).base());
+      break;
+    }
+  }
+  const api::Device& d = DeviceOf(device);
+  if (allocator_.features_.partitionable_devices &&
+      !d.consumes_counters.empty()) {
+    ReleaseCounters(device);
+  }
+  results_[r.claim].pop_back();
+}
+
+bool AllocatorSearch::CheckAvailableCounters(const DeviceRef& device) {
+  const Pool& pool = *device.pool;
+  Allocator::Shared& shared = *allocator_.shared_;
+  std::shared_ptr<const CounterValues> available;
+  {
+    std::lock_guard<std::mutex> lock(shared.counters_mu);
+    auto it = shared.available_counters.find(pool.name);
+    if (it != shared.available_counters.end()) available = it->second;
+  }
+  if (!available) {
+    // What the pool's counter sets offer, minus what devices allocated
+    // before this cycle use. Computed once per pool name and cycle; racing
+    // threads compute the same values.
+    auto computed = std::make_shared<CounterValues>();
+    for (const api::CounterSet* set : pool.counter_sets) {
+      auto& counters = (*computed)[set->name];
+      for (const auto& [name, counter] : set->counters) {
+        counters[name] = counter.value;
+      }
+    }
+    for (const std::vector<uint32_t>* slices :
+         {&pool.slices, &pool.slices_not_targeting_node}) {
+      for (uint32_t s : *slices) {
+        const auto& devices = index_.slice(s).slice->spec.devices;
+        for (size_t i = 0; i < devices.size(); ++i) {
+          if (!DeviceAllocated(DeviceRef{s, static_cast<uint32_t>(i), &pool})) {
+            continue;
+          }
+          for (const api::DeviceCounterConsumption& c :
+               devices[i].consumes_counters) {
+            auto set = computed->find(c.counter_set);
+            if (set == computed->end()) continue;
+            for (const auto& [name, counter] : c.counters) {
+              auto value = set->second.find(name);
+              if (value == set->second.end()) continue;
+              value->second -= counter.value;
+            }
+          }
+        }
+      }
+    }
+    std::lock_guard<std::mutex> lock(shared.counters_mu);
+    available = computed;
+    shared.available_counters.insert_or_assign(std::string(pool.name),
+                                               std::move(computed));
+  }
+
+  CounterValues& consumed = consumed_counters_[std::string(pool.name)];
+  for (const api::DeviceCounterConsumption& c :
+       DeviceOf(device).consumes_counters) {
+    auto& set = consumed[c.counter_set];
+    for (const auto& [name, counter] : c.counters) set[name] += counter.value;
+  }
+  for (const auto& [set_name, counters] : *available) {
+    auto consumed_set = consumed.find(set_name);
+    for (const auto& [name, value] : counters) {
+      api::Quantity used;
+      if (consumed_set != consumed.end()) {
+        auto it = consumed_set->second.find(name);
+        if (it != consumed_set->second.end()) used = it->second;
+      }
+      if (value < used) {
+        ReleaseCounters(device);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+void AllocatorSearch::ReleaseCounters(const DeviceRef& device) {
+  CounterValues& consumed = consumed_counters_[std::string(device.pool->name)];
+  for (const api::DeviceCounterConsumption& c :
+       DeviceOf(device).consumes_counters) {
+    auto& set = consumed[c.counter_set];
+    for (const auto& [name, counter] : c.counters) set[name] -= counter.value;
+  }
+}
+
+}  // namespace ksched::dra

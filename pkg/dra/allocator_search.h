@@ -1,0 +1,191 @@
+// The state of one Allocator::Allocate call (Kubernetes' per-call
+// `allocator`): the pools the node sees, what each request needs, the
+// devices picked so far and the depth-first search over them. Internal to
+// the allocator; one thread uses a search.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "pkg/dra/allocator.h"
+#include "pkg/dra/constraint.h"
+#include "pkg/dra/pools.h"
+
+namespace ksched::dra {
+
+// Counter values by counter set name, then counter name.
+using CounterValues =
+    std::map<std::string, std::map<std::string, api::Quantity, std::less<>>,
+             std::less<>>;
+
+struct Allocator::Shared {
+  // Which devices of one slice are in the allocated set.
+  struct SliceUse {
+    std::once_flag once;
+    std::vector<bool> allocated;
+    size_t free = 0;
+  };
+
+  explicit Shared(size_t num_slices)
+      : slices(std::make_unique<SliceUse[]>(num_slices)) {}
+
+  std::unique_ptr<SliceUse[]> slices;
+  // Counters not used by allocated devices, per pool *name* (as Kubernetes
+  // keys them), computed the first time a node needs them.
+  std::mutex counters_mu;
+  std::map<std::string, std::shared_ptr<const CounterValues>, std::less<>>
+      available_counters;
+};
+
+class AllocatorSearch {
+ public:
+  AllocatorSearch(const Allocator& allocator, const api::Node& node,
+                  std::span<const api::ResourceClaim* const> claims,
+                  const AllocateLimits& limits);
+  AllocatorSearch(const AllocatorSearch&) = delete;
+  AllocatorSearch& operator=(const AllocatorSearch&) = delete;
+
+  AllocateResult Run();
+
+ private:
+  // How a search step ended. kMaxSize: a claim would get more than
+  // kAllocationResultsMaxSize devices this way (Kubernetes'
+  // errAllocationResultMaxSizeExceeded), which callers up the recursion
+  // use to give up on a branch early. kError: error_ holds why.
+  enum class Step : uint8_t { kFailed, kDone, kMaxSize, kError };
+
+  // A request or subrequest, whichever the claim has.
+  struct RequestView {
+    std::string_view name;
+    const std::string* class_name = nullptr;
+    api::DeviceAllocationMode mode = api::DeviceAllocationMode::kExactCount;
+    int64_t count = 0;
+    const std::optional<bool>* admin_access = nullptr;  // null: subrequest
+    const std::vector<api::DeviceSelector>* selectors = nullptr;
+    const std::vector<api::DeviceToleration>* tolerations = nullptr;
+
+    bool admin() const {
+      return admin_access != nullptr && admin_access->value_or(false);
+    }
+  };
+
+  // One device of the node's pools.
+  struct DeviceRef {
+    uint32_t slice = 0;   // SliceIndex position
+    uint32_t device = 0;  // index in the slice's devices
+    const Pool* pool = nullptr;
+  };
+
+  struct RequestData {
+    RequestView request;
+    std::string_view parent;  // the parent request's name for a subrequest
+    std::shared_ptr<const api::DeviceClass> device_class;
+    int64_t num_devices = 0;
+    std::vector<DeviceRef> all_devices;  // mode All: the devices it gets
+
+    std::string Name() const;
+  };
+
+  // A claim's request: one RequestData, or one per subrequest.
+  struct RequestSlot {
+    std::vector<RequestData> options;
+    bool first_available = false;
+    size_t selected = 0;  // the subrequest the solution uses
+  };
+
+  struct Position {
+    size_t claim = 0;
+    size_t request = 0;
+    size_t sub = 0;
+    size_t device = 0;
+  };
+
+  struct DeviceResult {
+    const RequestData* data = nullptr;
+    DeviceRef ref;
+  };
+
+  struct MatchKey {
+    uint32_t device;  // SliceIndex device ordinal
+    uint32_t claim;
+    uint32_t request;
+    uint32_t sub;
+    friend bool operator==(const MatchKey&, const MatchKey&) = default;
+  };
+  struct MatchKeyHash {
+    size_t operator()(const MatchKey& k) const;
+  };
+
+  // ---- validation (before the search) ----
+  bool ValidateClaims();
+  bool ValidateRequest(const RequestView& request, std::string_view parent,
+                       const MatchKey& key, RequestData& data);
+
+  // ---- the search ----
+  Step AllocateOne(Position r, bool inside_sub_request);
+  // Tries to take the device for position r; on success records it and
+  // returns true (undo with Deallocate).
+  Step AllocateDevice(const Position& r, const DeviceRef& device, bool must);
+  void Deallocate(const Position& r, const DeviceRef& device);
+  bool Interrupted();
+
+  // 1 selectable, 0 not, -1 error (in error_).
+  int IsSelectable(const MatchKey& key, const RequestData& data,
+                   const DeviceRef& device);
+  int SelectorsMatch(size_t claim, const DeviceRef& device,
+                     const api::DeviceClass* device_class,
+                     const std::vector<api::DeviceSelector>& selectors);
+
+  bool DeviceAllocated(const DeviceRef& device) const;
+  size_t FreeDevices(uint32_t slice) const;
+  bool AllocatingForAnyClaim(uint32_t ordinal) const;
+  bool AllocatingForClaim(uint32_t ordinal, size_t claim) const;
+  bool InUse(const DeviceRef& device, uint32_t ordinal,
+             const RequestView& request, size_t claim) const;
+  bool TaintPreventsAllocation(const api::Device& device,
+                               const RequestView& request) const;
+  bool CheckAvailableCounters(const DeviceRef& device);
+  void ReleaseCounters(const DeviceRef& device);
+
+  const api::Device& DeviceOf(const DeviceRef& ref) const;
+  uint32_t Ordinal(const DeviceRef& ref) const;
+  std::string DeviceIdString(const DeviceRef& ref) const;
+
+  // ---- the answer ----
+  bool BuildResults(std::vector<api::AllocationResult>& out);
+
+  bool Fail(std::string message,
+            AllocateResult::Code code = AllocateResult::Code::kError);
+
+  const Allocator& allocator_;
+  const SliceIndex& index_;
+  const api::Node& node_;
+  std::span<const api::ResourceClaim* const> claims_;
+  const AllocateLimits& limits_;
+
+  std::vector<Pool> pools_;
+  std::vector<std::vector<RequestSlot>> requests_;  // per claim
+  std::vector<std::vector<MatchAttributeConstraint>> constraints_;
+  std::vector<std::vector<DeviceResult>> results_;  // per claim
+  // Devices taken by this attempt: device ordinal and claim index.
+  std::vector<std::pair<uint32_t, size_t>> allocating_;
+  std::unordered_map<MatchKey, bool, MatchKeyHash> matches_;
+  std::unordered_map<std::string_view,
+                     util::Result<std::shared_ptr<const cel::dra::Selector>>>
+      compiled_;
+  std::map<std::string, CounterValues, std::less<>> consumed_counters_;
+  int64_t invocations_ = 0;
+
+  AllocateResult::Code error_code_ = AllocateResult::Code::kError;
+  std::string error_;
+};
+
+}  // namespace ksched::dra

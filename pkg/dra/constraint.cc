@@ -1,0 +1,71 @@
+#include "pkg/dra/constraint.h"
+
+#include <algorithm>
+
+namespace ksched::dra {
+
+const api::DeviceAttribute* LookupAttribute(const api::Device& device,
+                                            std::string_view driver,
+                                            std::string_view name) {
+  if (const api::DeviceAttribute* a = device.attributes.Find(name)) return a;
+  size_t slash = name.find('/');
+  if (slash == std::string_view::npos) return nullptr;
+  if (name.substr(0, slash) != driver) return nullptr;
+  return device.attributes.Find(name.substr(slash + 1));
+}
+
+bool MatchAttributeConstraint::Applies(std::string_view request,
+                                       std::string_view sub_request) const {
+  if (requests_.empty()) return true;
+  auto listed = [&](std::string_view name) {
+    return std::find(requests_.begin(), requests_.end(), name) !=
+           requests_.end();
+  };
+  if (listed(request)) return true;
+  if (sub_request.empty()) return false;
+  std::string full;
+  full.reserve(request.size() + 1 + sub_request.size());
+  full.append(request).append("/").append(sub_request);
+  return listed(full);
+}
+
+bool MatchAttributeConstraint::Add(std::string_view request,
+                                   std::string_view sub_request,
+                                   const api::Device& device,
+                                   std::string_view driver) {
+  if (!Applies(request, sub_request)) return true;
+  const api::DeviceAttribute* attr =
+      LookupAttribute(device, driver, attribute_name_);
+  if (attr == nullptr) return false;
+  if (num_devices_ == 0) {
+    value_ = attr;
+    num_devices_ = 1;
+    return true;
+  }
+  // Compared by the kind of the new device's value; semantic versions are
+  // minimal text, so equal text is equal versions.
+  bool same;
+  if (attr->string_value) {
+    same = value_->string_value && *value_->string_value == *attr->string_value;
+  } else if (attr->int_value) {
+    same = value_->int_value && *value_->int_value == *attr->int_value;
+  } else if (attr->bool_value) {
+    same = value_->bool_value && *value_->bool_value == *attr->bool_value;
+  } else if (attr->version_value) {
+    same =
+        value_->version_value && *value_->version_value == *attr->version_value;
+  } else {
+    same = false;  // a kind this version does not know never matches
+  }
+  if (!same) return false;
+  ++num_devices_;
+  return true;
+}
+
+void MatchAttributeConstraint::Remove(std::string_view request,
+                                      std::string_view sub_request) {
+  if (!Applies(request, sub_request)) return;
+  --num_devices_;
+}
+
+}  // namespace ksched::dra

@@ -1,0 +1,281 @@
+#include "pkg/dra/pools.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace ksched::dra {
+namespace pools_detail {
+namespace {
+
+// Which of a pool's gathered slices the node works with.
+struct Gathered {
+  uint32_t pool;
+  uint32_t slice;
+};
+
+// The first device name two of the slices share, if any.
+std::optional<std::string_view> DuplicateDeviceName(
+    const SliceIndex& index, const std::vector<uint32_t>& slices) {
+  size_t total = 0;
+  for (uint32_t s : slices) total += index.slice(s).slice->spec.devices.size();
+  if (total < 2) return std::nullopt;
+  std::vector<std::string_view> names;
+  names.reserve(total);
+  for (uint32_t s : slices) {
+    for (const api::Device& d : index.slice(s).slice->spec.devices) {
+      names.push_back(d.name);
+    }
+  }
+  std::vector<std::string_view> sorted = names;
+  std::sort(sorted.begin(), sorted.end());
+  if (std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end()) {
+    return std::nullopt;
+  }
+  // Report the first repeat in listing order, as a set-based scan would.
+  for (size_t i = 1; i < names.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (names[j] == names[i]) return names[i];
+    }
+  }
+  return std::nullopt;
+}
+
+const api::CounterSet* FindCounterSet(const Pool& pool, std::string_view name) {
+  for (const api::CounterSet* set : pool.counter_sets) {
+    if (set->name == name) return set;
+  }
+  return nullptr;
+}
+
+// Every counter a device of these slices consumes must exist.
+util::Status ValidateCounterConsumption(const SliceIndex& index,
+                                        const Pool& pool,
+                                        const std::vector<uint32_t>& slices) {
+  for (uint32_t s : slices) {
+    for (const api::Device& d : index.slice(s).slice->spec.devices) {
+      for (const api::DeviceCounterConsumption& c : d.consumes_counters) {
+        const api::CounterSet* set = FindCounterSet(pool, c.counter_set);
+        if (set == nullptr) {
+          return util::Error("counter set " + c.counter_set + " not found");
+        }
+        for (const auto& [name, counter] : c.counters) {
+          if (!set->counters.Contains(name)) {
+            return util::Error("counter " + name +
+                               " not found in counter set " + set->name);
+          }
+        }
+      }
+    }
+  }
+  return {};
+}
+
+void MarkInvalid(Pool& pool, std::string reason) {
+  pool.invalid = true;
+  pool.invalid_reason = std::move(reason);
+  pool.slices.clear();
+  pool.counter_sets.clear();
+  pool.slices_not_targeting_node.clear();
+}
+
+// Kubernetes' buildPool: `gathered` are the slices for this node, `all` the
+// pool's slices of that generation when some were not for this node
+// (empty otherwise).
+Pool BuildPool(const SliceIndex& index, uint32_t id,
+               const std::vector<uint32_t>& gathered,
+               const std::vector<uint32_t>& all, bool partitionable) {
+  Pool pool;
+  pool.id = id;
+  const api::ResourceSliceSpec& first = index.slice(gathered[0]).slice->spec;
+  pool.driver = first.driver;
+  pool.name = first.pool.name;
+  std::vector<uint32_t> counter_slices;
+  if (partitionable) {
+    for (uint32_t s : gathered) {
+      if (index.slice(s).slice->spec.shared_counters.empty()) {
+        pool.slices.push_back(s);
+      } else {
+        counter_slices.push_back(s);
+      }
+    }
+  } else {
+    pool.slices = gathered;
+  }
+  if (auto dup = DuplicateDeviceName(index, pool.slices)) {
+    MarkInvalid(pool, "duplicate device name " + std::string(*dup));
+    return pool;
+  }
+  if (!partitionable) return pool;
+
+  for (uint32_t s : counter_slices) {
+    for (const api::CounterSet& set :
+         index.slice(s).slice->spec.shared_counters) {
+      if (FindCounterSet(pool, set.name) != nullptr) {
+        MarkInvalid(pool, "duplicate counter set name " + set.name);
+        return pool;
+      }
+      pool.counter_sets.push_back(&set);
+    }
+  }
+  if (auto valid = ValidateCounterConsumption(index, pool, gathered); !valid) {
+    MarkInvalid(pool, valid.error().message());
+    return pool;
+  }
+  if (all.empty() || all.size() == gathered.size()) return pool;
+  for (uint32_t s : all) {
+    if (std::find(gathered.begin(), gathered.end(), s) == gathered.end()) {
+      pool.slices_not_targeting_node.push_back(s);
+    }
+  }
+  if (auto valid = ValidateCounterConsumption(index, pool,
+                                              pool.slices_not_targeting_node);
+      !valid) {
+    MarkInvalid(pool, valid.error().message());
+  }
+  return pool;
+}
+
+// Whether the node sees the slice (Kubernetes' per-slice part of
+// GatherPools).
+util::Result<bool> SliceSelectsNode(const SliceIndex::Slice& entry,
+                                    const api::Node& node, bool partitionable) {
+  const api::ResourceSliceSpec& spec = entry.slice->spec;
+  if (!partitionable && (spec.per_device_node_selection.has_value() ||
+                         !spec.shared_counters.empty())) {
+    return false;
+  }
+  // Counter sets belong to the whole pool, whichever node asks.
+  if (!spec.shared_counters.empty()) return true;
+  bool has_node_name = spec.node_name.has_value() && !spec.node_name->empty();
+  bool all_nodes = spec.all_nodes.value_or(false);
+  if (has_node_name || all_nodes || spec.node_selector.has_value()) {
+    auto match = NodeMatches(node, spec.node_name, spec.all_nodes,
+                             entry.node_selector.get());
+    if (!match) {
+      return match.error().Wrap("failed to perform node selection for slice " +
+                                entry.slice->metadata.name);
+    }
+    return *match;
+  }
+  if (spec.per_device_node_selection.value_or(false)) {
+    for (size_t d = 0; d < spec.devices.size(); ++d) {
+      const api::Device& device = spec.devices[d];
+      const api::CompiledNodeSelector* selector =
+          entry.device_node_selectors.empty()
+              ? nullptr
+              : entry.device_node_selectors[d].get();
+      auto match =
+          NodeMatches(node, device.node_name, device.all_nodes, selector);
+      if (!match) {
+        return match.error().Wrap(
+            "failed to perform node selection for device " + device.name +
+            " in slice " + entry.slice->metadata.name);
+      }
+      if (*match) return true;
+    }
+    return false;
+  }
+  // A shape this version does not know: its devices are not for us.
+  return false;
+}
+
+}  // namespace
+}  // namespace pools_detail
+using namespace pools_detail;
+
+util::Result<bool> NodeMatches(const api::Node& node,
+                               const std::optional<std::string>& node_name,
+                               const std::optional<bool>& all_nodes,
+                               const api::CompiledNodeSelector* selector) {
+  if (node_name.has_value() && !node_name->empty()) {
+    return node.metadata.name == *node_name;
+  }
+  if (all_nodes.value_or(false)) return true;
+  if (selector != nullptr) {
+    if (!selector->parse_error().empty()) {
+      return util::Error("failed to parse node selector: " +
+                         selector->parse_error());
+    }
+    return selector->Matches(node);
+  }
+  return false;
+}
+
+util::Result<std::vector<Pool>> GatherPools(const SliceIndex& index,
+                                            const api::Node& node,
+                                            bool partitionable_devices) {
+  // The node's own slices and the cluster-wide ones, merged in name order.
+  std::span<const uint32_t> own = index.SlicesOnNode(node.metadata.name);
+  std::span<const uint32_t> wide = index.ClusterWideSlices();
+  std::vector<Gathered> gathered;
+  gathered.reserve(own.size() + wide.size());
+  for (uint32_t s : own) gathered.push_back({index.slice(s).pool, s});
+  for (uint32_t s : wide) {
+    auto match = SliceSelectsNode(index.slice(s), node, partitionable_devices);
+    if (!match) return match.error();
+    if (*match) gathered.push_back({index.slice(s).pool, s});
+  }
+  std::sort(gathered.begin(), gathered.end(),
+            [](const Gathered& a, const Gathered& b) {
+              return a.pool != b.pool ? a.pool < b.pool : a.slice < b.slice;
+            });
+
+  std::vector<Pool> pools;
+  std::vector<uint32_t> current;
+  std::vector<uint32_t> all;
+  for (size_t begin = 0; begin < gathered.size();) {
+    size_t end = begin;
+    uint32_t pool_id = gathered[begin].pool;
+    // Only the newest generation among the node's slices counts.
+    int64_t generation =
+        index.slice(gathered[begin].slice).slice->spec.pool.generation;
+    for (; end < gathered.size() && gathered[end].pool == pool_id; ++end) {
+      generation = std::max(
+          generation,
+          index.slice(gathered[end].slice).slice->spec.pool.generation);
+    }
+    current.clear();
+    for (size_t i = begin; i < end; ++i) {
+      const api::ResourceSlice& s = *index.slice(gathered[i].slice).slice;
+      if (s.spec.pool.generation == generation)
+        current.push_back(gathered[i].slice);
+    }
+    begin = end;
+
+    const api::ResourcePool& spec_pool =
+        index.slice(current[0]).slice->spec.pool;
+    if (static_cast<int64_t>(current.size()) ==
+        spec_pool.resource_slice_count) {
+      pools.push_back(
+          BuildPool(index, pool_id, current, {}, partitionable_devices));
+      continue;
+    }
+    // Some slices are missing for this node: look at the whole pool. A
+    // newer generation elsewhere makes this one obsolete.
+    all.clear();
+    bool obsolete = false;
+    for (uint32_t s : index.PoolSlices(pool_id)) {
+      int64_t g = index.slice(s).slice->spec.pool.generation;
+      if (g > generation) {
+        obsolete = true;
+        break;
+      }
+      if (g == generation) all.push_back(s);
+    }
+    if (obsolete) continue;
+    if (static_cast<int64_t>(all.size()) != spec_pool.resource_slice_count) {
+      Pool pool;
+      pool.id = pool_id;
+      pool.driver = index.slice(current[0]).slice->spec.driver;
+      pool.name = spec_pool.name;
+      pool.incomplete = true;
+      pools.push_back(std::move(pool));
+      continue;
+    }
+    pools.push_back(
+        BuildPool(index, pool_id, current, all, partitionable_devices));
+  }
+  return pools;
+}
+
+}  // namespace ksched::dra

@@ -1,0 +1,153 @@
+#include "pkg/dra/slice_index.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <utility>
+
+namespace ksched::dra {
+
+// One device's CEL view: the cel::dra::Device the activation borrows from,
+// the activation, or the reason it could not be made.
+struct SliceIndex::DeviceCache {
+  std::once_flag once;
+  cel::dra::Device device;
+  std::unique_ptr<cel::dra::DeviceActivation> activation;
+  std::string error;
+};
+
+namespace slice_index_detail {
+namespace {
+
+// Whether the allocator treats the slice as one node's own: a nodeName and
+// none of the fields that make every node look at it.
+bool IsNodeLocal(const api::ResourceSliceSpec& spec) {
+  return spec.node_name.has_value() && !spec.node_name->empty() &&
+         spec.shared_counters.empty() &&
+         !spec.per_device_node_selection.has_value();
+}
+
+// Kubernetes' conversion of a device for CEL (cel.Device): the driver,
+// attributes and capacity. A value of a kind this version does not know
+// fails the evaluation as Kubernetes' getAttributeValue does.
+void BuildCelDevice(const std::string& driver, const api::Device& in,
+                    cel::dra::Device& out, std::string& error) {
+  out.driver = driver;
+  out.attributes.reserve(in.attributes.size());
+  for (const auto& [name, attr] : in.attributes) {
+    cel::dra::DeviceAttribute a;
+    if (attr.int_value) {
+      a.kind = cel::dra::DeviceAttribute::Kind::kInt;
+      a.int_value = *attr.int_value;
+    } else if (attr.bool_value) {
+      a.kind = cel::dra::DeviceAttribute::Kind::kBool;
+      a.bool_value = *attr.bool_value;
+    } else if (attr.string_value) {
+      a.kind = cel::dra::DeviceAttribute::Kind::kString;
+      a.string_value = *attr.string_value;
+    } else if (attr.version_value) {
+      a.kind = cel::dra::DeviceAttribute::Kind::kVersion;
+      a.string_value = *attr.version_value;
+    } else {
+      if (error.empty()) {
+        error = "attribute " + name + ": unsupported attribute value";
+      }
+      continue;
+    }
+    out.attributes.emplace_back(name, std::move(a));
+  }
+  out.capacity.reserve(in.capacity.size());
+  for (const auto& [name, cap] : in.capacity) {
+    out.capacity.emplace_back(name, cap.value);
+  }
+}
+
+}  // namespace
+}  // namespace slice_index_detail
+using namespace slice_index_detail;
+
+SliceIndex::SliceIndex(
+    std::vector<std::shared_ptr<const api::ResourceSlice>> slices)
+    : slices_(std::move(slices)) {
+  std::erase(slices_, nullptr);
+  std::stable_sort(slices_.begin(), slices_.end(),
+                   [](const auto& a, const auto& b) {
+                     return a->metadata.name < b->metadata.name;
+                   });
+
+  // Pool positions in (driver, pool name) order.
+  std::map<std::pair<std::string_view, std::string_view>, uint32_t> pools;
+  for (const auto& s : slices_) {
+    pools.emplace(std::pair<std::string_view, std::string_view>(
+                      s->spec.driver, s->spec.pool.name),
+                  0);
+  }
+  uint32_t next_pool = 0;
+  for (auto& [id, position] : pools) position = next_pool++;
+  pool_slices_.resize(pools.size());
+
+  indexed_.resize(slices_.size());
+  for (uint32_t i = 0; i < slices_.size(); ++i) {
+    const api::ResourceSlice& s = *slices_[i];
+    Slice& entry = indexed_[i];
+    entry.slice = &s;
+    entry.pool = pools[{s.spec.driver, s.spec.pool.name}];
+    entry.first_device = static_cast<uint32_t>(num_devices_);
+    num_devices_ += s.spec.devices.size();
+    if (s.spec.node_selector) {
+      entry.node_selector =
+          std::make_unique<api::CompiledNodeSelector>(*s.spec.node_selector);
+    }
+    bool any_device_selector = false;
+    for (const api::Device& d : s.spec.devices) {
+      any_device_selector |= d.node_selector.has_value();
+    }
+    if (any_device_selector) {
+      entry.device_node_selectors.resize(s.spec.devices.size());
+      for (size_t d = 0; d < s.spec.devices.size(); ++d) {
+        if (s.spec.devices[d].node_selector) {
+          entry.device_node_selectors[d] =
+              std::make_unique<api::CompiledNodeSelector>(
+                  *s.spec.devices[d].node_selector);
+        }
+      }
+    }
+    pool_slices_[entry.pool].push_back(i);
+    if (IsNodeLocal(s.spec)) {
+      by_node_[*s.spec.node_name].push_back(i);
+    } else {
+      cluster_wide_.push_back(i);
+    }
+  }
+  devices_ = std::make_unique<DeviceCache[]>(num_devices_);
+}
+
+SliceIndex::~SliceIndex() = default;
+
+std::span<const uint32_t> SliceIndex::SlicesOnNode(
+    std::string_view node) const {
+  auto it = by_node_.find(node);
+  if (it == by_node_.end()) return {};
+  return it->second;
+}
+
+SliceIndex::CelDevice SliceIndex::Cel(uint32_t position,
+                                      size_t device_index) const {
+  const Slice& s = indexed_[position];
+  DeviceCache& cache = devices_[s.first_device + device_index];
+  std::call_once(cache.once, [&] {
+    BuildCelDevice(s.slice->spec.driver, s.slice->spec.devices[device_index],
+                   cache.device, cache.error);
+    if (!cache.error.empty()) return;
+    auto made = cel::dra::DeviceActivation::Make(cache.device);
+    if (made) {
+      cache.activation = std::move(*made);
+    } else {
+      cache.error = made.error().message();
+    }
+  });
+  if (cache.activation) return {cache.activation.get(), nullptr};
+  return {nullptr, &cache.error};
+}
+
+}  // namespace ksched::dra

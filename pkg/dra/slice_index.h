@@ -1,0 +1,90 @@
+// SliceIndex: an immutable snapshot of the cluster's ResourceSlices,
+// indexed so the allocator finds the pools one node sees without walking
+// every slice (slices by node name, slices any node may see, slices by
+// pool), and so a device's CEL view is built once and shared by every
+// cycle that evaluates selectors on it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "pkg/api/node_selector.h"
+#include "pkg/api/resource.h"
+#include "pkg/cel/dra.h"
+
+namespace ksched::dra {
+
+class SliceIndex {
+ public:
+  // One slice as the allocator reads it. Positions (`SliceIndex::slice(i)`)
+  // follow slices(), so a lower position is an earlier name.
+  struct Slice {
+    const api::ResourceSlice* slice = nullptr;
+    // The pool's position among all (driver, pool name) pairs, sorted.
+    uint32_t pool = 0;
+    // The position of its first device among all devices of the index.
+    uint32_t first_device = 0;
+    // spec.nodeSelector, compiled; null when the slice has none.
+    std::unique_ptr<api::CompiledNodeSelector> node_selector;
+    // Each device's own nodeSelector (per-device node selection), compiled;
+    // empty when no device has one, else one entry (maybe null) per device.
+    std::vector<std::unique_ptr<api::CompiledNodeSelector>>
+        device_node_selectors;
+  };
+
+  // A device made ready for CEL, or why it cannot be ("attribute x: parse
+  // semantic version: ..."), which Kubernetes reports as the runtime error
+  // of the selector that looks at the device.
+  struct CelDevice {
+    const cel::dra::DeviceActivation* activation = nullptr;
+    const std::string* error = nullptr;  // set when activation is null
+  };
+
+  explicit SliceIndex(
+      std::vector<std::shared_ptr<const api::ResourceSlice>> slices);
+  ~SliceIndex();
+  SliceIndex(const SliceIndex&) = delete;
+  SliceIndex& operator=(const SliceIndex&) = delete;
+
+  // Every slice, ordered by name (slices of equal names keep their order).
+  const std::vector<std::shared_ptr<const api::ResourceSlice>>& slices() const {
+    return slices_;
+  }
+
+  const Slice& slice(uint32_t position) const { return indexed_[position]; }
+  size_t num_pools() const { return pool_slices_.size(); }
+  size_t num_devices() const { return num_devices_; }
+
+  // Positions, ascending, of the slices that name `node` in spec.nodeName
+  // (and have neither shared counters nor per-device node selection).
+  std::span<const uint32_t> SlicesOnNode(std::string_view node) const;
+  // Positions, ascending, of every other slice: all-nodes, node-selector,
+  // per-device and counter slices (and those of unknown shape). Each node
+  // looks at these; a cluster has few of them.
+  std::span<const uint32_t> ClusterWideSlices() const { return cluster_wide_; }
+  // Positions, ascending, of every slice of a pool, whatever node it is for.
+  std::span<const uint32_t> PoolSlices(uint32_t pool) const {
+    return pool_slices_[pool];
+  }
+
+  // The CEL view of device `device_index` of the slice at `position`,
+  // built on first use (thread-safe) and kept for the index's lifetime.
+  CelDevice Cel(uint32_t position, size_t device_index) const;
+
+ private:
+  struct DeviceCache;
+  std::vector<std::shared_ptr<const api::ResourceSlice>> slices_;
+  std::vector<Slice> indexed_;
+  std::unordered_map<std::string_view, std::vector<uint32_t>> by_node_;
+  std::vector<uint32_t> cluster_wide_;
+  std::vector<std::vector<uint32_t>> pool_slices_;
+  size_t num_devices_ = 0;
+  std::unique_ptr<DeviceCache[]> devices_;
+};
+
+}  // namespace ksched::dra
