@@ -525,6 +525,7 @@ int RunScheduler(const std::vector<std::string>& args) {
   }
   apiwriter::RestWriter writer(api, clock, log, {.host = HostName()});
   framework::InMemoryClusterObjects objects;
+  dra::DraManager dra;
   std::unique_ptr<scheduler::ClusterInformers> informers;
   scheduler::Scheduler::Dependencies deps;
   deps.clock = &clock;
@@ -550,6 +551,7 @@ int RunScheduler(const std::vector<std::string>& args) {
   deps.binder = &binder;
   deps.writer = &writer;
   deps.objects = &objects;
+  deps.dra = &dra;
   deps.pod_lookup = [&informers](const std::string& ns,
                                  const std::string& name) {
     return informers->GetPod(ns, name);
@@ -595,6 +597,10 @@ int RunScheduler(const std::vector<std::string>& args) {
                            s.SchedulesGangs()));
   }
   ReportDiscovery(log, discovered, *gates, s.SchedulesGangs());
+  dra.SetServed(
+      discovered.served.Serves("/apis/resource.k8s.io/v1", "resourceclaims") &&
+      discovered.served.Serves("/apis/resource.k8s.io/v1", "resourceslices") &&
+      discovered.served.Serves("/apis/resource.k8s.io/v1", "deviceclasses"));
   informers = std::make_unique<scheduler::ClusterInformers>(
       api, s, objects, log, random, informer_options, s.SchedulesGangs(),
       &discovered.served);

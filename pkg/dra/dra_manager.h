@@ -11,6 +11,7 @@
 // old and new object, as kube's assume cache's handlers do. Thread-safe.
 #pragma once
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -39,6 +40,11 @@ class DraManager {
   DraManager& operator=(const DraManager&) = delete;
 
   void SetListener(Listener listener);
+
+  // Whether the cluster serves resource.k8s.io/v1 to ksched (discovery);
+  // when it does not, DynamicResources holds pods with claims and says why.
+  void SetServed(bool served) { served_ = served; }
+  bool served() const { return served_; }
 
   // ---- informer side ----
   void UpsertDeviceClass(std::shared_ptr<const api::DeviceClass> c);
@@ -94,6 +100,7 @@ class DraManager {
               const api::ResourceClaim* old_claim,
               const api::ResourceClaim* new_claim);
 
+  std::atomic<bool> served_{true};
   mutable std::mutex mu_;
   Listener listener_;
   std::map<std::string, std::shared_ptr<const api::DeviceClass>, std::less<>>

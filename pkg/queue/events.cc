@@ -50,6 +50,8 @@ OwnedEventObjects OwnedEventObjects::CopyOf(
   out.new_pvc = copy(objs.new_pvc);
   out.old_storage_class = copy(objs.old_storage_class);
   out.new_storage_class = copy(objs.new_storage_class);
+  out.old_claim = copy(objs.old_claim);
+  out.new_claim = copy(objs.new_claim);
   out.old_pod_group = copy(objs.old_pod_group);
   out.new_pod_group = copy(objs.new_pod_group);
   return out;

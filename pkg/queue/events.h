@@ -63,6 +63,8 @@ struct OwnedEventObjects {
   std::shared_ptr<const api::StorageClass> new_storage_class;
   std::shared_ptr<const api::PodGroup> old_pod_group;
   std::shared_ptr<const api::PodGroup> new_pod_group;
+  std::shared_ptr<const api::ResourceClaim> old_claim;
+  std::shared_ptr<const api::ResourceClaim> new_claim;
 
   // Copies whatever `objs` points at.
   static OwnedEventObjects CopyOf(const framework::EventObjects& objs);
@@ -78,7 +80,9 @@ struct OwnedEventObjects {
             .old_storage_class = old_storage_class.get(),
             .new_storage_class = new_storage_class.get(),
             .old_pod_group = old_pod_group.get(),
-            .new_pod_group = new_pod_group.get()};
+            .new_pod_group = new_pod_group.get(),
+            .old_claim = old_claim.get(),
+            .new_claim = new_claim.get()};
   }
 };
 

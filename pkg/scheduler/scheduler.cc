@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "pkg/api/pod.h"
+#include "pkg/dra/dra_manager.h"
 #include "pkg/explain/event_note.h"
 #include "pkg/framework/pods_to_activate.h"
 #include "pkg/plugins/names.h"
@@ -80,6 +81,7 @@ Scheduler::Scheduler(Dependencies deps, int32_t parallelism,
       explain_algorithm_(percentage_of_nodes_to_score, explain_random_) {}
 
 Scheduler::~Scheduler() {
+  if (deps_.dra != nullptr) deps_.dra->SetListener(nullptr);
   Stop();
   // Nothing will Allow a pod waiting at Permit or expire its wait any more
   // (Tick is no longer called): reject them, or the drain below waits
@@ -114,6 +116,7 @@ util::Result<std::unique_ptr<Scheduler>> Scheduler::Create(
   options.waiting_pods = &s->waiting_pods_;
   options.pod_group_members = &s->pod_group_members_;
   options.features = s->deps_.features;
+  options.dra = s->deps_.dra;
   // The queue and the binding pool come after the frameworks; these reach
   // them through `self` once they exist (plugins call them only from
   // cycles, which start later).
@@ -176,6 +179,14 @@ util::Result<std::unique_ptr<Scheduler>> Scheduler::Create(
   const int workers = s->deps_.binding_workers;
   s->binding_pool_ = std::make_unique<BindingPool>(
       workers, static_cast<size_t>(std::max(64, 4 * workers)));
+  if (s->deps_.dra != nullptr) {
+    // Claims come through the assume cache, so what PreBind writes and
+    // Unreserve restores reaches the queue too, as in kube.
+    s->deps_.dra->SetListener([self](const framework::ClusterEvent& event,
+                                     const framework::EventObjects& objs) {
+      self->OnClusterEvent(event, queue::OwnedEventObjects::CopyOf(objs));
+    });
+  }
   return s;
 }
 

@@ -16,6 +16,7 @@
 #include "pkg/cache/cache.h"
 #include "pkg/config/feature_gates.h"
 #include "pkg/config/types.h"
+#include "pkg/dra/dra_manager.h"
 #include "pkg/explain/explanation.h"
 #include "pkg/framework/binder.h"
 #include "pkg/framework/cluster_objects.h"
@@ -65,6 +66,9 @@ class Scheduler {
     framework::Binder* binder = nullptr;
     framework::ClusterWriter* writer = nullptr;
     const framework::ClusterObjects* objects = nullptr;
+    // DRA's classes, slices and claims (DynamicResources); its changes
+    // become cluster events for the queue. None when null.
+    dra::DraManager* dra = nullptr;
     PodLookup pod_lookup;
     // Threads running binding cycles; 0 binds inline (deterministic).
     int binding_workers = 16;

@@ -152,7 +152,7 @@ framework::QueueingHint DynamicResources::IsSchedulableAfterPodChange(
 
 framework::Status DynamicResources::PreEnqueue(const api::Pod& pod) const {
   if (!options_.enabled || pod.spec.resource_claims.empty()) return {};
-  if (manager_ == nullptr) {
+  if (manager_ == nullptr || !manager_->served()) {
     return framework::Status::Unresolvable(
         "pod \"" + pod.metadata.ns + "/" + pod.metadata.name +
         "\": its ResourceClaims cannot be allocated: the API server does "
@@ -467,8 +467,8 @@ framework::Status DynamicResources::Reserve(framework::CycleState& state,
       finalizers.emplace_back(api::kResourceClaimFinalizer);
     }
     claim->status.allocation = std::move(results[k]);
-    manager_->SignalClaimPendingAllocation(claim->metadata.uid,
-                                           std::move(claim));
+    const std::string uid = claim->metadata.uid;
+    manager_->SignalClaimPendingAllocation(uid, std::move(claim));
   }
   return {};
 }

@@ -76,8 +76,8 @@ TEST(DynamicResourcesTest, WithoutPreFilterStateTheLaterPointsAreErrors) {
   EXPECT_EQ(dra->PostFilter(state, *pod, filtered, &post).code(), Code::kError);
 }
 
-// A pod with claims is held before the queue: ksched does not allocate
-// devices, and placing it while ignoring them would be wrong.
+// Without resource.k8s.io watched, a pod with claims is held before the
+// queue: placing it while ignoring its claims would be wrong.
 TEST(DynamicResourcesTest, APodWithClaimsIsHeldAtPreEnqueue) {
   auto plugin = Make(true);
   auto* dra = dynamic_cast<DynamicResources*>(plugin.get());
@@ -85,8 +85,8 @@ TEST(DynamicResourcesTest, APodWithClaimsIsHeldAtPreEnqueue) {
   framework::Status s = dra->PreEnqueue(pod);
   EXPECT_EQ(s.code(), Code::kUnschedulableAndUnresolvable);
   EXPECT_EQ(s.Message(),
-            "pod \"ml/p\": ksched does not allocate ResourceClaims (gpu): the "
-            "pod is left to a scheduler that does");
+            "pod \"ml/p\": its ResourceClaims cannot be allocated: the API "
+            "server does not serve resource.k8s.io/v1 to ksched");
   api::Pod sign_into;
   EXPECT_FALSE(dra->SignPod(pod, sign_into));
   // As an extender (no PreEnqueue), the claims are no reason to refuse.

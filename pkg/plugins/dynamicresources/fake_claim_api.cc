@@ -1,0 +1,111 @@
+#include "pkg/plugins/dynamicresources/fake_claim_api.h"
+
+#include <algorithm>
+
+namespace ksched::plugins::dra_testing {
+
+void FakeClaimApi::Store(std::shared_ptr<api::ResourceClaim> claim,
+                         bool deliver) {
+  claim->metadata.resource_version = std::to_string(++version_);
+  if (claim->metadata.uid.empty()) {
+    claim->metadata.uid = "uid-" + claim->metadata.name;
+  }
+  std::shared_ptr<const api::ResourceClaim> stored = claim;
+  claims_[claim->metadata.name] = stored;
+  if (deliver) informer_.UpsertResourceClaim(stored);
+}
+
+void FakeClaimApi::Create(api::ResourceClaim claim) {
+  Store(std::make_shared<api::ResourceClaim>(std::move(claim)), true);
+}
+
+void FakeClaimApi::Modify(
+    const std::string& name,
+    const std::function<void(api::ResourceClaim&)>& change, bool deliver) {
+  auto copy = std::make_shared<api::ResourceClaim>(*claims_.at(name));
+  change(*copy);
+  Store(std::move(copy), deliver);
+}
+
+std::shared_ptr<const api::ResourceClaim> FakeClaimApi::Stored(
+    const std::string& name) const {
+  auto it = claims_.find(name);
+  return it == claims_.end() ? nullptr : it->second;
+}
+
+framework::ClaimWrite FakeClaimApi::GetResourceClaim(const std::string& ns,
+                                                     const std::string& name) {
+  calls.push_back("get " + ns + "/" + name);
+  auto stored = Stored(name);
+  if (stored == nullptr) {
+    return {
+        .code = 404,
+        .error = "resourceclaims.resource.k8s.io \"" + name + "\" not found"};
+  }
+  return {.claim = stored, .code = 200};
+}
+
+framework::ClaimWrite FakeClaimApi::Write(const api::ResourceClaim& claim,
+                                          bool status) {
+  auto stored = Stored(claim.metadata.name);
+  if (stored == nullptr) {
+    return {.code = 404,
+            .error = "resourceclaims.resource.k8s.io \"" + claim.metadata.name +
+                     "\" not found"};
+  }
+  if (status && fail_status_updates_with != 0) {
+    return {.code = fail_status_updates_with, .error = "injected failure"};
+  }
+  if (claim.metadata.resource_version != stored->metadata.resource_version) {
+    return {.code = 409,
+            .error =
+                "Operation cannot be fulfilled on "
+                "resourceclaims.resource.k8s.io \"" +
+                claim.metadata.name +
+                "\": the object has been modified; please apply your "
+                "changes to the latest version and try again"};
+  }
+  // The main resource ignores the status, the status subresource everything
+  // else.
+  auto next = std::make_shared<api::ResourceClaim>(*stored);
+  if (status) {
+    next->status = claim.status;
+  } else {
+    next->metadata = claim.metadata;
+    next->spec = claim.spec;
+  }
+  Store(next, true);
+  return {.claim = Stored(claim.metadata.name), .code = 200};
+}
+
+framework::ClaimWrite FakeClaimApi::UpdateResourceClaim(
+    const api::ResourceClaim& claim) {
+  calls.push_back("update " + claim.metadata.ns + "/" + claim.metadata.name);
+  return Write(claim, false);
+}
+
+framework::ClaimWrite FakeClaimApi::UpdateResourceClaimStatus(
+    const api::ResourceClaim& claim) {
+  calls.push_back("update-status " + claim.metadata.ns + "/" +
+                  claim.metadata.name);
+  return Write(claim, true);
+}
+
+framework::Status FakeClaimApi::UnreserveResourceClaim(
+    const api::ResourceClaim& claim, std::string_view pod_uid) {
+  calls.push_back("unreserve " + claim.metadata.ns + "/" + claim.metadata.name +
+                  " " + std::string(pod_uid));
+  auto stored = Stored(claim.metadata.name);
+  if (stored == nullptr || stored->metadata.uid != claim.metadata.uid) {
+    return framework::Status::Error("unreserve: no such claim");
+  }
+  auto next = std::make_shared<api::ResourceClaim>(*stored);
+  std::erase_if(next->status.reserved_for,
+                [&](const api::ResourceClaimConsumerReference& r) {
+                  return r.uid == pod_uid;
+                });
+  Store(next, true);
+  return {};
+}
+
+}  // namespace ksched::plugins::dra_testing

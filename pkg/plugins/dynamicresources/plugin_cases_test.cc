@@ -1,0 +1,892 @@
+// Kubernetes v1.35's TestPlugin (dynamicresources_test.go), case by case:
+// the same pod, claims, classes and slices run through PreEnqueue,
+// PreFilter, Filter on every node, Score, Reserve, PreBind (or PostFilter
+// when no node fits) as kube's table runner drives them, and each case
+// checks what kube's checks: the statuses, the claims as the API server
+// then holds them, and what is in flight.
+//
+// Not ported: the extended-resource cases (DRAExtendedResource, alpha, off)
+// and the binding-conditions cases (DRADeviceBindingConditions, alpha,
+// off), which ksched refuses at start-up; kube's "prescore" expectation of
+// CEL-runtime-error-for-one-of-three-nodes (the plugin has no PreScore).
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "pkg/api/node_selector.h"
+#include "pkg/dra/dra_manager.h"
+#include "pkg/framework/testing/fake_handle.h"
+#include "pkg/framework/testing/wrappers.h"
+#include "pkg/plugins/dynamicresources/dynamic_resources.h"
+#include "pkg/plugins/dynamicresources/fake_claim_api.h"
+
+namespace ksched::plugins {
+namespace {
+
+using framework::Code;
+using framework::Status;
+
+constexpr char kNode[] = "worker";
+constexpr char kNode2[] = "worker-2";
+constexpr char kNode3[] = "worker-3";
+constexpr char kDriver[] = "some-driver";
+constexpr char kPodName[] = "my-pod";
+constexpr char kPodUid[] = "1234";
+constexpr char kResource[] = "my-resource";
+constexpr char kClaimName[] = "my-pod-my-resource";
+constexpr char kClaimName2[] = "my-pod-my-resource-2";
+constexpr char kClassName[] = "my-resource-class";
+constexpr char kNs[] = "default";
+constexpr char kAttr[] = "healthy";  // only on worker-2 and worker-3
+
+// ---- objects, as kube's test builds them ----
+
+api::Node Node(const std::string& name) {
+  return testing::NodeBuilder(name).Label("kubernetes.io/hostname", name).Obj();
+}
+
+api::Pod PodWithClaimName(int claims = 1) {
+  api::Pod pod =
+      testing::PodBuilder(kPodName).Namespace(kNs).Uid(kPodUid).Obj();
+  pod.spec.resource_claims.push_back(
+      {.name = kResource, .resource_claim_name = std::string(kClaimName)});
+  if (claims > 1) {
+    pod.spec.resource_claims.push_back(
+        {.name = std::string(kResource) + "-2",
+         .resource_claim_name = std::string(kClaimName2)});
+  }
+  return pod;
+}
+
+api::Pod PodWithClaimTemplate(bool in_status) {
+  api::Pod pod =
+      testing::PodBuilder(kPodName).Namespace(kNs).Uid(kPodUid).Obj();
+  pod.spec.resource_claims.push_back(
+      {.name = kResource,
+       .resource_claim_template_name = std::string(kClaimName)});
+  if (in_status) {
+    pod.status.resource_claim_statuses.push_back(
+        {.name = kResource, .resource_claim_name = std::string(kClaimName)});
+  }
+  return pod;
+}
+
+api::DeviceClass Class(std::optional<std::string> selector = std::nullopt) {
+  api::DeviceClass c;
+  c.metadata.name = kClassName;
+  if (selector) {
+    c.spec.selectors.push_back({.cel = api::CelDeviceSelector{*selector}});
+  }
+  return c;
+}
+
+api::ResourceSlice Slice(const std::string& node, int devices = 1,
+                         std::optional<bool> healthy = std::nullopt) {
+  api::ResourceSlice s;
+  s.metadata.name = node + "-" + kDriver;
+  s.spec.driver = kDriver;
+  s.spec.node_name = node;
+  s.spec.pool = {.name = node, .generation = 0, .resource_slice_count = 1};
+  for (int i = 1; i <= devices; ++i) {
+    api::Device d;
+    d.name = "instance-" + std::to_string(i);
+    if (healthy) {
+      d.attributes.Set(kAttr, api::DeviceAttribute{.bool_value = *healthy});
+    }
+    s.spec.devices.push_back(std::move(d));
+  }
+  return s;
+}
+
+api::ExactDeviceRequest Exactly(const std::string& cls, int64_t count = 1) {
+  return {.device_class_name = cls,
+          .allocation_mode = api::DeviceAllocationMode::kExactCount,
+          .count = count};
+}
+
+// A claim of the pod (its controller), one request per class given.
+api::ResourceClaim PendingClaim(const std::string& name = kClaimName,
+                                int requests = 1, bool owned = true) {
+  api::ResourceClaim c;
+  c.metadata.name = name;
+  c.metadata.ns = kNs;
+  if (owned) {
+    c.metadata.owner_references.push_back({.api_version = "v1",
+                                           .kind = "Pod",
+                                           .name = kPodName,
+                                           .uid = kPodUid,
+                                           .controller = true});
+  }
+  for (int i = 1; i <= requests; ++i) {
+    c.spec.devices.requests.push_back(
+        {.name = "req-" + std::to_string(i), .exactly = Exactly(kClassName)});
+  }
+  return c;
+}
+
+api::DeviceSubRequest Sub(const std::string& name, int64_t count,
+                          std::optional<std::string> selector = std::nullopt) {
+  api::DeviceSubRequest s{
+      .name = name,
+      .device_class_name = kClassName,
+      .allocation_mode = api::DeviceAllocationMode::kExactCount,
+      .count = count};
+  if (selector)
+    s.selectors.push_back({.cel = api::CelDeviceSelector{*selector}});
+  return s;
+}
+
+api::ResourceClaim PrioritizedClaim(
+    const std::string& name,
+    std::vector<std::vector<api::DeviceSubRequest>> requests) {
+  api::ResourceClaim c = PendingClaim(name, 0);
+  for (size_t i = 0; i < requests.size(); ++i) {
+    c.spec.devices.requests.push_back(
+        {.name = "req-" + std::to_string(i + 1),
+         .first_available = std::move(requests[i])});
+  }
+  return c;
+}
+
+api::NodeSelector NameSelector(const std::string& node) {
+  api::NodeSelectorTerm term;
+  term.match_fields.push_back({.key = "metadata.name",
+                               .op = api::NodeSelectorOperator::kIn,
+                               .values = {node}});
+  return api::NodeSelector{.node_selector_terms = {term}};
+}
+
+api::NodeSelector LabelSelector(const std::string& key,
+                                const std::string& value) {
+  api::NodeSelectorTerm term;
+  term.match_expressions.push_back(
+      {.key = key, .op = api::NodeSelectorOperator::kIn, .values = {value}});
+  return api::NodeSelector{.node_selector_terms = {term}};
+}
+
+api::AllocationResult Allocation(
+    std::vector<std::pair<std::string, std::string>> request_device,
+    const std::string& node = kNode) {
+  api::AllocationResult a;
+  for (auto& [request, device] : request_device) {
+    a.devices.results.push_back({.request = request,
+                                 .driver = kDriver,
+                                 .pool = node,
+                                 .device = device});
+  }
+  a.node_selector = NameSelector(node);
+  return a;
+}
+
+api::ResourceClaim Allocated(api::ResourceClaim c, api::AllocationResult a) {
+  c.metadata.finalizers = {std::string(api::kResourceClaimFinalizer)};
+  c.status.allocation = std::move(a);
+  return c;
+}
+
+api::ResourceClaim Reserved(api::ResourceClaim c) {
+  c.status.reserved_for.push_back(
+      {.resource = "pods", .name = kPodName, .uid = kPodUid});
+  return c;
+}
+
+api::ResourceClaim AdminAccess(api::ResourceClaim c) {
+  for (auto& r : c.spec.devices.requests) {
+    if (r.exactly) r.exactly->admin_access = true;
+  }
+  if (c.status.allocation) {
+    for (auto& r : c.status.allocation->devices.results) r.admin_access = true;
+  }
+  return c;
+}
+
+api::ResourceClaim BreakCel(api::ResourceClaim c) {
+  c.spec.devices.requests[0].exactly->selectors.push_back(
+      {.cel = api::CelDeviceSelector{std::string("device.attributes[\"") +
+                                     kDriver + "\"]." + kAttr}});
+  return c;
+}
+
+// ---- the runner ----
+
+struct Case {
+  api::Pod pod = PodWithClaimName();
+  std::vector<api::ResourceClaim> claims;
+  std::vector<api::DeviceClass> classes;
+  std::vector<api::ResourceSlice> slices;
+  std::vector<api::Node> nodes = {Node(kNode)};
+  bool dra = true;
+  bool admin_access = true;
+  bool prioritized_list = true;
+  bool device_taints = false;
+  // Changes to the API server's claims before PreBind, not yet seen by the
+  // informer (another client raced the scheduler).
+  std::function<void(dra_testing::FakeClaimApi&)> before_prebind;
+  bool unreserve_before_prebind = false;
+  bool unreserve_after_prebind = false;  // as if Bind failed
+};
+
+struct Outcome {
+  Status preenqueue;
+  std::optional<Status> prefilter;
+  std::map<std::string, Status> filter;
+  std::map<std::string, int64_t> scores;
+  std::map<std::string, int64_t> normalized;
+  std::string selected;
+  std::optional<Status> reserve;
+  std::optional<Status> prebind_preflight;
+  std::optional<Status> prebind;
+  std::optional<Status> postfilter;
+  bool unreserved = false;
+  // Claims in flight after Reserve, by name.
+  std::vector<std::string> in_flight_after_reserve;
+};
+
+class PluginCasesTest : public ::testing::Test {
+ protected:
+  Outcome Run(Case c) {
+    handle_.features_.Set(config::Feature::kDynamicResourceAllocation, c.dra);
+    handle_.features_.Set(config::Feature::kDRAAdminAccess, c.admin_access);
+    handle_.features_.Set(config::Feature::kDRAPrioritizedList,
+                          c.prioritized_list);
+    handle_.features_.Set(config::Feature::kDRADeviceTaints, c.device_taints);
+    handle_.dra_manager_ = &manager_;
+    handle_.writer_ = &api_;
+    for (auto& cls : c.classes) {
+      manager_.UpsertDeviceClass(
+          std::make_shared<api::DeviceClass>(std::move(cls)));
+    }
+    for (auto& s : c.slices) {
+      manager_.UpsertResourceSlice(
+          std::make_shared<api::ResourceSlice>(std::move(s)));
+    }
+    for (auto& claim : c.claims) api_.Create(std::move(claim));
+    auto built = NewDynamicResources(nullptr, handle_);
+    EXPECT_TRUE(built.ok()) << built.error().message();
+    plugin_ = std::move(*built);
+    auto* p = dynamic_cast<DynamicResources*>(plugin_.get());
+
+    Outcome out;
+    auto pod = framework::PodInfo::Create(std::make_shared<api::Pod>(c.pod));
+    out.preenqueue = p->PreEnqueue(c.pod);
+    if (!out.preenqueue.IsSuccess()) return out;
+    framework::CycleState state;
+    framework::PreFilterResult pre_result;
+    out.prefilter = p->PreFilter(state, *pod, {}, &pre_result);
+    bool unschedulable = out.prefilter->IsRejected();
+    std::vector<std::string> feasible;
+    if (!unschedulable) {
+      for (const api::Node& node : c.nodes) {
+        auto info = testing::MakeNodeInfo(node);
+        Status s = p->Filter(state, *pod, *info);
+        out.filter[node.metadata.name] = s;
+        if (s.IsSuccess()) feasible.push_back(node.metadata.name);
+        // An error aborts the attempt.
+        if (s.code() == Code::kError) return out;
+      }
+      if (feasible.empty()) unschedulable = true;
+    }
+    if (!unschedulable && feasible.size() > 1) {
+      framework::NodeScoreList scores;
+      for (const std::string& name : feasible) {
+        auto info = testing::MakeNodeInfo(
+            *std::find_if(c.nodes.begin(), c.nodes.end(),
+                          [&](auto& n) { return n.metadata.name == name; }));
+        int64_t score = 0;
+        EXPECT_TRUE(p->Score(state, *pod, *info, &score).IsSuccess());
+        out.scores[name] = score;
+      }
+      for (const std::string& name : feasible) {
+        scores.push_back({name, out.scores[name]});
+      }
+      EXPECT_TRUE(p->NormalizeScore(state, *pod, scores).IsSuccess());
+      for (const auto& s : scores)
+        out.normalized[std::string(s.name)] = s.score;
+    }
+    if (!unschedulable) {
+      out.selected = feasible.front();
+      for (const auto& [name, score] : out.normalized) {
+        if (score > out.normalized[out.selected]) out.selected = name;
+      }
+      out.reserve = p->Reserve(state, *pod, out.selected);
+      for (const auto& claim : manager_.ListResourceClaims()) {
+        if (manager_.ClaimHasPendingAllocation(claim->metadata.uid)) {
+          out.in_flight_after_reserve.push_back(claim->metadata.name);
+        }
+      }
+      if (!out.reserve->IsSuccess()) {
+        p->Unreserve(state, *pod, out.selected);
+        out.unreserved = true;
+        return out;
+      }
+      if (c.unreserve_before_prebind) {
+        p->Unreserve(state, *pod, out.selected);
+        out.unreserved = true;
+        return out;
+      }
+      if (c.before_prebind) c.before_prebind(api_);
+      out.prebind_preflight = p->PreBindPreFlight(state, *pod, out.selected);
+      out.prebind = p->PreBind(state, *pod, out.selected);
+      if (c.unreserve_after_prebind) {
+        p->Unreserve(state, *pod, out.selected);
+        out.unreserved = true;
+      }
+      return out;
+    }
+    framework::NodeToStatus filtered;
+    framework::PostFilterResult post;
+    out.postfilter = p->PostFilter(state, *pod, filtered, &post);
+    return out;
+  }
+
+  // The claim as the API server holds it, without the fields the fake
+  // server sets (resourceVersion, uid), compared with `want`.
+  void ExpectStored(const std::string& name, api::ResourceClaim want) {
+    auto stored = api_.Stored(name);
+    ASSERT_NE(stored, nullptr) << name;
+    api::ResourceClaim got = *stored;
+    got.metadata.resource_version.clear();
+    got.metadata.uid.clear();
+    want.metadata.resource_version.clear();
+    want.metadata.uid.clear();
+    EXPECT_EQ(got, want) << name;
+  }
+  // The claim the scheduler now works with (the assume cache).
+  std::shared_ptr<const api::ResourceClaim> Assumed(const std::string& name) {
+    return manager_.GetResourceClaim(kNs, name);
+  }
+
+  dra::DraManager manager_;
+  dra_testing::FakeClaimApi api_{manager_};
+  testing::FakeHandle handle_;
+  std::unique_ptr<framework::Plugin> plugin_;
+};
+
+void ExpectStatus(const std::optional<Status>& got, Code code,
+                  const std::string& message) {
+  ASSERT_TRUE(got.has_value());
+  EXPECT_EQ(got->code(), code) << got->Message();
+  EXPECT_EQ(got->Message(), message);
+}
+
+TEST_F(PluginCasesTest, Empty) {
+  Outcome o = Run({.pod = testing::PodBuilder("foo").Namespace(kNs).Obj()});
+  EXPECT_TRUE(o.preenqueue.IsSuccess());
+  EXPECT_EQ(o.prefilter->code(), Code::kSkip);
+  EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
+  EXPECT_EQ(o.prebind_preflight->code(), Code::kSkip);
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  EXPECT_TRUE(api_.calls.empty());
+}
+
+TEST_F(PluginCasesTest, ClaimReference) {
+  api::ResourceClaim allocated =
+      Allocated(PendingClaim(), Allocation({{"req-1", "instance-1"}}));
+  Outcome o =
+      Run({.claims = {allocated, PendingClaim("not-my-claim", 1, false)}});
+  EXPECT_TRUE(o.prefilter->IsSuccess());
+  EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
+  EXPECT_TRUE(o.reserve->IsSuccess());
+  EXPECT_TRUE(o.in_flight_after_reserve.empty());
+  EXPECT_TRUE(o.prebind_preflight->IsSuccess());
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  ExpectStored(kClaimName, Reserved(allocated));
+  EXPECT_EQ(*Assumed(kClaimName)->status.reserved_for.data(),
+            Reserved(allocated).status.reserved_for[0]);
+}
+
+TEST_F(PluginCasesTest, ClaimTemplate) {
+  api::ResourceClaim allocated =
+      Allocated(PendingClaim(), Allocation({{"req-1", "instance-1"}}));
+  Outcome o =
+      Run({.pod = PodWithClaimTemplate(true),
+           .claims = {allocated, PendingClaim("not-my-claim", 1, false)}});
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  ExpectStored(kClaimName, Reserved(allocated));
+}
+
+TEST_F(PluginCasesTest, MissingClaim) {
+  Outcome o =
+      Run({.pod = PodWithClaimTemplate(false),
+           .claims = {Allocated(PendingClaim(),
+                                Allocation({{"req-1", "instance-1"}}))}});
+  EXPECT_EQ(o.preenqueue.code(), Code::kUnschedulableAndUnresolvable);
+  EXPECT_EQ(o.preenqueue.Message(),
+            "pod \"default/my-pod\": ResourceClaim not created yet");
+}
+
+TEST_F(PluginCasesTest, DeletedClaim) {
+  api::ResourceClaim claim =
+      Allocated(PendingClaim(), Allocation({{"req-1", "instance-1"}}));
+  claim.metadata.deletion_timestamp = api::Time{};
+  Outcome o = Run({.pod = PodWithClaimTemplate(true), .claims = {claim}});
+  EXPECT_EQ(o.preenqueue.code(), Code::kUnschedulableAndUnresolvable);
+  EXPECT_EQ(o.preenqueue.Message(),
+            "resourceclaim \"my-pod-my-resource\" is being deleted");
+}
+
+TEST_F(PluginCasesTest, WrongClaim) {
+  api::ResourceClaim claim =
+      Allocated(PendingClaim(), Allocation({{"req-1", "instance-1"}}));
+  claim.metadata.owner_references[0].uid += "123";
+  Outcome o = Run({.pod = PodWithClaimTemplate(true), .claims = {claim}});
+  EXPECT_EQ(o.preenqueue.Message(),
+            "ResourceClaim default/my-pod-my-resource was not created for pod "
+            "default/my-pod (pod is not owner)");
+}
+
+TEST_F(PluginCasesTest, CouldNotFindClaim) {
+  Outcome o = Run({});
+  EXPECT_EQ(o.preenqueue.code(), Code::kUnschedulableAndUnresolvable);
+  EXPECT_EQ(o.preenqueue.Message(),
+            "could not find ResourceClaim \"default/my-pod-my-resource\"");
+}
+
+TEST_F(PluginCasesTest, NoResources) {
+  Outcome o = Run({.claims = {PendingClaim()}, .classes = {Class()}});
+  ExpectStatus(o.filter.at(kNode), Code::kUnschedulableAndUnresolvable,
+               "cannot allocate all claims");
+  ExpectStatus(o.postfilter, Code::kUnschedulable, "still not schedulable");
+}
+
+TEST_F(PluginCasesTest, WithResources) {
+  Outcome o = Run({.claims = {PendingClaim()},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode)}});
+  EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
+  EXPECT_TRUE(o.reserve->IsSuccess());
+  EXPECT_EQ(o.in_flight_after_reserve, std::vector<std::string>{kClaimName});
+  EXPECT_TRUE(o.prebind_preflight->IsSuccess());
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  api::ResourceClaim want = Reserved(
+      Allocated(PendingClaim(), Allocation({{"req-1", "instance-1"}})));
+  ExpectStored(kClaimName, want);
+  EXPECT_EQ(api_.calls, (std::vector<std::string>{
+                            "update default/my-pod-my-resource",
+                            "update-status default/my-pod-my-resource"}));
+  // Out of flight, into the claim's allocation.
+  EXPECT_FALSE(manager_.ClaimHasPendingAllocation("uid-my-pod-my-resource"));
+  EXPECT_EQ(manager_.ListAllAllocatedDevices().size(), 1u);
+}
+
+TEST_F(PluginCasesTest, WithResourcesHasFinalizer) {
+  api::ResourceClaim claim = PendingClaim();
+  claim.metadata.finalizers = {std::string(api::kResourceClaimFinalizer)};
+  Outcome o =
+      Run({.claims = {claim}, .classes = {Class()}, .slices = {Slice(kNode)}});
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  ExpectStored(kClaimName,
+               Reserved(Allocated(PendingClaim(),
+                                  Allocation({{"req-1", "instance-1"}}))));
+  EXPECT_EQ(
+      api_.calls,
+      (std::vector<std::string>{"update-status default/my-pod-my-resource"}));
+}
+
+TEST_F(PluginCasesTest, WithResourcesFinalizerGetsRemoved) {
+  api::ResourceClaim claim = PendingClaim();
+  claim.metadata.finalizers = {std::string(api::kResourceClaimFinalizer)};
+  Outcome o = Run({.claims = {claim},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode)},
+                   .before_prebind = [](dra_testing::FakeClaimApi& api) {
+                     api.Modify(kClaimName, [](api::ResourceClaim& c) {
+                       c.metadata.finalizers.clear();
+                     });
+                   }});
+  EXPECT_TRUE(o.prebind->IsSuccess()) << o.prebind->Message();
+  ExpectStored(kClaimName,
+               Reserved(Allocated(PendingClaim(),
+                                  Allocation({{"req-1", "instance-1"}}))));
+  // The stale status update conflicts; the fresh read lacks the finalizer.
+  EXPECT_EQ(api_.calls, (std::vector<std::string>{
+                            "update-status default/my-pod-my-resource",
+                            "get default/my-pod-my-resource",
+                            "update default/my-pod-my-resource",
+                            "update-status default/my-pod-my-resource"}));
+}
+
+TEST_F(PluginCasesTest, WithResourcesFinalizerGetsAdded) {
+  Outcome o = Run({.claims = {PendingClaim()},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode)},
+                   .before_prebind = [](dra_testing::FakeClaimApi& api) {
+                     api.Modify(kClaimName, [](api::ResourceClaim& c) {
+                       c.metadata.finalizers = {
+                           std::string(api::kResourceClaimFinalizer)};
+                     });
+                   }});
+  EXPECT_TRUE(o.prebind->IsSuccess()) << o.prebind->Message();
+  ExpectStored(kClaimName,
+               Reserved(Allocated(PendingClaim(),
+                                  Allocation({{"req-1", "instance-1"}}))));
+}
+
+TEST_F(PluginCasesTest, SkipBind) {
+  Outcome o = Run({.claims = {PendingClaim()},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode)},
+                   .unreserve_before_prebind = true});
+  EXPECT_EQ(o.in_flight_after_reserve, std::vector<std::string>{kClaimName});
+  EXPECT_TRUE(o.unreserved);
+  EXPECT_FALSE(manager_.ClaimHasPendingAllocation("uid-my-pod-my-resource"));
+  EXPECT_TRUE(manager_.ListAllAllocatedDevices().empty());
+  ExpectStored(kClaimName, PendingClaim());
+  EXPECT_TRUE(api_.calls.empty());
+}
+
+TEST_F(PluginCasesTest, ExhaustedResources) {
+  api::ResourceClaim other = Allocated(PendingClaim("not-my-claim", 1, false),
+                                       Allocation({{"req-1", "instance-1"}}));
+  Outcome o = Run({.claims = {PendingClaim(), other},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode)}});
+  ExpectStatus(o.filter.at(kNode), Code::kUnschedulableAndUnresolvable,
+               "cannot allocate all claims");
+  ExpectStatus(o.postfilter, Code::kUnschedulable, "still not schedulable");
+}
+
+TEST_F(PluginCasesTest, RequestAdminAccessWithDRAAdminAccessFeaturegate) {
+  api::ResourceClaim other = Allocated(PendingClaim("not-my-claim", 1, false),
+                                       Allocation({{"req-1", "instance-1"}}));
+  Outcome o = Run({.claims = {AdminAccess(PendingClaim()), other},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode)}});
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  ExpectStored(
+      kClaimName,
+      Reserved(AdminAccess(Allocated(AdminAccess(PendingClaim()),
+                                     Allocation({{"req-1", "instance-1"}})))));
+}
+
+// kube's table compares only the text; the status is an Error (the attempt
+// fails), as the allocator's fatal errors are.
+TEST_F(PluginCasesTest, RequestAdminAccessWithoutDRAAdminAccessFeaturegate) {
+  api::ResourceClaim other = Allocated(PendingClaim("not-my-claim", 1, false),
+                                       Allocation({{"req-1", "instance-1"}}));
+  Outcome o = Run({.claims = {AdminAccess(PendingClaim()), other},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode)},
+                   .admin_access = false});
+  ExpectStatus(o.filter.at(kNode), Code::kError,
+               "claim default/my-pod-my-resource, request req-1: admin "
+               "access is requested, but the feature is disabled");
+}
+
+TEST_F(PluginCasesTest, StructuredIgnoreAllocatedAdminAccess) {
+  api::ResourceClaim other =
+      AdminAccess(Allocated(PendingClaim("not-my-claim", 1, false),
+                            Allocation({{"req-1", "instance-1"}})));
+  Outcome o = Run({.claims = {PendingClaim(), other},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode)}});
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  ExpectStored(kClaimName,
+               Reserved(Allocated(PendingClaim(),
+                                  Allocation({{"req-1", "instance-1"}}))));
+}
+
+TEST_F(PluginCasesTest, ClaimParametersCELRuntimeError) {
+  Outcome o = Run({.claims = {BreakCel(PendingClaim())},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode)}});
+  ExpectStatus(o.filter.at(kNode), Code::kError,
+               "claim default/my-pod-my-resource: selector #0: CEL runtime "
+               "error: no such key: healthy");
+  EXPECT_FALSE(o.postfilter.has_value());
+}
+
+TEST_F(PluginCasesTest, ClassParametersCELRuntimeError) {
+  Outcome o = Run({.claims = {PendingClaim()},
+                   .classes = {Class(std::string("device.attributes[\"") +
+                                     kDriver + "\"]." + kAttr)},
+                   .slices = {Slice(kNode)}});
+  ExpectStatus(o.filter.at(kNode), Code::kError,
+               "class my-resource-class: selector #0: CEL runtime error: no "
+               "such key: healthy");
+}
+
+// One node's CEL error fails the whole attempt, though another would fit:
+// scheduling the pod would hide that something is wrong with it.
+TEST_F(PluginCasesTest, CELRuntimeErrorForOneOfTwoNodes) {
+  Outcome o = Run({.claims = {BreakCel(PendingClaim())},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode), Slice(kNode2, 1, true)},
+                   .nodes = {Node(kNode), Node(kNode2)}});
+  ExpectStatus(o.filter.at(kNode), Code::kError,
+               "claim default/my-pod-my-resource: selector #0: CEL runtime "
+               "error: no such key: healthy");
+  EXPECT_EQ(o.filter.count(kNode2), 0u) << "the attempt ended";
+  EXPECT_TRUE(o.selected.empty());
+}
+
+TEST_F(PluginCasesTest, CELRuntimeErrorForOneOfThreeNodes) {
+  Outcome o = Run(
+      {.claims = {BreakCel(PendingClaim())},
+       .classes = {Class()},
+       .slices = {Slice(kNode), Slice(kNode2, 1, true), Slice(kNode3, 1, true)},
+       .nodes = {Node(kNode), Node(kNode2), Node(kNode3)}});
+  ExpectStatus(o.filter.at(kNode), Code::kError,
+               "claim default/my-pod-my-resource: selector #0: CEL runtime "
+               "error: no such key: healthy");
+  EXPECT_TRUE(o.selected.empty());
+}
+
+TEST_F(PluginCasesTest, MissingClass) {
+  Outcome o = Run({.claims = {PendingClaim()}});
+  ExpectStatus(o.prefilter, Code::kUnschedulableAndUnresolvable,
+               "request req-1: device class my-resource-class does not exist");
+  ExpectStatus(o.postfilter, Code::kUnschedulable,
+               "no new claims to deallocate");
+}
+
+TEST_F(PluginCasesTest, WrongTopology) {
+  api::ResourceClaim claim = PendingClaim();
+  claim.metadata.finalizers = {std::string(api::kResourceClaimFinalizer)};
+  claim.status.allocation = api::AllocationResult{
+      .node_selector = LabelSelector("no-such-label", "no-such-value")};
+  Outcome o = Run({.claims = {claim}});
+  ExpectStatus(o.filter.at(kNode), Code::kUnschedulableAndUnresolvable,
+               "resourceclaim not available on the node");
+  // PostFilter frees the claim so that it can be allocated elsewhere.
+  ExpectStatus(o.postfilter, Code::kUnschedulable,
+               "deallocation of ResourceClaim completed");
+  api::ResourceClaim want = claim;
+  want.status.allocation.reset();
+  ExpectStored(kClaimName, want);
+}
+
+TEST_F(PluginCasesTest, GoodTopology) {
+  api::ResourceClaim claim = PendingClaim();
+  claim.metadata.finalizers = {std::string(api::kResourceClaimFinalizer)};
+  claim.status.allocation = api::AllocationResult{
+      .node_selector = LabelSelector("kubernetes.io/hostname", kNode)};
+  Outcome o = Run({.claims = {claim}});
+  EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  ExpectStored(kClaimName, Reserved(claim));
+  EXPECT_EQ(
+      api_.calls,
+      (std::vector<std::string>{"update-status default/my-pod-my-resource"}));
+}
+
+TEST_F(PluginCasesTest, BindFailure) {
+  api::ResourceClaim claim = PendingClaim();
+  claim.metadata.finalizers = {std::string(api::kResourceClaimFinalizer)};
+  claim.status.allocation = api::AllocationResult{
+      .node_selector = LabelSelector("kubernetes.io/hostname", kNode)};
+  Outcome o = Run({.claims = {claim}, .unreserve_after_prebind = true});
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  // Unreserve takes the pod out of reservedFor and keeps the allocation.
+  ExpectStored(kClaimName, claim);
+  EXPECT_EQ(api_.calls.back(), "unreserve default/my-pod-my-resource 1234");
+}
+
+TEST_F(PluginCasesTest, ReservedOkay) {
+  api::ResourceClaim in_use = Reserved(
+      Allocated(PendingClaim(), Allocation({{"req-1", "instance-1"}})));
+  Outcome o = Run({.claims = {in_use}});
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  EXPECT_TRUE(api_.calls.empty()) << "nothing to write";
+}
+
+TEST_F(PluginCasesTest, DRADisabled) {
+  api::ResourceClaim in_use = Reserved(
+      Allocated(PendingClaim(), Allocation({{"req-1", "instance-1"}})));
+  Outcome o = Run({.claims = {in_use}, .dra = false});
+  EXPECT_EQ(o.prefilter->code(), Code::kSkip);
+  EXPECT_EQ(o.prebind_preflight->code(), Code::kSkip);
+}
+
+TEST_F(PluginCasesTest, ClaimWithRequestWithUnknownDeviceClass) {
+  api::ResourceClaim claim = PendingClaim();
+  claim.spec.devices.requests[0].exactly->device_class_name = "does-not-exist";
+  Outcome o = Run({.claims = {claim}});
+  ExpectStatus(o.prefilter, Code::kUnschedulableAndUnresolvable,
+               "request req-1: device class does-not-exist does not exist");
+  ExpectStatus(o.postfilter, Code::kUnschedulable,
+               "no new claims to deallocate");
+}
+
+TEST_F(PluginCasesTest, ClaimWithPrioritizedListFeatureDisabled) {
+  Outcome o =
+      Run({.claims = {PrioritizedClaim(kClaimName, {{Sub("subreq-1", 1)}})},
+           .classes = {Class()},
+           .prioritized_list = false});
+  ExpectStatus(o.prefilter, Code::kUnschedulableAndUnresolvable,
+               "resource claim default/my-pod-my-resource, request req-1: has "
+               "subrequests, but the DRAPrioritizedList feature is disabled");
+}
+
+TEST_F(PluginCasesTest, ClaimWithPrioritizedListUnknownDeviceClass) {
+  api::ResourceClaim claim =
+      PrioritizedClaim(kClaimName, {{Sub("subreq-1", 1)}});
+  claim.spec.devices.requests[0].first_available[0].device_class_name =
+      "does-not-exist";
+  Outcome o = Run({.claims = {claim}});
+  ExpectStatus(o.prefilter, Code::kUnschedulableAndUnresolvable,
+               "request req-1/subreq-1: device class does-not-exist does not "
+               "exist");
+}
+
+TEST_F(PluginCasesTest, ClaimWithPrioritizedList) {
+  api::ResourceClaim claim =
+      PrioritizedClaim(kClaimName, {{Sub("subreq-1", 1)}});
+  Outcome o =
+      Run({.claims = {claim}, .classes = {Class()}, .slices = {Slice(kNode)}});
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  ExpectStored(kClaimName,
+               Reserved(Allocated(
+                   claim, Allocation({{"req-1/subreq-1", "instance-1"}}))));
+}
+
+// Earlier sub-requests score higher: the first alternative needs the
+// attribute to be true, which it is on worker only.
+TEST_F(PluginCasesTest, SingleClaimPrioritizedListScoring) {
+  api::ResourceClaim claim = PrioritizedClaim(
+      kClaimName,
+      {{Sub("subreq-1", 1,
+            std::string("device.attributes[\"") + kDriver + "\"]." + kAttr),
+        Sub("subreq-2", 1)}});
+  Outcome o = Run({.claims = {claim},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode, 1, true), Slice(kNode2, 1, false)},
+                   .nodes = {Node(kNode), Node(kNode2)}});
+  EXPECT_EQ(o.scores.at(kNode), 8);
+  EXPECT_EQ(o.scores.at(kNode2), 7);
+  EXPECT_EQ(o.normalized.at(kNode), 100);
+  EXPECT_EQ(o.normalized.at(kNode2), 87);
+  EXPECT_EQ(o.selected, kNode);
+}
+
+TEST_F(PluginCasesTest, MultipleClaimsPrioritizedListScoring) {
+  api::ResourceClaim first =
+      PrioritizedClaim(kClaimName, {{Sub("subreq-1", 1)}});
+  api::ResourceClaim second =
+      PrioritizedClaim(kClaimName2, {{Sub("subreq-1", 4), Sub("subreq-2", 3),
+                                      Sub("subreq-3", 2), Sub("subreq-4", 1)}});
+  Outcome o =
+      Run({.pod = PodWithClaimName(2),
+           .claims = {first, second},
+           .classes = {Class()},
+           .slices = {Slice(kNode, 4), Slice(kNode2, 2), Slice(kNode3, 1)},
+           .nodes = {Node(kNode), Node(kNode2), Node(kNode3)}});
+  ExpectStatus(o.filter.at(kNode3), Code::kUnschedulableAndUnresolvable,
+               "cannot allocate all claims");
+  EXPECT_EQ(o.scores.at(kNode), 15);
+  EXPECT_EQ(o.scores.at(kNode2), 13);
+  EXPECT_EQ(o.normalized.at(kNode), 100);
+  EXPECT_EQ(o.normalized.at(kNode2), 86);
+  EXPECT_EQ(o.in_flight_after_reserve,
+            (std::vector<std::string>{kClaimName, kClaimName2}));
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  ExpectStored(kClaimName,
+               Reserved(Allocated(
+                   first, Allocation({{"req-1/subreq-1", "instance-1"}}))));
+  ExpectStored(kClaimName2,
+               Reserved(Allocated(
+                   second, Allocation({{"req-1/subreq-2", "instance-2"},
+                                       {"req-1/subreq-2", "instance-3"},
+                                       {"req-1/subreq-2", "instance-4"}}))));
+}
+
+TEST_F(PluginCasesTest, MultipleRequestsPrioritizedListScoring) {
+  api::ResourceClaim claim =
+      PrioritizedClaim(kClaimName, {{Sub("subreq-1", 2), Sub("subreq-2", 1)},
+                                    {Sub("subreq-1", 2), Sub("subreq-2", 1)}});
+  Outcome o =
+      Run({.claims = {claim},
+           .classes = {Class()},
+           .slices = {Slice(kNode, 4), Slice(kNode2, 3), Slice(kNode3, 2)},
+           .nodes = {Node(kNode), Node(kNode2), Node(kNode3)}});
+  EXPECT_EQ(o.scores.at(kNode), 16);
+  EXPECT_EQ(o.scores.at(kNode2), 15);
+  EXPECT_EQ(o.scores.at(kNode3), 14);
+  EXPECT_EQ(o.normalized.at(kNode), 100);
+  EXPECT_EQ(o.normalized.at(kNode2), 93);
+  EXPECT_EQ(o.normalized.at(kNode3), 87);
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  ExpectStored(kClaimName,
+               Reserved(Allocated(
+                   claim, Allocation({{"req-1/subreq-1", "instance-1"},
+                                      {"req-1/subreq-1", "instance-2"},
+                                      {"req-2/subreq-1", "instance-3"},
+                                      {"req-2/subreq-1", "instance-4"}}))));
+}
+
+TEST_F(PluginCasesTest, TaintedDeviceDisabled) {
+  api::ResourceSlice slice = Slice(kNode);
+  slice.spec.devices[0].taints.push_back(
+      {.key = "taint-key",
+       .value = "taint-value",
+       .effect = api::DeviceTaintEffect::kNoSchedule});
+  Outcome o = Run(
+      {.claims = {PendingClaim()}, .classes = {Class()}, .slices = {slice}});
+  EXPECT_TRUE(o.prebind->IsSuccess());
+}
+
+TEST_F(PluginCasesTest, TaintedDeviceEnabled) {
+  api::ResourceSlice slice = Slice(kNode);
+  slice.spec.devices[0].taints.push_back(
+      {.key = "taint-key",
+       .value = "taint-value",
+       .effect = api::DeviceTaintEffect::kNoSchedule});
+  Outcome o = Run({.claims = {PendingClaim()},
+                   .classes = {Class()},
+                   .slices = {slice},
+                   .device_taints = true});
+  ExpectStatus(o.filter.at(kNode), Code::kUnschedulableAndUnresolvable,
+               "cannot allocate all claims");
+}
+
+// ---- ours ----
+
+// A claim being allocated by another pod's cycle (Reserve done, PreBind
+// not yet) keeps a second pod sharing it out until the claim changes.
+TEST_F(PluginCasesTest, SharedClaimInFlightHoldsTheSecondPod) {
+  manager_.SignalClaimPendingAllocation(
+      "uid-my-pod-my-resource",
+      std::make_shared<api::ResourceClaim>(PendingClaim()));
+  Outcome o = Run({.claims = {PendingClaim()},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode)}});
+  ExpectStatus(o.prefilter, Code::kUnschedulableAndUnresolvable,
+               "resource claim default/my-pod-my-resource is in the process "
+               "of being allocated");
+}
+
+TEST_F(PluginCasesTest, StatusUpdateRejectedFailsPreBindAndReleasesTheDevice) {
+  api_.fail_status_updates_with = 422;
+  Outcome o = Run({.claims = {PendingClaim()},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode)},
+                   .unreserve_after_prebind = true});
+  ExpectStatus(o.prebind, Code::kError,
+               "add allocation and reservation to claim "
+               "default/my-pod-my-resource: injected failure");
+  EXPECT_FALSE(manager_.ClaimHasPendingAllocation("uid-my-pod-my-resource"));
+  EXPECT_TRUE(manager_.ListAllAllocatedDevices().empty());
+}
+
+TEST_F(PluginCasesTest, ClaimAllocatedElsewhereMeanwhile) {
+  Outcome o =
+      Run({.claims = {PendingClaim()},
+           .classes = {Class()},
+           .slices = {Slice(kNode)},
+           .before_prebind = [](dra_testing::FakeClaimApi& api) {
+             api.Modify(kClaimName, [](api::ResourceClaim& c) {
+               c.status.allocation = Allocation({{"req-1", "instance-1"}});
+             });
+           }});
+  ExpectStatus(o.prebind, Code::kError,
+               "claim default/my-pod-my-resource got allocated elsewhere in "
+               "the meantime");
+}
+
+}  // namespace
+}  // namespace ksched::plugins
