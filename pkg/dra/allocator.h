@@ -75,9 +75,15 @@ struct AllocateResult {
     // asks for more than 32 devices, ... `message` in kube's words. The
     // scheduling attempt fails.
     kError,
-    // The deadline passed ("timed out trying to allocate devices").
+    // The deadline passed (the plugin says "timed out trying to allocate
+    // devices"); `message` is kube's allocator error, "filter operation
+    // aborted: context deadline exceeded". The deadline is checked at each
+    // search step, not inside one CEL evaluation.
     kTimedOut,
-    // `canceled` was set; `message` is "filter operation aborted: <cause>".
+    // `canceled` was set; `message` is "filter operation aborted: <cause>",
+    // or, when it interrupted a CEL evaluation, that selector's error
+    // ("class c: selector #0: CEL runtime error: operation interrupted:
+    // <cause>").
     kCanceled,
   };
   Code code = Code::kNoFit;

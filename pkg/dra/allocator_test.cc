@@ -69,6 +69,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <random>
 #include <thread>
 
@@ -477,6 +479,53 @@ TEST(AllocatorTest, ConcurrentAllocateMatchesSerial) {
       EXPECT_EQ(parallel[t][n].message, serial[n].message) << "node " << n;
     }
   }
+}
+
+// scheduler_perf's DRA shape: 500 nodes with 8 devices each, one claim
+// per pod. Each pod is a cycle (a new Allocator over the devices taken so
+// far) that filters every node, then takes the first fit. Run by hand:
+// --gtest_also_run_disabled_tests --gtest_filter=*Throughput*
+TEST(AllocatorTest, DISABLED_Throughput) {
+  constexpr int kNodes = 500;
+  constexpr int kDevices = 8;
+  constexpr int kPods = 3000;
+  std::vector<api::ResourceSlice> slices;
+  std::vector<api::Node> nodes;
+  for (int n = 0; n < kNodes; ++n) {
+    std::string node = "node-" + std::to_string(n);
+    nodes.push_back(Node(node, kRegion1));
+    slices.push_back(SliceWithMultipleDevices("slice-" + node, node, node,
+                                              kDriverA, kDevices));
+  }
+  auto index = Index(slices);
+  auto lookup = Lookup({Class(kClassA, kDriverA)});
+  auto selectors = std::make_shared<cel::dra::SelectorCache>();
+  WrapClaim claim = ClaimWithRequest(kClaim0, kReq0, kClassA);
+  std::vector<const api::ResourceClaim*> claims = {&claim};
+  DeviceIdSet allocated;
+  auto start = std::chrono::steady_clock::now();
+  int64_t fits = 0;
+  for (int pod = 0; pod < kPods; ++pod) {
+    Allocator allocator(NoFeatures(), allocated, lookup, index, selectors);
+    std::optional<AllocateResult> chosen;
+    for (const api::Node& node : nodes) {
+      AllocateResult r = allocator.Allocate(node, claims);
+      if (r.code != Code::kAllocated) continue;
+      ++fits;
+      if (!chosen) chosen = std::move(r);
+    }
+    ASSERT_TRUE(chosen.has_value());
+    for (const auto& d : chosen->allocations[0].devices.results) {
+      allocated.insert(DeviceId{d.driver, d.pool, d.device});
+    }
+  }
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  std::printf("%d pods x %d nodes: %.3f s, %.0f pods/s, %.2f us/Allocate\n",
+              kPods, kNodes, seconds, kPods / seconds,
+              seconds * 1e6 / (double(kPods) * kNodes));
+  EXPECT_GT(fits, 0);
 }
 
 }  // namespace

@@ -16,6 +16,10 @@ struct Gathered {
 // The first device name two of the slices share, if any.
 std::optional<std::string_view> DuplicateDeviceName(
     const SliceIndex& index, const std::vector<uint32_t>& slices) {
+  if (slices.size() == 1) {
+    // The common shape; the index knows.
+    if (!index.slice(slices[0]).duplicate_device_names) return std::nullopt;
+  }
   size_t total = 0;
   for (uint32_t s : slices) total += index.slice(s).slice->spec.devices.size();
   if (total < 2) return std::nullopt;
@@ -221,6 +225,7 @@ util::Result<std::vector<Pool>> GatherPools(const SliceIndex& index,
             });
 
   std::vector<Pool> pools;
+  pools.reserve(gathered.size());
   std::vector<uint32_t> current;
   std::vector<uint32_t> all;
   for (size_t begin = 0; begin < gathered.size();) {

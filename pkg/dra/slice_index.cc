@@ -98,6 +98,12 @@ SliceIndex::SliceIndex(
       entry.node_selector =
           std::make_unique<api::CompiledNodeSelector>(*s.spec.node_selector);
     }
+    std::vector<std::string_view> names;
+    names.reserve(s.spec.devices.size());
+    for (const api::Device& d : s.spec.devices) names.push_back(d.name);
+    std::sort(names.begin(), names.end());
+    entry.duplicate_device_names =
+        std::adjacent_find(names.begin(), names.end()) != names.end();
     bool any_device_selector = false;
     for (const api::Device& d : s.spec.devices) {
       any_device_selector |= d.node_selector.has_value();

@@ -29,6 +29,9 @@ class SliceIndex {
     uint32_t pool = 0;
     // The position of its first device among all devices of the index.
     uint32_t first_device = 0;
+    // Whether two of its devices share a name (which makes its pool
+    // invalid).
+    bool duplicate_device_names = false;
     // spec.nodeSelector, compiled; null when the slice has none.
     std::unique_ptr<api::CompiledNodeSelector> node_selector;
     // Each device's own nodeSelector (per-device node selection), compiled;
