@@ -116,7 +116,9 @@ framework::QueueingHint DynamicResources::IsSchedulableAfterClaimChange(
     const api::Pod& pod, const api::ResourceClaim* old_claim,
     const api::ResourceClaim* new_claim) const {
   using framework::QueueingHint;
-  if (new_claim == nullptr) return QueueingHint::kQueue;  // not a claim
+  // Deletes are not registered; a call without a claim is not a change
+  // that can help.
+  if (new_claim == nullptr) return QueueingHint::kQueueSkip;
   auto claims = PodClaims(pod);
   // Still waiting for some other claim: this one cannot help yet.
   if (!claims.ok()) return QueueingHint::kQueueSkip;

@@ -888,5 +888,144 @@ TEST_F(PluginCasesTest, ClaimAllocatedElsewhereMeanwhile) {
                "the meantime");
 }
 
+// ---- kube's Test_isSchedulableAfterClaimChange and
+// Test_isSchedulableAfterPodChange ----
+
+class HintsTest : public PluginCasesTest {
+ protected:
+  DynamicResources& Plugin(std::vector<api::ResourceClaim> claims) {
+    for (auto& c : claims) api_.Create(std::move(c));
+    handle_.dra_manager_ = &manager_;
+    auto built = NewDynamicResources(nullptr, handle_);
+    EXPECT_TRUE(built.ok());
+    plugin_ = std::move(*built);
+    return *dynamic_cast<DynamicResources*>(plugin_.get());
+  }
+  std::shared_ptr<const api::ResourceClaim> Cached(const std::string& name) {
+    return manager_.GetResourceClaim(kNs, name);
+  }
+};
+
+using framework::QueueingHint;
+
+TEST_F(HintsTest, SkipDeletes) {
+  auto& p = Plugin({});
+  api::ResourceClaim old =
+      Allocated(PendingClaim(), Allocation({{"req-1", "instance-1"}}));
+  EXPECT_EQ(p.IsSchedulableAfterClaimChange(PodWithClaimTemplate(false), &old,
+                                            nullptr),
+            QueueingHint::kQueueSkip);
+}
+
+TEST_F(HintsTest, SkipWrongClaim) {
+  api::ResourceClaim claim =
+      Allocated(PendingClaim(), Allocation({{"req-1", "instance-1"}}));
+  claim.metadata.owner_references[0].uid += "123";
+  auto& p = Plugin({claim});
+  EXPECT_EQ(p.IsSchedulableAfterClaimChange(PodWithClaimTemplate(false),
+                                            nullptr, Cached(kClaimName).get()),
+            QueueingHint::kQueueSkip);
+}
+
+TEST_F(HintsTest, SkipUnrelatedClaim) {
+  api::ResourceClaim unrelated =
+      Allocated(PendingClaim(), Allocation({{"req-1", "instance-1"}}));
+  unrelated.metadata.name += "-foo";
+  auto& p =
+      Plugin({Allocated(PendingClaim(), Allocation({{"req-1", "instance-1"}})),
+              unrelated});
+  EXPECT_EQ(p.IsSchedulableAfterClaimChange(
+                PodWithClaimTemplate(false), nullptr,
+                Cached(std::string(kClaimName) + "-foo").get()),
+            QueueingHint::kQueueSkip);
+}
+
+TEST_F(HintsTest, QueueOnAdd) {
+  auto& p = Plugin({PendingClaim()});
+  EXPECT_EQ(p.IsSchedulableAfterClaimChange(PodWithClaimName(), nullptr,
+                                            Cached(kClaimName).get()),
+            QueueingHint::kQueue);
+}
+
+TEST_F(HintsTest, SkipAddingFinalizer) {
+  auto& p = Plugin({PendingClaim()});
+  auto old = Cached(kClaimName);
+  api_.Modify(
+      kClaimName,
+      [](api::ResourceClaim& c) { c.metadata.finalizers = {"foo"}; },
+      /*deliver=*/true);
+  EXPECT_EQ(p.IsSchedulableAfterClaimChange(PodWithClaimName(), old.get(),
+                                            Cached(kClaimName).get()),
+            QueueingHint::kQueueSkip);
+}
+
+TEST_F(HintsTest, QueueOnStatusChange) {
+  auto& p = Plugin({PendingClaim()});
+  auto old = Cached(kClaimName);
+  api_.Modify(
+      kClaimName,
+      [](api::ResourceClaim& c) {
+        c.status.allocation = api::AllocationResult{};
+      },
+      /*deliver=*/true);
+  EXPECT_EQ(p.IsSchedulableAfterClaimChange(PodWithClaimName(), old.get(),
+                                            Cached(kClaimName).get()),
+            QueueingHint::kQueue);
+}
+
+// A deallocation frees devices for any pod, not only the claim's.
+TEST_F(HintsTest, ClaimDeallocate) {
+  api::ResourceClaim other = Allocated(PendingClaim("not-my-claim", 1, false),
+                                       Allocation({{"req-1", "instance-1"}}));
+  auto& p = Plugin({PendingClaim(), other});
+  auto old = Cached("not-my-claim");
+  api_.Modify(
+      "not-my-claim",
+      [](api::ResourceClaim& c) { c.status.allocation.reset(); },
+      /*deliver=*/true);
+  EXPECT_EQ(p.IsSchedulableAfterClaimChange(PodWithClaimName(), old.get(),
+                                            Cached("not-my-claim").get()),
+            QueueingHint::kQueue);
+}
+
+TEST_F(HintsTest, PodChangeComplete) {
+  auto& p = Plugin({PendingClaim()});
+  api::Pod before = PodWithClaimTemplate(false);
+  api::Pod after = PodWithClaimTemplate(true);
+  EXPECT_EQ(p.IsSchedulableAfterPodChange(before, &before, &after),
+            QueueingHint::kQueue);
+}
+
+TEST_F(HintsTest, PodChangeWrongPod) {
+  auto& p = Plugin({PendingClaim()});
+  api::Pod other = PodWithClaimTemplate(false);
+  other.metadata.name += "2";
+  other.metadata.uid += "2";
+  api::Pod after = PodWithClaimTemplate(true);
+  EXPECT_EQ(p.IsSchedulableAfterPodChange(other, nullptr, &after),
+            QueueingHint::kQueueSkip);
+}
+
+TEST_F(HintsTest, PodChangeMissingClaim) {
+  auto& p = Plugin({});
+  api::Pod before = PodWithClaimTemplate(false);
+  api::Pod after = PodWithClaimTemplate(true);
+  EXPECT_EQ(p.IsSchedulableAfterPodChange(before, &before, &after),
+            QueueingHint::kQueueSkip);
+}
+
+TEST_F(HintsTest, PodChangeIncomplete) {
+  auto& p = Plugin({PendingClaim()});
+  api::Pod two = PodWithClaimTemplate(false);
+  two.spec.resource_claims.push_back(
+      {.name = std::string(kResource) + "-2",
+       .resource_claim_template_name = std::string(kClaimName)});
+  api::Pod after = two;
+  after.status.resource_claim_statuses = {
+      {.name = kResource, .resource_claim_name = std::string(kClaimName)}};
+  EXPECT_EQ(p.IsSchedulableAfterPodChange(two, &two, &after),
+            QueueingHint::kQueueSkip);
+}
+
 }  // namespace
 }  // namespace ksched::plugins
