@@ -112,7 +112,8 @@ ClusterInformers::ClusterInformers(client::RestClient& client,
                                    util::Logger& log, util::Random& random,
                                    informer::InformerOptions options,
                                    bool watch_pod_groups,
-                                   const client::ServedResources* served)
+                                   const client::ServedResources* served,
+                                   dra::DraManager* dra)
     : client_(client), log_(log), random_(random), served_(served) {
   // One outage, one warning, whichever informers it hits.
   if (options.failure_log == nullptr) {
@@ -214,6 +215,35 @@ ClusterInformers::ClusterInformers(client::RestClient& client,
          .on_delete = [members](auto pod) { members->Remove(*pod); }},
         member_options);
   }
+  if (dra != nullptr) {
+    // The manager keeps them and tells the scheduler what changed.
+    device_classes_ = Make<api::DeviceClass>(
+        "deviceclasses",
+        {.on_add = [dra](auto c) { dra->UpsertDeviceClass(std::move(c)); },
+         .on_update = [dra](auto,
+                            auto c) { dra->UpsertDeviceClass(std::move(c)); },
+         .on_delete =
+             [dra](auto c) { dra->DeleteDeviceClass(c->metadata.name); }},
+        options);
+    resource_slices_ = Make<api::ResourceSlice>(
+        "resourceslices",
+        {.on_add = [dra](auto s) { dra->UpsertResourceSlice(std::move(s)); },
+         .on_update = [dra](auto,
+                            auto s) { dra->UpsertResourceSlice(std::move(s)); },
+         .on_delete =
+             [dra](auto s) { dra->DeleteResourceSlice(s->metadata.name); }},
+        options);
+    resource_claims_ = Make<api::ResourceClaim>(
+        "resourceclaims",
+        {.on_add = [dra](auto c) { dra->UpsertResourceClaim(std::move(c)); },
+         .on_update = [dra](auto,
+                            auto c) { dra->UpsertResourceClaim(std::move(c)); },
+         .on_delete =
+             [dra](auto c) {
+               dra->DeleteResourceClaim(c->metadata.ns, c->metadata.name);
+             }},
+        options);
+  }
 }
 
 namespace {
@@ -248,13 +278,11 @@ const std::vector<WatchedGroupVersion>& Watched() {
        "the PodGroup CRD is not installed (the chart's podGroupCRD.install): "
        "pods of a pod group stay pending with \"PodGroup not found\"",
        true},
-      // Not watched yet: discovered for dynamic resource allocation, so
-      // that the start-up says whether the cluster has it.
       {"/apis/resource.k8s.io/v1",
        {"deviceclasses", "resourceclaims", "resourceslices"},
        "the cluster has no dynamic resource allocation at v1 (Kubernetes "
-       "v1.34 and later serve it): no DeviceClass, ResourceClaim or "
-       "ResourceSlice to read"},
+       "v1.34 and later serve it), so DynamicResources is inert: pods with "
+       "resourceClaims cannot be scheduled"},
   };
   return *kWatched;
 }

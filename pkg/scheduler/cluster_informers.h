@@ -11,6 +11,9 @@
 //   profile gangs pods)     for the pods Coscheduling rejected
 //   pods with the pod-group -> gang_members(), finished ones too (when a
 //   label                      profile gangs pods), for the groups' status
+//   DeviceClasses,           -> the DRA manager (when one is given), which
+//   ResourceSlices,             turns its changes into the cluster events
+//   ResourceClaims              of DynamicResources
 // Each informer runs on a thread of its own. A resource discovery found
 // the API server does not serve gets no informer (pods and nodes always
 // do): its objects are simply absent, and NotServedNotes() says what that
@@ -24,6 +27,7 @@
 
 #include "pkg/client/discovery.h"
 #include "pkg/client/rest_client.h"
+#include "pkg/dra/dra_manager.h"
 #include "pkg/framework/cluster_objects.h"
 #include "pkg/framework/pod_group_members.h"
 #include "pkg/informer/informer.h"
@@ -41,13 +45,16 @@ inline constexpr const char* kUnfinishedPods =
 class ClusterInformers {
  public:
   // `served`: what discovery found (see GroupVersionsToDiscover); nullptr
-  // watches everything.
+  // watches everything. `dra`: where resource.k8s.io/v1's DeviceClasses,
+  // ResourceSlices and ResourceClaims (all namespaces) go, when the server
+  // serves them; nullptr watches none of them. It must outlive this.
   ClusterInformers(client::RestClient& client, Scheduler& scheduler,
                    framework::InMemoryClusterObjects& objects,
                    util::Logger& log, util::Random& random,
                    informer::InformerOptions options = {},
                    bool watch_pod_groups = false,
-                   const client::ServedResources* served = nullptr);
+                   const client::ServedResources* served = nullptr,
+                   dra::DraManager* dra = nullptr);
   // Cancels and joins every informer.
   ~ClusterInformers();
 
@@ -104,6 +111,9 @@ class ClusterInformers {
   std::unique_ptr<informer::Informer<api::PodGroup>> pod_groups_;
   framework::PodGroupMembers gang_members_;
   std::unique_ptr<informer::Informer<api::Pod>> gang_pods_;
+  std::unique_ptr<informer::Informer<api::DeviceClass>> device_classes_;
+  std::unique_ptr<informer::Informer<api::ResourceSlice>> resource_slices_;
+  std::unique_ptr<informer::Informer<api::ResourceClaim>> resource_claims_;
   std::vector<std::function<void()>> runs_;
   std::vector<std::function<bool()>> synced_;
   std::vector<std::string> names_;

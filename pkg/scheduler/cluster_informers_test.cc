@@ -5,8 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <mutex>
 #include <set>
+#include <thread>
+#include <utility>
 
 #include "pkg/config/config.h"
 #include "pkg/plugins/registry.h"
@@ -18,24 +22,40 @@ namespace ksched::scheduler {
 namespace {
 
 // An API server with nothing in it: every list is empty, every watch stays
-// open and quiet until cancelled. Records the collections asked for.
+// open and quiet until cancelled. Records the collections asked for. A
+// test may give a collection items to list and watch events to send
+// first (each only to the first watch of the collection).
 class EmptyCluster final : public client::Transport {
  public:
   util::Result<client::HttpResponse> RoundTrip(
       const client::HttpRequest& request) override {
-    Record(request.path);
+    const std::string items = Record(request.path).items;
     return client::HttpResponse{
         .code = 200,
-        .body = R"({"metadata":{"resourceVersion":"7"},"items":[]})",
+        .body =
+            R"({"metadata":{"resourceVersion":"7"},"items":[)" + items + "]}",
         .content_type = "application/json"};
   }
   util::Result<client::StreamedResponse> Stream(
       const client::HttpRequest& request, util::Cancellation& cancel) override {
-    Record(request.path);
+    const std::string collection = Record(request.path).path;
+    std::string events;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      events = std::exchange(content_[collection].events, "");
+    }
     return client::StreamedResponse{
         .code = 200,
         .content_type = "application/json",
-        .body = std::make_unique<QuietBody>(cancel)};
+        .body = std::make_unique<QuietBody>(cancel, std::move(events))};
+  }
+  void SetItems(const std::string& collection, std::string items_json) {
+    std::lock_guard<std::mutex> lock(mu_);
+    content_[collection].items = std::move(items_json);
+  }
+  void SetEvents(const std::string& collection, std::string events) {
+    std::lock_guard<std::mutex> lock(mu_);
+    content_[collection].events = std::move(events);
   }
   std::set<std::string> collections() const {
     std::lock_guard<std::mutex> lock(mu_);
@@ -45,8 +65,13 @@ class EmptyCluster final : public client::Transport {
  private:
   class QuietBody final : public client::BodyReader {
    public:
-    explicit QuietBody(util::Cancellation& cancel) : cancel_(cancel) {}
-    util::Result<bool> ReadSome(std::string&) override {
+    QuietBody(util::Cancellation& cancel, std::string first)
+        : cancel_(cancel), first_(std::move(first)) {}
+    util::Result<bool> ReadSome(std::string& out) override {
+      if (!first_.empty()) {
+        out = std::exchange(first_, "");
+        return true;
+      }
       while (!cancel_.WaitFor(std::chrono::milliseconds(20))) {
       }
       return util::Error("cancelled");
@@ -54,14 +79,25 @@ class EmptyCluster final : public client::Transport {
 
    private:
     util::Cancellation& cancel_;
+    std::string first_;
+  };
+  struct Content {
+    std::string path;
+    std::string items;
+    std::string events;
   };
 
-  void Record(const std::string& path) {
+  Content Record(const std::string& path) {
     std::lock_guard<std::mutex> lock(mu_);
-    collections_.insert(path.substr(0, path.find('?')));
+    const std::string collection = path.substr(0, path.find('?'));
+    collections_.insert(collection);
+    Content content = content_[collection];
+    content.path = collection;
+    return content;
   }
   mutable std::mutex mu_;
   std::set<std::string> collections_;
+  std::map<std::string, Content> content_;
 };
 
 class ClusterInformersTest : public ::testing::Test {
@@ -89,10 +125,11 @@ class ClusterInformersTest : public ::testing::Test {
 
   // Starts informers with `served` and waits for them to sync.
   std::unique_ptr<ClusterInformers> Sync(const client::ServedResources* served,
-                                         bool pod_groups) {
+                                         bool pod_groups,
+                                         dra::DraManager* dra = nullptr) {
     auto informers = std::make_unique<ClusterInformers>(
         *client_, *scheduler_, objects_, log_, random_,
-        informer::InformerOptions{}, pod_groups, served);
+        informer::InformerOptions{}, pod_groups, served, dra);
     informers->Start();
     util::Cancellation stop;
     std::thread timeout([&stop] {
@@ -198,6 +235,117 @@ TEST_F(ClusterInformersTest, GroupVersionsAskedAbout) {
                                       "/apis/storage.k8s.io/v1",
                                       "/apis/resource.k8s.io/v1"}));
   EXPECT_EQ(ClusterInformers::GroupVersionsToDiscover(true).size(), 5u);
+}
+
+constexpr char kDeviceClasses[] = "/apis/resource.k8s.io/v1/deviceclasses";
+constexpr char kResourceSlices[] = "/apis/resource.k8s.io/v1/resourceslices";
+constexpr char kResourceClaims[] = "/apis/resource.k8s.io/v1/resourceclaims";
+
+client::ServedResources ServedWithDra() {
+  client::ServedResources served;
+  served.Set("/apis/resource.k8s.io/v1",
+             Served({"deviceclasses", "resourceclaims", "resourceclaims/status",
+                     "resourceclaimtemplates", "resourceslices"}));
+  return served;
+}
+
+// Given a DRA manager and a server that serves resource.k8s.io/v1, the
+// three kinds are listed (claims in every namespace) and watched, count
+// towards the sync, and reach the manager: listed, updated and deleted.
+TEST_F(ClusterInformersTest, DynamicResourcesFeedTheManager) {
+  cluster_->SetItems(
+      kDeviceClasses,
+      R"({"metadata":{"name":"gpu.example.com","resourceVersion":"3"},)"
+      R"("spec":{"selectors":[{"cel":{"expression":"true"}}]}})");
+  cluster_->SetItems(
+      kResourceSlices,
+      R"({"metadata":{"name":"node-1-gpu","resourceVersion":"4"},)"
+      R"("spec":{"driver":"gpu.example.com","nodeName":"node-1",)"
+      R"("pool":{"name":"node-1","generation":1,"resourceSliceCount":1},)"
+      R"("devices":[{"name":"gpu-0"}]}})");
+  cluster_->SetItems(
+      kResourceClaims,
+      R"({"metadata":{"name":"a","namespace":"default","resourceVersion":"5"},)"
+      R"("spec":{"devices":{"requests":[{"name":"gpu","exactly":)"
+      R"({"deviceClassName":"gpu.example.com"}}]}}},)"
+      R"({"metadata":{"name":"b","namespace":"team","resourceVersion":"6"},)"
+      R"("spec":{"devices":{"requests":[]}}})");
+  // Then: claim a labelled, claim b deleted.
+  cluster_->SetEvents(
+      kResourceClaims,
+      R"({"type":"MODIFIED","object":{"kind":"ResourceClaim",)"
+      R"("apiVersion":"resource.k8s.io/v1","metadata":{"name":"a",)"
+      R"("namespace":"default","resourceVersion":"8","labels":{"x":"y"}},)"
+      R"("spec":{"devices":{"requests":[{"name":"gpu","exactly":)"
+      R"({"deviceClassName":"gpu.example.com"}}]}}}})"
+      "\n"
+      R"({"type":"DELETED","object":{"kind":"ResourceClaim",)"
+      R"("apiVersion":"resource.k8s.io/v1","metadata":{"name":"b",)"
+      R"("namespace":"team","resourceVersion":"9"},)"
+      R"("spec":{"devices":{"requests":[]}}}})"
+      "\n");
+  dra::DraManager dra;
+  const client::ServedResources served = ServedWithDra();
+  auto informers = Sync(&served, false, &dra);
+  const std::set<std::string> asked = cluster_->collections();
+  for (const char* path : {kDeviceClasses, kResourceSlices, kResourceClaims}) {
+    EXPECT_TRUE(asked.contains(path)) << path;
+  }
+  EXPECT_NE(dra.GetDeviceClass("gpu.example.com"), nullptr);
+  EXPECT_NE(dra.ResourceSlices(), nullptr);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  auto labelled = [&] {
+    auto a = dra.GetResourceClaim("default", "a");
+    return a != nullptr && a->metadata.labels.Contains("x");
+  };
+  while ((!labelled() || dra.GetResourceClaim("team", "b") != nullptr) &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(labelled());
+  EXPECT_EQ(dra.GetResourceClaim("team", "b"), nullptr);
+  EXPECT_TRUE(informers->Unsynced().empty());
+}
+
+// Their informers hold up the sync like any other.
+TEST_F(ClusterInformersTest, DynamicResourcesCountTowardsTheSync) {
+  dra::DraManager dra;
+  const client::ServedResources served = ServedWithDra();
+  ClusterInformers informers(*client_, *scheduler_, objects_, log_, random_,
+                             informer::InformerOptions{}, false, &served, &dra);
+  const std::vector<std::string> unsynced = informers.Unsynced();
+  for (const char* name :
+       {"deviceclasses", "resourceslices", "resourceclaims"}) {
+    EXPECT_NE(std::find(unsynced.begin(), unsynced.end(), name), unsynced.end())
+        << name;
+  }
+}
+
+// Without a manager, or on a server without resource.k8s.io/v1, none of
+// them is asked for.
+TEST_F(ClusterInformersTest, DynamicResourcesOnlyWithAManagerAndTheApi) {
+  {
+    const client::ServedResources served = ServedWithDra();
+    auto informers = Sync(&served, false);
+    EXPECT_FALSE(cluster_->collections().contains(kResourceClaims));
+  }
+  client::ServedResources served;
+  served.Set("/apis/resource.k8s.io/v1", NotServed());
+  dra::DraManager dra;
+  auto informers = Sync(&served, false, &dra);
+  for (const char* path : {kDeviceClasses, kResourceSlices, kResourceClaims}) {
+    EXPECT_FALSE(cluster_->collections().contains(path)) << path;
+  }
+  const std::vector<std::string> notes =
+      ClusterInformers::NotServedNotes(served, false);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_EQ(notes[0],
+            "the API server does not serve resource.k8s.io/v1, so "
+            "deviceclasses, resourceclaims, resourceslices are not watched: "
+            "the cluster has no dynamic resource allocation at v1 (Kubernetes "
+            "v1.34 and later serve it), so DynamicResources is inert: pods "
+            "with resourceClaims cannot be scheduled");
 }
 
 }  // namespace
