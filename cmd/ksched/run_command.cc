@@ -603,7 +603,7 @@ int RunScheduler(const std::vector<std::string>& args) {
       discovered.served.Serves("/apis/resource.k8s.io/v1", "deviceclasses"));
   informers = std::make_unique<scheduler::ClusterInformers>(
       api, s, objects, log, random, informer_options, s.SchedulesGangs(),
-      &discovered.served);
+      &discovered.served, &dra);
   // The informers hand events to the scheduler from their own threads, so
   // they must stop before it is destroyed, on every way out of here.
   struct StopInformersFirst {

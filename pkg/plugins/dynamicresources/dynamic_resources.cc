@@ -300,7 +300,8 @@ framework::Status DynamicResources::Filter(
         return framework::Status::Unresolvable(r.message);
       case Code::kCanceled:
         return framework::Status::Unresolvable(
-            "asked by caller to stop allocating devices: " + r.message);
+            "asked by caller to stop allocating devices: " +
+            limits.cancel_cause);
       case Code::kError:
         // A CEL error, a vanished class: the attempt fails and is retried
         // with backoff, never silently taken for a mismatch.
