@@ -106,7 +106,9 @@ int RunSimulate(const std::vector<std::string>& args,
             "Add this many copies of --node-template, named <name>-1, ...");
   std::string node_template;
   flags.String("node-template", &node_template,
-               "A file with one Node manifest, for --add-nodes");
+               "A file with one Node manifest (and its ResourceSlices, else "
+               "the cluster's for the node of that name are copied), for "
+               "--add-nodes");
   std::string capacity_path;
   flags.String("capacity", &capacity_path,
                "How many more of this pod (a Pod, or a workload's template) "
@@ -249,7 +251,8 @@ int RunSimulate(const std::vector<std::string>& args,
   }
   changes.add_nodes = static_cast<int>(add_nodes);
   if (!node_template.empty()) {
-    auto t = simulator::LoadNodeTemplate(node_template);
+    auto t = simulator::LoadNodeTemplate(node_template,
+                                         &changes.node_template_slices);
     if (!t.ok()) {
       std::cerr << "Error: --node-template: " << t.error().message() << "\n";
       return kExitFailure;
@@ -260,7 +263,8 @@ int RunSimulate(const std::vector<std::string>& args,
                              .cron_jobs = cron_jobs,
                              .seed = static_cast<uint64_t>(seed)};
   if (!capacity_path.empty()) {
-    auto t = simulator::LoadCapacityTemplate(capacity_path);
+    auto t = simulator::LoadCapacityTemplate(capacity_path,
+                                             &input.capacity_claim_templates);
     if (!t.ok()) {
       std::cerr << "Error: " << t.error().message() << "\n";
       return kExitFailure;

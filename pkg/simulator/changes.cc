@@ -45,14 +45,40 @@ void Cordon(api::Node& node) {
 
 }  // namespace
 
-util::Result<api::Node> LoadNodeTemplate(const std::string& path) {
+util::Result<api::Node> LoadNodeTemplate(
+    const std::string& path, std::vector<api::ResourceSlice>* slices) {
   auto file = LoadClusterFile(path);
   if (!file.ok()) return file.error();
   if (file->nodes.size() != 1) {
     return util::Error("node template " + path + " must hold one Node, not " +
                        std::to_string(file->nodes.size()));
   }
+  if (slices != nullptr) {
+    for (api::ResourceSlice& s : file->resource_slices) {
+      if (s.spec.node_name == file->nodes.front().metadata.name) {
+        slices->push_back(std::move(s));
+      }
+    }
+  }
   return std::move(file->nodes.front());
+}
+
+api::ResourceSlice CopySliceForNode(const api::ResourceSlice& slice,
+                                    const std::string& from,
+                                    const std::string& to) {
+  auto rename = [&](const std::string& name) {
+    const size_t at = from.empty() ? std::string::npos : name.find(from);
+    if (at == std::string::npos) return name + "-" + to;
+    return name.substr(0, at) + to + name.substr(at + from.size());
+  };
+  api::ResourceSlice copy = slice;
+  copy.metadata.name = rename(slice.metadata.name);
+  copy.metadata.uid.clear();
+  copy.metadata.resource_version.clear();
+  copy.metadata.owner_references.clear();
+  copy.spec.node_name = to;
+  copy.spec.pool.name = rename(slice.spec.pool.name);
+  return copy;
 }
 
 util::Result<AppliedChanges> ApplyChanges(Cluster& cluster,
@@ -183,10 +209,28 @@ util::Result<AppliedChanges> ApplyChanges(Cluster& cluster,
   }
   cluster.pods = std::move(kept);
 
+  // A removed node's slices: its driver and the garbage collector (they
+  // are owned by the Node) take them away.
+  std::erase_if(cluster.resource_slices, [&](const api::ResourceSlice& s) {
+    return s.spec.node_name && removed.count(*s.spec.node_name);
+  });
+
   if (changes.add_nodes > 0) {
     const api::Node& t = *changes.node_template;
     const std::string base =
         t.metadata.name.empty() ? std::string("node") : t.metadata.name;
+    // The devices a node like the template has: the template file's
+    // slices, else those the cluster publishes for the node of the
+    // template's name (a template is most often `kubectl get node -o yaml`
+    // of a node the cluster has). Slices for several nodes (a node
+    // selector, all nodes) are shared, not per node: not copied.
+    std::vector<api::ResourceSlice> template_slices =
+        changes.node_template_slices;
+    if (template_slices.empty() && !t.metadata.name.empty()) {
+      for (const api::ResourceSlice& s : cluster.resource_slices) {
+        if (s.spec.node_name == t.metadata.name) template_slices.push_back(s);
+      }
+    }
     int index = 1;
     for (int added = 0; added < changes.add_nodes; ++index) {
       const std::string name = base + "-" + std::to_string(index);
@@ -198,6 +242,10 @@ util::Result<AppliedChanges> ApplyChanges(Cluster& cluster,
       names.insert(name);
       out.added_nodes.push_back(name);
       cluster.nodes.push_back(std::move(node));
+      for (const api::ResourceSlice& s : template_slices) {
+        cluster.resource_slices.push_back(
+            CopySliceForNode(s, t.metadata.name, name));
+      }
       ++added;
     }
   }

@@ -27,6 +27,10 @@ struct ClusterChanges {
   // kubectl drain --force: bare pods on a drained node are deleted rather
   // than stopping the drain.
   bool force = false;
+  // The ResourceSlices of the template node (its file's, for --add-nodes);
+  // when there are none, those the cluster publishes for the node the
+  // template is named after. Each added node gets copies of them.
+  std::vector<api::ResourceSlice> node_template_slices;
 };
 
 // A pod on a changed node, and what became of it.
@@ -57,7 +61,17 @@ util::Result<AppliedChanges> ApplyChanges(Cluster& cluster,
                                           const ClusterChanges& changes,
                                           uint64_t seed);
 
-// A node manifest file with exactly one Node, for --node-template.
-util::Result<api::Node> LoadNodeTemplate(const std::string& path);
+// A node manifest file with exactly one Node, for --node-template; the
+// file's ResourceSlices for that node (spec.nodeName) go to `slices`.
+util::Result<api::Node> LoadNodeTemplate(
+    const std::string& path, std::vector<api::ResourceSlice>* slices = nullptr);
+
+// A node's ResourceSlice copied for an added node `to`: published for `to`,
+// its pool and name with the template node's name `from` replaced by `to`
+// (or `to` appended when they do not contain it), so each node has a pool
+// of its own, as a driver names pools after their nodes.
+api::ResourceSlice CopySliceForNode(const api::ResourceSlice& slice,
+                                    const std::string& from,
+                                    const std::string& to);
 
 }  // namespace ksched::simulator

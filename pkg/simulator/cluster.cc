@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 #include "pkg/api/codec.h"
 #include "pkg/api/json_stream.h"
@@ -174,6 +175,21 @@ class Loader {
       }
       if (group->metadata.ns.empty()) group->metadata.ns = "default";
       cluster_.pod_groups.push_back(std::move(*group));
+    } else if (kind == "DeviceClass") {
+      return AddDra<api::DeviceClass>(kind, obj, where, cluster_.device_classes,
+                                      device_class_names_, false);
+    } else if (kind == "ResourceSlice") {
+      return AddDra<api::ResourceSlice>(kind, obj, where,
+                                        cluster_.resource_slices,
+                                        resource_slice_names_, false);
+    } else if (kind == "ResourceClaim") {
+      return AddDra<api::ResourceClaim>(kind, obj, where,
+                                        cluster_.resource_claims,
+                                        resource_claim_names_, true);
+    } else if (kind == "ResourceClaimTemplate") {
+      return AddDra<api::ResourceClaimTemplate>(
+          kind, obj, where, cluster_.resource_claim_templates,
+          resource_claim_template_names_, true);
     } else if (kind == "Deployment") {
       return AddWorkload<api::Deployment>(kind, obj, where,
                                           cluster_.deployments,
@@ -201,6 +217,32 @@ class Loader {
     return {};
   }
 
+  // A resource.k8s.io object, named once per kind (and namespace); a
+  // ResourceClaim without a UID gets one, as the API server gives it, so
+  // the scheduler can tell claims apart.
+  template <typename T>
+  util::Result<void> AddDra(const std::string& kind,
+                            const rapidjson::Value& obj,
+                            const std::string& where, std::vector<T>& into,
+                            std::set<std::string>& names, bool namespaced) {
+    auto object = Decode<T>(kind, obj, where);
+    if (!object.ok()) return object.error();
+    api::ObjectMeta& m = object->metadata;
+    if (m.name.empty()) {
+      return util::Error(where + ": metadata.name: Required value");
+    }
+    if (namespaced && m.ns.empty()) m.ns = "default";
+    const std::string key = namespaced ? m.ns + "/" + m.name : m.name;
+    if (!names.insert(key).second) {
+      return util::Error(where + ": " + kind + " " + key + " is defined twice");
+    }
+    if constexpr (std::is_same_v<T, api::ResourceClaim>) {
+      if (m.uid.empty()) m.uid = "claim-" + m.ns + "-" + m.name;
+    }
+    into.push_back(std::move(*object));
+    return {};
+  }
+
   template <typename T>
   util::Result<void> AddWorkload(const std::string& kind,
                                  const rapidjson::Value& obj,
@@ -220,6 +262,10 @@ class Loader {
   Cluster cluster_;
   std::set<std::string> node_names_;
   std::set<std::string> pod_names_;
+  std::set<std::string> device_class_names_;
+  std::set<std::string> resource_slice_names_;
+  std::set<std::string> resource_claim_names_;
+  std::set<std::string> resource_claim_template_names_;
   std::map<std::string, int> ignored_;
 };
 
@@ -272,6 +318,45 @@ void Append(std::vector<T>& into, std::vector<T>& more) {
               std::make_move_iterator(more.end()));
 }
 
+// `kind` objects of `more` whose (namespace/)name `into` has already.
+template <typename T>
+util::Status RefuseDuplicates(const std::vector<T>& into,
+                              const std::vector<T>& more, std::string_view kind,
+                              bool namespaced) {
+  auto key = [namespaced](const T& o) {
+    return namespaced ? o.metadata.ns + "/" + o.metadata.name : o.metadata.name;
+  };
+  std::set<std::string> have;
+  for (const T& o : into) have.insert(key(o));
+  for (const T& o : more) {
+    if (have.count(key(o))) {
+      return util::Error(std::string(kind) + " " + key(o) +
+                         " is defined twice");
+    }
+  }
+  return util::Status();
+}
+
+util::Status RefuseDuplicateDraObjects(const Cluster& into,
+                                       const Cluster& more) {
+  util::Status s = RefuseDuplicates(into.device_classes, more.device_classes,
+                                    "DeviceClass", false);
+  if (s.ok()) {
+    s = RefuseDuplicates(into.resource_slices, more.resource_slices,
+                         "ResourceSlice", false);
+  }
+  if (s.ok()) {
+    s = RefuseDuplicates(into.resource_claims, more.resource_claims,
+                         "ResourceClaim", true);
+  }
+  if (s.ok()) {
+    s = RefuseDuplicates(into.resource_claim_templates,
+                         more.resource_claim_templates, "ResourceClaimTemplate",
+                         true);
+  }
+  return s;
+}
+
 }  // namespace
 
 util::Status MergeCluster(Cluster& into, Cluster more) {
@@ -291,6 +376,7 @@ util::Status MergeCluster(Cluster& into, Cluster more) {
                          " is defined twice");
     }
   }
+  if (auto s = RefuseDuplicateDraObjects(into, more); !s.ok()) return s;
   // More's workloads come after into's, their indices shifted past them.
   for (WorkloadRef ref : more.workload_order) {
     switch (ref.kind) {
@@ -327,6 +413,10 @@ util::Status MergeCluster(Cluster& into, Cluster more) {
   Append(into.volume_attachments, more.volume_attachments);
   Append(into.pod_disruption_budgets, more.pod_disruption_budgets);
   Append(into.pod_groups, more.pod_groups);
+  Append(into.device_classes, more.device_classes);
+  Append(into.resource_slices, more.resource_slices);
+  Append(into.resource_claims, more.resource_claims);
+  Append(into.resource_claim_templates, more.resource_claim_templates);
   Append(into.deployments, more.deployments);
   Append(into.replica_sets, more.replica_sets);
   Append(into.stateful_sets, more.stateful_sets);

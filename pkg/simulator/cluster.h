@@ -13,6 +13,7 @@
 #include "pkg/api/pod.h"
 #include "pkg/api/podgroup.h"
 #include "pkg/api/policy.h"
+#include "pkg/api/resource.h"
 #include "pkg/api/storage.h"
 #include "pkg/api/workloads.h"
 #include "pkg/util/result.h"
@@ -48,6 +49,15 @@ struct Cluster {
   std::vector<api::PodDisruptionBudget> pod_disruption_budgets;
   // scheduler-plugins' PodGroups (gangs, for the Coscheduling plugin).
   std::vector<api::PodGroup> pod_groups;
+  // resource.k8s.io/v1 (Dynamic Resource Allocation), for DynamicResources.
+  std::vector<api::DeviceClass> device_classes;
+  std::vector<api::ResourceSlice> resource_slices;
+  std::vector<api::ResourceClaim> resource_claims;
+  std::vector<api::ResourceClaimTemplate> resource_claim_templates;
+  // Whether the cluster serves resource.k8s.io/v1 (a live cluster older
+  // than v1.34 does not): without it DynamicResources holds pods with
+  // claims, as a ksched running there would.
+  bool dra_served = true;
   // Workloads, which ExpandWorkloads (workloads.h) turns into pods.
   std::vector<api::Deployment> deployments;
   std::vector<api::ReplicaSet> replica_sets;
@@ -64,15 +74,17 @@ struct Cluster {
 };
 
 // Reads Node, Pod, PriorityClass, Namespace, PersistentVolumeClaim,
-// PersistentVolume, StorageClass, PodDisruptionBudget, PodGroup (and the
-// workload kinds) objects from
+// PersistentVolume, StorageClass, PodDisruptionBudget, PodGroup, DeviceClass,
+// ResourceSlice, ResourceClaim, ResourceClaimTemplate (and the workload
+// kinds) objects from
 // multi-document YAML or JSON, bare or inside List kinds (as `kubectl get -o
 // yaml` prints them). Then applies what admission would have: a pod's priority
 // and preemption policy from its PriorityClass, the default scheduler name, and
 // a UID where a hand-written manifest has none.
 util::Result<Cluster> ParseCluster(std::string_view text);
-// Adds `more` (another file, `--add`) to `into`. Errors: a node or a pod
-// (namespace/name) that `into` has already.
+// Adds `more` (another file, `--add`) to `into`. Errors: a node, a pod, a
+// DeviceClass, a ResourceSlice, a ResourceClaim or a ResourceClaimTemplate
+// (namespace/name for the namespaced ones) that `into` has already.
 util::Status MergeCluster(Cluster& into, Cluster more);
 // Admission's priority for pods that have none yet (from their
 // PriorityClass, or the global default), as ParseCluster applies it.

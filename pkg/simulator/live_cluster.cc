@@ -4,6 +4,17 @@
 #include "pkg/client/list_watch.h"
 #include "pkg/client/rest_list_watch.h"
 
+// ResourceClaimTemplates are read by simulate alone (the resourceclaim
+// controller's part it plays), not by the scheduler's clients, so their
+// place in the API is given here.
+namespace ksched::client {
+template <>
+struct ResourceOf<api::ResourceClaimTemplate> {
+  static constexpr Resource kResource{"/apis/resource.k8s.io/v1",
+                                      "resourceclaimtemplates", true};
+};
+}  // namespace ksched::client
+
 namespace ksched::simulator {
 namespace {
 
@@ -39,18 +50,22 @@ std::string Describe(const client::ApiError& e) {
 }
 
 // `may_be_absent`: a custom resource whose definition the cluster may not
-// have (404): then there are none.
+// have, or an API group it may not serve (404): then there are none, and
+// `absent` (when given) says so.
 template <typename T>
 util::Status Read(client::RestClient& api, bool required, std::vector<T>* into,
                   std::vector<std::string>* warnings,
-                  bool may_be_absent = false) {
+                  bool may_be_absent = false, bool* absent = nullptr) {
   const std::string plural(client::ResourceOf<T>::kResource.plural);
   client::ApiOr<std::vector<T>> items = ListAll<T>(api);
   if (items.ok()) {
     *into = std::move(*items);
     return util::Status();
   }
-  if (may_be_absent && client::IsNotFound(items.error())) return {};
+  if (may_be_absent && client::IsNotFound(items.error())) {
+    if (absent != nullptr) *absent = true;
+    return {};
+  }
   if (!required && client::IsForbidden(items.error())) {
     warnings->push_back("cannot list " + plural + ": " +
                         Describe(items.error()) +
@@ -58,6 +73,24 @@ util::Status Read(client::RestClient& api, bool required, std::vector<T>* into,
     return util::Status();
   }
   return util::Error("listing " + plural + ": " + Describe(items.error()));
+}
+
+// resource.k8s.io/v1, served from Kubernetes v1.34 on: when the server
+// answers 404 for DeviceClasses it has no DRA at v1, and the simulation
+// holds pods with claims as a ksched running there would.
+util::Status ReadDra(client::RestClient& api, Cluster& c,
+                     std::vector<std::string>* w) {
+  bool absent = false;
+  util::Status s = Read(api, false, &c.device_classes, w,
+                        /*may_be_absent=*/true, &absent);
+  if (s.ok() && absent) {
+    c.dra_served = false;
+    return s;
+  }
+  if (s.ok()) s = Read(api, false, &c.resource_slices, w);
+  if (s.ok()) s = Read(api, false, &c.resource_claims, w);
+  if (s.ok()) s = Read(api, false, &c.resource_claim_templates, w);
+  return s;
 }
 
 }  // namespace
@@ -80,6 +113,7 @@ util::Result<LiveCluster> ReadLiveCluster(client::RestClient& api) {
   if (s.ok()) s = Read(api, false, &c.volume_attachments, w);
   if (s.ok()) s = Read(api, false, &c.pod_disruption_budgets, w);
   if (s.ok()) s = Read(api, false, &c.pod_groups, w, /*may_be_absent=*/true);
+  if (s.ok()) s = ReadDra(api, c, w);
   if (!s.ok()) return s.error();
   return out;
 }

@@ -40,6 +40,16 @@ util::Result<Plan> PreparePlan(Cluster base, const PlanInput& input,
     for (const api::Pod& p : c.pods) {
       names.insert(p.metadata.ns + "/" + p.metadata.name);
     }
+    std::set<std::string> claim_templates;
+    for (const api::ResourceClaimTemplate& t : c.resource_claim_templates) {
+      claim_templates.insert(t.metadata.ns + "/" + t.metadata.name);
+    }
+    for (const api::ResourceClaimTemplate& t : input.capacity_claim_templates) {
+      if (claim_templates.insert(t.metadata.ns + "/" + t.metadata.name)
+              .second) {
+        c.resource_claim_templates.push_back(t);
+      }
+    }
     const api::Pod& t = *input.capacity_template;
     const int copies =
         std::min(input.capacity_copies,
@@ -80,9 +90,14 @@ util::Result<Plan> PreparePlan(Cluster base, const PlanInput& input,
   return plan;
 }
 
-util::Result<api::Pod> LoadCapacityTemplate(const std::string& path) {
+util::Result<api::Pod> LoadCapacityTemplate(
+    const std::string& path,
+    std::vector<api::ResourceClaimTemplate>* claim_templates) {
   auto file = LoadClusterFile(path);
   if (!file.ok()) return file.error();
+  if (claim_templates != nullptr) {
+    *claim_templates = std::move(file->resource_claim_templates);
+  }
   auto from = [](const api::ObjectMeta& owner, const api::PodTemplateSpec& t) {
     api::Pod pod;
     pod.metadata.name = owner.name;

@@ -29,6 +29,11 @@ struct PlanInput {
   // could take plus one (CapacityUpperBound), to show what stops them.
   std::optional<api::Pod> capacity_template;
   int capacity_copies = 0;
+  // ResourceClaimTemplates the --capacity file brings along; added unless
+  // the cluster has one of the same namespace/name. Each copy gets claims
+  // of its own from its templates (the resourceclaim controller's part,
+  // claim_controller.h, in Simulate).
+  std::vector<api::ResourceClaimTemplate> capacity_claim_templates;
   // The gates the simulation runs with (SimulationOptions::features): how
   // CapacityUpperBound counts requests.
   config::FeatureGates features;
@@ -53,8 +58,11 @@ util::Result<Plan> PreparePlan(Cluster base, const PlanInput& input,
 
 // The pod a --capacity file describes: a Pod, or the pod template of a
 // Deployment, ReplicaSet, StatefulSet, DaemonSet or Job (the first object
-// of the file that is one of those).
-util::Result<api::Pod> LoadCapacityTemplate(const std::string& path);
+// of the file that is one of those). The file's ResourceClaimTemplates go
+// to `claim_templates`.
+util::Result<api::Pod> LoadCapacityTemplate(
+    const std::string& path,
+    std::vector<api::ResourceClaimTemplate>* claim_templates = nullptr);
 
 // An upper bound on how many copies of `pod` the nodes could take, from
 // their free CPU, memory and pod slots (other constraints only lower it).

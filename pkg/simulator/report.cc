@@ -5,6 +5,7 @@
 
 #include "pkg/api/resource_names.h"
 #include "pkg/explain/render.h"
+#include "pkg/simulator/device_outcomes.h"
 #include "pkg/util/json.h"
 
 namespace ksched::simulator {
@@ -105,6 +106,22 @@ std::string RenderTable(const SimulationResult& r) {
     }
     out << Pad(p.ns + "/" + p.name, pod_width)
         << Pad(p.node ? *p.node : "-", node_width) << result << "\n";
+  }
+  // Which devices the scheduled pods' claims hold: one line per claim.
+  std::vector<std::pair<std::string, std::string>> device_lines;
+  for (const PodOutcome& p : r.pods) {
+    for (const PodClaimOutcome& c : p.claims) {
+      if (c.devices.empty()) continue;
+      device_lines.emplace_back(
+          p.ns + "/" + p.name,
+          *p.node + ": " + DeviceList(c.devices) + " (claim " + c.claim + ")");
+    }
+  }
+  if (!device_lines.empty()) {
+    out << "\nDEVICES\n";
+    for (const auto& [pod, line] : device_lines) {
+      out << Pad(pod, pod_width) << line << "\n";
+    }
   }
   if (!r.preempted.empty()) {
     out << "\nPreempted (" << r.preempted.size() << "):\n";
@@ -225,6 +242,10 @@ std::string RenderTable(const SimulationResult& r) {
       if (IsBasic(name)) continue;
       add(name + " " + Usage(n, name));
     }
+    for (const NodeDevices& d : n.devices) {
+      add(d.driver + " " + std::to_string(d.allocated) + "/" +
+          std::to_string(d.total) + " devices");
+    }
     if (n.unschedulable) add("cordoned");
     for (const std::string& t : n.taints) add("taint " + t);
     out << Pad(n.name, name_width) << Pad(Usage(n, api::kResourceCpu), 20)
@@ -270,6 +291,38 @@ std::string RenderJson(const SimulationResult& r) {
     }
     w.Key("profile");
     WriteString(w, p.profile);
+    if (!p.claims.empty()) {
+      w.Key("claims");
+      w.StartArray();
+      for (const PodClaimOutcome& c : p.claims) {
+        w.StartObject();
+        w.Key("podClaim");
+        WriteString(w, c.pod_claim);
+        w.Key("claim");
+        WriteString(w, c.claim);
+        w.Key("devices");
+        w.StartArray();
+        for (const AllocatedDevice& d : c.devices) {
+          w.StartObject();
+          w.Key("request");
+          WriteString(w, d.request);
+          w.Key("driver");
+          WriteString(w, d.driver);
+          w.Key("pool");
+          WriteString(w, d.pool);
+          w.Key("device");
+          WriteString(w, d.device);
+          if (d.admin_access) {
+            w.Key("adminAccess");
+            w.Bool(true);
+          }
+          w.EndObject();
+        }
+        w.EndArray();
+        w.EndObject();
+      }
+      w.EndArray();
+    }
     if (p.explanation && p.record) {
       w.Key("explain");
       explain::WriteJson(w, *p.explanation, *p.record);
@@ -395,6 +448,21 @@ std::string RenderJson(const SimulationResult& r) {
     WriteResources(w, n.allocatable);
     w.Key("pods");
     w.Int(n.pods);
+    if (!n.devices.empty()) {
+      w.Key("devices");
+      w.StartArray();
+      for (const NodeDevices& d : n.devices) {
+        w.StartObject();
+        w.Key("driver");
+        WriteString(w, d.driver);
+        w.Key("allocated");
+        w.Int(d.allocated);
+        w.Key("total");
+        w.Int(d.total);
+        w.EndObject();
+      }
+      w.EndArray();
+    }
     w.EndObject();
   }
   w.EndArray();

@@ -10,12 +10,20 @@
 
 namespace ksched::simulator {
 
+// The table; a DEVICES section lists each scheduled pod's claims with
+// their devices ("node-7: gpu.example.com/node-7/gpu-0, gpu-1 (claim
+// train-0-gpus-x2k9f)", see DeviceList), and a node's NOTES its devices
+// taken of those its slices publish, per driver.
 std::string RenderTable(const SimulationResult& result);
 
 // {"pods": [{"namespace", "name", "node" (null when unschedulable),
-//   "message", "nominatedNode" (only when set), "profile"}],
+//   "message", "nominatedNode" (only when set), "profile", "claims" (a
+//   scheduled pod with ResourceClaims: [{"podClaim", "claim", "devices":
+//   [{"request", "driver", "pool", "device", "adminAccess" (only when
+//   true)}]}])}],
 //  "nodes": [{"name", "requested": {resource: quantity}, "allocatable":
-//   {...}, "pods": N}],
+//   {...}, "pods": N, "devices" (when ResourceSlices publish some for the
+//   node: [{"driver", "allocated", "total"}])}],
 //  "preempted": [{"namespace", "name", "node", "preemptedBy"}]}
 std::string RenderJson(const SimulationResult& result);
 

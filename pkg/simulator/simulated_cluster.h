@@ -1,9 +1,11 @@
-// SimulatedCluster: the API server of `ksched simulate`. It stores the pods,
-// applies the scheduler's writes (bindings, status patches, deletions) as the
-// API server would, and feeds each change back to the scheduler as the
-// informers would.
+// SimulatedCluster: the API server of `ksched simulate`. It stores the pods
+// and the ResourceClaims, applies the scheduler's writes (bindings, status
+// patches, deletions, claim updates) as the API server would, and feeds
+// each change back to the scheduler as the informers would: pods to the
+// scheduler, claims to the DRA manager.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -12,6 +14,8 @@
 
 #include "pkg/api/node.h"
 #include "pkg/api/pod.h"
+#include "pkg/api/resource.h"
+#include "pkg/dra/dra_manager.h"
 #include "pkg/framework/binder.h"
 #include "pkg/framework/cluster_objects.h"
 #include "pkg/framework/cluster_writer.h"
@@ -39,6 +43,18 @@ class SimulatedCluster final : public framework::Binder,
     scheduler_ = scheduler;
   }
 
+  // Where claim writes are delivered, as the claim informer would deliver
+  // them; set before any claim is stored. May stay null (no DRA).
+  void set_dra(dra::DraManager* dra) { dra_ = dra; }
+
+  // Stores a claim as the manifests give it or as the resourceclaim
+  // controller creates it, with a new resourceVersion (and a UID when it
+  // has none), and delivers it. Fails, as a create does, when the name is
+  // taken (409 AlreadyExists).
+  framework::ClaimWrite CreateResourceClaim(api::ResourceClaim claim);
+  // The claims as they stand now, by namespace/name.
+  std::vector<std::shared_ptr<const api::ResourceClaim>> ResourceClaims() const;
+
   // Stores a pod as it stands in the manifests (no event is sent).
   void StorePod(const api::Pod& pod);
   std::shared_ptr<const api::Pod> GetPod(const std::string& ns,
@@ -60,6 +76,18 @@ class SimulatedCluster final : public framework::Binder,
       std::string_view value) override;
   framework::Status UpdatePodGroupStatus(
       const api::PodGroup& group, const api::PodGroupStatus& status) override;
+  // resource.k8s.io/v1 ResourceClaims (simulated_claims.cc), with the API
+  // server's answers: 404 for a missing claim, 409 for a stale
+  // resourceVersion, 422 for a claim reserved for more than 256 consumers
+  // or a patch whose UID is not the claim's.
+  framework::ClaimWrite GetResourceClaim(const std::string& ns,
+                                         const std::string& name) override;
+  framework::ClaimWrite UpdateResourceClaim(
+      const api::ResourceClaim& claim) override;
+  framework::ClaimWrite UpdateResourceClaimStatus(
+      const api::ResourceClaim& claim) override;
+  framework::Status UnreserveResourceClaim(const api::ResourceClaim& claim,
+                                           std::string_view pod_uid) override;
 
   const std::vector<Preemption>& preemptions() const { return preemptions_; }
 
@@ -70,11 +98,22 @@ class SimulatedCluster final : public framework::Binder,
   // Replaces a stored pod and tells the scheduler.
   void Replace(std::shared_ptr<const api::Pod> old_pod,
                std::shared_ptr<const api::Pod> new_pod);
+  // One write of a stored claim: `change` edits a copy of the stored
+  // object (after the resourceVersion check against `sent`) and may refuse
+  // it; the result is stored with the next resourceVersion and delivered.
+  using ClaimChange = std::function<framework::ClaimWrite(api::ResourceClaim&)>;
+  framework::ClaimWrite WriteClaim(const api::ResourceClaim& sent,
+                                   const ClaimChange& change);
+  // Hands a stored claim to the DRA manager (outside mu_: the manager's
+  // listener reaches the scheduler, which may write back).
+  void Deliver(std::shared_ptr<const api::ResourceClaim> claim);
 
   framework::InMemoryClusterObjects& objects_;
   scheduler::Scheduler* scheduler_ = nullptr;
   mutable std::mutex mu_;
   std::map<std::string, std::shared_ptr<const api::Pod>> pods_;
+  std::map<std::string, std::shared_ptr<const api::ResourceClaim>> claims_;
+  dra::DraManager* dra_ = nullptr;
   std::vector<Preemption> preemptions_;
   int64_t resource_version_ = 1000;
 };

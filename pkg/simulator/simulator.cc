@@ -13,6 +13,8 @@
 #include "pkg/framework/pod_group_members.h"
 #include "pkg/framework/snapshot.h"
 #include "pkg/scheduler/scheduler.h"
+#include "pkg/simulator/claim_controller.h"
+#include "pkg/simulator/device_outcomes.h"
 #include "pkg/simulator/simulated_cluster.h"
 #include "pkg/util/fake_clock.h"
 #include "pkg/util/random.h"
@@ -229,7 +231,32 @@ util::Result<SimulationResult> Simulate(
   for (const auto& o : cluster.pod_disruption_budgets) objects.Upsert(o);
   for (const auto& o : cluster.pod_groups) objects.Upsert(o);
 
+  // DRA's classes, slices and claims, as the informers would deliver them
+  // (it outlives the scheduler, which listens to it).
+  dra::DraManager dra;
+  dra.SetServed(cluster.dra_served);
+  for (const auto& c : cluster.device_classes) {
+    dra.UpsertDeviceClass(std::make_shared<const api::DeviceClass>(c));
+  }
+  for (const auto& slice : cluster.resource_slices) {
+    dra.UpsertResourceSlice(std::make_shared<const api::ResourceSlice>(slice));
+  }
+
   SimulatedCluster api_server(objects);
+  api_server.set_dra(&dra);
+  {
+    // The claims as the resourceclaim controller leaves them once the pods
+    // a change took away (or the simulation leaves out) are gone.
+    std::vector<api::ResourceClaim> claims = cluster.resource_claims;
+    SettleClaims(claims, cluster.pods);
+    for (api::ResourceClaim& c : claims) {
+      if (auto w = api_server.CreateResourceClaim(std::move(c)); !w.ok()) {
+        return util::Error(w.error);
+      }
+    }
+  }
+  ClaimController claim_controller(api_server, cluster.resource_claim_templates,
+                                   options.seed);
   // Simulated time: it moves only when nothing can be scheduled until a
   // backoff expires, so a run is fast and reproducible.
   util::FakeClock clock;
@@ -249,6 +276,7 @@ util::Result<SimulationResult> Simulate(
   };
   deps.binding_workers = 0;  // bind inline: one deterministic sequence
   deps.features = options.features;
+  deps.dra = &dra;
   // The last recorded cycle of each explained pod; binding is inline, so a
   // cycle's record is complete before the pod's next cycle replaces it.
   std::map<std::string, std::shared_ptr<framework::CycleRecorder>> records;
@@ -340,6 +368,11 @@ util::Result<SimulationResult> Simulate(
         pending.push_back(key);
         clock.Advance(std::chrono::microseconds(1));
       }
+      // The resourceclaim controller's turn, before the scheduler sees the
+      // pod: its template claims are made and recorded in its status.
+      for (std::string& failure : claim_controller.SyncPod(pod)) {
+        out.warnings.push_back(std::move(failure));
+      }
       api_server.StorePod(pod);
       s.OnPodAdd(std::make_shared<const api::Pod>(pod));
     }
@@ -406,6 +439,11 @@ util::Result<SimulationResult> Simulate(
       [](framework::WaitingPod& w) { w.Reject("", "the simulation stopped"); });
   s.WaitForBindings();
 
+  ClaimsByKey claims_at_end;
+  for (auto& claim : api_server.ResourceClaims()) {
+    claims_at_end[claim->metadata.ns + "/" + claim->metadata.name] = claim;
+  }
+
   // Pods in the order they were first tried, then those never tried.
   std::vector<std::string> order = attempt_order;
   for (const std::string& key : pending) {
@@ -419,6 +457,7 @@ util::Result<SimulationResult> Simulate(
     PodOutcome o{ns, name, pod->spec.scheduler_name, std::nullopt, "", ""};
     if (!pod->spec.node_name.empty()) {
       o.node = pod->spec.node_name;
+      o.claims = PodClaimOutcomes(*pod, claims_at_end);
     } else if (auto it = last_attempt.find(key); it != last_attempt.end()) {
       o.message = it->second.message;
     } else if (auto it = s.profiles().find(pod->spec.scheduler_name);
@@ -540,11 +579,13 @@ util::Result<SimulationResult> Simulate(
 
   framework::Snapshot snapshot;
   if (auto r = s.cache().UpdateSnapshot(&snapshot); !r.ok()) return r.error();
+  auto devices = DevicesByNode(cluster.resource_slices, claims_at_end);
   // In the file's order, not the zone-interleaved order filtering walks.
   for (const api::Node& node : cluster.nodes) {
     if (const NodeInfo* info = snapshot.Get(node.metadata.name)) {
       out.nodes.push_back(Summarize(*info));
       out.nodes.back().requested_before = requested_before[node.metadata.name];
+      out.nodes.back().devices = std::move(devices[node.metadata.name]);
     }
   }
   return out;

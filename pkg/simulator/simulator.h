@@ -23,6 +23,23 @@
 
 namespace ksched::simulator {
 
+// One device a claim's allocation holds (DRA), as status.allocation lists it.
+struct AllocatedDevice {
+  std::string request;  // "<request>" or "<request>/<subrequest>"
+  std::string driver;
+  std::string pool;
+  std::string device;
+  bool admin_access = false;
+};
+
+// One of a scheduled pod's ResourceClaims at the end of the simulation,
+// as the simulated API server holds it.
+struct PodClaimOutcome {
+  std::string pod_claim;                 // the pod's spec.resourceClaims[].name
+  std::string claim;                     // the ResourceClaim's name
+  std::vector<AllocatedDevice> devices;  // empty: not allocated
+};
+
 struct PodOutcome {
   std::string ns;
   std::string name;
@@ -35,6 +52,16 @@ struct PodOutcome {
   // recorded, and what it says.
   std::shared_ptr<const framework::CycleRecorder> record;
   std::optional<explain::Explanation> explanation;
+  // A scheduled pod's claims in spec order, with their devices.
+  std::vector<PodClaimOutcome> claims;
+};
+
+// The devices of one driver that ResourceSlices publish for a node
+// (spec.nodeName), and how many of them allocations hold at the end.
+struct NodeDevices {
+  std::string driver;
+  int allocated = 0;
+  int total = 0;
 };
 
 struct NodeSummary {
@@ -46,7 +73,8 @@ struct NodeSummary {
   int pods = 0;
   int64_t allowed_pods = 0;
   bool unschedulable = false;
-  std::vector<std::string> taints;  // "key=value:Effect"
+  std::vector<std::string> taints;   // "key=value:Effect"
+  std::vector<NodeDevices> devices;  // by driver
 };
 
 struct PreemptedPod {

@@ -39,6 +39,10 @@ std::string SnapshotJson(const Cluster& c) {
   WriteAll(c.volume_attachments, w);
   WriteAll(c.pod_disruption_budgets, w);
   WriteAll(c.pod_groups, w);
+  WriteAll(c.device_classes, w);
+  WriteAll(c.resource_slices, w);
+  WriteAll(c.resource_claim_templates, w);
+  WriteAll(c.resource_claims, w);
   // Workloads in the order they were read: their pods are planned in it.
   for (const WorkloadRef& ref : WorkloadsInFileOrder(c)) {
     switch (ref.kind) {

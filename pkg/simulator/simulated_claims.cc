@@ -1,0 +1,170 @@
+// SimulatedCluster's ResourceClaims: what the API server answers the
+// DynamicResources plugin's reads and writes, and the claims it stores for
+// the resourceclaim controller (claim_controller.h).
+#include <algorithm>
+
+#include "pkg/simulator/simulated_cluster.h"
+
+namespace ksched::simulator {
+namespace simulated_claims_detail {
+namespace {
+
+using framework::ClaimWrite;
+
+// The API server's limit on status.reservedFor.
+constexpr size_t kMaxReservedFor = 256;
+
+std::string ClaimKey(const std::string& ns, const std::string& name) {
+  return ns + "/" + name;
+}
+
+ClaimWrite Failure(int code, std::string message) {
+  return ClaimWrite{.code = code, .error = std::move(message)};
+}
+
+ClaimWrite NotFound(const std::string& name) {
+  return Failure(404,
+                 "resourceclaims.resource.k8s.io \"" + name + "\" not found");
+}
+
+ClaimWrite Conflict(const std::string& name) {
+  return Failure(409,
+                 "Operation cannot be fulfilled on resourceclaims.resource."
+                 "k8s.io \"" +
+                     name +
+                     "\": the object has been modified; please apply your "
+                     "changes to the latest version and try again");
+}
+
+ClaimWrite Invalid(const std::string& name, const std::string& cause) {
+  return Failure(422, "ResourceClaim.resource.k8s.io \"" + name +
+                          "\" is invalid: " + cause);
+}
+
+}  // namespace
+}  // namespace simulated_claims_detail
+using namespace simulated_claims_detail;
+
+ClaimWrite SimulatedCluster::CreateResourceClaim(api::ResourceClaim claim) {
+  if (claim.metadata.uid.empty()) {
+    claim.metadata.uid =
+        "claim-" + claim.metadata.ns + "-" + claim.metadata.name;
+  }
+  std::shared_ptr<const api::ResourceClaim> stored;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    const std::string key = ClaimKey(claim.metadata.ns, claim.metadata.name);
+    if (claims_.count(key)) {
+      return Failure(409, "resourceclaims.resource.k8s.io \"" +
+                              claim.metadata.name + "\" already exists");
+    }
+    // Every object gets a version of this server's counter, whatever the
+    // manifest said: the DRA manager keeps only newer versions, and a
+    // snapshot's versions would be ahead of the writes that follow.
+    claim.metadata.resource_version = std::to_string(++resource_version_);
+    stored = std::make_shared<const api::ResourceClaim>(std::move(claim));
+    claims_[key] = stored;
+  }
+  Deliver(stored);
+  return ClaimWrite{.claim = stored};
+}
+
+std::vector<std::shared_ptr<const api::ResourceClaim>>
+SimulatedCluster::ResourceClaims() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::shared_ptr<const api::ResourceClaim>> out;
+  out.reserve(claims_.size());
+  for (const auto& [key, claim] : claims_) out.push_back(claim);
+  return out;
+}
+
+void SimulatedCluster::Deliver(std::shared_ptr<const api::ResourceClaim> c) {
+  if (dra_ != nullptr) dra_->UpsertResourceClaim(std::move(c));
+}
+
+ClaimWrite SimulatedCluster::GetResourceClaim(const std::string& ns,
+                                              const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = claims_.find(ClaimKey(ns, name));
+  if (it == claims_.end()) return NotFound(name);
+  return ClaimWrite{.claim = it->second};
+}
+
+ClaimWrite SimulatedCluster::WriteClaim(const api::ResourceClaim& sent,
+                                        const ClaimChange& change) {
+  std::shared_ptr<const api::ResourceClaim> stored;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = claims_.find(ClaimKey(sent.metadata.ns, sent.metadata.name));
+    if (it == claims_.end()) return NotFound(sent.metadata.name);
+    // An update without a resourceVersion is unconditional, as the API
+    // server takes it for claims.
+    if (!sent.metadata.resource_version.empty() &&
+        sent.metadata.resource_version !=
+            it->second->metadata.resource_version) {
+      return Conflict(sent.metadata.name);
+    }
+    api::ResourceClaim next = *it->second;
+    if (ClaimWrite refused = change(next); !refused.error.empty()) {
+      return refused;
+    }
+    next.metadata.resource_version = std::to_string(++resource_version_);
+    stored = std::make_shared<const api::ResourceClaim>(std::move(next));
+    it->second = stored;
+  }
+  Deliver(stored);
+  return ClaimWrite{.claim = stored};
+}
+
+ClaimWrite SimulatedCluster::UpdateResourceClaim(
+    const api::ResourceClaim& claim) {
+  // The main resource: metadata changes; the spec is immutable and the
+  // status belongs to its subresource.
+  return WriteClaim(claim, [&claim](api::ResourceClaim& next) {
+    next.metadata.labels = claim.metadata.labels;
+    next.metadata.annotations = claim.metadata.annotations;
+    next.metadata.finalizers = claim.metadata.finalizers;
+    next.metadata.owner_references = claim.metadata.owner_references;
+    return ClaimWrite{};
+  });
+}
+
+ClaimWrite SimulatedCluster::UpdateResourceClaimStatus(
+    const api::ResourceClaim& claim) {
+  // The status subresource: only the status changes.
+  return WriteClaim(claim, [&claim](api::ResourceClaim& next) {
+    const size_t reserved = claim.status.reserved_for.size();
+    if (reserved > kMaxReservedFor) {
+      return Invalid(claim.metadata.name,
+                     "status.reservedFor: Too many: " +
+                         std::to_string(reserved) + ": must have at most " +
+                         std::to_string(kMaxReservedFor) + " items");
+    }
+    next.status = claim.status;
+    return ClaimWrite{};
+  });
+}
+
+framework::Status SimulatedCluster::UnreserveResourceClaim(
+    const api::ResourceClaim& claim, std::string_view pod_uid) {
+  // A strategic-merge patch: no resourceVersion, the UID as a
+  // precondition of sorts (a different one is an attempt to change it).
+  api::ResourceClaim unconditional = claim;
+  unconditional.metadata.resource_version.clear();
+  ClaimWrite w = WriteClaim(unconditional, [&](api::ResourceClaim& next) {
+    if (next.metadata.uid != claim.metadata.uid) {
+      return Invalid(claim.metadata.name, "metadata.uid: Invalid value: \"" +
+                                              claim.metadata.uid +
+                                              "\": field is immutable");
+    }
+    std::erase_if(next.status.reserved_for,
+                  [pod_uid](const api::ResourceClaimConsumerReference& r) {
+                    return r.uid == pod_uid;
+                  });
+    return ClaimWrite{};
+  });
+  if (!w.ok()) return framework::Status::Error(w.error);
+  return framework::Status();
+}
+
+}  // namespace ksched::simulator
