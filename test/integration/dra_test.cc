@@ -281,7 +281,14 @@ TEST_F(DraTest, RestartBetweenPreBindAndBindLosesNothing) {
   CreateClaimPod("dra-pod-64gi", "gpu-claim-64gi");
   server_->SetResponseDelay("resourceclaims/gpu-claim-64gi/status",
                             std::chrono::milliseconds(3000));
-  StartKsched();
+  // Without leader election, so the second process need not wait out the
+  // first one's lease.
+  const std::filesystem::path config = dir_ / "no-election.yaml";
+  std::ofstream(config) << "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                           "kind: KubeSchedulerConfiguration\n"
+                           "leaderElection:\n"
+                           "  leaderElect: false\n";
+  StartKsched({"--config", config.string()});
   ASSERT_TRUE(
       WaitUntil([&] { return server_->Served().delayed > 0; }, seconds(30)))
       << ksched_->Tail();
@@ -295,7 +302,7 @@ TEST_F(DraTest, RestartBetweenPreBindAndBindLosesNothing) {
   ASSERT_EQ(devices.size(), 1u);
   server_->SetResponseDelay("resourceclaims/gpu-claim-64gi/status",
                             std::chrono::milliseconds(0));
-  StartKsched();
+  StartKsched({"--config", config.string()});
   ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(30)))
       << ksched_->Tail();
   EXPECT_EQ(GetPod("dra-pod-64gi").spec.node_name, "node-2");
@@ -344,6 +351,95 @@ TEST_F(DraTest, FourPodsOfTwoGpusEachFillFourNodes) {
   }
   EXPECT_EQ(all.size(), 8u) << "no device allocated twice";
   EXPECT_EQ(nodes.size(), 4u);
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
+}
+
+// A gang of four pods of two GPUs each on three 2-GPU nodes: no member is
+// bound and no claim allocated while the fourth cannot fit, and the devices
+// the waiting members held in flight are given back, so once a fourth node
+// appears the whole gang binds with eight distinct GPUs.
+TEST_F(DraTest, GangOfFourTwoGpuPodsBindsWholeOrNotAtAll) {
+  CreateManifest("deviceclass.yaml");
+  auto add_node = [&](int n) {
+    const std::string node = "gpu-node-" + std::to_string(n);
+    CreateNode(node, "8");
+    Create("/apis/resource.k8s.io/v1/resourceslices",
+           R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice",
+               "metadata":{"name":")" +
+               node + R"(-gpu"},"spec":{"driver":"gpu.example.com",
+               "nodeName":")" +
+               node + R"(","pool":{"name":")" + node +
+               R"(","generation":1,"resourceSliceCount":1},
+               "devices":[{"name":"gpu-0","capacity":{"memory":{"value":"80Gi"}}},
+                          {"name":"gpu-1","capacity":{"memory":{"value":"80Gi"}}}]}})");
+  };
+  for (int n = 0; n < 3; ++n) add_node(n);
+  Create("/apis/scheduling.x-k8s.io/v1alpha1/namespaces/default/podgroups",
+         R"({"apiVersion":"scheduling.x-k8s.io/v1alpha1","kind":"PodGroup",
+             "metadata":{"name":"train"},"spec":{"minMember":4}})");
+  for (int p = 0; p < 4; ++p) {
+    const std::string name = "train-" + std::to_string(p);
+    CreateGpuClaim(name, "64Gi", 2);
+    Create("/api/v1/namespaces/default/pods",
+           PodJson({.name = name,
+                    .cpu = "100m",
+                    .scheduler = "ksched",
+                    .labels = R"("scheduling.x-k8s.io/pod-group":"train")",
+                    .extra_spec = R"("resourceClaims":[{"name":"gpu",)"
+                                  R"("resourceClaimName":")" +
+                                  name + R"("}])"}));
+  }
+  const std::filesystem::path config = dir_ / "gang.yaml";
+  std::ofstream(config) << R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+leaderElection:
+  leaderElect: false
+profiles:
+- schedulerName: ksched
+  plugins:
+    multiPoint:
+      enabled:
+      - name: Coscheduling
+    queueSort:
+      enabled:
+      - name: Coscheduling
+      disabled:
+      - name: "*"
+  pluginConfig:
+  - name: Coscheduling
+    args:
+      permitWaitingTimeSeconds: 60
+)";
+  StartKsched({"--config", config.string()});
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        for (const api::Event& e : Events()) {
+          if (e.reason == "FailedScheduling") return true;
+        }
+        return false;
+      },
+      seconds(30)))
+      << ksched_->Tail();
+  std::this_thread::sleep_for(seconds(2));
+  EXPECT_EQ(server_->Bindings().size(), 0u);
+  for (int p = 0; p < 4; ++p) {
+    EXPECT_FALSE(
+        GetClaim("train-" + std::to_string(p)).status.allocation.has_value());
+  }
+  add_node(3);
+  ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(60)))
+      << ksched_->Tail();
+  std::set<std::string> all;
+  for (int p = 0; p < 4; ++p) {
+    const std::string name = "train-" + std::to_string(p);
+    api::ResourceClaim claim = GetClaim(name);
+    ASSERT_EQ(Devices(claim).size(), 2u) << name;
+    for (const std::string& d : Devices(claim)) all.insert(d);
+    EXPECT_EQ(GetPod(name).spec.node_name,
+              claim.status.allocation->devices.results[0].pool);
+  }
+  EXPECT_EQ(all.size(), 8u) << "no device allocated twice";
+  EXPECT_EQ(server_->CountBindings(201), 4);
   EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
