@@ -451,6 +451,38 @@ TEST_F(ChartTest, BadValuesAreRefusedWithTheFieldNamed) {
 // Secure by default: the default values serve nothing that writes to the
 // cluster without authentication, and /metrics only to a token allowed to
 // get it; each option that opens more is explicit.
+// Dynamic resource allocation in every variant that grants RBAC: the
+// informers' list and watch of its three kinds, PreBind's get and update of
+// a claim and update of its status, Unreserve's patch of the status.
+TEST_F(ChartTest, TheClusterRoleGrantsWhatDynamicResourcesCalls) {
+  const std::set<std::string> want = {
+      "deviceclasses:list",           "deviceclasses:watch",
+      "resourceslices:list",          "resourceslices:watch",
+      "resourceclaims:get",           "resourceclaims:list",
+      "resourceclaims:watch",         "resourceclaims:update",
+      "resourceclaims/status:update", "resourceclaims/status:patch"};
+  for (const std::string& variant : kGoodVariants) {
+    SCOPED_TRACE(variant);
+    const std::vector<YAML::Node> objects = Objects(variant);
+    std::optional<YAML::Node> role = Find(objects, "ClusterRole", "ksched");
+    if (!role) continue;  // RBAC left to the user
+    std::set<std::string> granted;
+    for (const YAML::Node& rule : (*role)["rules"]) {
+      bool dra = false;
+      for (const YAML::Node& g : rule["apiGroups"]) {
+        dra = dra || g.as<std::string>() == "resource.k8s.io";
+      }
+      if (!dra) continue;
+      for (const YAML::Node& r : rule["resources"]) {
+        for (const YAML::Node& v : rule["verbs"]) {
+          granted.insert(r.as<std::string>() + ":" + v.as<std::string>());
+        }
+      }
+    }
+    EXPECT_EQ(granted, want);
+  }
+}
+
 TEST_F(ChartTest, DefaultsAreSecureAndOptionsSayWhatTheyOpen) {
   const std::vector<YAML::Node> defaults = Objects("");
   std::optional<YAML::Node> deployment = Find(defaults, "Deployment");

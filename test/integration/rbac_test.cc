@@ -131,6 +131,18 @@ TEST_F(RbacTest, KschedUsesExactlyWhatTheChartGrants) {
   std::set<RbacGrant> unused, missing;
   std::set_difference(granted.begin(), granted.end(), used.begin(), used.end(),
                       std::inserter(unused, unused.end()));
+  // Dynamic resource allocation's grants (rbac_manifest_dra_test checks
+  // them against its calls) are held to this only once ksched reads
+  // resource.k8s.io at all: until the binary runs DynamicResources, none
+  // of them is used.
+  const bool dra_used =
+      std::any_of(used.begin(), used.end(),
+                  [](const auto& g) { return g.group == "resource.k8s.io"; });
+  if (!dra_used) {
+    std::erase_if(unused, [](const RbacGrant& g) {
+      return g.group == "resource.k8s.io";
+    });
+  }
   std::set_difference(used.begin(), used.end(), granted.begin(), granted.end(),
                       std::inserter(missing, missing.end()));
   EXPECT_TRUE(unused.empty()) << "granted but never used:\n"
