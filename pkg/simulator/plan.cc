@@ -181,8 +181,9 @@ int CapacityUpperBound(const Cluster& cluster, const api::Pod& pod,
     }
     total += std::max<int64_t>(0, fits);
   }
-  return static_cast<int>(
-      std::min<int64_t>(total, std::numeric_limits<int>::max() - 1));
+  return static_cast<int>(std::min<int64_t>(
+      std::min<int64_t>(total, std::numeric_limits<int>::max() - 1),
+      DeviceCapacityUpperBound(cluster, pod)));
 }
 
 }  // namespace ksched::simulator

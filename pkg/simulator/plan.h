@@ -65,11 +65,19 @@ util::Result<api::Pod> LoadCapacityTemplate(
     std::vector<api::ResourceClaimTemplate>* claim_templates = nullptr);
 
 // An upper bound on how many copies of `pod` the nodes could take, from
-// their free CPU, memory and pod slots (other constraints only lower it).
+// their free CPU, memory and pod slots, and the free devices of the
+// cluster's ResourceSlices when each copy gets claims of its own from
+// templates (DeviceCapacityUpperBound); other constraints only lower it.
 // Requests are counted as the scheduler counts them under `features`: the
 // pods on nodes as they run (a resize in their status included), the copy
 // as NodeResourcesFit asks for it.
 int CapacityUpperBound(const Cluster& cluster, const api::Pod& pod,
                        const api::ResourceFeatures& features = {});
+
+// Free devices (not allocated, newest pool generations) divided by the
+// fewest devices the claims of one copy's templates can take; unbounded
+// (INT_MAX - 1) for a pod without such claims, or one whose claims may
+// take none (admin access, All mode).
+int DeviceCapacityUpperBound(const Cluster& cluster, const api::Pod& pod);
 
 }  // namespace ksched::simulator

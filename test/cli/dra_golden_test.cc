@@ -1,0 +1,94 @@
+// Golden tests of `ksched simulate` with Dynamic Resource Allocation on
+// examples/dra-cluster.yaml: which devices each pod gets, the pods no
+// device fits, how many more 2-GPU pods fit, and the plans (drain, added
+// nodes) with claims. After a deliberate change, regenerate with
+// KSCHED_UPDATE_GOLDEN=1 and review the diff.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "pkg/util/json.h"
+#include "test/cli/run_command.h"
+
+namespace ksched::dra_golden {
+
+using testing::RunCommand;
+
+const std::string kKsched = KSCHED_BINARY;
+const std::string kSource = KSCHED_SOURCE_DIR;
+const std::string kSimulate = kKsched + " simulate --quiet --cluster " +
+                              kSource + "/examples/dra-cluster.yaml ";
+
+void ExpectGolden(const std::string& name, const std::string& got) {
+  const std::string path = kSource + "/test/cli/golden/" + name;
+  if (const char* update = std::getenv("KSCHED_UPDATE_GOLDEN");
+      update != nullptr && std::string(update) == "1") {
+    std::ofstream(path) << got;
+  }
+  std::ifstream in(path);
+  ASSERT_TRUE(in.good()) << "missing golden file " << path;
+  std::stringstream want;
+  want << in.rdbuf();
+  EXPECT_EQ(got, want.str()) << "differs from " << path;
+}
+
+TEST(DraGoldenTest, TableOnTheExample) {
+  auto r = RunCommand(kSimulate);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  ExpectGolden("dra_example.txt", r.out);
+}
+
+TEST(DraGoldenTest, JsonOnTheExample) {
+  auto r = RunCommand(kSimulate + "-o json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ExpectGolden("dra_example.json", r.out);
+  rapidjson::Document doc;
+  doc.Parse(r.out.c_str());
+  ASSERT_FALSE(doc.HasParseError());
+  // The two notebooks share one claim, so one device.
+  std::string shared[2];
+  int notebooks = 0;
+  for (const auto& pod : doc["pods"].GetArray()) {
+    const std::string name = pod["name"].GetString();
+    if (name.rfind("notebook-", 0) != 0) continue;
+    ASSERT_TRUE(pod.HasMember("claims")) << name;
+    const auto& device = pod["claims"][0]["devices"][0];
+    shared[notebooks++] = std::string(device["pool"].GetString()) + "/" +
+                          device["device"].GetString();
+  }
+  ASSERT_EQ(notebooks, 2);
+  EXPECT_EQ(shared[0], shared[1]);
+}
+
+TEST(DraGoldenTest, HowManyMoreTwoGpuPodsFit) {
+  auto r = RunCommand(kSimulate + "--capacity " + kSource +
+                      "/examples/dra-train-pod.yaml");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ExpectGolden("dra_capacity.txt", r.out);
+}
+
+TEST(DraGoldenTest, ADrainedNodesClaimsAreLetGo) {
+  // inference-0 is a bare pod: --force deletes it, and the claim made for
+  // it goes with it, so node-1's GPUs are free (but the node is cordoned).
+  auto r = RunCommand(kSimulate + "--drain node-1 --force");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ExpectGolden("dra_drain.txt", r.out);
+}
+
+TEST(DraGoldenTest, AddedNodesHaveTheTemplateNodesDevices) {
+  // The template is node-3 as `kubectl get node -o yaml` gives it: each
+  // copy publishes node-3's eight 80 GiB GPUs in a pool of its own.
+  const std::string node = testing::WriteTempFile(
+      "dra-node-template.yaml",
+      "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-3\n  labels: "
+      "{gpu-model: GPU-80G}\nstatus:\n  allocatable: {cpu: \"32\", memory: "
+      "128Gi, pods: \"110\"}\n");
+  auto r = RunCommand(kSimulate + "--add-nodes 1 --node-template " + node);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  ExpectGolden("dra_add_nodes.txt", r.out);
+}
+
+}  // namespace ksched::dra_golden
