@@ -1,7 +1,7 @@
 // End-to-end throughput, CPU and memory: the real ksched binary schedules
 // pods created in the test API server, over HTTPS, as it would in a cluster.
 //
-//   apiserver_load_bench [--workload basic|anti-affinity|spread]
+//   apiserver_load_bench [--workload basic|anti-affinity|spread|dra]
 //                        [--nodes N] [--pods N] [--running-pods N]
 //                        [--mode stream|backlog] [--rate PODS_PER_S]
 //                        [--parallelism N] [--ksched-args "..."]
@@ -13,6 +13,11 @@
 //          with it the defaults become 5,000 nodes, the workload's pod count
 //          and backlog mode, as in the design notes' side-by-side runs.
 //          Without it: basic pods, 1,000 nodes, 5,000 pods, stream mode.
+//          dra is scheduler_perf's SchedulingWithResourceClaimTemplate:
+//          500 nodes of 10 devices, 5,000 pods of one device each from a
+//          ResourceClaimTemplate; this process plays the resourceclaim
+//          controller (the claim, then the pod's resourceClaimStatuses)
+//          right after creating each pod.
 // --running-pods: pods already bound to the nodes (round robin) before
 //          ksched starts, which its informers list at start-up.
 // stream:  ksched starts first; the pods are then created as fast as the
@@ -125,10 +130,10 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
     o.workload = ksched::bench::ParseWorkload(flags["--workload"]);
     if (!o.workload) {
       std::cerr << "unknown workload " << flags["--workload"]
-                << " (basic, anti-affinity, spread)\n";
+                << " (basic, anti-affinity, spread, dra)\n";
       return std::nullopt;
     }
-    o.nodes = 5000;
+    o.nodes = *o.workload == Workload::kDra ? ksched::bench::kDraNodes : 5000;
     o.pods = ksched::bench::DefaultPods(*o.workload);
     o.mode = "backlog";
   }
@@ -193,6 +198,17 @@ int main(int argc, char** argv) {
   for (int i = 0; i < o.nodes; ++i) {
     server->Create("/api/v1/nodes", ksched::bench::NodeJson(i));
   }
+  if (workload == Workload::kDra) {
+    server->Create("/apis/resource.k8s.io/v1/deviceclasses",
+                   ksched::bench::DeviceClassJson());
+    server->Create(
+        "/apis/resource.k8s.io/v1/namespaces/default/resourceclaimtemplates",
+        ksched::bench::ResourceClaimTemplateJson());
+    for (int i = 0; i < o.nodes; ++i) {
+      server->Create("/apis/resource.k8s.io/v1/resourceslices",
+                     ksched::bench::ResourceSliceJson(i));
+    }
+  }
   for (int i = 0; i < o.running_pods; ++i) {
     const auto reply = server->Create(
         "/api/v1/namespaces/default/pods",
@@ -212,6 +228,27 @@ int main(int argc, char** argv) {
   for (auto& a : Split(o.extra)) args.push_back(a);
 
   std::map<std::string, Clock::time_point> created;
+  // The resourceclaim controller's two writes for pod i.
+  auto make_claim = [&](int i, const std::string& pod_body) {
+    const std::string key = R"("uid":")";
+    const size_t at = pod_body.find(key);
+    if (at == std::string::npos) return false;
+    const size_t end = pod_body.find('"', at + key.size());
+    const std::string uid =
+        pod_body.substr(at + key.size(), end - at - key.size());
+    const auto claim = server->Create(
+        "/apis/resource.k8s.io/v1/namespaces/default/resourceclaims",
+        ksched::bench::GeneratedClaimJson(i, uid));
+    const auto patched = server->Patch(
+        "/api/v1/namespaces/default/pods/pod-" + std::to_string(i) + "/status",
+        ksched::bench::ClaimStatusPatch(i));
+    if (claim.code != 201 || patched.code != 200) {
+      std::cerr << "claim for pod-" << i << " failed: " << claim.body << " "
+                << patched.body << "\n";
+      return false;
+    }
+    return true;
+  };
   auto create_pods = [&] {
     const Clock::time_point begin = Clock::now();
     for (int i = 0; i < o.pods; ++i) {
@@ -226,6 +263,9 @@ int main(int argc, char** argv) {
       created["pod-" + std::to_string(i)] = Clock::now();
       if (reply.code != 201) {
         std::cerr << "create failed: " << reply.body << "\n";
+        return false;
+      }
+      if (workload == Workload::kDra && !make_claim(i, reply.body)) {
         return false;
       }
     }

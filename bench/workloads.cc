@@ -23,6 +23,7 @@ std::optional<Workload> ParseWorkload(std::string_view name) {
   if (name == "basic") return Workload::kBasic;
   if (name == "anti-affinity") return Workload::kAntiAffinity;
   if (name == "spread") return Workload::kSpread;
+  if (name == "dra") return Workload::kDra;
   return std::nullopt;
 }
 
@@ -34,6 +35,8 @@ std::string_view WorkloadName(Workload workload) {
       return "anti-affinity";
     case Workload::kSpread:
       return "spread";
+    case Workload::kDra:
+      return "dra";
   }
   return "";
 }
@@ -46,6 +49,8 @@ int DefaultPods(Workload workload) {
       return 3000;
     case Workload::kSpread:
       return 5000;
+    case Workload::kDra:
+      return kDraNodes * kDraDevicesPerNode;
   }
   return 0;
 }
@@ -88,8 +93,69 @@ std::string PendingPodJson(Workload workload, int i,
           GroupSelector(group) + "}]";
       break;
     }
+    case Workload::kDra:
+      pod.extra_spec =
+          R"("resourceClaims":[{"name":"resource","resourceClaimTemplateName":"test-claim-template"}])";
+      break;
   }
   return testing::PodJson(pod);
+}
+
+std::string DeviceClassJson() {
+  return R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass",
+    "metadata":{"name":"test-class"},
+    "spec":{"selectors":[{"cel":{"expression":"device.driver == \"test-driver.cdi.k8s.io\""}}]}})";
+}
+
+std::string ResourceClaimTemplateJson() {
+  return R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate",
+    "metadata":{"name":"test-claim-template"},
+    "spec":{"spec":{"devices":{"requests":[{"name":"req-0",
+      "exactly":{"deviceClassName":"test-class"}}]}}}})";
+}
+
+// scheduler_perf's resourceSlice(): the same attributes and capacity on
+// every device.
+std::string ResourceSliceJson(int node) {
+  const std::string name = "node-" + std::to_string(node);
+  std::string devices;
+  for (int d = 0; d < kDraDevicesPerNode; ++d) {
+    if (d > 0) devices += ",";
+    devices += R"({"name":"instance-)" + std::to_string(d) +
+               R"(","attributes":{"model":{"string":"A100"},)"
+               R"("family":{"string":"GPU"},)"
+               R"("driverVersion":{"version":"1.2.3"},)"
+               R"("dra.example.com/numa":{"int":)" +
+               std::to_string(d) +
+               R"(}},"capacity":{"memory":{"value":"1Gi"}}})";
+  }
+  return R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice",
+    "metadata":{"name":")" +
+         name + R"("},"spec":{"driver":"test-driver.cdi.k8s.io","nodeName":")" +
+         name + R"(","pool":{"name":")" + name +
+         R"(","generation":0,"resourceSliceCount":1},"devices":[)" + devices +
+         "]}}";
+}
+
+std::string GeneratedClaimName(int pod) {
+  return "pod-" + std::to_string(pod) + "-resource-bench";
+}
+
+std::string GeneratedClaimJson(int pod, const std::string& pod_uid) {
+  return R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim",
+    "metadata":{"name":")" +
+         GeneratedClaimName(pod) +
+         R"(","annotations":{"resource.kubernetes.io/pod-claim-name":"resource"},
+      "ownerReferences":[{"apiVersion":"v1","kind":"Pod","name":"pod-)" +
+         std::to_string(pod) + R"(","uid":")" + pod_uid +
+         R"(","controller":true,"blockOwnerDeletion":true}]},
+    "spec":{"devices":{"requests":[{"name":"req-0",
+      "exactly":{"deviceClassName":"test-class"}}]}}})";
+}
+
+std::string ClaimStatusPatch(int pod) {
+  return R"({"status":{"resourceClaimStatuses":[{"name":"resource","resourceClaimName":")" +
+         GeneratedClaimName(pod) + R"("}]}})";
 }
 
 std::string RunningPodJson(int i, const std::string& node) {

@@ -1,7 +1,7 @@
-// The three cluster shapes of the end-to-end benchmarks, after
-// scheduler_perf's SchedulingBasic, SchedulingPodAntiAffinity and
-// TopologySpreading: nodes with 32 CPU and 128 Gi in ten zones, and pods
-// as the API server would receive them from a user.
+// The cluster shapes of the end-to-end benchmarks, after scheduler_perf's
+// SchedulingBasic, SchedulingPodAntiAffinity, TopologySpreading and DRA's
+// SchedulingWithResourceClaimTemplate: nodes with 32 CPU and 128 Gi in ten
+// zones, and pods as the API server would receive them from a user.
 #pragma once
 
 #include <optional>
@@ -14,7 +14,14 @@ enum class Workload {
   kBasic,         // requests only
   kAntiAffinity,  // required anti-affinity on the hostname within its group
   kSpread,        // zone spread, maxSkew 1, DoNotSchedule, within its group
+  // One device from a ResourceClaimTemplate per pod; each node publishes a
+  // slice of kDraDevicesPerNode devices (scheduler_perf's test driver), so
+  // the default 5,000 pods fill 500 nodes exactly.
+  kDra,
 };
+
+inline constexpr int kDraDevicesPerNode = 10;
+inline constexpr int kDraNodes = 500;
 
 std::optional<Workload> ParseWorkload(std::string_view name);
 std::string_view WorkloadName(Workload workload);
@@ -28,6 +35,17 @@ std::string NodeJson(int i);
 // Pending pod i of `workload` for `scheduler`.
 std::string PendingPodJson(Workload workload, int i,
                            const std::string& scheduler);
+
+// DRA's objects (kDra): the class, the template the pods name, node i's
+// slice, and the claim the resourceclaim controller makes for pending pod
+// i (whose UID the pod's creation returned). ClaimStatusPatch is the
+// controller's record of it in the pod's status.
+std::string DeviceClassJson();
+std::string ResourceClaimTemplateJson();
+std::string ResourceSliceJson(int node);
+std::string GeneratedClaimName(int pod);
+std::string GeneratedClaimJson(int pod, const std::string& pod_uid);
+std::string ClaimStatusPatch(int pod);
 
 // A pod already running on `node` (requests only), as a cluster has before
 // the scheduler starts: what the informers list at start-up.

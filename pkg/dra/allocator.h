@@ -25,6 +25,7 @@
 #include "pkg/api/node.h"
 #include "pkg/api/resource.h"
 #include "pkg/cel/dra.h"
+#include "pkg/dra/allocated_devices.h"
 #include "pkg/dra/device_id.h"
 #include "pkg/dra/slice_index.h"
 #include "pkg/util/clock.h"
@@ -100,8 +101,14 @@ class Allocator {
   // or being allocated by other cycles; results with adminAccess are not
   // in it. `slices`: the cluster's ResourceSlices. `selectors`: compiled
   // CEL selectors, shared across cycles.
-  Allocator(Features features, DeviceIdSet allocated, DeviceClassLookup classes,
-            std::shared_ptr<const SliceIndex> slices,
+  Allocator(Features features, const DeviceIdSet& allocated,
+            DeviceClassLookup classes, std::shared_ptr<const SliceIndex> slices,
+            std::shared_ptr<cel::dra::SelectorCache> selectors);
+  // The same with the taken devices as bits over `slices`' device
+  // ordinals (DraManager::SnapshotForAllocation), which the scheduler keeps
+  // up to date instead of collecting a set every cycle.
+  Allocator(Features features, AllocatedDevices taken,
+            DeviceClassLookup classes, std::shared_ptr<const SliceIndex> slices,
             std::shared_ptr<cel::dra::SelectorCache> selectors);
   ~Allocator();
   Allocator(const Allocator&) = delete;
@@ -122,10 +129,10 @@ class Allocator {
   struct Shared;
   friend class AllocatorSearch;
   Features features_;
-  DeviceIdSet allocated_;
   DeviceClassLookup classes_;
   std::shared_ptr<const SliceIndex> slices_;
   std::shared_ptr<cel::dra::SelectorCache> selectors_;
+  AllocatedDevices taken_;  // by slices_' device ordinals
   std::unique_ptr<Shared> shared_;
 };
 

@@ -431,20 +431,13 @@ bool AllocatorSearch::DeviceAllocated(const DeviceRef& device) const {
 size_t AllocatorSearch::FreeDevices(uint32_t slice) const {
   Allocator::Shared::SliceUse& use = allocator_.shared_->slices[slice];
   std::call_once(use.once, [&] {
-    const api::ResourceSliceSpec& spec = index_.slice(slice).slice->spec;
-    use.allocated.resize(spec.devices.size());
-    const DeviceIdSet& allocated = allocator_.allocated_;
-    if (allocated.empty()) {
-      use.free = spec.devices.size();
-      return;
+    const SliceIndex::Slice& s = index_.slice(slice);
+    const uint32_t n = static_cast<uint32_t>(s.slice->spec.devices.size());
+    use.allocated.resize(n);
+    for (uint32_t d = 0; d < n; ++d) {
+      use.allocated[d] = allocator_.taken_.Test(s.first_device + d);
     }
-    DeviceId id{spec.driver, spec.pool.name, {}};
-    for (size_t d = 0; d < spec.devices.size(); ++d) {
-      id.device = spec.devices[d].name;
-      bool taken = allocated.contains(id);
-      use.allocated[d] = taken;
-      if (!taken) ++use.free;
-    }
+    use.free = n - allocator_.taken_.CountIn(s.first_device, n);
   });
   return use.free;
 }

@@ -113,8 +113,7 @@ std::shared_ptr<const api::DeviceClass> DraManager::GetDeviceClass(
   return it == classes_.end() ? nullptr : it->second;
 }
 
-std::shared_ptr<const SliceIndex> DraManager::ResourceSlices() const {
-  std::lock_guard lock(mu_);
+const std::shared_ptr<const SliceIndex>& DraManager::IndexLocked() const {
   if (!slice_index_) {
     std::vector<std::shared_ptr<const api::ResourceSlice>> slices;
     slices.reserve(slices_.size());
@@ -124,16 +123,50 @@ std::shared_ptr<const SliceIndex> DraManager::ResourceSlices() const {
   return slice_index_;
 }
 
+std::shared_ptr<const SliceIndex> DraManager::ResourceSlices() const {
+  std::lock_guard lock(mu_);
+  return IndexLocked();
+}
+
+DraManager::AllocationState DraManager::SnapshotForAllocation() const {
+  std::lock_guard lock(mu_);
+  const std::shared_ptr<const SliceIndex>& index = IndexLocked();
+  if (taken_bits_index_ != index) {
+    // The slices changed: the ordinals did too.
+    taken_bits_ = AllocatedDevices(index->num_devices());
+    for (const auto& [id, count] : allocated_) {
+      for (uint32_t ordinal : index->Ordinals(id))
+        taken_bits_.Set(ordinal, true);
+    }
+    taken_bits_index_ = index;
+  }
+  return {index, taken_bits_};
+}
+
+void DraManager::MarkLocked(const DeviceId& id, bool taken) {
+  if (taken_bits_index_ == nullptr || taken_bits_index_ != slice_index_) {
+    return;  // rebuilt at the next snapshot
+  }
+  for (uint32_t ordinal : taken_bits_index_->Ordinals(id)) {
+    taken_bits_.Set(ordinal, taken);
+  }
+}
+
 // ---- claims: the assume cache and the allocated devices ----
 
 void DraManager::AddDevices(const api::ResourceClaim& c) {
-  ForeachAllocatedDevice(c, [&](DeviceId id) { ++allocated_[std::move(id)]; });
+  ForeachAllocatedDevice(c, [&](DeviceId id) {
+    if (++allocated_[id] == 1) MarkLocked(id, true);
+  });
 }
 
 void DraManager::RemoveDevices(const api::ResourceClaim& c) {
   ForeachAllocatedDevice(c, [&](const DeviceId& id) {
     auto it = allocated_.find(id);
-    if (it != allocated_.end() && --it->second <= 0) allocated_.erase(it);
+    if (it != allocated_.end() && --it->second <= 0) {
+      allocated_.erase(it);
+      MarkLocked(id, false);
+    }
   });
 }
 
@@ -250,12 +283,19 @@ void DraManager::AssumedClaimRestore(const std::string& ns,
 void DraManager::SignalClaimPendingAllocation(
     const std::string& uid, std::shared_ptr<const api::ResourceClaim> c) {
   std::lock_guard lock(mu_);
-  in_flight_[uid] = std::move(c);
+  auto& slot = in_flight_[uid];
+  if (slot != nullptr) RemoveDevices(*slot);
+  AddDevices(*c);
+  slot = std::move(c);
 }
 
 bool DraManager::RemoveClaimPendingAllocation(const std::string& uid) {
   std::lock_guard lock(mu_);
-  return in_flight_.erase(uid) > 0;
+  auto it = in_flight_.find(uid);
+  if (it == in_flight_.end()) return false;
+  RemoveDevices(*it->second);
+  in_flight_.erase(it);
+  return true;
 }
 
 bool DraManager::ClaimHasPendingAllocation(const std::string& uid) const {
@@ -266,12 +306,8 @@ bool DraManager::ClaimHasPendingAllocation(const std::string& uid) const {
 DeviceIdSet DraManager::ListAllAllocatedDevices() const {
   std::lock_guard lock(mu_);
   DeviceIdSet out;
-  out.reserve(allocated_.size() + in_flight_.size());
+  out.reserve(allocated_.size());
   for (const auto& [id, count] : allocated_) out.insert(id);
-  for (const auto& [uid, claim] : in_flight_) {
-    ForeachAllocatedDevice(*claim,
-                           [&](DeviceId id) { out.insert(std::move(id)); });
-  }
   return out;
 }
 

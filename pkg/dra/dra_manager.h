@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "pkg/api/resource.h"
+#include "pkg/dra/allocated_devices.h"
 #include "pkg/dra/device_id.h"
 #include "pkg/dra/slice_index.h"
 #include "pkg/framework/cluster_event.h"
@@ -86,6 +87,16 @@ class DraManager {
   // (admin-access results excluded), as one consistent set.
   DeviceIdSet ListAllAllocatedDevices() const;
 
+  // The same, as what one scheduling cycle's allocator takes: the slices
+  // and which of their devices are taken, read together. The bits are
+  // kept up to date as claims change, so this costs a copy of one bit per
+  // device, not a walk over every allocated claim.
+  struct AllocationState {
+    std::shared_ptr<const SliceIndex> slices;
+    AllocatedDevices taken;
+  };
+  AllocationState SnapshotForAllocation() const;
+
  private:
   struct CachedClaim {
     std::shared_ptr<const api::ResourceClaim> latest;  // assumed or api
@@ -94,6 +105,10 @@ class DraManager {
   static std::string Key(std::string_view ns, std::string_view name);
   void AddDevices(const api::ResourceClaim& c);
   void RemoveDevices(const api::ResourceClaim& c);
+  // The index of the current slices, built if a change made it stale.
+  const std::shared_ptr<const SliceIndex>& IndexLocked() const;
+  // Marks the ordinals of `id` in taken_bits_ (when they are current).
+  void MarkLocked(const DeviceId& id, bool taken);
   void ReplaceLatest(CachedClaim& cached,
                      std::shared_ptr<const api::ResourceClaim> next);
   void Notify(framework::EventResource resource, uint32_t action,
@@ -109,9 +124,13 @@ class DraManager {
       slices_;
   mutable std::shared_ptr<const SliceIndex> slice_index_;   // null: stale
   std::map<std::string, CachedClaim, std::less<>> claims_;  // by ns/name
-  // How many cached claims hold each device (allocations are immutable, so
-  // a count per device is exact).
+  // How many cached claims and in-flight allocations hold each device
+  // (allocations are immutable, so a count per device is exact).
   std::unordered_map<DeviceId, int, DeviceIdHash> allocated_;
+  // allocated_ as bits over slice_index_'s device ordinals; valid while
+  // taken_bits_index_ is slice_index_.
+  mutable AllocatedDevices taken_bits_;
+  mutable std::shared_ptr<const SliceIndex> taken_bits_index_;
   std::unordered_map<std::string, std::shared_ptr<const api::ResourceClaim>>
       in_flight_;
 };

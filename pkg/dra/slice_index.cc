@@ -118,6 +118,11 @@ SliceIndex::SliceIndex(
         }
       }
     }
+    for (size_t d = 0; d < s.spec.devices.size(); ++d) {
+      ordinals_[DeviceKey{s.spec.driver, s.spec.pool.name,
+                          s.spec.devices[d].name}]
+          .push_back(entry.first_device + static_cast<uint32_t>(d));
+    }
     pool_slices_[entry.pool].push_back(i);
     if (IsNodeLocal(s.spec)) {
       by_node_[*s.spec.node_name].push_back(i);
@@ -134,6 +139,20 @@ std::span<const uint32_t> SliceIndex::SlicesOnNode(
     std::string_view node) const {
   auto it = by_node_.find(node);
   if (it == by_node_.end()) return {};
+  return it->second;
+}
+
+size_t SliceIndex::DeviceKeyHash::operator()(const DeviceKey& k) const {
+  std::hash<std::string_view> h;
+  size_t seed = h(k.driver);
+  seed ^= h(k.pool) + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+  seed ^= h(k.device) + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2);
+  return seed;
+}
+
+std::span<const uint32_t> SliceIndex::Ordinals(const DeviceId& id) const {
+  auto it = ordinals_.find(DeviceKey{id.driver, id.pool, id.device});
+  if (it == ordinals_.end()) return {};
   return it->second;
 }
 

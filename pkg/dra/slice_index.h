@@ -16,6 +16,7 @@
 #include "pkg/api/node_selector.h"
 #include "pkg/api/resource.h"
 #include "pkg/cel/dra.h"
+#include "pkg/dra/device_id.h"
 
 namespace ksched::dra {
 
@@ -75,6 +76,11 @@ class SliceIndex {
     return pool_slices_[pool];
   }
 
+  // The ordinals (first_device + index in its slice) of the device `id`:
+  // several when slices of one pool repeat it (an older generation still
+  // listed), none when no slice has it.
+  std::span<const uint32_t> Ordinals(const DeviceId& id) const;
+
   // The CEL view of device `device_index` of the slice at `position`,
   // built on first use (thread-safe) and kept for the index's lifetime.
   CelDevice Cel(uint32_t position, size_t device_index) const;
@@ -86,6 +92,15 @@ class SliceIndex {
   std::unordered_map<std::string_view, std::vector<uint32_t>> by_node_;
   std::vector<uint32_t> cluster_wide_;
   std::vector<std::vector<uint32_t>> pool_slices_;
+  // "<driver>/<pool>/<device>" (views into the slices) -> ordinals.
+  struct DeviceKey {
+    std::string_view driver, pool, device;
+    friend bool operator==(const DeviceKey&, const DeviceKey&) = default;
+  };
+  struct DeviceKeyHash {
+    size_t operator()(const DeviceKey& k) const;
+  };
+  std::unordered_map<DeviceKey, std::vector<uint32_t>, DeviceKeyHash> ordinals_;
   size_t num_devices_ = 0;
   std::unique_ptr<DeviceCache[]> devices_;
 };

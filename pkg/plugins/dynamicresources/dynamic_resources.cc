@@ -247,12 +247,15 @@ framework::Status DynamicResources::PreFilter(
   }
   if (to_allocate > 0) {
     dra::DraManager* manager = manager_;
+    // The slices and the devices taken (allocated, or in flight in other
+    // cycles), read together and frozen for this cycle as kube does.
+    dra::DraManager::AllocationState taken = manager_->SnapshotForAllocation();
     data->allocator = std::make_shared<const dra::Allocator>(
-        options_.features, manager_->ListAllAllocatedDevices(),
+        options_.features, std::move(taken.taken),
         [manager](std::string_view name) {
           return manager->GetDeviceClass(name);
         },
-        manager_->ResourceSlices(), selectors_);
+        std::move(taken.slices), selectors_);
   }
   data->infos = std::move(infos);
   data->claims = std::move(*claims);

@@ -1,0 +1,53 @@
+// AllocatedDevices: which devices of a SliceIndex are taken (allocated to a
+// claim, or being allocated by a cycle in flight), as one bit per device
+// ordinal. The scheduler hands one to each cycle's allocator: copying it is
+// a few hundred bytes however many claims the cluster has, and the
+// allocator's in-use check is a bit test, not a hash of three strings.
+#pragma once
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ksched::dra {
+
+class AllocatedDevices {
+ public:
+  AllocatedDevices() = default;
+  explicit AllocatedDevices(size_t num_devices)
+      : words_((num_devices + 63) / 64, 0) {}
+
+  void Set(uint32_t ordinal, bool taken) {
+    const uint64_t bit = uint64_t{1} << (ordinal % 64);
+    if (taken) {
+      words_[ordinal / 64] |= bit;
+    } else {
+      words_[ordinal / 64] &= ~bit;
+    }
+  }
+  bool Test(uint32_t ordinal) const {
+    return (words_[ordinal / 64] >> (ordinal % 64)) & 1;
+  }
+  // How many of the ordinals [first, first + n) are taken.
+  size_t CountIn(uint32_t first, uint32_t n) const {
+    size_t count = 0;
+    for (uint32_t i = first; i < first + n;) {
+      const uint32_t word = i / 64;
+      const uint32_t offset = i % 64;
+      const uint32_t span = std::min<uint32_t>(64 - offset, first + n - i);
+      uint64_t bits = words_[word] >> offset;
+      if (span < 64) bits &= (uint64_t{1} << span) - 1;
+      count += static_cast<size_t>(std::popcount(bits));
+      i += span;
+    }
+    return count;
+  }
+  size_t capacity() const { return words_.size() * 64; }
+
+ private:
+  std::vector<uint64_t> words_;
+};
+
+}  // namespace ksched::dra
