@@ -3,6 +3,7 @@
 // part, the plan changes to slices, and what the report says about devices.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -15,6 +16,7 @@
 #include "pkg/simulator/claim_controller.h"
 #include "pkg/simulator/cluster.h"
 #include "pkg/simulator/device_outcomes.h"
+#include "pkg/simulator/plan.h"
 #include "pkg/simulator/report.h"
 #include "pkg/simulator/simulated_cluster.h"
 #include "pkg/simulator/simulator.h"
@@ -559,6 +561,115 @@ spec:
             "pod ml/orphan, PodResourceClaim gpu: resource claim template "
             "\"nope\": resourceclaimtemplate.resource.k8s.io \"nope\" not "
             "found");
+}
+
+// Two nodes of two GPUs; web-abcde (a ReplicaSet's) runs on node-1 with
+// both of node-1's GPUs: one from its own template claim, one from a claim
+// it shares with nobody else yet.
+constexpr const char* kRunningOnNode1 = R"(
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: node-2-gpu}
+spec:
+  driver: gpu.example.com
+  nodeName: node-2
+  pool: {name: node-2, generation: 1, resourceSliceCount: 1}
+  devices:
+  - {name: gpu-0}
+  - {name: gpu-1}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: shared, namespace: ml}
+spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]}}
+status:
+  allocation:
+    devices: {results: [{request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-1}]}
+    nodeSelector: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [node-1]}]}]}
+  reservedFor: [{resource: pods, name: web-abcde, uid: uid-web}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata:
+  name: web-abcde-gpu-xyzzy
+  namespace: ml
+  annotations: {resource.kubernetes.io/pod-claim-name: gpu}
+  ownerReferences: [{apiVersion: v1, kind: Pod, name: web-abcde, uid: uid-web, controller: true}]
+  finalizers: [resource.kubernetes.io/delete-protection]
+spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]}}
+status:
+  allocation:
+    devices: {results: [{request: gpu, driver: gpu.example.com, pool: node-1, device: gpu-0}]}
+    nodeSelector: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [node-1]}]}]}
+  reservedFor: [{resource: pods, name: web-abcde, uid: uid-web}]
+---
+kind: Pod
+metadata:
+  name: web-abcde
+  namespace: ml
+  uid: uid-web
+  ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: uid-rs, controller: true}]
+spec:
+  nodeName: node-1
+  schedulerName: ksched
+  containers: [{name: c}]
+  resourceClaims:
+  - {name: gpu, resourceClaimTemplateName: one-gpu}
+  - {name: shared, resourceClaimName: shared}
+status:
+  phase: Running
+  resourceClaimStatuses: [{name: gpu, resourceClaimName: web-abcde-gpu-xyzzy}]
+)";
+
+TEST_F(DraSimulationTest, ADrainedPodsClaimsAreLetGoAndItsReplacementGetsNew) {
+  auto cluster = ParseCluster(std::string(kTwoGpuNodes) + "---" + kDraObjects +
+                              kRunningOnNode1);
+  ASSERT_TRUE(cluster.ok()) << cluster.error().message();
+  // The template claim is the ReplicaSet pod's in namespace ml.
+  PlanInput input;
+  input.changes.drain = {"node-1"};
+  auto plan = PreparePlan(*cluster, input, config::DefaultConfig());
+  ASSERT_TRUE(plan.ok()) << plan.error().message();
+  SimulationOptions options;
+  plan->Into(options);
+  auto r = Simulate(plan->cluster, config::DefaultConfig(), registry_, options);
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  ASSERT_EQ(r->pods.size(), 1u);
+  const PodOutcome& again = r->pods[0];
+  EXPECT_EQ(again.node, "node-2") << again.message;
+  ASSERT_EQ(again.claims.size(), 2u);
+  // A new claim from the template (the old one went with its pod), and the
+  // shared claim deallocated when its last consumer went, allocated again.
+  EXPECT_NE(again.claims[0].claim, "web-abcde-gpu-xyzzy");
+  EXPECT_EQ(again.claims[0].claim.rfind(again.name + "-gpu-", 0), 0u);
+  EXPECT_EQ(DeviceList(again.claims[0].devices),
+            "gpu.example.com/node-2/gpu-0");
+  EXPECT_EQ(again.claims[1].claim, "shared");
+  EXPECT_EQ(DeviceList(again.claims[1].devices),
+            "gpu.example.com/node-2/gpu-1");
+  EXPECT_EQ(r->nodes[0].devices[0].allocated, 0);
+  EXPECT_EQ(r->nodes[1].devices[0].allocated, 2);
+}
+
+TEST(DeviceBoundTest, CopiesAreBoundedByTheFreeDevicesTheirTemplatesTake) {
+  auto cluster = ParseCluster(std::string(kTwoGpuNodes) + "---" + kDraObjects +
+                              kRunningOnNode1);
+  ASSERT_TRUE(cluster.ok()) << cluster.error().message();
+  api::Pod copy = PodWithTemplate("train", "one-gpu");
+  // 4 devices, 2 of them allocated: 2 more one-GPU copies at most.
+  EXPECT_EQ(DeviceCapacityUpperBound(*cluster, copy), 2);
+  // A shared claim takes nothing per copy.
+  copy.spec.resource_claims = {
+      {.name = "gpu", .resource_claim_name = "shared"}};
+  EXPECT_EQ(DeviceCapacityUpperBound(*cluster, copy),
+            std::numeric_limits<int>::max() - 1);
+  // When the pod holding them is gone, its devices count as free.
+  std::erase_if(cluster->pods, [](const api::Pod& p) {
+    return p.metadata.name == "web-abcde";
+  });
+  copy = PodWithTemplate("train", "one-gpu");
+  EXPECT_EQ(DeviceCapacityUpperBound(*cluster, copy), 4);
 }
 
 }  // namespace
