@@ -260,6 +260,44 @@ TEST_F(SimulatedClaimsTest, AtMost256Reservations) {
             "status.reservedFor: Too many: 257: must have at most 256 items");
 }
 
+TEST_F(SimulatedClaimsTest, ADeletedPodsClaimsAreLetGo) {
+  api::Pod victim;
+  victim.metadata.name = "victim";
+  victim.metadata.ns = "default";
+  victim.metadata.uid = "uid-victim";
+  victim.spec.node_name = "node-1";
+  api_server_.StorePod(victim);
+  auto reserved = [](api::ResourceClaim c, const std::string& device) {
+    c.status.allocation.emplace();
+    c.status.allocation->devices.results.push_back(
+        {.request = "gpu", .driver = "d", .pool = "p", .device = device});
+    c.status.reserved_for.push_back(
+        {.resource = "pods", .name = "victim", .uid = "uid-victim"});
+    c.metadata.finalizers.emplace_back(api::kResourceClaimFinalizer);
+    return c;
+  };
+  api::ResourceClaim generated = reserved(Claim("victim-gpu-abcde"), "a");
+  generated.metadata.owner_references.push_back({.api_version = "v1",
+                                                 .kind = "Pod",
+                                                 .name = "victim",
+                                                 .uid = "uid-victim",
+                                                 .controller = true});
+  ASSERT_TRUE(api_server_.CreateResourceClaim(generated).ok());
+  ASSERT_TRUE(
+      api_server_.CreateResourceClaim(reserved(Claim("shared"), "b")).ok());
+  EXPECT_EQ(dra_.ListAllAllocatedDevices().size(), 2u);
+  ASSERT_TRUE(api_server_.DeletePod(victim).IsSuccess());
+  EXPECT_FALSE(
+      api_server_.GetResourceClaim("default", "victim-gpu-abcde").ok());
+  EXPECT_EQ(dra_.GetResourceClaim("default", "victim-gpu-abcde"), nullptr);
+  auto shared = api_server_.GetResourceClaim("default", "shared");
+  ASSERT_TRUE(shared.ok());
+  EXPECT_FALSE(shared.claim->status.allocation);
+  EXPECT_TRUE(shared.claim->status.reserved_for.empty());
+  EXPECT_TRUE(shared.claim->metadata.finalizers.empty());
+  EXPECT_EQ(dra_.ListAllAllocatedDevices().size(), 0u);
+}
+
 TEST(ClaimControllerTest, GenerateNameIsCutInProportion) {
   EXPECT_EQ(GeneratedClaimPrefix("train-0", "gpu"), "train-0-gpu-");
   // 70 + 20 + 2 characters: each part keeps 57/92 of its length, and the

@@ -167,4 +167,51 @@ framework::Status SimulatedCluster::UnreserveResourceClaim(
   return framework::Status();
 }
 
+void SimulatedCluster::ReleaseClaimsOf(const api::Pod& pod) {
+  std::vector<std::shared_ptr<const api::ResourceClaim>> changed, deleted;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto it = claims_.begin(); it != claims_.end();) {
+      const api::ResourceClaim& claim = *it->second;
+      if (claim.metadata.ns != pod.metadata.ns) {
+        ++it;
+        continue;
+      }
+      api::ResourceClaim next = claim;
+      const bool was_reserved =
+          std::erase_if(next.status.reserved_for,
+                        [&](const api::ResourceClaimConsumerReference& r) {
+                          return r.uid == pod.metadata.uid;
+                        });
+      if (was_reserved && next.status.reserved_for.empty()) {
+        next.status.allocation.reset();
+        std::erase(next.metadata.finalizers, api::kResourceClaimFinalizer);
+      }
+      bool owned = false;
+      for (const api::OwnerReference& ref : claim.metadata.owner_references) {
+        owned |= ref.controller.value_or(false) && ref.kind == "Pod" &&
+                 ref.uid == pod.metadata.uid;
+      }
+      if (owned && next.status.reserved_for.empty()) {
+        deleted.push_back(it->second);
+        it = claims_.erase(it);
+        continue;
+      }
+      if (was_reserved) {
+        next.metadata.resource_version = std::to_string(++resource_version_);
+        it->second =
+            std::make_shared<const api::ResourceClaim>(std::move(next));
+        changed.push_back(it->second);
+      }
+      ++it;
+    }
+  }
+  for (auto& c : changed) Deliver(std::move(c));
+  if (dra_ != nullptr) {
+    for (const auto& c : deleted) {
+      dra_->DeleteResourceClaim(c->metadata.ns, c->metadata.name);
+    }
+  }
+}
+
 }  // namespace ksched::simulator

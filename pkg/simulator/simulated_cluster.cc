@@ -112,6 +112,7 @@ Status SimulatedCluster::DeletePod(const api::Pod& pod) {
     pods_.erase(it);
   }
   if (scheduler_ != nullptr) scheduler_->OnPodDelete(removed);
+  ReleaseClaimsOf(*removed);
   return Status();
 }
 

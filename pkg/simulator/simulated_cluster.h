@@ -104,6 +104,10 @@ class SimulatedCluster final : public framework::Binder,
   using ClaimChange = std::function<framework::ClaimWrite(api::ResourceClaim&)>;
   framework::ClaimWrite WriteClaim(const api::ResourceClaim& sent,
                                    const ClaimChange& change);
+  // What the resourceclaim controller does when a pod is deleted (a
+  // preemption victim): its reservations go, a claim left unreserved is
+  // deallocated, and a claim made for it is deleted.
+  void ReleaseClaimsOf(const api::Pod& pod);
   // Hands a stored claim to the DRA manager (outside mu_: the manager's
   // listener reaches the scheduler, which may write back).
   void Deliver(std::shared_ptr<const api::ResourceClaim> claim);
