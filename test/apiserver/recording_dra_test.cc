@@ -191,7 +191,8 @@ TEST_F(RecordingDraTest, SlicesSelectedByNodeAndDriver) {
     HttpResult list = Call("GET", std::string(kSlices) + "?" + query);
     EXPECT_EQ(list.code, 200) << list.body;
     std::vector<std::string> out;
-    for (const auto& item : ParseJsonOrDie(list.body)["items"].GetArray()) {
+    const rapidjson::Document doc = ParseJsonOrDie(list.body);
+    for (const auto& item : doc["items"].GetArray()) {
       out.push_back(item["metadata"]["name"].GetString());
     }
     return out;
