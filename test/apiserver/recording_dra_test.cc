@@ -428,6 +428,61 @@ TEST_F(RecordingDraTest, DeletingAClaimWaitsForItsFinalizer) {
   EXPECT_EQ(Call("GET", path).code, 404);
 }
 
+// Pods as kube-scheduler (and a binding by hand) left them: bound with the
+// nomination cleared, and unschedulable with kube's DRA message.
+TEST_F(RecordingDraTest, PodsAsKubeSchedulerLeftThem) {
+  SeedDevices();
+  const std::string pods = "/api/v1/namespaces/default/pods/";
+  auto seed_pod = [&](const std::string& recorded) {
+    Seed("/api/v1/namespaces/default/pods", Recorded(recorded), kKubectl,
+         [](rapidjson::Document& p) {
+           DropTokenVolume(p);
+           p["spec"].RemoveMember("nodeName");
+           p.RemoveMember("status");
+         });
+  };
+  auto status_patch = [&](const std::string& pod, const std::string& body) {
+    RequestOptions patch = Request("PATCH", pods + pod + "/status", body);
+    patch.content_type = "application/strategic-merge-patch+json";
+    patch.user_agent =
+        "kube-scheduler/v1.35.6 (linux/amd64) kubernetes/a3177b3";
+    EXPECT_EQ(Call(patch).code, 200);
+  };
+  auto expect_pod = [&](const std::string& recorded) {
+    SCOPED_TRACE(recorded);
+    const Recording recording = LoadRecording("v1.35/" + recorded);
+    RequestOptions get = Request("GET", recording.target);
+    get.user_agent = kRecorder;
+    const HttpResult got = Call(get);
+    EXPECT_EQ(got.code, recording.code);
+    EXPECT_EQ(got.Header("content-type"), recording.Header("content-type"));
+    rapidjson::Document want = ParseJsonOrDie(recording.body);
+    DropTokenVolume(want);
+    ExpectSameJson(want, ParseJsonOrDie(got.body));
+  };
+
+  seed_pod("get-pod-bound");
+  Check("post-binding");
+  expect_pod("get-pod-bound");
+
+  seed_pod("get-pod-scheduled");
+  status_patch("dra-pod-64gi", R"({"status":{"nominatedNodeName":"node-2"}})");
+  ASSERT_EQ(server_
+                ->Create(pods + "dra-pod-64gi/binding",
+                         BindingJson("dra-pod-64gi", "node-2"))
+                .code,
+            201);
+  expect_pod("get-pod-scheduled");
+
+  seed_pod("get-pod-unschedulable");
+  rapidjson::Document unschedulable =
+      ParseJsonOrDie(Recorded("get-pod-unschedulable"));
+  status_patch("dra-pod-200gi",
+               R"({"status":{"conditions":[)" +
+                   Text(unschedulable["status"]["conditions"][0]) + "]}}");
+  expect_pod("get-pod-unschedulable");
+}
+
 // The resourceclaim controller's two writes for a pod's template claim,
 // then the pod as kube-scheduler left it.
 TEST_F(RecordingDraTest, ClaimFromATemplateAndThePodNamingIt) {
