@@ -42,7 +42,8 @@ util::Result<client::RestConfig> ClusterConfig(const std::string& kubeconfig,
 
 util::Result<simulator::LiveCluster> ReadCluster(
     const client::RestConfig& rest_config,
-    const config::ClientConnection& connection) {
+    const config::ClientConnection& connection,
+    const simulator::LiveReadOptions& options) {
   client::ConfigureCpprestThreads(client::DefaultCpprestThreads());
   util::RealClock clock;
   util::DefaultRandom random;
@@ -51,7 +52,7 @@ util::Result<simulator::LiveCluster> ReadCluster(
   auto sleep = [](util::Clock::Duration d) { std::this_thread::sleep_for(d); };
   client::RestClient api(std::move(*transport), clock, random, sleep,
                          {.qps = connection.qps, .burst = connection.burst});
-  return simulator::ReadLiveCluster(api);
+  return simulator::ReadLiveCluster(api, options);
 }
 
 }  // namespace ksched::cmd

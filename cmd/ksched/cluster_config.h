@@ -23,6 +23,7 @@ util::Result<client::RestConfig> ClusterConfig(const std::string& kubeconfig,
 // client QPS and burst.
 util::Result<simulator::LiveCluster> ReadCluster(
     const client::RestConfig& rest_config,
-    const config::ClientConnection& connection);
+    const config::ClientConnection& connection,
+    const simulator::LiveReadOptions& options = {});
 
 }  // namespace ksched::cmd

@@ -213,7 +213,10 @@ int RunSimulate(const std::vector<std::string>& args,
       std::cerr << "Error: " << rest_config.error().message() << "\n";
       return kExitFailure;
     }
-    auto live = ReadCluster(*rest_config, cfg->client_connection);
+    // Pods from files may take claims from the cluster's templates.
+    auto live = ReadCluster(*rest_config, cfg->client_connection,
+                            {.resource_claim_templates =
+                                 !add_files.empty() || !capacity_path.empty()});
     if (!live.ok()) {
       std::cerr << "Error: " << live.error().message() << "\n";
       return kExitFailure;

@@ -580,6 +580,27 @@ spec:
       << json;
 }
 
+TEST_F(DraSimulationTest, AClusterWithoutResourceApiHoldsPodsWithClaims) {
+  auto cluster = ParseCluster(std::string(kTwoGpuNodes) + R"(
+---
+kind: Pod
+metadata: {name: user, namespace: ml}
+spec:
+  schedulerName: ksched
+  containers: [{name: c}]
+  resourceClaims: [{name: gpu, resourceClaimName: ready}]
+)");
+  ASSERT_TRUE(cluster.ok()) << cluster.error().message();
+  cluster->dra_served = false;  // as a live cluster before v1.34 reads
+  auto r = Simulate(*cluster, config::DefaultConfig(), registry_, {});
+  ASSERT_TRUE(r.ok()) << r.error().message();
+  ASSERT_EQ(r->pods.size(), 1u);
+  EXPECT_FALSE(r->pods[0].node);
+  EXPECT_EQ(r->pods[0].message,
+            "pod \"ml/user\": its ResourceClaims cannot be allocated: the API "
+            "server does not serve resource.k8s.io/v1 to ksched");
+}
+
 TEST_F(DraSimulationTest, AMissingTemplateLeavesThePodPendingAtPreEnqueue) {
   auto r = Run(std::string(kTwoGpuNodes) + "---" + kDraObjects + R"(
 ---

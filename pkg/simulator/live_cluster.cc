@@ -75,11 +75,27 @@ util::Status Read(client::RestClient& api, bool required, std::vector<T>* into,
   return util::Error("listing " + plural + ": " + Describe(items.error()));
 }
 
+// Whether a pod has a template claim entry the resourceclaim controller
+// has not recorded a claim for (simulate then makes it from the template).
+bool NeedsClaimTemplates(const std::vector<api::Pod>& pods) {
+  for (const api::Pod& pod : pods) {
+    for (const api::PodResourceClaim& claim : pod.spec.resource_claims) {
+      if (!claim.resource_claim_template_name) continue;
+      bool recorded = false;
+      for (const auto& status : pod.status.resource_claim_statuses) {
+        recorded |= status.name == claim.name;
+      }
+      if (!recorded) return true;
+    }
+  }
+  return false;
+}
+
 // resource.k8s.io/v1, served from Kubernetes v1.34 on: when the server
 // answers 404 for DeviceClasses it has no DRA at v1, and the simulation
 // holds pods with claims as a ksched running there would.
 util::Status ReadDra(client::RestClient& api, Cluster& c,
-                     std::vector<std::string>* w) {
+                     std::vector<std::string>* w, bool templates) {
   bool absent = false;
   util::Status s = Read(api, false, &c.device_classes, w,
                         /*may_be_absent=*/true, &absent);
@@ -89,13 +105,16 @@ util::Status ReadDra(client::RestClient& api, Cluster& c,
   }
   if (s.ok()) s = Read(api, false, &c.resource_slices, w);
   if (s.ok()) s = Read(api, false, &c.resource_claims, w);
-  if (s.ok()) s = Read(api, false, &c.resource_claim_templates, w);
+  if (s.ok() && (templates || NeedsClaimTemplates(c.pods))) {
+    s = Read(api, false, &c.resource_claim_templates, w);
+  }
   return s;
 }
 
 }  // namespace
 
-util::Result<LiveCluster> ReadLiveCluster(client::RestClient& api) {
+util::Result<LiveCluster> ReadLiveCluster(client::RestClient& api,
+                                          const LiveReadOptions& options) {
   LiveCluster out;
   Cluster& c = out.cluster;
   std::vector<std::string>* w = &out.warnings;
@@ -113,7 +132,7 @@ util::Result<LiveCluster> ReadLiveCluster(client::RestClient& api) {
   if (s.ok()) s = Read(api, false, &c.volume_attachments, w);
   if (s.ok()) s = Read(api, false, &c.pod_disruption_budgets, w);
   if (s.ok()) s = Read(api, false, &c.pod_groups, w, /*may_be_absent=*/true);
-  if (s.ok()) s = ReadDra(api, c, w);
+  if (s.ok()) s = ReadDra(api, c, w, options.resource_claim_templates);
   if (!s.ok()) return s.error();
   return out;
 }

@@ -19,8 +19,18 @@ struct LiveCluster {
   std::vector<std::string> warnings;
 };
 
+struct LiveReadOptions {
+  // List ResourceClaimTemplates even when no pod of the cluster needs one
+  // (pods from --add or --capacity files may). Otherwise they are listed
+  // only for pods whose template claim the resourceclaim controller has
+  // not made yet: the scheduler itself never reads them, so a ksched
+  // service account may not be allowed to.
+  bool resource_claim_templates = false;
+};
+
 // Nodes and pods must be listable; any other kind the plugins read may be
 // forbidden (a warning) but not otherwise fail.
-util::Result<LiveCluster> ReadLiveCluster(client::RestClient& api);
+util::Result<LiveCluster> ReadLiveCluster(client::RestClient& api,
+                                          const LiveReadOptions& options = {});
 
 }  // namespace ksched::simulator
