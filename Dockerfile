@@ -24,7 +24,7 @@ FROM debian:bookworm-slim
 RUN apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
       ca-certificates libcpprest2.10 libssl3 libyaml-cpp0.7 libyaml-0-2 \
-      libprometheus-cpp-core1.0 \
+      libprometheus-cpp-core1.0 libre2-9 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /src/build/cmd/ksched/ksched /usr/local/bin/ksched
 # The same binary as the kubectl plugin `kubectl ksched` (kubectl finds

@@ -52,7 +52,7 @@ Allocator::Allocator(Features features, AllocatedDevices taken,
       selectors_(selectors ? std::move(selectors)
                            : std::make_shared<cel::dra::SelectorCache>()),
       taken_(std::move(taken)),
-      shared_(std::make_unique<Shared>(slices_->slices().size())) {
+      shared_(std::make_unique<Shared>()) {
   if (taken_.capacity() < slices_->num_devices()) {
     taken_ = AllocatedDevices(slices_->num_devices());
   }

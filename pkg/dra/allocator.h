@@ -59,6 +59,11 @@ struct AllocateLimits {
   std::optional<util::Clock::TimePoint> deadline;
   const std::atomic<bool>* canceled = nullptr;
   std::string cancel_cause = "context canceled";
+  // Without results, a fitting node answers kAllocated with no
+  // allocations (unless building them could fail, which is then checked):
+  // Filter asks every node whether the claims fit and builds the results
+  // only for the node Reserve picks, by asking that node again.
+  bool build_results = true;
 };
 
 struct AllocateResult {

@@ -124,10 +124,25 @@ AllocateResult AllocatorSearch::Run() {
     result.code = AllocateResult::Code::kNoFit;
     return result;
   }
+  // Only devices of node-local slices: the result cannot fail to build
+  // (its node selector is the node's name), so it need not be built yet.
+  bool node_local = true;
+  for (const auto& claim_results : results_) {
+    for (const DeviceResult& picked : claim_results) {
+      const auto& node_name =
+          index_.slice(picked.ref.slice).slice->spec.node_name;
+      if (!node_name || node_name->empty()) node_local = false;
+    }
+  }
+  if (!limits_.build_results && node_local) {
+    result.code = AllocateResult::Code::kAllocated;
+    return result;
+  }
   if (!BuildResults(result.allocations)) {
     result.allocations.clear();
     return finish_error();
   }
+  if (!limits_.build_results) result.allocations.clear();
   result.code = AllocateResult::Code::kAllocated;
   return result;
 }
@@ -423,23 +438,14 @@ AllocatorSearch::Step AllocatorSearch::AllocateOne(Position r,
 }
 
 bool AllocatorSearch::DeviceAllocated(const DeviceRef& device) const {
-  Allocator::Shared::SliceUse& use = allocator_.shared_->slices[device.slice];
-  FreeDevices(device.slice);
-  return use.allocated[device.device];
+  return allocator_.taken_.Test(index_.slice(device.slice).first_device +
+                                device.device);
 }
 
 size_t AllocatorSearch::FreeDevices(uint32_t slice) const {
-  Allocator::Shared::SliceUse& use = allocator_.shared_->slices[slice];
-  std::call_once(use.once, [&] {
-    const SliceIndex::Slice& s = index_.slice(slice);
-    const uint32_t n = static_cast<uint32_t>(s.slice->spec.devices.size());
-    use.allocated.resize(n);
-    for (uint32_t d = 0; d < n; ++d) {
-      use.allocated[d] = allocator_.taken_.Test(s.first_device + d);
-    }
-    use.free = n - allocator_.taken_.CountIn(s.first_device, n);
-  });
-  return use.free;
+  const SliceIndex::Slice& s = index_.slice(slice);
+  const auto n = static_cast<uint32_t>(s.slice->spec.devices.size());
+  return n - allocator_.taken_.CountIn(s.first_device, n);
 }
 
 bool AllocatorSearch::AllocatingForAnyClaim(uint32_t ordinal) const {

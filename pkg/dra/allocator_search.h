@@ -27,17 +27,6 @@ using CounterValues =
              std::less<>>;
 
 struct Allocator::Shared {
-  // Which devices of one slice are in the allocated set.
-  struct SliceUse {
-    std::once_flag once;
-    std::vector<bool> allocated;
-    size_t free = 0;
-  };
-
-  explicit Shared(size_t num_slices)
-      : slices(std::make_unique<SliceUse[]>(num_slices)) {}
-
-  std::unique_ptr<SliceUse[]> slices;
   // Counters not used by allocated devices, per pool *name* (as Kubernetes
   // keys them), computed the first time a node needs them.
   std::mutex counters_mu;

@@ -246,6 +246,15 @@ framework::Status DynamicResources::PreFilter(
     }
   }
   if (to_allocate > 0) {
+    for (size_t i = 0; i < claims->size(); ++i) {
+      if ((*claims)[i]->status.allocation) continue;
+      for (const api::DeviceRequest& request :
+           (*claims)[i]->spec.devices.requests) {
+        if (!request.first_available.empty()) {
+          data->needs_results_per_node = options_.features.prioritized_list;
+        }
+      }
+    }
     dra::DraManager* manager = manager_;
     // The slices and the devices taken (allocated, or in flight in other
     // cycles), read together and frozen for this cycle as kube does.
@@ -288,6 +297,9 @@ framework::Status DynamicResources::Filter(
       to_allocate.push_back(data->claims[i].get());
     }
     dra::AllocateLimits limits;
+    // Results are built for the node Reserve picks; Score needs them per
+    // node only to rank prioritized-list alternatives.
+    limits.build_results = data->needs_results_per_node;
     if (options_.filter_timeout.count() > 0) {
       limits.clock = &handle_.clock();
       limits.deadline = handle_.clock().Now() + options_.filter_timeout;
@@ -312,7 +324,8 @@ framework::Status DynamicResources::Filter(
       case Code::kNoFit:
         return framework::Status::Unresolvable("cannot allocate all claims");
       case Code::kAllocated:
-        if (r.allocations.size() != to_allocate.size()) {
+        if (limits.build_results &&
+            r.allocations.size() != to_allocate.size()) {
           return framework::Status::Unresolvable("cannot allocate all claims");
         }
         allocations = std::move(r.allocations);
@@ -399,6 +412,10 @@ framework::Status DynamicResources::Score(const framework::CycleState& state,
     const api::AllocationResult* allocation;
     if (claim->status.allocation) {
       allocation = &*claim->status.allocation;
+    } else if (!data->needs_results_per_node) {
+      // No unallocated claim has a prioritized list: nothing of theirs
+      // scores, and Filter did not build their results.
+      continue;
     } else {
       if (unallocated >= allocations->size()) {
         return framework::Status::Error(
@@ -448,10 +465,26 @@ framework::Status DynamicResources::Reserve(framework::CycleState& state,
   const std::vector<size_t> to_allocate = data->ToAllocate();
   if (to_allocate.empty() || data->allocator == nullptr) return {};
   std::vector<api::AllocationResult> results;
+  bool feasible = false;
   {
     std::lock_guard lock(data->mu);
     auto it = data->node_allocations.find(node);
-    if (it != data->node_allocations.end()) results = it->second;
+    if (it != data->node_allocations.end()) {
+      feasible = true;
+      results = it->second;
+    }
+  }
+  if (feasible && results.empty()) {
+    // Filter only learnt that the claims fit here: the same search on the
+    // same frozen state gives the same devices, now with their results.
+    if (const framework::NodeInfo* info = handle_.snapshot().Get(node)) {
+      std::vector<const api::ResourceClaim*> claims;
+      for (size_t i : to_allocate) claims.push_back(data->claims[i].get());
+      dra::AllocateResult r = data->allocator->Allocate(*info->node(), claims);
+      if (r.code == dra::AllocateResult::Code::kAllocated) {
+        results = std::move(r.allocations);
+      }
+    }
   }
   if (results.empty()) {
     return framework::Status::Error("claim allocation not found for node");

@@ -266,6 +266,11 @@ class PluginCasesTest : public ::testing::Test {
           std::make_shared<api::ResourceSlice>(std::move(s)));
     }
     for (auto& claim : c.claims) api_.Create(std::move(claim));
+    std::vector<framework::NodeInfoPtr> infos;
+    for (const api::Node& node : c.nodes) {
+      infos.push_back(testing::MakeNodeInfo(node));
+    }
+    handle_.SetNodes(infos);
     auto built = NewDynamicResources(nullptr, handle_);
     EXPECT_TRUE(built.ok()) << built.error().message();
     plugin_ = std::move(*built);
@@ -845,6 +850,23 @@ TEST_F(PluginCasesTest, TaintedDeviceEnabled) {
 }
 
 // ---- ours ----
+
+// Without prioritized lists Filter does not build each node's results;
+// every feasible node scores 0 and Reserve's node gets its devices.
+TEST_F(PluginCasesTest, PlainClaimOnTwoNodesScoresZeroAndReservesOnce) {
+  Outcome o = Run({.claims = {PendingClaim()},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode), Slice(kNode2)},
+                   .nodes = {Node(kNode), Node(kNode2)}});
+  EXPECT_EQ(o.scores.at(kNode), 0);
+  EXPECT_EQ(o.scores.at(kNode2), 0);
+  EXPECT_EQ(o.selected, kNode);
+  EXPECT_TRUE(o.reserve->IsSuccess());
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  ExpectStored(kClaimName,
+               Reserved(Allocated(PendingClaim(),
+                                  Allocation({{"req-1", "instance-1"}}))));
+}
 
 // A claim being allocated by another pod's cycle (Reserve done, PreBind
 // not yet) keeps a second pod sharing it out until the claim changes.

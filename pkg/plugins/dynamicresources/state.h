@@ -36,11 +36,16 @@ struct DraState final : framework::StateData,
   std::vector<ClaimInfo> infos;  // by index of claims
   // Set when some claim has no allocation yet.
   std::shared_ptr<const dra::Allocator> allocator;
+  // Whether Filter builds each node's results (Score ranks the
+  // prioritized-list alternatives they chose); otherwise only Reserve's
+  // node gets them.
+  bool needs_results_per_node = false;
 
   // Filter runs in parallel over nodes; these two are written there.
   mutable std::mutex mu;
   mutable std::set<size_t> unavailable_claims;
-  // Per node, one result per unallocated claim, in claim order.
+  // Per node Filter passed, one result per unallocated claim in claim
+  // order, or none yet (see needs_results_per_node).
   mutable std::map<std::string, std::vector<api::AllocationResult>>
       node_allocations;
 
