@@ -520,12 +520,29 @@ int AllocatorSearch::SelectorsMatch(
     };
     auto it = compiled_.find(expression);
     if (it == compiled_.end()) {
-      it = compiled_.emplace(expression, allocator_.selectors_->Get(expression))
+      const SliceIndex::SelectorResults* table =
+          index_.Selector(expression, *allocator_.selectors_);
+      it = compiled_
+               .emplace(expression,
+                        CompiledSelector{
+                            table != nullptr
+                                ? table->compiled
+                                : allocator_.selectors_->Get(expression),
+                            table})
                .first;
     }
-    if (!it->second) {
-      Fail(where() + ": CEL compile error: " + it->second.error().message());
+    const CompiledSelector& selector = it->second;
+    if (!selector.compiled) {
+      Fail(where() +
+           ": CEL compile error: " + selector.compiled.error().message());
       return -1;
+    }
+    const uint32_t ordinal = Ordinal(device);
+    if (selector.results != nullptr) {
+      const int8_t known =
+          selector.results->matches[ordinal].load(std::memory_order_relaxed);
+      if (known == 1) return 0;
+      if (known == 2) continue;
     }
     SliceIndex::CelDevice cel = index_.Cel(device.slice, device.device);
     if (cel.activation == nullptr) {
@@ -533,7 +550,12 @@ int AllocatorSearch::SelectorsMatch(
       return -1;
     }
     util::Result<bool> match =
-        (*it->second)->Matches(*cel.activation, nullptr, limits_.canceled);
+        (*selector.compiled)
+            ->Matches(*cel.activation, nullptr, limits_.canceled);
+    if (match && selector.results != nullptr) {
+      selector.results->matches[ordinal].store(*match ? 2 : 1,
+                                               std::memory_order_relaxed);
+    }
     if (!match) {
       std::string message =
           where() + ": CEL runtime error: " + match.error().message();

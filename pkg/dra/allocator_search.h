@@ -167,9 +167,13 @@ class AllocatorSearch {
   // Devices taken by this attempt: device ordinal and claim index.
   std::vector<std::pair<uint32_t, size_t>> allocating_;
   std::unordered_map<MatchKey, bool, MatchKeyHash> matches_;
-  std::unordered_map<std::string_view,
-                     util::Result<std::shared_ptr<const cel::dra::Selector>>>
-      compiled_;
+  // A selector as this call uses it: compiled, and its results table on
+  // the slice index (null when the index keeps no more tables).
+  struct CompiledSelector {
+    util::Result<std::shared_ptr<const cel::dra::Selector>> compiled;
+    const SliceIndex::SelectorResults* results = nullptr;
+  };
+  std::unordered_map<std::string_view, CompiledSelector> compiled_;
   std::map<std::string, CounterValues, std::less<>> consumed_counters_;
   int64_t invocations_ = 0;
 

@@ -324,6 +324,47 @@ TEST(AllocatorTest, FullyAllocatedSliceIsSkippedOnlyWhereKubeSkipsIt) {
   EXPECT_THAT(result.message, HasSubstr("parse semantic version"));
 }
 
+// Cycles share a slice index, and with it each selector's results on its
+// devices: a later cycle gets the same answers without evaluating again,
+// and a device that failed to evaluate fails again (errors are not kept).
+TEST(AllocatorTest, SelectorResultsAreSharedAcrossCyclesOfOneIndex) {
+  api::DeviceAttribute healthy;
+  healthy.bool_value = true;
+  auto index = Index({SliceWithDevices(
+      kSlice1, kNode1, kPool1, kDriverA, Device(kDevice1),
+      Device(kDevice2, {}, AttributeMap{{"healthy", healthy}}))});
+  api::DeviceClass cls = Class(kClassA, kDriverA);
+  WrapClaim claim = ClaimWithRequest(kClaim0, kReq0, kClassA);
+  claim.metadata.ns = "default";
+  claim.spec.devices.requests[0].exactly->selectors = {
+      CelSelector("device.attributes[\"driver-a\"].healthy")};
+  std::vector<const api::ResourceClaim*> claims = {&claim};
+  auto selectors = std::make_shared<cel::dra::SelectorCache>(8);
+  for (int cycle = 0; cycle < 3; ++cycle) {
+    Allocator allocator(NoFeatures(), DeviceIdSet{}, Lookup({cls}), index,
+                        selectors);
+    AllocateResult r = allocator.Allocate(Node(kNode1, kRegion1), claims);
+    EXPECT_EQ(r.code, Code::kError) << "cycle " << cycle;
+    EXPECT_EQ(r.message,
+              "claim default/claim-0: selector #0: CEL runtime error: no "
+              "such key: healthy");
+  }
+  // With device-1 taken, device-2 is evaluated, matches, and is given in
+  // every cycle, from the table after the first.
+  for (int cycle = 0; cycle < 3; ++cycle) {
+    Allocator allocator(NoFeatures(), DeviceIdSet{{kDriverA, kPool1, kDevice1}},
+                        Lookup({cls}), index, selectors);
+    AllocateResult r = allocator.Allocate(Node(kNode1, kRegion1), claims);
+    ASSERT_EQ(r.code, Code::kAllocated) << r.message;
+    EXPECT_EQ(r.allocations[0].devices.results[0].device, kDevice2);
+  }
+  const SliceIndex::SelectorResults* table =
+      index->Selector("device.attributes[\"driver-a\"].healthy", *selectors);
+  ASSERT_NE(table, nullptr);
+  EXPECT_EQ(table->matches[0].load(), 0) << "device-1 failed: not kept";
+  EXPECT_EQ(table->matches[1].load(), 2) << "device-2 matched: kept";
+}
+
 // Pools are searched in (driver, pool) order and slices by name, whatever
 // order the slices come in.
 TEST(AllocatorTest, PoolsInDriverAndPoolOrder) {

@@ -156,6 +156,18 @@ std::span<const uint32_t> SliceIndex::Ordinals(const DeviceId& id) const {
   return it->second;
 }
 
+const SliceIndex::SelectorResults* SliceIndex::Selector(
+    const std::string& expression, cel::dra::SelectorCache& cache) const {
+  std::lock_guard lock(selectors_mu_);
+  auto it = selectors_.find(expression);
+  if (it != selectors_.end()) return it->second.get();
+  if (selectors_.size() >= kMaxSelectorTables) return nullptr;
+  auto table = std::make_unique<SelectorResults>(
+      SelectorResults{cache.Get(expression), nullptr});
+  table->matches = std::make_unique<std::atomic<int8_t>[]>(num_devices_);
+  return selectors_.emplace(expression, std::move(table)).first->second.get();
+}
+
 SliceIndex::CelDevice SliceIndex::Cel(uint32_t position,
                                       size_t device_index) const {
   const Slice& s = indexed_[position];

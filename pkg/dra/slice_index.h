@@ -5,8 +5,10 @@
 // cycle that evaluates selectors on it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -17,6 +19,7 @@
 #include "pkg/api/resource.h"
 #include "pkg/cel/dra.h"
 #include "pkg/dra/device_id.h"
+#include "pkg/util/result.h"
 
 namespace ksched::dra {
 
@@ -81,6 +84,22 @@ class SliceIndex {
   // listed), none when no slice has it.
   std::span<const uint32_t> Ordinals(const DeviceId& id) const;
 
+  // One selector's outcome on each device of the index, kept for the
+  // index's lifetime: a CEL expression gives the same answer on the same
+  // device every time, so cycles after the first look it up. Only
+  // successful evaluations are kept (an error ends the attempt anyway).
+  struct SelectorResults {
+    util::Result<std::shared_ptr<const cel::dra::Selector>> compiled;
+    // By device ordinal: 0 not evaluated yet, 1 no match, 2 match.
+    std::unique_ptr<std::atomic<int8_t>[]> matches;
+  };
+  // The results table of `expression`, compiled through `cache` when it is
+  // first asked for; null once kMaxSelectorTables expressions have tables
+  // (a cluster with more distinct selectors evaluates them uncached).
+  const SelectorResults* Selector(const std::string& expression,
+                                  cel::dra::SelectorCache& cache) const;
+  static constexpr size_t kMaxSelectorTables = 64;
+
   // The CEL view of device `device_index` of the slice at `position`,
   // built on first use (thread-safe) and kept for the index's lifetime.
   CelDevice Cel(uint32_t position, size_t device_index) const;
@@ -103,6 +122,9 @@ class SliceIndex {
   std::unordered_map<DeviceKey, std::vector<uint32_t>, DeviceKeyHash> ordinals_;
   size_t num_devices_ = 0;
   std::unique_ptr<DeviceCache[]> devices_;
+  mutable std::mutex selectors_mu_;
+  mutable std::unordered_map<std::string, std::unique_ptr<SelectorResults>>
+      selectors_;
 };
 
 }  // namespace ksched::dra
