@@ -79,15 +79,22 @@ TEST(DraGoldenTest, ADrainedNodesClaimsAreLetGo) {
 }
 
 TEST(DraGoldenTest, AddedNodesHaveTheTemplateNodesDevices) {
-  // The template is node-3 as `kubectl get node -o yaml` gives it: each
-  // copy publishes node-3's eight 80 GiB GPUs in a pool of its own.
+  // The template is node-2 as `kubectl get node -o yaml` gives it: its copy
+  // publishes node-2's eight 40 GiB GPUs in a pool of its own, and makes
+  // room for four more 2-GPU training pods than the cluster alone has.
   const std::string node = testing::WriteTempFile(
       "dra-node-template.yaml",
-      "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-3\n  labels: "
-      "{gpu-model: GPU-80G}\nstatus:\n  allocatable: {cpu: \"32\", memory: "
+      "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-2\n  labels: "
+      "{gpu-model: GPU-40G}\nstatus:\n  allocatable: {cpu: \"32\", memory: "
       "128Gi, pods: \"110\"}\n");
-  auto r = RunCommand(kSimulate + "--add-nodes 1 --node-template " + node);
+  auto r =
+      RunCommand(kSimulate + "--add-nodes 1 --node-template " + node +
+                 " --capacity " + kSource + "/examples/dra-train-pod.yaml");
   ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("6 more pods like ml/train fit: node-1 2, node-2 2, "
+                       "node-2-1 2\n"),
+            std::string::npos)
+      << r.out;
   ExpectGolden("dra_add_nodes.txt", r.out);
 }
 
