@@ -2,10 +2,14 @@
 // scheduling loop, plugins, cache and queue with no API server, so the
 // figures are the scheduler's own cost per pod.
 //
-//   simulate_bench [--workload basic|anti-affinity|spread] [--nodes 5000]
+//   simulate_bench [--workload basic|anti-affinity|spread|dra] [--nodes N]
 //                  [--pods N] [--write FILE]
 //
-// For each workload (all three by default) it prints the time to parse the
+// dra is scheduler_perf's SchedulingWithResourceClaimTemplate (500 nodes of
+// 10 devices and 5,000 pods by default): simulate makes each pod's claim
+// from the template as the resourceclaim controller would, then allocates
+// it. Other workloads default to 5,000 nodes.
+// For each workload (all four by default) it prints the time to parse the
 // cluster (a JSON List, as `kubectl get -o json` writes one), the time to
 // load the nodes into the scheduler (a simulation with no pending pod) and
 // the time to schedule the pods, with pods/s net of the load. --write saves
@@ -50,6 +54,13 @@ std::string ClusterJson(Workload workload, int nodes, int pods) {
   for (int i = 0; i < nodes; ++i) {
     if (i > 0) json += ",";
     json += ksched::bench::NodeJson(i);
+  }
+  if (workload == Workload::kDra) {
+    json += "," + ksched::bench::DeviceClassJson();
+    json += "," + ksched::bench::ResourceClaimTemplateJson();
+    for (int i = 0; i < nodes; ++i) {
+      json += "," + ksched::bench::ResourceSliceJson(i);
+    }
   }
   for (int i = 0; i < pods; ++i) {
     json += ",";
@@ -119,8 +130,8 @@ int main(int argc, char** argv) {
     flags[argv[i]] = argv[i + 1];
   }
   std::vector<Workload> workloads = {Workload::kBasic, Workload::kAntiAffinity,
-                                     Workload::kSpread};
-  int nodes = 5000;
+                                     Workload::kSpread, Workload::kDra};
+  std::optional<int> nodes_flag;
   std::optional<int> pods;
   std::string write;
   ksched::simulator::SimulationOptions options;
@@ -133,7 +144,7 @@ int main(int argc, char** argv) {
       }
       workloads = {*w};
     } else if (flag == "--nodes") {
-      nodes = std::stoi(value);
+      nodes_flag = std::stoi(value);
     } else if (flag == "--pods") {
       pods = std::stoi(value);
     } else if (flag == "--write") {
@@ -155,12 +166,16 @@ int main(int argc, char** argv) {
       std::cerr << "--write needs --workload\n";
       return 2;
     }
+    const int nodes = nodes_flag.value_or(
+        workloads[0] == Workload::kDra ? ksched::bench::kDraNodes : 5000);
     std::ofstream out(write);
     out << ClusterJson(workloads[0], nodes,
                        pods.value_or(ksched::bench::DefaultPods(workloads[0])));
     return out ? 0 : 1;
   }
   for (Workload w : workloads) {
+    const int nodes = nodes_flag.value_or(
+        w == Workload::kDra ? ksched::bench::kDraNodes : 5000);
     if (int rc = Bench(w, nodes, pods.value_or(ksched::bench::DefaultPods(w)),
                        options);
         rc != 0) {

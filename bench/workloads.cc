@@ -109,7 +109,7 @@ std::string DeviceClassJson() {
 
 std::string ResourceClaimTemplateJson() {
   return R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate",
-    "metadata":{"name":"test-claim-template"},
+    "metadata":{"name":"test-claim-template","namespace":"default"},
     "spec":{"spec":{"devices":{"requests":[{"name":"req-0",
       "exactly":{"deviceClassName":"test-class"}}]}}}})";
 }
