@@ -16,12 +16,14 @@ void FakeClaimApi::Store(std::shared_ptr<api::ResourceClaim> claim,
 }
 
 void FakeClaimApi::Create(api::ResourceClaim claim) {
+  std::lock_guard lock(mu_);
   Store(std::make_shared<api::ResourceClaim>(std::move(claim)), true);
 }
 
 void FakeClaimApi::Modify(
     const std::string& name,
     const std::function<void(api::ResourceClaim&)>& change, bool deliver) {
+  std::lock_guard lock(mu_);
   auto copy = std::make_shared<api::ResourceClaim>(*claims_.at(name));
   change(*copy);
   Store(std::move(copy), deliver);
@@ -29,12 +31,14 @@ void FakeClaimApi::Modify(
 
 std::shared_ptr<const api::ResourceClaim> FakeClaimApi::Stored(
     const std::string& name) const {
+  std::lock_guard lock(mu_);
   auto it = claims_.find(name);
   return it == claims_.end() ? nullptr : it->second;
 }
 
 framework::ClaimWrite FakeClaimApi::GetResourceClaim(const std::string& ns,
                                                      const std::string& name) {
+  std::lock_guard lock(mu_);
   calls.push_back("get " + ns + "/" + name);
   auto stored = Stored(name);
   if (stored == nullptr) {
@@ -80,12 +84,14 @@ framework::ClaimWrite FakeClaimApi::Write(const api::ResourceClaim& claim,
 
 framework::ClaimWrite FakeClaimApi::UpdateResourceClaim(
     const api::ResourceClaim& claim) {
+  std::lock_guard lock(mu_);
   calls.push_back("update " + claim.metadata.ns + "/" + claim.metadata.name);
   return Write(claim, false);
 }
 
 framework::ClaimWrite FakeClaimApi::UpdateResourceClaimStatus(
     const api::ResourceClaim& claim) {
+  std::lock_guard lock(mu_);
   calls.push_back("update-status " + claim.metadata.ns + "/" +
                   claim.metadata.name);
   return Write(claim, true);
@@ -93,6 +99,7 @@ framework::ClaimWrite FakeClaimApi::UpdateResourceClaimStatus(
 
 framework::Status FakeClaimApi::UnreserveResourceClaim(
     const api::ResourceClaim& claim, std::string_view pod_uid) {
+  std::lock_guard lock(mu_);
   calls.push_back("unreserve " + claim.metadata.ns + "/" + claim.metadata.name +
                   " " + std::string(pod_uid));
   auto stored = Stored(claim.metadata.name);

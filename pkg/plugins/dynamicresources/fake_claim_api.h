@@ -1,12 +1,14 @@
-// FakeClaimApi: a ClusterWriter whose ResourceClaims behave as the API
-// server's (resourceVersions, 409 on a stale write, the status subresource
-// taking only the status, the Unreserve patch), delivering each write to a
-// DraManager as the informer would, unless a test holds the informer back.
+// FakeClaimApi: a thread-safe ClusterWriter whose ResourceClaims behave as
+// the API server's (resourceVersions, 409 on a stale write, the status
+// subresource taking only the status, the Unreserve patch), delivering each
+// write to a DraManager as the informer would, unless a test holds the informer
+// back.
 #pragma once
 
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -66,6 +68,8 @@ class FakeClaimApi final : public framework::ClusterWriter {
   void Store(std::shared_ptr<api::ResourceClaim> claim, bool deliver);
 
   dra::DraManager& informer_;
+  // PreBind and Unreserve call from binding threads.
+  mutable std::recursive_mutex mu_;
   std::map<std::string, std::shared_ptr<const api::ResourceClaim>> claims_;
   int64_t version_ = 100;
 };
