@@ -1,6 +1,7 @@
 #include "pkg/plugins/dynamicresources/dynamic_resources.h"
 
 #include <algorithm>
+#include <map>
 #include <utility>
 
 #include "pkg/dra/resourceclaim.h"
@@ -255,14 +256,33 @@ framework::Status DynamicResources::PreFilter(
         }
       }
     }
-    dra::DraManager* manager = manager_;
+    // The classes the claims name, looked up once for every node's search
+    // (Filter's threads then share no lock).
+    auto classes = std::make_shared<std::map<
+        std::string, std::shared_ptr<const api::DeviceClass>, std::less<>>>();
+    for (const auto& claim : *claims) {
+      if (claim->status.allocation) continue;
+      for (const api::DeviceRequest& request : claim->spec.devices.requests) {
+        auto add = [&](const std::string& name) {
+          if (auto cls = manager_->GetDeviceClass(name)) {
+            classes->emplace(name, std::move(cls));
+          }
+        };
+        if (request.exactly) add(request.exactly->device_class_name);
+        for (const api::DeviceSubRequest& sub : request.first_available) {
+          add(sub.device_class_name);
+        }
+      }
+    }
     // The slices and the devices taken (allocated, or in flight in other
     // cycles), read together and frozen for this cycle as kube does.
     dra::DraManager::AllocationState taken = manager_->SnapshotForAllocation();
     data->allocator = std::make_shared<const dra::Allocator>(
         options_.features, std::move(taken.taken),
-        [manager](std::string_view name) {
-          return manager->GetDeviceClass(name);
+        [classes](
+            std::string_view name) -> std::shared_ptr<const api::DeviceClass> {
+          auto it = classes->find(name);
+          return it == classes->end() ? nullptr : it->second;
         },
         std::move(taken.slices), selectors_);
   }
