@@ -108,16 +108,22 @@ std::string ClaimController::CreateFromTemplate(
     std::string* claim_name) {
   // A claim made before whose pod status was not recorded: the controller
   // looks for one owned by the pod and annotated with the entry first.
-  for (const auto& c : api_server_.ResourceClaims()) {
-    const api::OwnerReference* owner = ControllingPod(*c);
-    const std::string* annotated =
-        c->metadata.annotations.Find(dra::kPodClaimNameAnnotation);
-    if (c->metadata.ns == pod.metadata.ns && owner != nullptr &&
-        owner->uid == pod.metadata.uid && annotated != nullptr &&
-        *annotated == pod_claim.name) {
-      *claim_name = c->metadata.name;
-      return "";
+  if (!made_for_read_) {
+    for (const auto& c : api_server_.ResourceClaims()) {
+      const api::OwnerReference* owner = ControllingPod(*c);
+      const std::string* annotated =
+          c->metadata.annotations.Find(dra::kPodClaimNameAnnotation);
+      if (owner == nullptr || annotated == nullptr) continue;
+      made_for_.emplace(c->metadata.ns + "/" + owner->uid + "/" + *annotated,
+                        c->metadata.name);
     }
+    made_for_read_ = true;
+  }
+  const std::string made_key =
+      pod.metadata.ns + "/" + pod.metadata.uid + "/" + pod_claim.name;
+  if (auto it = made_for_.find(made_key); it != made_for_.end()) {
+    *claim_name = it->second;
+    return "";
   }
   const std::string& template_name = *pod_claim.resource_claim_template_name;
   auto t = templates_.find(Key(pod.metadata.ns, template_name));
@@ -159,6 +165,7 @@ std::string ClaimController::CreateFromTemplate(
     framework::ClaimWrite created = api_server_.CreateResourceClaim(claim);
     if (created.ok()) {
       *claim_name = created.claim->metadata.name;
+      made_for_[made_key] = *claim_name;
       return "";
     }
     // A name taken already: the controller retries, and the API server

@@ -49,6 +49,12 @@ class ClaimController {
 
   SimulatedCluster& api_server_;
   std::map<std::string, const api::ResourceClaimTemplate*> templates_;
+  // The claims made for a pod's entry: "<ns>/<pod uid>/<pod claim>" ->
+  // claim name, from the claims the cluster had (read once, when the
+  // first template claim is needed) and every claim made since, so a pod
+  // costs a lookup rather than a pass over every claim.
+  std::map<std::string, std::string> made_for_;
+  bool made_for_read_ = false;
   uint64_t seed_;
 };
 
