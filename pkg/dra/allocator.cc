@@ -67,4 +67,13 @@ AllocateResult Allocator::Allocate(
   return search.Run();
 }
 
+std::string Allocator::Diagnose(
+    const api::Node& node,
+    std::span<const api::ResourceClaim* const> claims) const {
+  AllocateLimits limits;
+  limits.build_results = false;
+  AllocatorSearch search(*this, node, claims, limits);
+  return search.Diagnose();
+}
+
 }  // namespace ksched::dra

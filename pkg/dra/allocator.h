@@ -125,6 +125,15 @@ class Allocator {
                           std::span<const api::ResourceClaim* const> claims,
                           const AllocateLimits& limits = {}) const;
 
+  // Why the claims do not fit on `node`, for people (explain): the first
+  // request that lacks devices ("claim ml/train, request gpu: 1 of 8
+  // matching devices free, 2 needed"), or, when each request alone could
+  // be met, that the claims' constraints or their sum cannot. Evaluates
+  // selectors as the search does; empty when the claims fit. Not for the
+  // scheduling path: it walks every device of the node's pools.
+  std::string Diagnose(const api::Node& node,
+                       std::span<const api::ResourceClaim* const> claims) const;
+
   const Features& features() const { return features_; }
 
  private:

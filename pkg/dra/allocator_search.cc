@@ -147,6 +147,81 @@ AllocateResult AllocatorSearch::Run() {
   return result;
 }
 
+std::string AllocatorSearch::Diagnose() {
+  AllocateResult outcome = Run();
+  switch (outcome.code) {
+    case AllocateResult::Code::kAllocated:
+      return "";
+    case AllocateResult::Code::kNoFit:
+      break;
+    default:
+      return outcome.message;
+  }
+  // Run() left pools_ and requests_ as the search saw them; the search's
+  // own devices were released as it backtracked.
+  for (size_t c = 0; c < requests_.size(); ++c) {
+    const std::string claim_ref = ClaimRef(*claims_[c]);
+    for (size_t q = 0; q < requests_[c].size(); ++q) {
+      const RequestSlot& slot = requests_[c][q];
+      std::string best;  // the alternative that came closest
+      bool some_option_fits = false;
+      for (size_t sub = 0; sub < slot.options.size(); ++sub) {
+        const RequestData& data = slot.options[sub];
+        int64_t matching = 0, free = 0, total = 0;
+        for (const Pool& pool : pools_) {
+          if (pool.incomplete || pool.invalid) continue;
+          for (uint32_t s : pool.slices) {
+            const size_t n = index_.slice(s).slice->spec.devices.size();
+            for (size_t d = 0; d < n; ++d) {
+              ++total;
+              DeviceRef device{s, static_cast<uint32_t>(d), &pool};
+              MatchKey key{Ordinal(device), static_cast<uint32_t>(c),
+                           static_cast<uint32_t>(q),
+                           static_cast<uint32_t>(sub)};
+              const int selectable = IsSelectable(key, data, device);
+              if (selectable < 0) return error_;
+              if (selectable == 0) continue;
+              ++matching;
+              if (data.request.admin() || !DeviceAllocated(device)) ++free;
+            }
+          }
+        }
+        const int64_t needed =
+            data.request.mode == api::DeviceAllocationMode::kAll
+                ? std::max<int64_t>(matching, 1)
+                : data.num_devices;
+        if (free >= needed && matching > 0) {
+          some_option_fits = true;
+          break;
+        }
+        std::string why =
+            "claim " + claim_ref + ", request " + data.Name() + ": ";
+        if (matching == 0) {
+          why += "no device matches (" + std::to_string(total) +
+                 " devices on the node)";
+        } else if (data.request.mode == api::DeviceAllocationMode::kAll) {
+          why += std::to_string(free) + " of " + std::to_string(matching) +
+                 " matching devices free, all needed";
+        } else {
+          why += std::to_string(free) + " of " + std::to_string(matching) +
+                 " matching devices free, " + std::to_string(needed) +
+                 " needed";
+        }
+        if (best.empty()) best = std::move(why);
+      }
+      if (!some_option_fits) return best;
+    }
+  }
+  for (size_t c = 0; c < claims_.size(); ++c) {
+    if (!claims_[c]->spec.devices.constraints.empty()) {
+      return "claim " + ClaimRef(*claims_[c]) +
+             ": the devices that match its requests do not meet its "
+             "constraints together";
+    }
+  }
+  return "the claims together need more matching devices than are free";
+}
+
 // ---- validation ----
 
 bool AllocatorSearch::ValidateClaims() {

@@ -43,6 +43,8 @@ class AllocatorSearch {
   AllocatorSearch& operator=(const AllocatorSearch&) = delete;
 
   AllocateResult Run();
+  // Allocator::Diagnose's answer (runs the search first).
+  std::string Diagnose();
 
  private:
   // How a search step ended. kMaxSize: a claim would get more than

@@ -365,6 +365,43 @@ TEST(AllocatorTest, SelectorResultsAreSharedAcrossCyclesOfOneIndex) {
   EXPECT_EQ(table->matches[1].load(), 2) << "device-2 matched: kept";
 }
 
+// Diagnose says, for people, which request lacked devices.
+TEST(AllocatorTest, DiagnoseNamesTheRequestThatLacksDevices) {
+  api::DeviceAttribute big;
+  big.int_value = 80;
+  api::DeviceAttribute small;
+  small.int_value = 40;
+  auto slices = std::vector<api::ResourceSlice>{
+      SliceWithDevices(kSlice1, kNode1, kPool1, kDriverA,
+                       Device(kDevice1, {}, AttributeMap{{"memory", big}}),
+                       Device(kDevice2, {}, AttributeMap{{"memory", big}}),
+                       Device(kDevice3, {}, AttributeMap{{"memory", small}}))};
+  api::DeviceClass cls = Class(kClassA, kDriverA);
+  WrapClaim claim = ClaimWithRequest(kClaim0, kReq0, kClassA);
+  claim.metadata.ns = "ml";
+  claim.spec.devices.requests[0].exactly->count = 2;
+  claim.spec.devices.requests[0].exactly->selectors = {
+      CelSelector("device.attributes[\"driver-a\"].memory >= 64")};
+  std::vector<const api::ResourceClaim*> claims = {&claim};
+  const api::Node node = Node(kNode1, kRegion1);
+
+  auto free = MakeAllocator(NoFeatures(), {}, {cls}, slices);
+  EXPECT_EQ(free->Diagnose(node, claims), "") << "it fits";
+
+  auto one_taken = MakeAllocator(NoFeatures(), {{kDriverA, kPool1, kDevice1}},
+                                 {cls}, slices);
+  EXPECT_EQ(one_taken->Allocate(node, claims).code, Code::kNoFit);
+  EXPECT_EQ(one_taken->Diagnose(node, claims),
+            "claim ml/claim-0, request req-0: 1 of 2 matching devices free, "
+            "2 needed");
+
+  claim.spec.devices.requests[0].exactly->selectors = {
+      CelSelector("device.attributes[\"driver-a\"].memory >= 100")};
+  EXPECT_EQ(free->Diagnose(node, claims),
+            "claim ml/claim-0, request req-0: no device matches (3 devices on "
+            "the node)");
+}
+
 // Pools are searched in (driver, pool) order and slices by name, whatever
 // order the slices come in.
 TEST(AllocatorTest, PoolsInDriverAndPoolOrder) {

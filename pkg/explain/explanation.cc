@@ -69,6 +69,7 @@ Explanation Explain(const CycleRecorder& record, Subject subject, int top) {
   struct Tally {
     int nodes = 0;
     std::map<std::string, int> reasons;
+    std::vector<std::pair<std::string, std::string>> details;
   };
   std::map<std::string, Tally> tallies;
   const std::map<std::string, CycleRecorder::Verdicts> filtered =
@@ -86,6 +87,7 @@ Explanation Explain(const CycleRecorder& record, Subject subject, int top) {
       Tally& t = tallies[v.plugin];
       ++t.nodes;
       for (const std::string& reason : v.reasons) ++t.reasons[reason];
+      if (!v.detail.empty()) t.details.emplace_back(node, v.detail);
     }
     if (rejecting == 0) ++out.feasible_nodes;
     if (rejecting == 1) {
@@ -107,7 +109,14 @@ Explanation Explain(const CycleRecorder& record, Subject subject, int top) {
                      return a.nodes > b.nodes;
                    });
   for (auto& [plugin, tally] : tallies) {
-    out.rejections.push_back({plugin, tally.nodes, ByCount(tally.reasons)});
+    std::sort(tally.details.begin(), tally.details.end(),
+              [](const auto& a, const auto& b) {
+                return NaturalLess(a.first, b.first);
+              });
+    tally.details.resize(
+        std::min(tally.details.size(), static_cast<size_t>(top)));
+    out.rejections.push_back({plugin, tally.nodes, ByCount(tally.reasons),
+                              std::move(tally.details)});
   }
   std::stable_sort(
       out.rejections.begin(), out.rejections.end(),

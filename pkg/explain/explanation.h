@@ -34,6 +34,9 @@ struct PluginRejections {
   int nodes = 0;
   // Each reason with the nodes it was given for, most frequent first.
   std::vector<std::pair<std::string, int>> reasons;
+  // The plugin's detail on the first few rejected nodes (natural order):
+  // node and detail.
+  std::vector<std::pair<std::string, std::string>> details;
 };
 
 struct RankedNode {

@@ -97,6 +97,11 @@ std::string RenderText(const Explanation& e) {
       rows.push_back({r.plugin, Nodes(r.nodes), "(" + reasons + ")"});
     }
     Columns(out, "    ", rows);
+    for (const PluginRejections& r : e.rejections) {
+      for (const auto& [node, detail] : r.details) {
+        out << "    " << r.plugin << " on " << node << ": " << detail << "\n";
+      }
+    }
   }
   if (!e.top.empty()) {
     out << "  Top " << e.top.size() << " of " << e.scored_nodes
@@ -200,6 +205,15 @@ void WriteJson(JsonWriter& w, const Explanation& e,
       w.Int(n);
     }
     w.EndObject();
+    if (!r.details.empty()) {
+      Key(w, "details");
+      w.StartObject();
+      for (const auto& [node, detail] : r.details) {
+        Key(w, node);
+        Str(w, detail);
+      }
+      w.EndObject();
+    }
     w.EndObject();
   }
   w.EndArray();

@@ -48,14 +48,30 @@ void CycleRecorder::Filter(const NodeInfo& node, std::string_view plugin,
     verdict.unresolvable = status.code() == Code::kUnschedulableAndUnresolvable;
   }
   // A node filtered twice (with and without nominated pods) keeps the
-  // last verdict of each plugin.
+  // last verdict of each plugin, and the detail its Filter just gave.
   for (Verdict& v : verdicts) {
     if (v.plugin == plugin) {
+      if (!verdict.passed()) verdict.detail = std::move(v.detail);
       v = std::move(verdict);
       return;
     }
   }
   verdicts.push_back(std::move(verdict));
+}
+
+void CycleRecorder::Detail(const NodeInfo& node, std::string_view plugin,
+                           std::string detail) {
+  auto it = filter_index_.find(&node);
+  if (it == filter_index_.end()) return;
+  Verdicts& verdicts = filter_slots_[it->second];
+  for (Verdict& v : verdicts) {
+    if (v.plugin == plugin) {
+      v.detail = std::move(detail);
+      return;
+    }
+  }
+  verdicts.push_back(
+      Verdict{std::string(plugin), {}, false, std::move(detail)});
 }
 
 std::string CycleRecorder::Verdict::Outcome() const {

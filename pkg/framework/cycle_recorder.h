@@ -46,6 +46,9 @@ class CycleRecorder {
     std::vector<std::string> reasons;
     // UnschedulableAndUnresolvable: preemption cannot help on this node.
     bool unresolvable = false;
+    // What the plugin adds for people about this node beyond its reason
+    // (DynamicResources: which request lacked devices); often empty.
+    std::string detail;
 
     bool passed() const { return reasons.empty(); }
     // "passed", or the reasons joined as a Status message joins them.
@@ -71,6 +74,11 @@ class CycleRecorder {
   // recorded.
   void Filter(const NodeInfo& node, std::string_view plugin,
               const Status& status);
+  // A plugin's detail about its verdict on `node`, given while its Filter
+  // runs (before the framework records the verdict itself). Thread-safe
+  // across nodes as Filter is.
+  void Detail(const NodeInfo& node, std::string_view plugin,
+              std::string detail);
   void PreScore(std::string_view plugin, const Status& status);
   void Score(std::string_view node, std::string_view plugin,
              const Scores& scores);

@@ -41,6 +41,24 @@ TEST(DraGoldenTest, TableOnTheExample) {
   ExpectGolden("dra_example.txt", r.out);
 }
 
+// --explain says per node which request lacked devices.
+TEST(DraGoldenTest, ExplainNamesTheRequestWithoutDevices) {
+  auto r = RunCommand(kSimulate + "--explain");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("    DynamicResources on node-1: claim ml/huge-gpu, "
+                       "request gpu: no device matches (8 devices on the "
+                       "node)\n"),
+            std::string::npos)
+      << r.out;
+  auto json = RunCommand(kSimulate + "--explain -o json");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  EXPECT_NE(json.out.find(
+                "\"details\":{\"node-1\":\"claim ml/huge-gpu, request gpu: no "
+                "device matches (8 devices on the node)\""),
+            std::string::npos)
+      << json.out.substr(0, 4000);
+}
+
 TEST(DraGoldenTest, JsonOnTheExample) {
   auto r = RunCommand(kSimulate + "-o json");
   ASSERT_EQ(r.exit_code, 0) << r.err;

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "pkg/dra/resourceclaim.h"
+#include "pkg/framework/cycle_recorder.h"
 #include "pkg/plugins/dynamicresources/state.h"
 #include "pkg/plugins/helper/normalize_score.h"
 
@@ -342,6 +343,11 @@ framework::Status DynamicResources::Filter(
         // with backoff, never silently taken for a mismatch.
         return framework::Status::Error(r.message);
       case Code::kNoFit:
+        // For explain: which request lacked devices on this node.
+        if (framework::CycleRecorder* recorder = state.recorder()) {
+          recorder->Detail(node_info, Name(),
+                           data->allocator->Diagnose(node, to_allocate));
+        }
         return framework::Status::Unresolvable("cannot allocate all claims");
       case Code::kAllocated:
         if (limits.build_results &&
