@@ -97,6 +97,20 @@ class DraTest : public ClusterTestBase {
                    "device.capacity[\"gpu.example.com\"].memory.compareTo(quantity(\")" +
                memory + R"(\")) >= 0"}}]}}]}}})");
   }
+  // Node gpu-node-<n> with a slice of two 80 GiB GPUs in its own pool.
+  void CreateTwoGpuNode(int n) {
+    const std::string node = "gpu-node-" + std::to_string(n);
+    CreateNode(node, "8");
+    Create("/apis/resource.k8s.io/v1/resourceslices",
+           R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice",
+               "metadata":{"name":")" +
+               node + R"(-gpu"},"spec":{"driver":"gpu.example.com",
+               "nodeName":")" +
+               node + R"(","pool":{"name":")" + node +
+               R"(","generation":1,"resourceSliceCount":1},
+               "devices":[{"name":"gpu-0","capacity":{"memory":{"value":"80Gi"}}},
+                          {"name":"gpu-1","capacity":{"memory":{"value":"80Gi"}}}]}})");
+  }
   api::ResourceClaim GetClaim(const std::string& name) {
     auto r = server_->Get(std::string(kClaims) + "/" + name);
     EXPECT_EQ(r.code, 200) << r.body;
@@ -317,19 +331,7 @@ TEST_F(DraTest, RestartBetweenPreBindAndBindLosesNothing) {
 // pair, no GPU twice.
 TEST_F(DraTest, FourPodsOfTwoGpusEachFillFourNodes) {
   CreateManifest("deviceclass.yaml");
-  for (int n = 0; n < 4; ++n) {
-    const std::string node = "gpu-node-" + std::to_string(n);
-    CreateNode(node, "8");
-    Create("/apis/resource.k8s.io/v1/resourceslices",
-           R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice",
-               "metadata":{"name":")" +
-               node + R"(-gpu"},"spec":{"driver":"gpu.example.com",
-               "nodeName":")" +
-               node + R"(","pool":{"name":")" + node +
-               R"(","generation":1,"resourceSliceCount":1},
-               "devices":[{"name":"gpu-0","capacity":{"memory":{"value":"80Gi"}}},
-                          {"name":"gpu-1","capacity":{"memory":{"value":"80Gi"}}}]}})");
-  }
+  for (int n = 0; n < 4; ++n) CreateTwoGpuNode(n);
   for (int p = 0; p < 4; ++p) {
     const std::string name = "train-" + std::to_string(p);
     CreateGpuClaim(name, "64Gi", 2);
@@ -362,20 +364,7 @@ TEST_F(DraTest, FourPodsOfTwoGpusEachFillFourNodes) {
 // its own, as with kube-scheduler and scheduler-plugins.)
 TEST_F(DraTest, GangOfFourTwoGpuPodsBindsWholeOrNotAtAll) {
   CreateManifest("deviceclass.yaml");
-  auto add_node = [&](int n) {
-    const std::string node = "gpu-node-" + std::to_string(n);
-    CreateNode(node, "8");
-    Create("/apis/resource.k8s.io/v1/resourceslices",
-           R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice",
-               "metadata":{"name":")" +
-               node + R"(-gpu"},"spec":{"driver":"gpu.example.com",
-               "nodeName":")" +
-               node + R"(","pool":{"name":")" + node +
-               R"(","generation":1,"resourceSliceCount":1},
-               "devices":[{"name":"gpu-0","capacity":{"memory":{"value":"80Gi"}}},
-                          {"name":"gpu-1","capacity":{"memory":{"value":"80Gi"}}}]}})");
-  };
-  for (int n = 0; n < 3; ++n) add_node(n);
+  for (int n = 0; n < 3; ++n) CreateTwoGpuNode(n);
   Create("/apis/scheduling.x-k8s.io/v1alpha1/namespaces/default/podgroups",
          R"({"apiVersion":"scheduling.x-k8s.io/v1alpha1","kind":"PodGroup",
              "metadata":{"name":"train"},"spec":{"minMember":4}})");
