@@ -14,25 +14,13 @@
 
 namespace ksched::dra_golden {
 
+using testing::ExpectGolden;
 using testing::RunCommand;
 
 const std::string kKsched = KSCHED_BINARY;
 const std::string kSource = KSCHED_SOURCE_DIR;
 const std::string kSimulate = kKsched + " simulate --quiet --cluster " +
                               kSource + "/examples/dra-cluster.yaml ";
-
-void ExpectGolden(const std::string& name, const std::string& got) {
-  const std::string path = kSource + "/test/cli/golden/" + name;
-  if (const char* update = std::getenv("KSCHED_UPDATE_GOLDEN");
-      update != nullptr && std::string(update) == "1") {
-    std::ofstream(path) << got;
-  }
-  std::ifstream in(path);
-  ASSERT_TRUE(in.good()) << "missing golden file " << path;
-  std::stringstream want;
-  want << in.rdbuf();
-  EXPECT_EQ(got, want.str()) << "differs from " << path;
-}
 
 TEST(DraGoldenTest, TableOnTheExample) {
   auto r = RunCommand(kSimulate);

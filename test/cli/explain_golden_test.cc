@@ -12,6 +12,7 @@
 
 namespace ksched::explain_golden {
 
+using testing::ExpectGolden;
 using testing::RunCommand;
 
 const std::string kKsched = KSCHED_BINARY;
@@ -23,19 +24,6 @@ const std::string kExample = kSource + "/examples/cluster.yaml";
 const std::string kPods =
     " shop/web-0 shop/search-0 shop/ledger-0 ml/notebook-0 ci/builder-0 "
     "shop/archiver-0 batch/etl-0";
-
-void ExpectGolden(const std::string& name, const std::string& got) {
-  const std::string path = kSource + "/test/cli/golden/" + name;
-  if (const char* update = std::getenv("KSCHED_UPDATE_GOLDEN");
-      update != nullptr && std::string(update) == "1") {
-    std::ofstream(path) << got;
-  }
-  std::ifstream in(path);
-  ASSERT_TRUE(in.good()) << "missing golden file " << path;
-  std::stringstream want;
-  want << in.rdbuf();
-  EXPECT_EQ(got, want.str()) << "differs from " << path;
-}
 
 TEST(ExplainGoldenTest, TableOnTheExample) {
   auto r = RunCommand(kKsched + " simulate --quiet --cluster " + kExample +

@@ -1,4 +1,5 @@
-// Runs a shell command and captures its stdout, stderr and exit code.
+// Runs a shell command and captures its stdout, stderr and exit code; and
+// compares output with a golden file.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -7,6 +8,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -48,6 +50,22 @@ inline std::string WriteTempFile(const std::string& name,
   std::string path = ::testing::TempDir() + "/" + name;
   std::ofstream(path) << content;
   return path;
+}
+
+// Compares `got` with test/cli/golden/<name>; with KSCHED_UPDATE_GOLDEN=1
+// it writes the file first (review the diff after a deliberate change).
+inline void ExpectGolden(const std::string& name, const std::string& got) {
+  const std::string path =
+      std::string(KSCHED_SOURCE_DIR) + "/test/cli/golden/" + name;
+  if (const char* update = std::getenv("KSCHED_UPDATE_GOLDEN");
+      update != nullptr && std::string(update) == "1") {
+    std::ofstream(path) << got;
+  }
+  std::ifstream in(path);
+  ASSERT_TRUE(in.good()) << "missing golden file " << path;
+  std::stringstream want;
+  want << in.rdbuf();
+  EXPECT_EQ(got, want.str()) << "differs from " << path;
 }
 
 }  // namespace ksched::testing

@@ -130,6 +130,30 @@ void ClusterTestBase::AddChartReviewUser(const std::string& token,
               .policy = *policy});
 }
 
+void ClusterTestBase::StartGangScheduler(const std::string& args) {
+  const std::filesystem::path config = dir_ / "gang.yaml";
+  std::ofstream(config) << R"(apiVersion: kubescheduler.config.k8s.io/v1
+kind: KubeSchedulerConfiguration
+leaderElection:
+  leaderElect: false
+profiles:
+- schedulerName: ksched
+  plugins:
+    multiPoint:
+      enabled:
+      - name: Coscheduling
+    queueSort:
+      enabled:
+      - name: Coscheduling
+      disabled:
+      - name: "*"
+  pluginConfig:
+  - name: Coscheduling
+    args:
+      )" << args << "\n";
+  StartKsched({"--config", config.string()});
+}
+
 std::unique_ptr<KschedProcess> ClusterTestBase::LaunchReplica() {
   const std::filesystem::path config = dir_ / "leader-election.yaml";
   if (!std::filesystem::exists(config)) {

@@ -28,6 +28,11 @@ class ClusterTestBase : public ::testing::Test {
   // Starts ksched with the kubeconfig written in SetUp, at --v 2, without
   // the extender or metrics unless `extra_args` gives their bind address.
   void StartKsched(const std::vector<std::string>& extra_args = {});
+  // StartKsched with scheduler-plugins' profile (Coscheduling at every
+  // point it has, and as the queue's order), `args` the plugin's, and no
+  // leader election.
+  void StartGangScheduler(
+      const std::string& args = "permitWaitingTimeSeconds: 60");
   // Another ksched process, as StartKsched starts one (replicas).
   std::unique_ptr<KschedProcess> LaunchKsched(
       const std::vector<std::string>& extra_args = {});

@@ -380,28 +380,7 @@ TEST_F(DraTest, GangOfFourTwoGpuPodsBindsWholeOrNotAtAll) {
                                   R"("resourceClaimName":")" +
                                   name + R"("}])"}));
   }
-  const std::filesystem::path config = dir_ / "gang.yaml";
-  std::ofstream(config) << R"(apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-leaderElection:
-  leaderElect: false
-profiles:
-- schedulerName: ksched
-  plugins:
-    multiPoint:
-      enabled:
-      - name: Coscheduling
-    queueSort:
-      enabled:
-      - name: Coscheduling
-      disabled:
-      - name: "*"
-  pluginConfig:
-  - name: Coscheduling
-    args:
-      permitWaitingTimeSeconds: 60
-)";
-  StartKsched({"--config", config.string()});
+  StartGangScheduler();
   ASSERT_TRUE(WaitUntil(
       [&] {
         for (const api::Event& e : Events()) {

@@ -24,32 +24,6 @@ using std::chrono::seconds;
 
 class GangTest : public ClusterTestBase {
  protected:
-  // scheduler-plugins' profile: Coscheduling at every point it has, and
-  // as the queue's order.
-  void StartGangScheduler(
-      const std::string& args = "permitWaitingTimeSeconds: 60") {
-    const std::filesystem::path config = dir_ / "gang.yaml";
-    std::ofstream(config) << R"(apiVersion: kubescheduler.config.k8s.io/v1
-kind: KubeSchedulerConfiguration
-leaderElection:
-  leaderElect: false
-profiles:
-- schedulerName: ksched
-  plugins:
-    multiPoint:
-      enabled:
-      - name: Coscheduling
-    queueSort:
-      enabled:
-      - name: Coscheduling
-      disabled:
-      - name: "*"
-  pluginConfig:
-  - name: Coscheduling
-    args:
-      )" << args << "\n";
-    StartKsched({"--config", config.string()});
-  }
   void CreatePodGroup(const std::string& name, int min_member,
                       const std::string& extra_spec = "") {
     Create("/apis/scheduling.x-k8s.io/v1alpha1/namespaces/default/podgroups",
