@@ -9,6 +9,7 @@
 #include "pkg/api/yaml.h"
 #include "pkg/explain/render.h"
 #include "pkg/plugins/registry.h"
+#include "pkg/simulator/report_html.h"
 #include "pkg/simulator/simulator.h"
 #include "pkg/util/flags.h"
 
@@ -80,7 +81,9 @@ int RunExplain(const std::vector<std::string>& args,
   flags.String("profile", &profile,
                "The profile (schedulerName) to explain with (default: the "
                "pod's schedulerName)");
-  flags.String("output", &output, "Output format: table, json or yaml");
+  flags.String("output", &output,
+               "Output format: table, json, yaml or html (one self-contained "
+               "page to open in a browser)");
   flags.Shorthand('o', "output");
   flags.Int("top", &top, "Nodes listed: best scored, closest to fitting");
   flags.Int("seed", &seed,
@@ -94,9 +97,10 @@ int RunExplain(const std::vector<std::string>& args,
   if (positional->size() != 1) {
     return command.UsageError("name one pod, as POD or NAMESPACE/POD", true);
   }
-  if (output != "table" && output != "json" && output != "yaml") {
-    return command.UsageError("--output must be table, json or yaml, not " +
-                              output);
+  if (output != "table" && output != "json" && output != "yaml" &&
+      output != "html") {
+    return command.UsageError(
+        "--output must be table, json, yaml or html, not " + output);
   }
   if (top < 0) return command.UsageError("--top must not be negative");
   std::vector<std::string> gate_warnings;
@@ -198,6 +202,13 @@ int RunExplain(const std::vector<std::string>& args,
   }
   if (output == "table") {
     std::cout << explain::RenderText(*outcome->explanation);
+    return kExitOk;
+  }
+  if (output == "html") {
+    std::cout << simulator::RenderHtml(
+        *result, {.title = "ksched explain " + ns + "/" + name,
+                  .source = rest_config->server,
+                  .focus_pod = ns + "/" + name});
     return kExitOk;
   }
   rapidjson::StringBuffer buffer;

@@ -19,6 +19,7 @@
 #include "pkg/simulator/cluster.h"
 #include "pkg/simulator/plan.h"
 #include "pkg/simulator/report.h"
+#include "pkg/simulator/report_html.h"
 #include "pkg/simulator/simulator.h"
 #include "pkg/simulator/snapshot.h"
 #include "pkg/simulator/workloads.h"
@@ -61,7 +62,9 @@ int RunSimulate(const std::vector<std::string>& args,
   flags.String("config", &config_path,
                "KubeSchedulerConfiguration file (default: ksched's built-in "
                "profile)");
-  flags.String("output", &output, "Output format: table, json or yaml");
+  flags.String("output", &output,
+               "Output format: table, json, yaml or html (one self-contained "
+               "page to open in a browser)");
   flags.Shorthand('o', "output");
   flags.Int("seed", &seed,
             "Seed of the tie-break between equally scored nodes");
@@ -157,9 +160,10 @@ int RunSimulate(const std::vector<std::string>& args,
         "them)",
         true);
   }
-  if (output != "table" && output != "json" && output != "yaml") {
-    return command.UsageError("--output must be table, json or yaml, not " +
-                              output);
+  if (output != "table" && output != "json" && output != "yaml" &&
+      output != "html") {
+    return command.UsageError(
+        "--output must be table, json, yaml or html, not " + output);
   }
   if (!fail_on_unschedulable.empty() && fail_on_unschedulable != "all" &&
       fail_on_unschedulable != "workloads") {
@@ -438,6 +442,9 @@ int RunSimulate(const std::vector<std::string>& args,
     std::cout << simulator::RenderTable(*result);
   } else if (output == "json") {
     std::cout << simulator::RenderJson(*result);
+  } else if (output == "html") {
+    std::cout << simulator::RenderHtml(
+        *result, {.title = "ksched simulate", .source = cluster_path});
   } else {
     rapidjson::Document doc;
     const std::string json = simulator::RenderJson(*result);

@@ -1,11 +1,14 @@
 #include "pkg/simulator/report.h"
 
 #include <algorithm>
+#include <limits>
+#include <map>
 #include <sstream>
 
 #include "pkg/api/resource_names.h"
 #include "pkg/explain/render.h"
 #include "pkg/simulator/device_outcomes.h"
+#include "pkg/simulator/report_json.h"
 #include "pkg/util/json.h"
 
 namespace ksched::simulator {
@@ -53,11 +56,6 @@ bool IsBasic(std::string_view name) {
          name == api::kResourcePods || name == api::kResourceEphemeralStorage;
 }
 
-void WriteString(rapidjson::Writer<rapidjson::StringBuffer>& w,
-                 const std::string& s) {
-  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
-}
-
 void WriteResources(rapidjson::Writer<rapidjson::StringBuffer>& w,
                     const api::ResourceList& list) {
   w.StartObject();
@@ -85,6 +83,10 @@ const char* FateName(DisplacedPod::Fate fate) {
 }
 
 }  // namespace
+
+void WriteString(JsonWriter& w, const std::string& s) {
+  w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
+}
 
 std::string RenderTable(const SimulationResult& r) {
   std::ostringstream out;
@@ -265,71 +267,42 @@ std::string RenderTable(const SimulationResult& r) {
   return out.str();
 }
 
-std::string RenderJson(const SimulationResult& r) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
-  w.StartObject();
-  w.Key("pods");
-  w.StartArray();
-  for (const PodOutcome& p : r.pods) {
-    w.StartObject();
-    w.Key("namespace");
-    WriteString(w, p.ns);
-    w.Key("name");
-    WriteString(w, p.name);
-    w.Key("node");
-    if (p.node) {
-      WriteString(w, *p.node);
-    } else {
-      w.Null();
-    }
-    w.Key("message");
-    WriteString(w, p.message);
-    if (!p.nominated_node.empty()) {
-      w.Key("nominatedNode");
-      WriteString(w, p.nominated_node);
-    }
-    w.Key("profile");
-    WriteString(w, p.profile);
-    if (!p.claims.empty()) {
-      w.Key("claims");
+void WritePodClaims(JsonWriter& w, const PodOutcome& p) {
+  if (!p.claims.empty()) {
+    w.Key("claims");
+    w.StartArray();
+    for (const PodClaimOutcome& c : p.claims) {
+      w.StartObject();
+      w.Key("podClaim");
+      WriteString(w, c.pod_claim);
+      w.Key("claim");
+      WriteString(w, c.claim);
+      w.Key("devices");
       w.StartArray();
-      for (const PodClaimOutcome& c : p.claims) {
+      for (const AllocatedDevice& d : c.devices) {
         w.StartObject();
-        w.Key("podClaim");
-        WriteString(w, c.pod_claim);
-        w.Key("claim");
-        WriteString(w, c.claim);
-        w.Key("devices");
-        w.StartArray();
-        for (const AllocatedDevice& d : c.devices) {
-          w.StartObject();
-          w.Key("request");
-          WriteString(w, d.request);
-          w.Key("driver");
-          WriteString(w, d.driver);
-          w.Key("pool");
-          WriteString(w, d.pool);
-          w.Key("device");
-          WriteString(w, d.device);
-          if (d.admin_access) {
-            w.Key("adminAccess");
-            w.Bool(true);
-          }
-          w.EndObject();
+        w.Key("request");
+        WriteString(w, d.request);
+        w.Key("driver");
+        WriteString(w, d.driver);
+        w.Key("pool");
+        WriteString(w, d.pool);
+        w.Key("device");
+        WriteString(w, d.device);
+        if (d.admin_access) {
+          w.Key("adminAccess");
+          w.Bool(true);
         }
-        w.EndArray();
         w.EndObject();
       }
       w.EndArray();
+      w.EndObject();
     }
-    if (p.explanation && p.record) {
-      w.Key("explain");
-      explain::WriteJson(w, *p.explanation, *p.record);
-    }
-    w.EndObject();
+    w.EndArray();
   }
-  w.EndArray();
+}
+
+void WritePlanOutcomes(JsonWriter& w, const SimulationResult& r) {
   if (!r.workloads.empty()) {
     w.Key("workloads");
     w.StartArray();
@@ -434,6 +407,61 @@ std::string RenderJson(const SimulationResult& r) {
     w.Key("nodesNeeded");
     w.Int(r.nodes_needed);
   }
+}
+
+void WritePreempted(JsonWriter& w, const SimulationResult& r) {
+  w.Key("preempted");
+  w.StartArray();
+  for (const PreemptedPod& p : r.preempted) {
+    w.StartObject();
+    w.Key("namespace");
+    WriteString(w, p.ns);
+    w.Key("name");
+    WriteString(w, p.name);
+    w.Key("node");
+    WriteString(w, p.node);
+    w.Key("preemptedBy");
+    WriteString(w, p.by);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+std::string RenderJson(const SimulationResult& r) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  w.StartObject();
+  w.Key("pods");
+  w.StartArray();
+  for (const PodOutcome& p : r.pods) {
+    w.StartObject();
+    w.Key("namespace");
+    WriteString(w, p.ns);
+    w.Key("name");
+    WriteString(w, p.name);
+    w.Key("node");
+    if (p.node) {
+      WriteString(w, *p.node);
+    } else {
+      w.Null();
+    }
+    w.Key("message");
+    WriteString(w, p.message);
+    if (!p.nominated_node.empty()) {
+      w.Key("nominatedNode");
+      WriteString(w, p.nominated_node);
+    }
+    w.Key("profile");
+    WriteString(w, p.profile);
+    WritePodClaims(w, p);
+    if (p.explanation && p.record) {
+      w.Key("explain");
+      explain::WriteJson(w, *p.explanation, *p.record);
+    }
+    w.EndObject();
+  }
+  w.EndArray();
+  WritePlanOutcomes(w, r);
   w.Key("nodes");
   w.StartArray();
   for (const NodeSummary& n : r.nodes) {
@@ -448,6 +476,18 @@ std::string RenderJson(const SimulationResult& r) {
     WriteResources(w, n.allocatable);
     w.Key("pods");
     w.Int(n.pods);
+    w.Key("podsBefore");
+    w.Int(n.pods_before);
+    if (n.unschedulable) {
+      w.Key("cordoned");
+      w.Bool(true);
+    }
+    if (!n.taints.empty()) {
+      w.Key("taints");
+      w.StartArray();
+      for (const std::string& t : n.taints) WriteString(w, t);
+      w.EndArray();
+    }
     if (!n.devices.empty()) {
       w.Key("devices");
       w.StartArray();
@@ -466,21 +506,7 @@ std::string RenderJson(const SimulationResult& r) {
     w.EndObject();
   }
   w.EndArray();
-  w.Key("preempted");
-  w.StartArray();
-  for (const PreemptedPod& p : r.preempted) {
-    w.StartObject();
-    w.Key("namespace");
-    WriteString(w, p.ns);
-    w.Key("name");
-    WriteString(w, p.name);
-    w.Key("node");
-    WriteString(w, p.node);
-    w.Key("preemptedBy");
-    WriteString(w, p.by);
-    w.EndObject();
-  }
-  w.EndArray();
+  WritePreempted(w, r);
   w.Key("otherSchedulerPods");
   w.StartArray();
   for (const std::string& p : r.other_scheduler_pods) WriteString(w, p);
@@ -489,8 +515,94 @@ std::string RenderJson(const SimulationResult& r) {
   w.StartArray();
   for (const std::string& s : r.warnings) WriteString(w, s);
   w.EndArray();
+  w.Key("pendingReasons");
+  w.StartArray();
+  for (const PendingReason& p : PendingReasons(r)) {
+    w.StartObject();
+    w.Key("reason");
+    WriteString(w, p.reason);
+    w.Key("pods");
+    w.Int(p.pods);
+    w.EndObject();
+  }
+  w.EndArray();
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+std::string PrimaryReason(const std::string& message) {
+  // kube's FitError: "0/N nodes are available: " then "<count> <reason>"
+  // items joined by ", ", then ". " and what preemption said.
+  static constexpr std::string_view kAvailable = " nodes are available: ";
+  const size_t available = message.find(kAvailable);
+  if (message.rfind("0/", 0) != 0 || available == std::string::npos) {
+    const size_t colon = message.find(':');
+    return message.substr(0, colon);
+  }
+  const size_t begin = available + kAvailable.size();
+  size_t end = message.find(". ", begin);
+  if (end == std::string::npos) {
+    end = message.size();
+    if (end > begin && message[end - 1] == '.') --end;
+  }
+  const std::string_view items(message.data() + begin, end - begin);
+  // Items are split at ", " followed by a count: a reason itself may hold
+  // a comma.
+  auto count_of = [](std::string_view item, std::string_view* reason) {
+    size_t digits = 0;
+    while (digits < item.size() && item[digits] >= '0' && item[digits] <= '9') {
+      ++digits;
+    }
+    if (digits == 0 || digits >= item.size() || item[digits] != ' ') {
+      *reason = item;
+      return -1L;
+    }
+    *reason = item.substr(digits + 1);
+    return std::stol(std::string(item.substr(0, digits)));
+  };
+  std::string_view best;
+  long best_count = -2;
+  size_t start = 0;
+  while (start <= items.size()) {
+    size_t split = start;
+    size_t next = std::string_view::npos;
+    while ((split = items.find(", ", split)) != std::string_view::npos) {
+      if (split + 2 < items.size() && items[split + 2] >= '0' &&
+          items[split + 2] <= '9') {
+        next = split;
+        break;
+      }
+      split += 2;
+    }
+    const std::string_view item = items.substr(
+        start,
+        next == std::string_view::npos ? std::string_view::npos : next - start);
+    std::string_view reason;
+    long count = count_of(item, &reason);
+    // A PreFilter's message rejects every node at once.
+    if (count < 0) count = std::numeric_limits<long>::max();
+    if (count > best_count) {
+      best_count = count;
+      best = reason;
+    }
+    if (next == std::string_view::npos) break;
+    start = next + 2;
+  }
+  return std::string(best);
+}
+
+std::vector<PendingReason> PendingReasons(const SimulationResult& result) {
+  std::map<std::string, int> pods;
+  for (const PodOutcome& p : result.pods) {
+    if (!p.node) ++pods[PrimaryReason(p.message)];
+  }
+  std::vector<PendingReason> out;
+  for (const auto& [reason, n] : pods) out.push_back({reason, n});
+  std::stable_sort(out.begin(), out.end(),
+                   [](const PendingReason& a, const PendingReason& b) {
+                     return a.pods > b.pods;
+                   });
+  return out;
 }
 
 std::vector<std::string> InputNotices(const Cluster& cluster,

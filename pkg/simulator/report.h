@@ -21,11 +21,30 @@ std::string RenderTable(const SimulationResult& result);
 //   scheduled pod with ResourceClaims: [{"podClaim", "claim", "devices":
 //   [{"request", "driver", "pool", "device", "adminAccess" (only when
 //   true)}]}])}],
-//  "nodes": [{"name", "requested": {resource: quantity}, "allocatable":
-//   {...}, "pods": N, "devices" (when ResourceSlices publish some for the
-//   node: [{"driver", "allocated", "total"}])}],
-//  "preempted": [{"namespace", "name", "node", "preemptedBy"}]}
+//  "nodes": [{"name", "requested": {resource: quantity},
+//   "requestedBefore": {...}, "allocatable": {...}, "pods": N,
+//   "podsBefore": N, "cordoned" (only when true), "taints" (when any:
+//   ["key=value:Effect"]), "devices" (when ResourceSlices publish some for
+//   the node: [{"driver", "allocated", "total"}])}],
+//  "preempted": [{"namespace", "name", "node", "preemptedBy"}],
+//  "pendingReasons": [{"reason", "pods"}] (PendingReasons)}
 std::string RenderJson(const SimulationResult& result);
+
+// The reason that kept an unschedulable pod from the most nodes, from its
+// message: "Insufficient cpu" out of "0/7 nodes are available: 1 node(s)
+// were unschedulable, 4 Insufficient cpu. preemption: ..."; a PreFilter's
+// rejection of every node ("pod has unbound immediate
+// PersistentVolumeClaims"); or, for a message of another form, its text up
+// to the first colon ("waiting for scheduling gates").
+std::string PrimaryReason(const std::string& message);
+
+struct PendingReason {
+  std::string reason;
+  int pods = 0;
+};
+// The pods left unschedulable, counted by PrimaryReason: each pod once,
+// most pods first, then by reason.
+std::vector<PendingReason> PendingReasons(const SimulationResult& result);
 
 // What a user should know about the input before reading the report, one
 // line each, for stderr: "no nodes in FILE", "no pending pods for profiles

@@ -44,6 +44,7 @@ NodeSummary Summarize(const NodeInfo& info) {
   NodeSummary s;
   const api::Node& node = *info.node();
   s.name = node.metadata.name;
+  s.labels = node.metadata.labels;
   s.allocatable = node.status.allocatable;
   s.pods = static_cast<int>(info.pods().size());
   s.allowed_pods = info.allocatable().allowed_pod_number;
@@ -336,6 +337,7 @@ util::Result<SimulationResult> Simulate(
       });
   std::vector<std::string> pending;
   std::map<std::string, api::ResourceList> requested_before;
+  std::map<std::string, int> pods_before;
   for (int pass = 0; pass < 2; ++pass) {
     if (pass == 1) {
       // The input's running pods are all in: what each node had before.
@@ -345,6 +347,7 @@ util::Result<SimulationResult> Simulate(
       }
       for (const framework::NodeInfoPtr& info : before.nodes()) {
         requested_before[info->name()] = Requested(info->requested());
+        pods_before[info->name()] = static_cast<int>(info->pods().size());
       }
     }
     for (size_t index : order_in_file) {
@@ -585,6 +588,7 @@ util::Result<SimulationResult> Simulate(
     if (const NodeInfo* info = snapshot.Get(node.metadata.name)) {
       out.nodes.push_back(Summarize(*info));
       out.nodes.back().requested_before = requested_before[node.metadata.name];
+      out.nodes.back().pods_before = pods_before[node.metadata.name];
       out.nodes.back().devices = std::move(devices[node.metadata.name]);
     }
   }

@@ -71,10 +71,12 @@ struct NodeSummary {
   api::ResourceList requested_before;
   api::ResourceList allocatable;  // status.allocatable
   int pods = 0;
+  int pods_before = 0;  // of the input's running pods
   int64_t allowed_pods = 0;
   bool unschedulable = false;
   std::vector<std::string> taints;   // "key=value:Effect"
   std::vector<NodeDevices> devices;  // by driver
+  api::StringMap labels;             // the node's, for grouping by topology
 };
 
 struct PreemptedPod {
