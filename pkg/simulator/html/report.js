@@ -320,7 +320,9 @@ window.addEventListener('error', (e) => {
     $('cluster-total').textContent = '';
     $('cluster-total').append(el('p', {id: 'cluster-sum', 'data-used': total.used, 'data-allocatable': total.cap},
       plural(nodes.length, 'node') + ' · ' + total.text + ' ' + (state.when === 'before' ? 'before the run' : 'after the run')));
-    for (const [value, members] of groupsOf()) {
+    const grouped = groupsOf();
+    if (grouped.length > 1) box.append(groupTable(grouped));
+    for (const [value, members] of grouped) {
       const s = sumLine(members, state.res, state.when);
       const head = el('div', {class: 'group-head'}, el('b', null, value), plural(members.length, 'node'),
         el('span', {class: 'group-sum'}, s.text), meter(s.cap > 0 ? s.used / s.cap : 0));
@@ -372,6 +374,26 @@ window.addEventListener('error', (e) => {
     return box;
   }
 
+  // Every group on one line per resource: which zones are full, at a
+  // glance, whatever the colouring chosen.
+  function groupTable(grouped) {
+    const shown = [];
+    resources.forEach((r, i) => {
+      if (i < 3 || nodes.some((n) => n.a[i] > 0)) shown.push(i);
+    });
+    deviceDrivers.forEach((_, i) => shown.push(resources.length + i));
+    return el('table', {class: 'group-table'},
+      el('thead', null, el('tr', null, el('th', null, model.labelKeys[state.group] || 'group'), el('th', {class: 'num'}, 'Nodes'),
+        ...shown.map((res) => el('th', null, resName(res))))),
+      el('tbody', null, ...grouped.map(([value, members]) => el('tr', {'data-group-row': value},
+        el('td', null, value), el('td', {class: 'num'}, members.length),
+        ...shown.map((res) => {
+          const s = sumLine(members, res, state.when);
+          const f = s.cap > 0 ? s.used / s.cap : 0;
+          return el('td', {class: 'nowrap', title: s.text}, meter(f), ' ' + (isNaN(s.used) ? 'n/a' : pct(s.used, s.cap) + '%'));
+        })))));
+  }
+
   function fraction(n) {
     const [u, a] = usage(n, state.res, state.when);
     return a > 0 ? u / a : (u > 0 ? 2 : NaN);
@@ -396,7 +418,7 @@ window.addEventListener('error', (e) => {
       buckets[isNaN(f) ? 0 : f > 1 ? 10 : Math.min(9, Math.floor(f * 10))]++;
     }
     const most = Math.max(...buckets, 1);
-    return el('div', {class: 'hist'}, ...buckets.map((c, b) => el('div',
+    return el('div', {class: 'hist', title: 'nodes by how full they are: 0-10% on the left, over 100% on the right'}, ...buckets.map((c, b) => el('div',
       {title: c + ' nodes ' + (b === 10 ? 'over 100%' : (b * 10) + '-' + (b * 10 + 10) + '% full'), 'data-bucket': b, 'data-count': c},
       c ? String(c) : '', el('span', {style: 'height:' + (55 * c / most) + 'px;background:' + fullColour(b === 10 ? 1.5 : b / 10 + 0.05)}))));
   }
@@ -450,7 +472,15 @@ window.addEventListener('error', (e) => {
     if (tile) tile.classList.add('found');
   }
 
+  // A link can open the page on a grouping and a node:
+  // report.html#group=node.kubernetes.io/instance-type&node=node-17.
+  const wanted = new URLSearchParams(location.hash.slice(1));
+  if (wanted.has('group')) {
+    state.group = model.labelKeys.indexOf(wanted.get('group'));
+    $('group-by').value = state.group;
+  }
   drawCluster();
+  if (nodeIndex.has(wanted.get('node'))) showNode(wanted.get('node'));
 
   // ---- placements ----
 
@@ -577,6 +607,9 @@ window.addEventListener('error', (e) => {
     });
   })();
 
+  // Reading a layout property makes the browser lay the page out now, so
+  // the time recorded includes style and layout, not only the script.
+  void document.body.offsetHeight;
   document.body.setAttribute('data-rendered', 'true');
   document.body.setAttribute('data-render-ms', Math.round(performance.now()));
 })();

@@ -1,0 +1,443 @@
+// The HTML report (`ksched simulate --output html`) in a real browser:
+// Debian's chromium, headless, loads the page the real binary wrote, runs
+// its scripts, and the tests read the DOM it ends with. Every figure they
+// check is compared with what the JSON (or table) output of the same run
+// says, so the page cannot drift from the other renderers.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <numeric>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/report_cluster.h"
+#include "pkg/api/quantity.h"
+#include "pkg/util/json.h"
+#include "test/browser/headless_chromium.h"
+#include "test/cli/run_command.h"
+
+namespace ksched::testing {
+namespace {
+
+const std::string kSource = KSCHED_SOURCE_DIR;
+
+std::string Ksched() { return KSCHED_BINARY; }
+
+rapidjson::Document ParseJsonOrDie(const std::string& text) {
+  rapidjson::Document doc;
+  doc.Parse(text.data(), text.size());
+  EXPECT_FALSE(doc.HasParseError()) << text.substr(0, 300);
+  return doc;
+}
+
+int64_t Milli(const rapidjson::Value& resources, const char* name) {
+  if (!resources.HasMember(name)) return 0;
+  auto q = api::Quantity::Parse(resources[name].GetString());
+  EXPECT_TRUE(q.ok()) << resources[name].GetString();
+  return q.ok() ? q->MilliValue() : 0;
+}
+
+// Cores as the report writes them ("7.91", "0", "12").
+std::string Cores(int64_t milli) {
+  std::string out = std::to_string(milli / 1000);
+  if (milli % 1000 != 0) {
+    std::string digits = std::to_string(1000 + milli % 1000).substr(1);
+    while (digits.back() == '0') digits.pop_back();
+    out += "." + digits;
+  }
+  return out;
+}
+
+// The index of the first tag at or after `from` with `cls` among its
+// classes; tags.size() when none.
+size_t NextWithClass(const std::vector<Tag>& tags, size_t from,
+                     const std::string& cls) {
+  for (size_t i = from; i < tags.size(); ++i) {
+    std::istringstream classes(tags[i].Attr("class"));
+    std::string c;
+    while (classes >> c) {
+      if (c == cls) return i;
+    }
+  }
+  return tags.size();
+}
+
+size_t IndexOf(const std::vector<Tag>& tags, const Tag* tag) {
+  return static_cast<size_t>(tag - tags.data());
+}
+
+// The figure of a summary card (<div id="sum-NAME"><div class="num">).
+std::string Card(const std::vector<Tag>& tags, const std::string& name) {
+  const std::string id = "sum-" + name;
+  auto cards = WithAttr(tags, "id", &id);
+  if (cards.size() != 1) return "missing card " + id;
+  const size_t num = NextWithClass(tags, IndexOf(tags, cards[0]) + 1, "num");
+  return num < tags.size() ? tags[num].text : "no figure in " + id;
+}
+
+class ReportBrowserTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = ::testing::TempDir() + "/ksched-report-" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::filesystem::create_directories(dir_);
+  }
+
+  // Runs `ksched simulate ARGS -o FORMAT` and returns its stdout.
+  std::string Simulate(const std::string& args, const std::string& format) {
+    CommandResult r =
+        RunCommand(Ksched() + " simulate " + args + " --quiet -o " + format);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return r.out;
+  }
+
+  // Writes the page and loads it in chromium; the DOM's tags after the
+  // scripts ran.
+  std::vector<Tag> Render(const std::string& html, const std::string& name,
+                          const std::string& fragment = "") {
+    const std::string path = dir_ + "/" + name;
+    std::ofstream(path) << html;
+    DumpedDom dumped = DumpDom("file://" + path + fragment);
+    EXPECT_EQ(dumped.exit_code, 0) << "chromium at " << ChromiumPath();
+    std::vector<Tag> tags = ParseTags(dumped.dom);
+    const std::string body = "body";
+    bool rendered = false;
+    for (const Tag& t : tags) {
+      if (t.name != body) continue;
+      rendered = t.Attr("data-rendered") == "true";
+      EXPECT_FALSE(t.Has("data-render-error")) << t.Attr("data-render-error");
+    }
+    EXPECT_TRUE(rendered) << "the page's script did not finish:\n"
+                          << dumped.dom.substr(0, 2000);
+    return tags;
+  }
+
+  std::string dir_;
+};
+
+// Summary cards, placements and pending reasons against the JSON output.
+void ExpectSummaryAndPods(const std::vector<Tag>& tags,
+                          const rapidjson::Document& json) {
+  const auto& pods = json["pods"].GetArray();
+  int scheduled = 0;
+  for (const auto& p : pods) scheduled += p["node"].IsString();
+  EXPECT_EQ(Card(tags, "pending"), std::to_string(pods.Size()));
+  EXPECT_EQ(Card(tags, "scheduled"), std::to_string(scheduled));
+  EXPECT_EQ(Card(tags, "unschedulable"),
+            std::to_string(pods.Size() - scheduled));
+  EXPECT_EQ(Card(tags, "preempted"),
+            std::to_string(json["preempted"].GetArray().Size()));
+  EXPECT_EQ(Card(tags, "nodes"),
+            std::to_string(json["nodes"].GetArray().Size()));
+
+  int reason_total = 0;
+  for (const auto& r : json["pendingReasons"].GetArray()) {
+    const std::string reason = r["reason"].GetString();
+    auto items = WithAttr(tags, "data-reason", &reason);
+    ASSERT_EQ(items.size(), 1u) << reason;
+    const size_t count = NextWithClass(tags, IndexOf(tags, items[0]), "count");
+    ASSERT_LT(count, tags.size());
+    EXPECT_EQ(tags[count].text, std::to_string(r["pods"].GetInt())) << reason;
+    reason_total += r["pods"].GetInt();
+  }
+  EXPECT_EQ(reason_total, static_cast<int>(pods.Size()) - scheduled);
+}
+
+TEST_F(ReportBrowserTest, ExampleReportShowsWhatJsonAndTableSay) {
+  const std::string args =
+      "--cluster " + kSource + "/examples/cluster.yaml --explain";
+  const rapidjson::Document json = ParseJsonOrDie(Simulate(args, "json"));
+  const std::string table = Simulate(args, "table");
+  const std::string html = Simulate(args, "html");
+  ASSERT_EQ(html.find("http://"), std::string::npos) << "fetches nothing";
+  ASSERT_EQ(html.find("https://"), std::string::npos) << "fetches nothing";
+  const std::vector<Tag> tags = Render(html, "example.html");
+  ExpectSummaryAndPods(tags, json);
+  ASSERT_GT(json["pods"].GetArray().Size(), 20u);
+  EXPECT_EQ(Card(tags, "preempted"), "2");
+
+  // Every pod's row: where it went, or "-".
+  for (const auto& p : json["pods"].GetArray()) {
+    const std::string key =
+        std::string(p["namespace"].GetString()) + "/" + p["name"].GetString();
+    const std::string node = p["node"].IsString() ? p["node"].GetString() : "-";
+    bool found = false;
+    for (const Tag* row : WithAttr(tags, "data-pod", &key)) {
+      found |= row->name == "tr" && row->Attr("data-node") == node;
+    }
+    EXPECT_TRUE(found) << key << " on " << node;
+  }
+
+  // Each node's card gives the NODES table's CPU, MEMORY and PODS figures,
+  // and what its pods requested before the run as the JSON has it.
+  const std::regex line(
+      R"(^(\S+)\s+(\S+ \d+%)\s+(\S+ \d+%)\s+(\d+/\d+)\s*.*$)");
+  std::istringstream lines(table.substr(table.find("\nNODES\n")));
+  std::string text;
+  int nodes_seen = 0;
+  std::map<std::string, const rapidjson::Value*> json_nodes;
+  for (const auto& n : json["nodes"].GetArray()) {
+    json_nodes[n["name"].GetString()] = &n;
+  }
+  while (std::getline(lines, text)) {
+    std::smatch m;
+    if (!std::regex_match(text, m, line) || m[1] == "NODE") continue;
+    ++nodes_seen;
+    const std::string node = m[1];
+    std::vector<const Tag*> cards;
+    for (const Tag* t : WithAttr(tags, "data-node", &node)) {
+      if (t->Attr("class").find("node-card") != std::string::npos) {
+        cards.push_back(t);
+      }
+    }
+    ASSERT_EQ(cards.size(), 1u) << node;
+    std::map<std::string, std::string> figures, titles;
+    for (size_t i = IndexOf(tags, cards[0]) + 1;
+         i < tags.size() &&
+         tags[i].Attr("class").find("node-card") == std::string::npos &&
+         tags[i].Attr("class") != "group";
+         ++i) {
+      if (tags[i].Attr("class") != "res") continue;
+      const std::string resource = tags[i].Attr("data-resource");
+      figures[resource] = tags[NextWithClass(tags, i, "res-text")].text;
+      titles[resource] = tags[NextWithClass(tags, i, "res-bar")].Attr("title");
+    }
+    EXPECT_EQ(figures["cpu"], m[2].str()) << node;
+    EXPECT_EQ(figures["memory"], m[3].str()) << node;
+    EXPECT_EQ(figures["pods"].substr(0, figures["pods"].find(' ')), m[4].str())
+        << node;
+    const rapidjson::Value& j = *json_nodes.at(node);
+    EXPECT_EQ(
+        titles["cpu"].rfind(
+            "cpu: " + Cores(Milli(j["requestedBefore"], "cpu")) + " before, ",
+            0),
+        0u)
+        << titles["cpu"];
+    EXPECT_EQ(
+        titles["pods"].rfind(
+            "pods: " + std::to_string(j["podsBefore"].GetInt()) + " before, ",
+            0),
+        0u)
+        << titles["pods"];
+  }
+  EXPECT_EQ(nodes_seen, static_cast<int>(json["nodes"].GetArray().Size()));
+
+  // Grouped by zone: the example's two zones, their nodes and CPU adding
+  // up to the JSON's.
+  int64_t json_cpu = 0;
+  for (const auto& n : json["nodes"].GetArray()) {
+    json_cpu += Milli(n["requested"], "cpu");
+  }
+  std::set<std::string> groups;
+  int grouped_nodes = 0;
+  int64_t grouped_cpu = 0;
+  for (const Tag* g : WithAttr(tags, "data-group")) {
+    groups.insert(g->Attr("data-group"));
+    grouped_nodes += std::stoi(g->Attr("data-nodes"));
+    grouped_cpu += std::stoll(g->Attr("data-used"));
+  }
+  EXPECT_EQ(groups, (std::set<std::string>{"zone-a", "zone-b"}));
+  EXPECT_EQ(grouped_nodes, static_cast<int>(json["nodes"].GetArray().Size()));
+  EXPECT_EQ(grouped_cpu, json_cpu);
+
+  // Explanations: per explained pod its block; in the open ones the
+  // rejections, the top nodes' totals and, cell by cell, the filter matrix
+  // against the JSON's filter-result.
+  int explained = 0, checked_cells = 0;
+  for (const auto& p : json["pods"].GetArray()) {
+    if (!p.HasMember("explain")) continue;
+    ++explained;
+    const std::string key =
+        std::string(p["namespace"].GetString()) + "/" + p["name"].GetString();
+    std::vector<const Tag*> blocks;
+    for (const Tag* t : WithAttr(tags, "data-pod", &key)) {
+      if (t->name == "details" &&
+          t->Attr("class").find("explain") != std::string::npos) {
+        blocks.push_back(t);
+      }
+    }
+    ASSERT_EQ(blocks.size(), 1u) << key;
+    if (!blocks[0]->Has("open")) continue;
+    const size_t begin = IndexOf(tags, blocks[0]) + 1;
+    size_t end = begin;
+    while (end < tags.size() && !(tags[end].name == "details" &&
+                                  tags[end].Attr("class") == "explain")) {
+      ++end;
+    }
+    const std::vector<Tag> block(tags.begin() + begin, tags.begin() + end);
+    const auto& summary = p["explain"]["summary"];
+    std::vector<std::string> want_top, got_top;
+    for (const auto& t : summary["top"].GetArray()) {
+      want_top.push_back(std::string(t["node"].GetString()) + " " +
+                         std::to_string(t["total"].GetInt64()));
+    }
+    for (const Tag* t : WithAttr(block, "data-total")) {
+      got_top.push_back(t->Attr("data-node") + " " + t->Attr("data-total"));
+    }
+    EXPECT_EQ(got_top, want_top) << key;
+    std::vector<std::string> want_rejections, got_rejections;
+    for (const auto& r : summary["rejections"].GetArray()) {
+      want_rejections.push_back(std::string(r["plugin"].GetString()) + " " +
+                                std::to_string(r["nodes"].GetInt()));
+    }
+    for (const Tag* t : WithAttr(block, "data-nodes")) {
+      if (t->name == "tr") {
+        got_rejections.push_back(t->Attr("data-plugin") + " " +
+                                 t->Attr("data-nodes"));
+      }
+    }
+    EXPECT_EQ(got_rejections, want_rejections) << key;
+    const auto& filter = p["explain"]["filter-result"];
+    int rows = 0;
+    for (size_t i = 0; i < block.size(); ++i) {
+      if (block[i].name != "tr" || !block[i].Has("data-node") ||
+          block[i].Has("data-total")) {
+        continue;
+      }
+      ++rows;
+      const std::string node = block[i].Attr("data-node");
+      ASSERT_TRUE(filter.HasMember(node.c_str())) << key << " " << node;
+      for (size_t c = i + 1; c < block.size() && block[c].name == "td"; ++c) {
+        if (!block[c].Has("data-plugin")) continue;
+        const std::string plugin = block[c].Attr("data-plugin");
+        ASSERT_TRUE(filter[node.c_str()].HasMember(plugin.c_str()))
+            << key << " " << node << " " << plugin;
+        const std::string verdict =
+            filter[node.c_str()][plugin.c_str()].GetString();
+        const std::string cls = block[c].Attr("class");
+        if (verdict == "passed") {
+          EXPECT_EQ(cls, "pass") << key << " " << node << " " << plugin;
+        } else {
+          EXPECT_EQ(cls.rfind("fail", 0), 0u) << key << " " << node;
+          EXPECT_NE(block[c].Attr("title").find(verdict), std::string::npos)
+              << block[c].Attr("title") << " vs " << verdict;
+        }
+        ++checked_cells;
+      }
+    }
+    EXPECT_EQ(rows, static_cast<int>(filter.MemberCount())) << key;
+  }
+  EXPECT_GT(explained, 10);
+  EXPECT_GT(checked_cells, 100);
+}
+
+TEST_F(ReportBrowserTest, ExampleScreenshotIsDrawn) {
+  const std::string html = Simulate(
+      "--cluster " + kSource + "/examples/cluster.yaml --explain", "html");
+  const std::string page = dir_ + "/example.html";
+  std::ofstream(page) << html;
+  const std::string png = dir_ + "/example.png";
+  ASSERT_TRUE(Screenshot("file://" + page, png, 1280, 1000));
+  const PngStats stats = ReadPngStats(png);
+  ASSERT_TRUE(stats.ok) << stats.error;
+  EXPECT_EQ(stats.width, 1280);
+  EXPECT_EQ(stats.height, 1000);
+  // Text, bars and coloured nodes: a blank or unstyled page has a handful
+  // of colours and almost nothing but white.
+  EXPECT_GT(stats.colours, 200u);
+  EXPECT_GT(stats.non_white, 0.05);
+  // The README's picture is this screenshot:
+  // KSCHED_UPDATE_SCREENSHOT=1 writes it to docs/images/.
+  if (const char* update = std::getenv("KSCHED_UPDATE_SCREENSHOT");
+      update != nullptr && std::string(update) == "1") {
+    std::filesystem::copy_file(
+        png, kSource + "/docs/images/report-example.png",
+        std::filesystem::copy_options::overwrite_existing);
+  }
+}
+
+TEST_F(ReportBrowserTest, FiveThousandNodesAggregateByZoneAndFindANode) {
+  const std::string cluster = dir_ + "/cluster.json";
+  std::ofstream(cluster) << bench::ReportClusterJson(
+      {.nodes = 5000, .pending = 500});
+  const std::string args =
+      "--cluster " + cluster + " --explain apps/huge-0 apps/gpu-0 apps/web-0";
+  const rapidjson::Document json = ParseJsonOrDie(Simulate(args, "json"));
+  const std::string html = Simulate(args, "html");
+  EXPECT_LE(html.size(), 5u << 20) << "the 5,000-node report is too large";
+  const std::vector<Tag> tags = Render(html, "large.html");
+  ExpectSummaryAndPods(tags, json);
+  EXPECT_EQ(Card(tags, "nodes"), "5000");
+
+  // Ten zones of 500 nodes: each shown as a histogram of how full its
+  // nodes are, not 500 tiles; the counts add up to the zone's nodes.
+  int64_t json_cpu = 0, json_allocatable = 0;
+  for (const auto& n : json["nodes"].GetArray()) {
+    json_cpu += Milli(n["requested"], "cpu");
+    json_allocatable += Milli(n["allocatable"], "cpu");
+  }
+  const auto groups = WithAttr(tags, "data-group");
+  ASSERT_EQ(groups.size(), 10u);
+  int64_t cpu = 0, allocatable = 0;
+  for (const Tag* g : groups) {
+    cpu += std::stoll(g->Attr("data-used"));
+    allocatable += std::stoll(g->Attr("data-allocatable"));
+    EXPECT_EQ(g->Attr("data-nodes"), "500");
+    int counted = 0, buckets = 0;
+    for (size_t i = IndexOf(tags, g) + 1;
+         i < tags.size() && !tags[i].Has("data-group"); ++i) {
+      EXPECT_NE(tags[i].Attr("class"), "tile") << "tiles at 500 nodes";
+      if (tags[i].Has("data-bucket")) {
+        counted += std::stoi(tags[i].Attr("data-count"));
+        ++buckets;
+      }
+    }
+    EXPECT_EQ(buckets, 11);
+    EXPECT_EQ(counted, 500) << g->Attr("data-group");
+  }
+  EXPECT_EQ(cpu, json_cpu);
+  EXPECT_EQ(allocatable, json_allocatable);
+
+  // A link that groups by instance type and opens one node.
+  const std::string node = "node-1234";
+  const std::vector<Tag> found =
+      Render(html, "large.html",
+             "#group=node.kubernetes.io/instance-type&node=" + node);
+  std::set<std::string> types;
+  for (const Tag* g : WithAttr(found, "data-group")) {
+    types.insert(g->Attr("data-group"));
+  }
+  EXPECT_EQ(types, (std::set<std::string>{"m6i.2xlarge", "m6i.4xlarge",
+                                          "m6i.8xlarge"}));
+  const rapidjson::Value* want = nullptr;
+  for (const auto& n : json["nodes"].GetArray()) {
+    if (node == n["name"].GetString()) want = &n;
+  }
+  ASSERT_NE(want, nullptr);
+  std::vector<const Tag*> cards;
+  for (const Tag* t : WithAttr(found, "data-node", &node)) {
+    if (t->Attr("class") == "card") cards.push_back(t);
+  }
+  ASSERT_EQ(cards.size(), 1u) << "no detail card for " << node;
+  std::vector<std::string> cells;
+  const std::string cpu_row = "cpu";
+  for (const Tag* row : WithAttr(found, "data-resource", &cpu_row)) {
+    if (row->name != "tr") continue;
+    for (size_t i = IndexOf(found, row) + 1;
+         i < found.size() && found[i].name == "td"; ++i) {
+      cells.push_back(found[i].text);
+    }
+  }
+  ASSERT_EQ(cells.size(), 5u);
+  EXPECT_EQ(cells[1], Cores(Milli((*want)["requestedBefore"], "cpu")));
+  EXPECT_EQ(cells[2], Cores(Milli((*want)["requested"], "cpu")));
+  EXPECT_EQ(cells[3], Cores(Milli((*want)["allocatable"], "cpu")));
+
+  // The three explained pods, the two that fit nowhere with their reasons.
+  for (const std::string pod : {"apps/huge-0", "apps/gpu-0", "apps/web-0"}) {
+    bool open = false;
+    for (const Tag* t : WithAttr(tags, "data-pod", &pod)) {
+      open |= t->name == "details" && t->Has("open");
+    }
+    EXPECT_TRUE(open) << pod;
+  }
+}
+
+}  // namespace
+}  // namespace ksched::testing
