@@ -530,7 +530,23 @@ std::string RenderJson(const SimulationResult& r) {
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
 }
 
-std::string PrimaryReason(const std::string& message) {
+std::string PrimaryReason(const std::string& message,
+                          const std::string& pod_name) {
+  if (!pod_name.empty()) {
+    // " <name>" where the name stands as a word of its own.
+    const std::string word = " " + pod_name;
+    std::string without = message;
+    for (size_t at = 0; (at = without.find(word, at)) != std::string::npos;) {
+      const size_t end = at + word.size();
+      if (end == without.size() || without[end] == ' ' || without[end] == ',' ||
+          without[end] == '.' || without[end] == ':') {
+        without.erase(at, word.size());
+      } else {
+        at = end;
+      }
+    }
+    if (without != message) return PrimaryReason(without);
+  }
   // kube's FitError: "0/N nodes are available: " then "<count> <reason>"
   // items joined by ", ", then ". " and what preemption said.
   static constexpr std::string_view kAvailable = " nodes are available: ";
@@ -594,7 +610,7 @@ std::string PrimaryReason(const std::string& message) {
 std::vector<PendingReason> PendingReasons(const SimulationResult& result) {
   std::map<std::string, int> pods;
   for (const PodOutcome& p : result.pods) {
-    if (!p.node) ++pods[PrimaryReason(p.message)];
+    if (!p.node) ++pods[PrimaryReason(p.message, p.name)];
   }
   std::vector<PendingReason> out;
   for (const auto& [reason, n] : pods) out.push_back({reason, n});

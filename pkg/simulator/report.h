@@ -35,8 +35,11 @@ std::string RenderJson(const SimulationResult& result);
 // were unschedulable, 4 Insufficient cpu. preemption: ..."; a PreFilter's
 // rejection of every node ("pod has unbound immediate
 // PersistentVolumeClaims"); or, for a message of another form, its text up
-// to the first colon ("waiting for scheduling gates").
-std::string PrimaryReason(const std::string& message);
+// to the first colon ("waiting for scheduling gates"). The pod's own name,
+// which some plugins put in their messages ("pod train-3 cannot find
+// enough sibling pods"), is left out, so pods share the reason.
+std::string PrimaryReason(const std::string& message,
+                          const std::string& pod_name = "");
 
 struct PendingReason {
   std::string reason;

@@ -516,7 +516,7 @@ std::string HtmlReportModel(const SimulationResult& r,
       Key(w, "m");
       w.Int(messages.Index(p.message));
       Key(w, "why");
-      w.Int(reason_index.at(PrimaryReason(p.message)));
+      w.Int(reason_index.at(PrimaryReason(p.message, p.name)));
     }
     if (!p.nominated_node.empty()) {
       Key(w, "nom");

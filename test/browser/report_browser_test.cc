@@ -429,13 +429,23 @@ TEST_F(ReportBrowserTest, FiveThousandNodesAggregateByZoneAndFindANode) {
   EXPECT_EQ(cells[2], Cores(Milli((*want)["requested"], "cpu")));
   EXPECT_EQ(cells[3], Cores(Milli((*want)["allocatable"], "cpu")));
 
-  // The three explained pods, the two that fit nowhere with their reasons.
+  // The three explained pods, open. huge-0 was filtered on every node,
+  // and its matrix carries the 500 closest to fitting.
   for (const std::string pod : {"apps/huge-0", "apps/gpu-0", "apps/web-0"}) {
-    bool open = false;
+    const Tag* block = nullptr;
     for (const Tag* t : WithAttr(tags, "data-pod", &pod)) {
-      open |= t->name == "details" && t->Has("open");
+      if (t->name == "details") block = t;
     }
-    EXPECT_TRUE(open) << pod;
+    ASSERT_NE(block, nullptr) << pod;
+    EXPECT_TRUE(block->Has("open")) << pod;
+    if (pod != "apps/huge-0") continue;
+    int rows = 0;
+    for (size_t i = IndexOf(tags, block) + 1;
+         i < tags.size() && tags[i].name != "details"; ++i) {
+      rows += tags[i].name == "tr" && tags[i].Has("data-node") &&
+              !tags[i].Has("data-total");
+    }
+    EXPECT_EQ(rows, 500);
   }
 }
 

@@ -73,7 +73,7 @@ TEST(CommandCliTest, ExitStatusesAreTheSameEverywhere) {
       {"simulate --bogus", 2, "unknown flag: --bogus"},
       {"explain --bogus", 2, "unknown flag: --bogus"},
       {"explain", 2, "name one pod"},
-      {"explain p -o xml", 2, "--output must be table, json or yaml"},
+      {"explain p -o xml", 2, "--output must be table, json, yaml or html"},
       {"simulate --cluster " + kExample + " --add-nodes -3", 2,
        "--add-nodes must not be negative, not -3"},
       {"simulate --cluster " + kExample + " --add-nodes 3", 2,

@@ -99,7 +99,7 @@ TEST(SimulateCliTest, BadInvocationsExplainThemselves) {
        "give the cluster as --cluster FILE or --kubeconfig FILE"},
       {"simulate --cluster", 2, "flag needs an argument: --cluster"},
       {"simulate --cluster x --output xml", 2,
-       "--output must be table, json or yaml, not xml"},
+       "--output must be table, json, yaml or html, not xml"},
       {"simulate --bogus", 2, "unknown flag: --bogus"},
       {"simulate --cluster /nonexistent.yaml", 1,
        "cannot open cluster file /nonexistent.yaml: No such file or "

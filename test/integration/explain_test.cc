@@ -10,6 +10,7 @@
 #include "pkg/api/yaml.h"
 #include "pkg/client/testing/loopback.h"
 #include "pkg/util/json.h"
+#include "test/browser/headless_chromium.h"
 #include "test/cli/run_command.h"
 #include "test/integration/cluster_test_base.h"
 #include "test/integration/rbac_manifest.h"
@@ -92,6 +93,59 @@ TEST_F(ExplainTest, ABoundPodSaysWhetherItStillFitsAndWhereItWouldGo) {
       "passed");
   EXPECT_TRUE(doc["explain"]["finalscore-result"]["node-b"].IsObject());
   EXPECT_STREQ(GetPod("web").spec.node_name.c_str(), "node-a");
+  ExpectOnlyLists();
+}
+
+TEST_F(ExplainTest, AsAPageItLeadsWithThePodAndDrawsInABrowser) {
+  auto r = Explain("big -o html");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // The page's model: the pod in focus and its explanation, the figures of
+  // the JSON output.
+  const std::string open =
+      R"(<script id="ksched-report" type="application/json">)";
+  const size_t begin = r.out.find(open);
+  ASSERT_NE(begin, std::string::npos) << r.out.substr(0, 500);
+  const size_t end = r.out.find("</script>", begin);
+  rapidjson::Document model;
+  const std::string json =
+      r.out.substr(begin + open.size(), end - begin - open.size());
+  model.Parse(json.data(), json.size());
+  ASSERT_FALSE(model.HasParseError()) << json.substr(0, 300);
+  EXPECT_STREQ(model["focusPod"].GetString(), "default/big");
+  ASSERT_EQ(model["explained"].Size(), 1u);
+  const auto& x = model["explained"][0];
+  EXPECT_STREQ(x["pod"].GetString(), "default/big");
+  EXPECT_EQ(std::string(x["message"].GetString())
+                .rfind("0/2 nodes are available: 2 Insufficient cpu. ", 0),
+            0u)
+      << x["message"].GetString();
+  EXPECT_EQ(x["filteredNodes"].GetInt(), 2);
+  EXPECT_EQ(x["matrix"]["rows"].Size(), 2u);
+
+  // In chromium: the explanation comes first, open, with both nodes
+  // rejected by NodeResourcesFit in its matrix.
+  const std::string page = (dir_ / "explain.html").string();
+  std::ofstream(page) << r.out;
+  DumpedDom dumped = DumpDom("file://" + page);
+  ASSERT_EQ(dumped.exit_code, 0);
+  const std::vector<Tag> tags = ParseTags(dumped.dom);
+  std::vector<std::string> sections;
+  int rejected = 0;
+  bool open_block = false;
+  for (const Tag& t : tags) {
+    if (t.name == "section") sections.push_back(t.Attr("id"));
+    if (t.name == "details" && t.Attr("data-pod") == "default/big") {
+      open_block = t.Has("open");
+    }
+    rejected += t.Attr("data-plugin") == "NodeResourcesFit" &&
+                t.Attr("class").rfind("fail", 0) == 0 &&
+                t.Attr("title").find("Insufficient cpu") != std::string::npos;
+    EXPECT_FALSE(t.Has("data-render-error")) << t.Attr("data-render-error");
+  }
+  ASSERT_FALSE(sections.empty());
+  EXPECT_EQ(sections.front(), "explanations");
+  EXPECT_TRUE(open_block);
+  EXPECT_EQ(rejected, 2);
   ExpectOnlyLists();
 }
 
