@@ -23,6 +23,9 @@ tests=(
   # The Prometheus server scrapes ksched in a test; promtool lints the
   # exposition.
   prometheus
+  # The HTML report's tests load it in headless chromium and read the DOM
+  # its scripts drew (test/browser).
+  chromium
   # The Helm chart's tests render it with Go's text/template and sprig,
   # the template engine Helm itself uses (test/chart/render.go), and read
   # the API server's gzip'd OpenAPI document with zlib.

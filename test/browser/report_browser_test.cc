@@ -328,16 +328,20 @@ TEST_F(ReportBrowserTest, ExampleReportShowsWhatJsonAndTableSay) {
 }
 
 TEST_F(ReportBrowserTest, ExampleScreenshotIsDrawn) {
-  const std::string html = Simulate(
-      "--cluster " + kSource + "/examples/cluster.yaml --explain", "html");
+  // Run from the source tree, as the README's command is.
+  const CommandResult r =
+      RunCommand("cd " + kSource + " && " + Ksched() +
+                 " simulate --cluster examples/cluster.yaml --explain "
+                 "--quiet -o html");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string page = dir_ + "/example.html";
-  std::ofstream(page) << html;
+  std::ofstream(page) << r.out;
   const std::string png = dir_ + "/example.png";
-  ASSERT_TRUE(Screenshot("file://" + page, png, 1280, 1000));
+  ASSERT_TRUE(Screenshot("file://" + page, png, 1280, 1400));
   const PngStats stats = ReadPngStats(png);
   ASSERT_TRUE(stats.ok) << stats.error;
   EXPECT_EQ(stats.width, 1280);
-  EXPECT_EQ(stats.height, 1000);
+  EXPECT_EQ(stats.height, 1400);
   // Text, bars and coloured nodes: a blank or unstyled page has a handful
   // of colours and almost nothing but white.
   EXPECT_GT(stats.colours, 200u);

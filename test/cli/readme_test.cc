@@ -97,6 +97,9 @@ TEST(ReadmeTest, SimulateExamplesPrintWhatTheReadmeShows) {
         runnable = false;
       }
     }
+    // A command writing to a file (`--output html > report.html`) would
+    // leave the file in the source tree, and shows nothing to compare.
+    if (e.command.find(" > ") != std::string::npos) runnable = false;
     if (!runnable) continue;
     const std::string command =
         "cd " + kSource + " && " + kKsched + e.command.substr(kBuilt.size());

@@ -99,9 +99,9 @@ window.addEventListener('error', (e) => {
   $('title').textContent = model.title;
   document.title = model.title + (model.source ? ' — ' + model.source : '');
   $('source').textContent = model.source ? 'Cluster: ' + model.source : '';
-  for (const [id, label] of [['summary', 'Summary'], ['pending', 'Pending'],
-    ['cluster', 'Cluster'], ['placements', 'Placements'],
-    ['explanations', 'Explanations']]) {
+  for (const [id, label] of [['summary', 'Summary'], ['cluster', 'Cluster'],
+    ['pending', 'Pending'], ['explanations', 'Explanations'],
+    ['placements', 'Placements']]) {
     $('toc').append(el('a', {href: '#' + id}, label));
   }
 
@@ -379,7 +379,8 @@ window.addEventListener('error', (e) => {
   function groupTable(grouped) {
     const shown = [];
     resources.forEach((r, i) => {
-      if (i < 3 || nodes.some((n) => n.a[i] > 0)) shown.push(i);
+      // Extended resources (GPUs) always; storage only when requested.
+      if (i < 3 || resources[i].unit === 'count' || nodes.some((n) => n.r[i] > 0 || n.b[i] > 0)) shown.push(i);
     });
     deviceDrivers.forEach((_, i) => shown.push(resources.length + i));
     return el('table', {class: 'group-table'},
