@@ -249,7 +249,7 @@ TEST_F(ReportBrowserTest, ExampleReportShowsWhatJsonAndTableSay) {
   // Explanations: per explained pod its block; in the open ones the
   // rejections, the top nodes' totals and, cell by cell, the filter matrix
   // against the JSON's filter-result.
-  int explained = 0, checked_cells = 0;
+  int explained = 0, checked_cells = 0, victims = 0, closest = 0;
   for (const auto& p : json["pods"].GetArray()) {
     if (!p.HasMember("explain")) continue;
     ++explained;
@@ -322,9 +322,119 @@ TEST_F(ReportBrowserTest, ExampleReportShowsWhatJsonAndTableSay) {
       }
     }
     EXPECT_EQ(rows, static_cast<int>(filter.MemberCount())) << key;
+    // An unschedulable pod's closest nodes: plugin and count per group.
+    if (!p["node"].IsString()) {
+      std::vector<std::string> want_closest, got_closest;
+      for (const auto& c : summary["closest"].GetArray()) {
+        want_closest.push_back(std::string(c["plugin"].GetString()) + " " +
+                               std::to_string(c["nodes"].GetInt()));
+      }
+      for (const Tag* t : WithAttr(block, "data-nodes")) {
+        if (t->name == "li") {
+          got_closest.push_back(t->Attr("data-plugin") + " " +
+                                t->Attr("data-nodes"));
+        }
+      }
+      EXPECT_EQ(got_closest, want_closest) << key;
+      closest += static_cast<int>(want_closest.size());
+    }
+    // Preemption's candidates, with their victims.
+    for (const auto& m : p["explain"]["preemption-result"].GetObject()) {
+      const std::string outcome = m.value.GetString();
+      if (outcome.rfind("chosen", 0) != 0 &&
+          outcome.rfind("candidate", 0) != 0) {
+        continue;
+      }
+      const std::string node = m.name.GetString();
+      bool listed = false;
+      for (const Tag* t : WithAttr(block, "data-node", &node)) {
+        listed |= t->name == "li" && t->text.find(outcome) != std::string::npos;
+      }
+      EXPECT_TRUE(listed) << key << ": " << node << ": " << outcome;
+      ++victims;
+    }
   }
   EXPECT_GT(explained, 10);
   EXPECT_GT(checked_cells, 100);
+  EXPECT_GE(victims, 1) << "the example's preemption (shop/ledger-0)";
+  EXPECT_GE(closest, 3);
+}
+
+// A plan: a Deployment to place, a node drained, and as many worker nodes
+// added as it takes; then a capacity question; then gangs. The page's
+// tables give the JSON's units.
+TEST_F(ReportBrowserTest, PlansShowWorkloadsDrainsNodesNeededCapacityAndGangs) {
+  const std::string plan =
+      "--cluster " + kSource + "/examples/cluster.yaml --add " + kSource +
+      "/examples/plan/shop-web.yaml --drain cpu-a-1 --force --node-template " +
+      kSource + "/examples/plan/worker-node.yaml --add-nodes-until-fits";
+  const rapidjson::Document json = ParseJsonOrDie(Simulate(plan, "json"));
+  const std::vector<Tag> tags = Render(Simulate(plan, "html"), "plan.html");
+  ExpectSummaryAndPods(tags, json);
+  ASSERT_TRUE(json.HasMember("workloads"));
+  for (const auto& w : json["workloads"].GetArray()) {
+    const std::string key =
+        std::string(w["namespace"].GetString()) + "/" + w["name"].GetString();
+    auto rows = WithAttr(tags, "data-workload", &key);
+    ASSERT_EQ(rows.size(), 1u) << key;
+    const size_t first = IndexOf(tags, rows[0]) + 1;
+    ASSERT_LT(first + 2, tags.size());
+    EXPECT_EQ(tags[first + 2].text, std::to_string(w["scheduled"].GetInt()) +
+                                        "/" +
+                                        std::to_string(w["desired"].GetInt()))
+        << key;
+  }
+  ASSERT_TRUE(json.HasMember("displaced"));
+  ASSERT_GT(json["displaced"].GetArray().Size(), 0u);
+  for (const auto& d : json["displaced"].GetArray()) {
+    const std::string pod = d["pod"].GetString();
+    bool found = false;
+    for (const Tag* t : WithAttr(tags, "data-pod", &pod)) {
+      found |= t->Has("data-new-node") &&
+               t->Attr("data-new-node") ==
+                   (d["newNode"].IsString() ? d["newNode"].GetString() : "");
+    }
+    EXPECT_TRUE(found) << pod;
+  }
+  const std::string needed_id = "nodes-needed";
+  auto needed = WithAttr(tags, "id", &needed_id);
+  ASSERT_EQ(needed.size(), 1u);
+  ASSERT_LT(IndexOf(tags, needed[0]) + 2, tags.size());
+  EXPECT_EQ(tags[IndexOf(tags, needed[0]) + 2].text,
+            std::to_string(json["nodesNeeded"].GetInt()));
+
+  const std::string capacity = "--cluster " + kSource +
+                               "/examples/cluster.yaml --capacity " + kSource +
+                               "/examples/plan/probe-pod.yaml";
+  const rapidjson::Document cap = ParseJsonOrDie(Simulate(capacity, "json"));
+  const std::vector<Tag> cap_tags =
+      Render(Simulate(capacity, "html"), "capacity.html");
+  const std::string fits_id = "capacity-fits";
+  auto fits = WithAttr(cap_tags, "id", &fits_id);
+  ASSERT_EQ(fits.size(), 1u);
+  EXPECT_EQ(fits[0]->text, std::to_string(cap["capacity"]["fits"].GetInt()));
+
+  const std::string gangs = "--cluster " + kSource +
+                            "/examples/gang/cluster.yaml --config " + kSource +
+                            "/examples/gang/scheduler-config.yaml";
+  const rapidjson::Document gang = ParseJsonOrDie(Simulate(gangs, "json"));
+  const std::vector<Tag> gang_tags =
+      Render(Simulate(gangs, "html"), "gangs.html");
+  ExpectSummaryAndPods(gang_tags, gang);
+  ASSERT_TRUE(gang.HasMember("podGroups"));
+  for (const auto& g : gang["podGroups"].GetArray()) {
+    const std::string key =
+        std::string(g["namespace"].GetString()) + "/" + g["name"].GetString();
+    auto rows = WithAttr(gang_tags, "data-gang", &key);
+    ASSERT_EQ(rows.size(), 1u) << key;
+    const size_t first = IndexOf(gang_tags, rows[0]) + 1;
+    ASSERT_LT(first + 3, gang_tags.size());
+    EXPECT_EQ(gang_tags[first + 1].text,
+              std::to_string(g["minMember"].GetInt()));
+    EXPECT_EQ(gang_tags[first + 3].text,
+              std::to_string(g["scheduled"].GetInt()))
+        << key;
+  }
 }
 
 TEST_F(ReportBrowserTest, ExampleScreenshotIsDrawn) {

@@ -571,16 +571,19 @@ window.addEventListener('error', (e) => {
           ...x.scorePlugins.map((p) => el('td', {class: 'num', 'data-plugin': p}, n.scores[p] !== undefined ? n.scores[p] : '')),
           el('td', {class: 'num'}, n.total))))));
     }
-    if (x.closest.length) {
+    if (x.node === null && x.closest.length) {
       box.append(el('h3', null, 'Closest: ' + nodesWord(x.closestTotal) + ' failed one plugin only'),
         el('ul', null, ...x.closest.map((c) => el('li', {'data-plugin': c.plugin, 'data-nodes': c.nodes},
           nodesWord(c.nodes) + ' only by ' + c.plugin + ': ' + c.reason + ' (' + c.examples.join(', ') +
           (c.nodes > c.examples.length ? ', ...' : '') + ')'))));
     }
     if (x.preemption.length) {
-      const victims = x.preemption.filter(([, o]) => o.startsWith('victims'));
+      // Candidates (and the chosen one) by name with their victims, every
+      // other answer counted, as the text explanation lists them.
+      const named = ([, o]) => o.startsWith('chosen') || o.startsWith('candidate');
+      const victims = x.preemption.filter(named);
       const counts = new Map();
-      for (const [, o] of x.preemption) if (!o.startsWith('victims')) counts.set(o, (counts.get(o) || 0) + 1);
+      for (const p of x.preemption) if (!named(p)) counts.set(p[1], (counts.get(p[1]) || 0) + 1);
       box.append(el('h3', null, x.preemptionFromEarlierCycle ? 'Preemption (in the earlier cycle that nominated the node)' : 'Preemption'),
         el('ul', null, ...[...counts.entries()].map(([o, k]) => el('li', null, nodesWord(k) + ': ' + o)),
           ...victims.map(([node, o]) => el('li', {'data-node': node, class: node === (x.nominatedNode || '') ? 'selected' : null},
