@@ -1,6 +1,7 @@
 #include "pkg/simulator/report.h"
 
 #include <algorithm>
+#include <charconv>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -569,12 +570,18 @@ std::string PrimaryReason(const std::string& message,
     while (digits < item.size() && item[digits] >= '0' && item[digits] <= '9') {
       ++digits;
     }
-    if (digits == 0 || digits >= item.size() || item[digits] != ' ') {
+    long count = 0;
+    // Node counts; an item that does not start with one (or with digits
+    // too many to be one) is a reason of its own.
+    if (digits == 0 || digits > 12 || digits >= item.size() ||
+        item[digits] != ' ' ||
+        std::from_chars(item.data(), item.data() + digits, count).ec !=
+            std::errc()) {
       *reason = item;
       return -1L;
     }
     *reason = item.substr(digits + 1);
-    return std::stol(std::string(item.substr(0, digits)));
+    return count;
   };
   std::string_view best;
   long best_count = -2;

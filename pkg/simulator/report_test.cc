@@ -47,6 +47,9 @@ TEST(PrimaryReasonTest, PreFilterRejectionsAndOtherMessages) {
   EXPECT_EQ(PrimaryReason("waiting for scheduling gates: [example.com/q]"),
             "waiting for scheduling gates");
   EXPECT_EQ(PrimaryReason(""), "");
+  EXPECT_EQ(PrimaryReason("0/1 nodes are available: 99999999999999999999999 "
+                          "too many."),
+            "99999999999999999999999 too many");
 }
 
 TEST(PendingReasonsTest, EachUnschedulablePodOnceMostPodsFirst) {
