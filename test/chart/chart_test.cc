@@ -103,7 +103,8 @@ bool HasArg(const YAML::Node& deployment, const std::string& arg) {
   return false;
 }
 
-const std::vector<std::string> kGoodVariants = {"", "ha", "minimal", "token"};
+const std::vector<std::string> kGoodVariants = {"", "ha", "minimal", "token",
+                                                "prometheus-rule"};
 
 class ChartTest : public ::testing::Test {
  protected:
@@ -147,7 +148,13 @@ TEST_F(ChartTest, EveryObjectIsValidAgainstTheApisOpenApiSchema) {
                                doc["metadata"]["name"].as<std::string>();
       if (doc["apiVersion"].as<std::string>() == "monitoring.coreos.com/v1") {
         // A Prometheus Operator resource: not part of the API's schema.
-        EXPECT_EQ(doc["kind"].as<std::string>(), "ServiceMonitor") << what;
+        const std::string kind = doc["kind"].as<std::string>();
+        if (kind == "PrometheusRule") {
+          // Its rules are checked by promtool (test/monitoring).
+          EXPECT_TRUE(doc["spec"]["groups"][0]["rules"].IsSequence()) << what;
+          continue;
+        }
+        EXPECT_EQ(kind, "ServiceMonitor") << what;
         EXPECT_TRUE(doc["spec"]["endpoints"][0]["port"].IsScalar()) << what;
         continue;
       }
@@ -439,6 +446,12 @@ TEST_F(ChartTest, BadValuesAreRefusedWithTheFieldNamed) {
        "extender.auth.mode clientCertificate needs extender.tlsSecretName"},
       {"bad-feature-gate", "featureGates.OpportunisticBatching"},
       {"bad-emulated-version", "emulatedVersion: Does not match pattern"},
+      {"bad-prometheus-rule-duration",
+       "prometheusRule.alerts.pendingUnschedulable.for: Does not match "
+       "pattern"},
+      {"bad-prometheus-rule-ratio",
+       "prometheusRule.alerts.bindingErrors.ratio: Must be less than or "
+       "equal to 1"},
   };
   for (const auto& [variant, message] : cases) {
     const CommandResult r = Render(variant);
@@ -446,6 +459,74 @@ TEST_F(ChartTest, BadValuesAreRefusedWithTheFieldNamed) {
     EXPECT_NE(r.err.find(message), std::string::npos)
         << variant << ": " << r.err;
   }
+}
+
+// The PrometheusRule: off by default; on, a monitoring.coreos.com/v1
+// PrometheusRule with the release's labels and the ruleSelector's, in the
+// namespace asked for, whose rules read ksched's scrape with the
+// thresholds of the values. (Its rules as Prometheus reads them are
+// test/monitoring's.)
+TEST_F(ChartTest, PrometheusRuleIsOptInAndCarriesTheValues) {
+  for (const char* variant : {"", "ha", "minimal", "token"}) {
+    EXPECT_FALSE(Find(Objects(variant), "PrometheusRule")) << variant;
+  }
+  const std::vector<YAML::Node> docs = Objects("prometheus-rule");
+  std::optional<YAML::Node> rule = Find(docs, "PrometheusRule");
+  std::optional<YAML::Node> deployment = Find(docs, "Deployment");
+  ASSERT_TRUE(rule && deployment);
+  EXPECT_EQ((*rule)["apiVersion"].as<std::string>(),
+            "monitoring.coreos.com/v1");
+  EXPECT_EQ((*rule)["metadata"]["name"].as<std::string>(), "ksched");
+  EXPECT_EQ((*rule)["metadata"]["namespace"].as<std::string>(), "monitoring");
+  auto labels =
+      (*rule)["metadata"]["labels"].as<std::map<std::string, std::string>>();
+  EXPECT_EQ(labels["release"], "kube-prometheus-stack");
+  labels.erase("release");
+  using Labels = std::map<std::string, std::string>;
+  EXPECT_EQ(labels, (*deployment)["metadata"]["labels"].as<Labels>());
+  const YAML::Node groups = (*rule)["spec"]["groups"];
+  ASSERT_EQ(groups.size(), 1u);
+  EXPECT_EQ(groups[0]["name"].as<std::string>(), "ksched");
+  std::map<std::string, YAML::Node> alerts;
+  for (const YAML::Node& r : groups[0]["rules"]) {
+    alerts[r["alert"].as<std::string>()] = r;
+  }
+  std::vector<std::string> names;
+  for (const auto& [name, r] : alerts) names.push_back(name);
+  EXPECT_EQ(
+      names,
+      (std::vector<std::string>{
+          "KschedBindingConflicts", "KschedBindingErrors", "KschedDown",
+          "KschedExtenderErrors", "KschedInformerFailures", "KschedNoLeader",
+          "KschedPodsUnschedulable", "KschedReplicaDown",
+          "KschedSchedulingErrors", "KschedSchedulingLatencyHigh"}));
+  EXPECT_EQ(alerts["KschedDown"]["expr"].as<std::string>(),
+            R"(absent(up{job="ksched",namespace="kube-system"} == 1))");
+
+  // Tuned: the release's namespace, the operator's selector and thresholds.
+  const std::vector<YAML::Node> tuned = Objects("prometheus-rule-tuned");
+  rule = Find(tuned, "PrometheusRule");
+  ASSERT_TRUE(rule);
+  EXPECT_EQ((*rule)["metadata"]["namespace"].as<std::string>(), "kube-system");
+  alerts.clear();
+  for (const YAML::Node& r : (*rule)["spec"]["groups"][0]["rules"]) {
+    alerts[r["alert"].as<std::string>()] = r;
+    const std::string expr = r["expr"].as<std::string>();
+    EXPECT_NE(expr.find(R"({job="ksched-static")"), std::string::npos) << expr;
+    EXPECT_EQ(expr.find(R"(namespace="kube-system")"), std::string::npos)
+        << expr;
+  }
+  const YAML::Node pending = alerts["KschedPodsUnschedulable"];
+  EXPECT_EQ(pending["for"].as<std::string>(), "1h");
+  EXPECT_TRUE(pending["expr"].as<std::string>().ends_with(") > 5"))
+      << pending["expr"];
+  EXPECT_TRUE(
+      alerts["KschedSchedulingLatencyHigh"]["expr"].as<std::string>().ends_with(
+          "> 2.5"));
+  EXPECT_TRUE(
+      alerts["KschedExtenderErrors"]["expr"].as<std::string>().ends_with(
+          "> 0.2"));
+  EXPECT_EQ(alerts["KschedDown"]["for"].as<std::string>(), "15m");
 }
 
 // Secure by default: the default values serve nothing that writes to the
