@@ -731,14 +731,17 @@ int RunScheduler(const std::vector<std::string>& args) {
         [&stop](util::Clock::Duration d) { return !stop.WaitFor(d); });
     health.Add("leaderElection", {"healthz", "livez"},
                [&elector] { return elector->Check(std::chrono::seconds(20)); });
+    ksched_metrics.SetLeader(le.resource_name, false);
     log.Info(0, "leader election on lease " + le.resource_namespace + "/" +
                     le.resource_name);
     if (!elector->Acquire()) {
       log.Info(0, "stopped before becoming leader");
       return 0;
     }
+    ksched_metrics.SetLeader(le.resource_name, true);
     renewer = std::thread([&] {
       if (elector->KeepRenewing()) return;
+      ksched_metrics.SetLeader(cfg->leader_election.resource_name, false);
       // As kube-scheduler's OnStoppedLeading (klog.FlushAndExit): a replica
       // that lost the lease exits at once, non-zero, and writes nothing
       // more. A Binding in flight is abandoned (the server applies it

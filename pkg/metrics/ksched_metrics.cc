@@ -51,7 +51,18 @@ KschedMetrics::KschedMetrics(prometheus::Registry& registry)
                                    "relists after expired resource versions "
                                    "(relist) and failed lists or watches "
                                    "(failure), by informer.")
-                             .Register(registry)) {}
+                             .Register(registry)),
+      leader_(prometheus::BuildGauge()
+                  .Name("leader_election_master_status")
+                  .Help("Gauge of if the reporting system is master of the "
+                        "relevant lease, 0 indicates backup, 1 indicates "
+                        "master. 'name' is the string used to identify the "
+                        "lease. Please make sure to group by name.")
+                  .Register(registry)) {}
+
+void KschedMetrics::SetLeader(std::string_view lease, bool leading) {
+  leader_.Add({{"name", std::string(lease)}}).Set(leading ? 1 : 0);
+}
 
 void KschedMetrics::ObserveApiRequest(std::string_view verb,
                                       std::string_view resource, int code,

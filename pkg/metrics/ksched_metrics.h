@@ -1,11 +1,14 @@
 // KschedMetrics: what ksched adds to kube-scheduler's metrics, under the
 // ksched_ prefix: API requests by verb, resource and code with their
 // latency, binding latency and outcome, informer restarts, and the
-// extender's requests (families built from ExtenderServer::Stats).
+// extender's requests (families built from ExtenderServer::Stats). And
+// client-go's leader_election_master_status, which kube-scheduler exports
+// under that name.
 #pragma once
 
 #include <prometheus/counter.h>
 #include <prometheus/family.h>
+#include <prometheus/gauge.h>
 #include <prometheus/histogram.h>
 #include <prometheus/metric_family.h>
 #include <prometheus/registry.h>
@@ -34,6 +37,11 @@ class KschedMetrics {
   // restart: "relist", "rewatch" or "failure".
   void ObserveInformerRestart(std::string_view informer,
                               std::string_view restart);
+  // leader_election_master_status{name=<lease name>}: 1 while this process
+  // holds the lease, 0 while it waits (client-go sets it so, once the
+  // elector exists). Absent with leader election off, as in
+  // kube-scheduler.
+  void SetLeader(std::string_view lease, bool leading);
 
  private:
   prometheus::Family<prometheus::Counter>& api_requests_;
@@ -41,6 +49,7 @@ class KschedMetrics {
   prometheus::Family<prometheus::Counter>& bindings_;
   prometheus::Family<prometheus::Histogram>& binding_duration_;
   prometheus::Family<prometheus::Counter>& informer_restarts_;
+  prometheus::Family<prometheus::Gauge>& leader_;
 };
 
 // A histogram given as cumulative bucket counts (one per bound, then the
