@@ -206,7 +206,8 @@ void RecordAttempt(metrics::SchedulerMetrics& m,
 // The extender server's counts as ksched_extender_* families.
 std::vector<prometheus::MetricFamily> ExtenderFamilies(
     const std::map<std::string, extender::ExtenderServer::VerbStats>& stats) {
-  std::vector<std::pair<std::map<std::string, std::string>, double>> requests;
+  std::vector<std::pair<std::map<std::string, std::string>, double>> requests,
+      errors;
   std::vector<metrics::HistogramSnapshot> latency;
   const auto& bounds = extender::ExtenderServer::kLatencyBuckets;
   for (const auto& [verb, s] : stats) {
@@ -215,6 +216,9 @@ std::vector<prometheus::MetricFamily> ExtenderFamilies(
                           static_cast<double>(n)});
     }
     if (verb.empty()) continue;  // refused before a verb was known
+    if (verb == "filter" || verb == "bind") {
+      errors.push_back({{{"verb", verb}}, static_cast<double>(s.errors)});
+    }
     latency.push_back(
         {{{"verb", verb}},
          std::vector<double>(bounds.begin(), bounds.end()),
@@ -225,6 +229,11 @@ std::vector<prometheus::MetricFamily> ExtenderFamilies(
       metrics::CounterFamily(
           "ksched_extender_requests_total",
           "Extender API requests answered, by verb and HTTP code.", requests),
+      metrics::CounterFamily(
+          "ksched_extender_errors_total",
+          "Extender answers (HTTP 200) whose Error is set, by verb: a filter "
+          "that could not run, a Binding that failed.",
+          errors),
       metrics::HistogramFamily(
           "ksched_extender_request_duration_seconds",
           "Extender API request latency in seconds, by verb.", latency)};

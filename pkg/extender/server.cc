@@ -255,6 +255,7 @@ void ExtenderServer::Answer(Job& job) {
     ExtenderFilterResult result;
     result.error = message;
     log_.Warning("extender " + what + ": " + message);
+    CountError(verb);
     Reply(job.request, job.done, 200, EncodeFilterResult(result), verb,
           job.start);
   };
@@ -304,6 +305,7 @@ void ExtenderServer::Answer(Job& job) {
       } else {
         log_.Warning("extender " + what + " " + pod + " to " + args->node +
                      ": " + result.error + by);
+        CountError(verb);
       }
       return Reply(job.request, job.done, 200, EncodeBindingResult(result),
                    verb, job.start);
@@ -330,6 +332,11 @@ void ExtenderServer::Refuse(http::http_request& request,
   log_.Warning("extender " + what + ": " + std::to_string(code) + " " +
                message);
   Reply(request, std::move(done), code, ErrorBody(message), verb, start);
+}
+
+void ExtenderServer::CountError(const char* verb) {
+  std::lock_guard lock(stats_mu_);
+  ++stats_[verb].errors;
 }
 
 std::map<std::string, ExtenderServer::VerbStats> ExtenderServer::Stats() const {

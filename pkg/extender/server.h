@@ -120,6 +120,9 @@ class ExtenderServer {
       0.064, 0.128, 0.256, 0.512, 1.024, 2.048};
   struct VerbStats {
     std::map<int, int64_t> by_code;
+    // Answers of 200 that carry an Error (filter could not run, a Binding
+    // failed): kube-scheduler reads these as the extender's failure.
+    int64_t errors = 0;
     // Cumulative counts per bucket bound, then the total (+Inf).
     std::array<int64_t, kLatencyBuckets.size() + 1> latency_counts{};
     double latency_sum_seconds = 0;
@@ -145,6 +148,8 @@ class ExtenderServer {
   void Reply(web::http::http_request& request, std::function<void()> done,
              int code, const std::string& body, const char* verb = "",
              Clock::time_point start = {});
+  // Counts an answer of `verb` whose Error field is set.
+  void CountError(const char* verb);
   void Refuse(web::http::http_request& request, std::function<void()> done,
               int code, const std::string& what, const std::string& message,
               const char* verb = "", Clock::time_point start = {});

@@ -152,6 +152,7 @@ TEST_F(ExtenderServerTest, AnswersEveryVerbOverHttp) {
     EXPECT_EQ(stats.at(verb).by_code.at(200), 1) << verb;
     EXPECT_EQ(stats.at(verb).latency_counts.back(), 1) << verb;
     EXPECT_GT(stats.at(verb).latency_sum_seconds, 0) << verb;
+    EXPECT_EQ(stats.at(verb).errors, 0) << verb;
   }
 }
 
@@ -282,6 +283,9 @@ TEST_F(ExtenderServerTest, RefusesBadRequestsClearly) {
   EXPECT_EQ(stats.at("").by_code.at(404), 1);
   EXPECT_EQ(stats.at("filter").by_code.at(400), 1);
   EXPECT_EQ(stats.at("prioritize").by_code.at(400), 2);
+  // The filter that answered 200 with an Error counts as one.
+  EXPECT_EQ(stats.at("filter").errors, 1);
+  EXPECT_EQ(stats.at("prioritize").errors, 0);
   // Still serving.
   EXPECT_EQ(Post("/filter", Fixture("filter_args_node_names.json")).code, 200);
 }
