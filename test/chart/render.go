@@ -5,16 +5,18 @@
 // Debian's packages) and the same additions Helm's engine makes: include,
 // tpl, required, fail, toYaml/fromYaml/toJson/fromJson (toYaml through
 // ghodss/yaml, as Helm's sigs.k8s.io/yaml), missingkey=zero with
-// "<no value>" removed, values merged over values.yaml and checked against
-// values.schema.json, manifests split per document and sorted into Helm's
-// install order. It also runs the checks of `helm lint` that apply: every
-// document parses, and has apiVersion, kind and metadata.name.
+// "<no value>" removed, .Files (the chart's other files, as Helm's loader
+// and engine give them), values merged over values.yaml and checked
+// against values.schema.json, manifests split per document and sorted into
+// Helm's install order. It also runs the checks of `helm lint` that apply:
+// every document parses, and has apiVersion, kind and metadata.name.
 //
 // Usage: render [-f values.yaml]... [--name N] [--namespace NS] [--notes] CHART
 package main
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -101,6 +103,157 @@ func toYAML(v interface{}) string {
 	return strings.TrimSuffix(string(data), "\n")
 }
 
+// files is Helm's .Files (pkg/engine/files.go): the chart's files that
+// are not templates, values, the schema, Chart.yaml or subcharts, by path
+// relative to the chart (with "/"), with its methods.
+type files map[string][]byte
+
+func (f files) GetBytes(name string) []byte {
+	if v, ok := f[name]; ok {
+		return v
+	}
+	fmt.Fprintf(os.Stderr, "WARNING: %s not included\n", name)
+	return nil
+}
+
+func (f files) Get(name string) string { return string(f.GetBytes(name)) }
+
+func (f files) Glob(pattern string) files {
+	re, err := globRegexp(pattern)
+	if err != nil {
+		re = regexp.MustCompile(`^.*$`) // Helm falls back to "**"
+	}
+	out := files{}
+	for name, data := range f {
+		if re.MatchString(name) {
+			out[name] = data
+		}
+	}
+	return out
+}
+
+func (f files) AsConfig() (string, error) {
+	if len(f) == 0 {
+		return "", errors.New("must pass files")
+	}
+	m := map[string]string{}
+	for k, v := range f {
+		m[path.Base(k)] = string(v)
+	}
+	return toYAML(m), nil
+}
+
+func (f files) AsSecrets() (string, error) {
+	if len(f) == 0 {
+		return "", errors.New("must pass files")
+	}
+	m := map[string]string{}
+	for k, v := range f {
+		m[path.Base(k)] = base64.StdEncoding.EncodeToString(v)
+	}
+	return toYAML(m), nil
+}
+
+func (f files) Lines(name string) ([]string, error) {
+	if f == nil || f[name] == nil {
+		return nil, errors.New("must pass files")
+	}
+	return strings.Split(string(f[name]), "\n"), nil
+}
+
+// globRegexp translates a glob as Helm's Glob compiles it (gobwas/glob
+// with "/" as the separator): ** crosses "/", * and ? do not, [...] and
+// [!...] are classes, {a,b} alternatives, \ escapes.
+func globRegexp(pattern string) (*regexp.Regexp, error) {
+	var b strings.Builder
+	b.WriteString("^")
+	depth := 0
+	for i := 0; i < len(pattern); i++ {
+		c := pattern[i]
+		switch {
+		case c == '*' && i+1 < len(pattern) && pattern[i+1] == '*':
+			b.WriteString(".*")
+			i++
+		case c == '*':
+			b.WriteString("[^/]*")
+		case c == '?':
+			b.WriteString("[^/]")
+		case c == '[':
+			end := strings.IndexByte(pattern[i+1:], ']')
+			if end < 0 {
+				return nil, fmt.Errorf("unclosed [ in %q", pattern)
+			}
+			class := pattern[i+1 : i+1+end]
+			if strings.HasPrefix(class, "!") {
+				class = "^" + class[1:]
+			}
+			b.WriteString("[" + class + "]")
+			i += end + 1
+		case c == '{':
+			b.WriteString("(?:")
+			depth++
+		case c == '}' && depth > 0:
+			b.WriteString(")")
+			depth--
+		case c == ',' && depth > 0:
+			b.WriteString("|")
+		case c == '\\' && i+1 < len(pattern):
+			i++
+			b.WriteString(regexp.QuoteMeta(pattern[i : i+1]))
+		default:
+			b.WriteString(regexp.QuoteMeta(pattern[i : i+1]))
+		}
+	}
+	if depth != 0 {
+		return nil, fmt.Errorf("unclosed { in %q", pattern)
+	}
+	b.WriteString("$")
+	return regexp.Compile(b.String())
+}
+
+// chartFiles loads .Files as Helm's directory loader and LoadFiles sort a
+// chart's files. Helm also drops what .helmignore lists; this chart has
+// none, and one would be refused here rather than ignored.
+func chartFiles(chartDir string) files {
+	out := files{}
+	err := filepath.Walk(chartDir, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(chartDir, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if info.IsDir() {
+			return nil
+		}
+		switch {
+		case rel == ".helmignore":
+			return errors.New(".helmignore is not supported by this renderer")
+		case rel == "Chart.yaml", rel == "Chart.lock", rel == "values.yaml",
+			rel == "values.schema.json", rel == "requirements.yaml",
+			rel == "requirements.lock",
+			strings.HasPrefix(rel, "templates/"),
+			strings.HasPrefix(rel, "charts/") && path.Ext(rel) != ".prov":
+			return nil
+		}
+		if !info.Mode().IsRegular() {
+			return fmt.Errorf("cannot load irregular file %s as it has file mode type bits set", rel)
+		}
+		data, err := ioutil.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out[rel] = data
+		return nil
+	})
+	if err != nil {
+		fail("%v", err)
+	}
+	return out
+}
+
 func main() {
 	var files valueFiles
 	flag.Var(&files, "f", "values file (repeatable)")
@@ -163,6 +316,7 @@ func main() {
 	top := map[string]interface{}{
 		"Values": values,
 		"Chart":  chartObj,
+		"Files":  chartFiles(chartDir),
 		"Release": map[string]interface{}{
 			"Name": *name, "Namespace": *namespace, "Service": "Helm",
 			"IsInstall": true, "IsUpgrade": false, "Revision": 1,
