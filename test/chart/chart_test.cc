@@ -14,11 +14,13 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "pkg/api/codec.h"
 #include "pkg/config/config.h"
 #include "test/deploy/openapi_validator.h"
 
@@ -103,8 +105,8 @@ bool HasArg(const YAML::Node& deployment, const std::string& arg) {
   return false;
 }
 
-const std::vector<std::string> kGoodVariants = {"", "ha", "minimal", "token",
-                                                "prometheus-rule"};
+const std::vector<std::string> kGoodVariants = {
+    "", "ha", "minimal", "token", "prometheus-rule", "grafana-dashboard"};
 
 class ChartTest : public ::testing::Test {
  protected:
@@ -452,6 +454,10 @@ TEST_F(ChartTest, BadValuesAreRefusedWithTheFieldNamed) {
       {"bad-prometheus-rule-ratio",
        "prometheusRule.alerts.bindingErrors.ratio: Must be less than or "
        "equal to 1"},
+      {"bad-grafana-dashboard-key",
+       "grafanaDashboard: Additional property folder is not allowed"},
+      {"bad-grafana-dashboard-label-value",
+       "grafanaDashboard.labelValue: Invalid type. Expected: string"},
   };
   for (const auto& [variant, message] : cases) {
     const CommandResult r = Render(variant);
@@ -527,6 +533,137 @@ TEST_F(ChartTest, PrometheusRuleIsOptInAndCarriesTheValues) {
       alerts["KschedExtenderErrors"]["expr"].as<std::string>().ends_with(
           "> 0.2"));
   EXPECT_EQ(alerts["KschedDown"]["for"].as<std::string>(), "15m");
+}
+
+// The dashboard ConfigMaps a rendering holds: those labelled for Grafana's
+// dashboard sidecar with `label`.
+std::vector<YAML::Node> DashboardConfigMaps(const std::vector<YAML::Node>& docs,
+                                            const std::string& label) {
+  std::vector<YAML::Node> out;
+  for (const YAML::Node& d : docs) {
+    if (d["kind"].as<std::string>() == "ConfigMap" &&
+        d["metadata"]["labels"][label]) {
+      out.push_back(d);
+    }
+  }
+  return out;
+}
+
+// The Grafana dashboard: off by default; on, one ConfigMap labelled for the
+// sidecar (label, value and namespace as asked), with the release's labels,
+// whose one .json key holds the chart's dashboard file byte for byte.
+TEST_F(ChartTest, GrafanaDashboardIsOptInAndHoldsTheChartsFile) {
+  for (const char* variant :
+       {"", "ha", "minimal", "token", "prometheus-rule"}) {
+    EXPECT_TRUE(
+        DashboardConfigMaps(Objects(variant), "grafana_dashboard").empty())
+        << variant;
+  }
+  const std::string file =
+      ReadFile(kSource / "helm/ksched/dashboards/ksched.json");
+  ASSERT_FALSE(file.empty());
+  struct Case {
+    std::string variant, label, value, ns;
+  };
+  for (const Case& c :
+       {Case{"grafana-dashboard", "grafana_dashboard", "1", "monitoring"},
+        Case{"grafana-dashboard-custom-label", "example.com/grafana-dashboard",
+             "ksched", "kube-system"}}) {
+    SCOPED_TRACE(c.variant);
+    const std::vector<YAML::Node> docs = Objects(c.variant);
+    const std::vector<YAML::Node> maps = DashboardConfigMaps(docs, c.label);
+    ASSERT_EQ(maps.size(), 1u);
+    const YAML::Node cm = maps[0];
+    EXPECT_EQ(cm["metadata"]["name"].as<std::string>(), "ksched-dashboard");
+    EXPECT_EQ(cm["metadata"]["namespace"].as<std::string>(), c.ns);
+    auto labels =
+        cm["metadata"]["labels"].as<std::map<std::string, std::string>>();
+    EXPECT_EQ(labels[c.label], c.value);
+    labels.erase(c.label);
+    std::optional<YAML::Node> deployment = Find(docs, "Deployment");
+    ASSERT_TRUE(deployment);
+    using Labels = std::map<std::string, std::string>;
+    EXPECT_EQ(labels, (*deployment)["metadata"]["labels"].as<Labels>());
+    if (c.variant == "grafana-dashboard") {
+      EXPECT_EQ(
+          cm["metadata"]["annotations"]["grafana_folder"].as<std::string>(),
+          "Kubernetes");
+    } else {
+      EXPECT_FALSE(cm["metadata"]["annotations"]);
+    }
+    ASSERT_EQ(cm["data"].size(), 1u);
+    const std::string key = cm["data"].begin()->first.as<std::string>();
+    EXPECT_TRUE(key.ends_with(".json")) << key;
+    const std::string json = cm["data"].begin()->second.as<std::string>();
+    EXPECT_TRUE(json == file)
+        << "the ConfigMap's " << key << " differs from dashboards/ksched.json";
+    auto parsed = api::ParseJson(json);
+    EXPECT_TRUE(parsed.ok()) << parsed.error().message();
+  }
+}
+
+// dashboards/ksched.json as Grafana loads it: a dashboard whose panels have
+// unique ids and each a query, on the ${datasource} variable, every series
+// selector narrowed to the dashboard's job and instance variables (so that
+// kube-scheduler's series, under the same names, stay out). The queries
+// themselves run against a real Prometheus in test/integration
+// (dashboard_test.cc).
+TEST_F(ChartTest, TheDashboardIsWellFormed) {
+  auto doc =
+      api::ParseJson(ReadFile(kSource / "helm/ksched/dashboards/ksched.json"));
+  ASSERT_TRUE(doc.ok()) << doc.error().message();
+  const rapidjson::Value& d = *doc;
+  ASSERT_TRUE(d.IsObject());
+  EXPECT_EQ(std::string(d["uid"].GetString()), "ksched");
+  EXPECT_EQ(std::string(d["title"].GetString()), "ksched");
+  EXPECT_TRUE(d["schemaVersion"].IsInt());
+
+  std::map<std::string, std::string> variables;  // name -> type
+  for (const auto& v : d["templating"]["list"].GetArray()) {
+    variables[v["name"].GetString()] = v["type"].GetString();
+  }
+  EXPECT_EQ(variables,
+            (std::map<std::string, std::string>{{"datasource", "datasource"},
+                                                {"instance", "query"},
+                                                {"job", "query"}}));
+  for (const auto& v : d["templating"]["list"].GetArray()) {
+    if (std::string(v["type"].GetString()) == "datasource") {
+      EXPECT_EQ(std::string(v["query"].GetString()), "prometheus");
+    }
+  }
+
+  const std::regex metric(R"(\b(scheduler|ksched|leader_election)_[a-z_]+\b)");
+  const std::string scope = R"({job="$job", instance=~"$instance")";
+  std::set<int> ids;
+  const auto& panels = d["panels"].GetArray();
+  ASSERT_GE(panels.Size(), 20u);
+  for (const auto& p : panels) {
+    ASSERT_TRUE(p.HasMember("id") && p["id"].IsInt());
+    const std::string title = p["title"].GetString();
+    EXPECT_TRUE(ids.insert(p["id"].GetInt()).second)
+        << "id " << p["id"].GetInt() << " twice (" << title << ")";
+    EXPECT_EQ(std::string(p["datasource"]["uid"].GetString()), "${datasource}")
+        << title;
+    ASSERT_TRUE(p.HasMember("targets") && p["targets"].IsArray()) << title;
+    ASSERT_FALSE(p["targets"].Empty()) << title;
+    std::set<std::string> refs;
+    for (const auto& t : p["targets"].GetArray()) {
+      const std::string expr = t["expr"].GetString();
+      EXPECT_FALSE(expr.empty()) << title;
+      EXPECT_TRUE(refs.insert(t["refId"].GetString()).second) << title;
+      const auto names =
+          std::distance(std::sregex_iterator(expr.begin(), expr.end(), metric),
+                        std::sregex_iterator());
+      size_t scoped = 0;
+      for (size_t at = expr.find(scope); at != std::string::npos;
+           at = expr.find(scope, at + 1)) {
+        ++scoped;
+      }
+      EXPECT_GE(names, 1) << title << ": " << expr;
+      EXPECT_EQ(static_cast<size_t>(names), scoped)
+          << title << ": every selector needs " << scope << ": " << expr;
+    }
+  }
 }
 
 // Secure by default: the default values serve nothing that writes to the
