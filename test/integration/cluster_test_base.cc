@@ -115,6 +115,23 @@ client::HttpResponse ClusterTestBase::HttpGet(const client::RestConfig& config,
   return *r;
 }
 
+client::HttpResponse ClusterTestBase::HttpPost(int port,
+                                               const std::string& path,
+                                               const std::string& json) {
+  client::RestConfig config;
+  config.server = "http://127.0.0.1:" + std::to_string(port);
+  auto transport = client::CpprestTransport::Create(
+      config, client::testing::RealTestClock(), {});
+  if (!transport.ok()) return {.code = -1, .body = transport.error().message()};
+  auto r = (*transport)
+               ->RoundTrip({.method = "POST",
+                            .path = path,
+                            .body = json,
+                            .content_type = "application/json"});
+  if (!r.ok()) return {.code = -1, .body = r.error().message()};
+  return *r;
+}
+
 void ClusterTestBase::AddChartReviewUser(const std::string& token,
                                          const std::string& sa_namespace,
                                          const std::string& sa_name) {

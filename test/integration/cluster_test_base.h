@@ -53,6 +53,10 @@ class ClusterTestBase : public ::testing::Test {
                                 const std::string& token = "");
   client::HttpResponse HttpGet(const client::RestConfig& config,
                                const std::string& path);
+  // POST http://127.0.0.1:<port><path> with a JSON body (an extender
+  // verb); code -1 when nothing answered.
+  client::HttpResponse HttpPost(int port, const std::string& path,
+                                const std::string& json);
   // A token the test API server's TokenReview authenticates as the service
   // account `sa_namespace`/`sa_name`, whose SubjectAccessReviews it
   // answers from what manifests/ksched.yaml grants that account.

@@ -11,36 +11,19 @@
 
 #include <chrono>
 #include <cstdio>
-#include <filesystem>
 #include <fstream>
 #include <string>
 
-#include "pkg/api/codec.h"
-#include "pkg/client/cpprest_transport.h"
-#include "pkg/client/list_watch.h"
 #include "pkg/client/testing/loopback.h"
 #include "test/integration/cluster_test_base.h"
+#include "test/integration/prometheus.h"
 
 namespace ksched::testing {
 namespace {
 
 using std::chrono::seconds;
 
-class MetricsTest : public ClusterTestBase {
- protected:
-  // The value Prometheus' instant query returns for `query`; "" while it
-  // has none.
-  std::string Query(int port, const std::string& query) {
-    client::HttpResponse r =
-        HttpGet(port, "/api/v1/query?query=" + client::EscapeQueryValue(query));
-    if (r.code != 200) return "";
-    auto doc = api::ParseJson(r.body);
-    if (!doc.ok() || !doc->HasMember("data")) return "";
-    const auto& result = (*doc)["data"]["result"];
-    if (!result.IsArray() || result.Empty()) return "";
-    return result[0]["value"][1].GetString();
-  }
-};
+class MetricsTest : public ClusterTestBase {};
 
 TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
   CreateNode("node-0", "4");
@@ -81,22 +64,10 @@ TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
       << nobody.body;
 
   // One extender call, to be counted.
-  {
-    client::RestConfig config;
-    config.server = "http://127.0.0.1:" + std::to_string(extender_port);
-    auto transport = client::CpprestTransport::Create(
-        config, client::testing::RealTestClock(), {});
-    ASSERT_TRUE(transport.ok());
-    auto r =
-        (*transport)
-            ->RoundTrip(
-                {.method = "POST",
-                 .path = "/filter",
-                 .body =
-                     R"({"Pod":{"metadata":{"name":"x"}},"NodeNames":["node-0"]})",
-                 .content_type = "application/json"});
-    ASSERT_TRUE(r.ok() && r->code == 200) << (r.ok() ? r->body : "");
-  }
+  const client::HttpResponse filtered =
+      HttpPost(extender_port, "/filter",
+               R"({"Pod":{"metadata":{"name":"x"}},"NodeNames":["node-0"]})");
+  ASSERT_EQ(filtered.code, 200) << filtered.body;
 
   // The server sees a pod bound before ksched counts the Binding's answer,
   // and the unschedulable pod's attempt may still be under way: wait for both.
@@ -147,42 +118,23 @@ TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
 
   // The real Prometheus, scraping every second over HTTPS with its token
   // from a file, as in a pod; the certificate is self-signed.
-  const int prometheus_port = client::testing::FreePort();
-  const std::filesystem::path token_file = dir_ / "prometheus-token";
-  std::ofstream(token_file) << token;
-  const std::filesystem::path config = dir_ / "prometheus.yml";
-  std::ofstream(config) << "global:\n  scrape_interval: 1s\n"
-                           "scrape_configs:\n- job_name: ksched\n"
-                           "  scheme: https\n"
-                           "  bearer_token_file: "
-                        << token_file.string()
-                        << "\n"
-                           "  tls_config:\n    insecure_skip_verify: true\n"
-                           "  static_configs:\n  - targets: ['127.0.0.1:"
-                        << metrics_port << "']\n";
-  KschedProcess prometheus(
-      {"--config.file=" + config.string(),
-       "--storage.tsdb.path=" + (dir_ / "tsdb").string(),
-       "--web.listen-address=127.0.0.1:" + std::to_string(prometheus_port)},
-      dir_ / "prometheus.log", "prometheus");
+  PrometheusServer prometheus(dir_, metrics_port, token);
   const std::string scheduled =
       R"(scheduler_schedule_attempts_total{job="ksched",result="scheduled",profile="ksched"})";
-  ASSERT_TRUE(WaitUntil(
-      [&] { return Query(prometheus_port, scheduled) == "5"; }, seconds(60)))
-      << "Prometheus saw: " << Query(prometheus_port, scheduled) << "\n"
+  ASSERT_TRUE(WaitUntil([&] { return prometheus.Value(scheduled) == "5"; },
+                        seconds(60)))
+      << "Prometheus saw: " << prometheus.Value(scheduled) << "\n"
       << prometheus.Tail();
-  EXPECT_NE(
-      Query(prometheus_port,
-            R"(scheduler_schedule_attempts_total{result="unschedulable"})"),
-      "");
-  EXPECT_EQ(Query(prometheus_port,
-                  R"(scheduler_pending_pods{queue="unschedulable"})"),
-            "1");
+  EXPECT_NE(prometheus.Value(
+                R"(scheduler_schedule_attempts_total{result="unschedulable"})"),
+            "");
   EXPECT_EQ(
-      Query(prometheus_port, R"(scheduler_pod_scheduling_attempts_count)"),
-      "5");
-  EXPECT_EQ(Query(prometheus_port,
-                  R"(scheduler_unschedulable_pods{plugin="NodeResourcesFit"})"),
+      prometheus.Value(R"(scheduler_pending_pods{queue="unschedulable"})"),
+      "1");
+  EXPECT_EQ(prometheus.Value(R"(scheduler_pod_scheduling_attempts_count)"),
+            "5");
+  EXPECT_EQ(prometheus.Value(
+                R"(scheduler_unschedulable_pods{plugin="NodeResourcesFit"})"),
             "1");
   EXPECT_EQ(prometheus.Terminate(), 0) << prometheus.Tail();
   EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
