@@ -171,7 +171,8 @@ profiles:
   StartKsched({"--config", config.string()});
 }
 
-std::unique_ptr<KschedProcess> ClusterTestBase::LaunchReplica() {
+std::unique_ptr<KschedProcess> ClusterTestBase::LaunchReplica(
+    const std::vector<std::string>& extra_args) {
   const std::filesystem::path config = dir_ / "leader-election.yaml";
   if (!std::filesystem::exists(config)) {
     std::ofstream(config) << "apiVersion: kubescheduler.config.k8s.io/v1\n"
@@ -182,7 +183,9 @@ std::unique_ptr<KschedProcess> ClusterTestBase::LaunchReplica() {
                              "  renewDeadline: 2s\n"
                              "  retryPeriod: 500ms\n";
   }
-  return LaunchKsched({"--config", config.string()});
+  std::vector<std::string> args = {"--config", config.string()};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
+  return LaunchKsched(args);
 }
 
 std::string ClusterTestBase::LeaseHolder() {

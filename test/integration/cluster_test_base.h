@@ -65,8 +65,10 @@ class ClusterTestBase : public ::testing::Test {
                           const std::string& sa_name);
 
   // A replica with leader election on a short lease (3 s lease, 2 s
-  // renew deadline, 500 ms retry), as the leader tests run them.
-  std::unique_ptr<KschedProcess> LaunchReplica();
+  // renew deadline, 500 ms retry), as the leader tests run them;
+  // `extra_args` as LaunchKsched takes them (a secure port, say).
+  std::unique_ptr<KschedProcess> LaunchReplica(
+      const std::vector<std::string>& extra_args = {});
   // The holder the ksched Lease names now ("" if none).
   std::string LeaseHolder();
   // Whether `p` is the replica that acquired the lease as `holder`.

@@ -1,7 +1,8 @@
 // Two and three ksched replicas against the test API server with leader
 // election: one schedules while the others wait; when the leader is killed
 // the other takes over once the lease expires, when it stops gracefully it
-// hands the lease over at once; every pod is bound exactly once.
+// hands the lease over at once; every pod is bound exactly once. Each
+// replica's metrics say whether it leads.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <thread>
 
 #include "pkg/api/codec.h"
+#include "pkg/client/testing/loopback.h"
 #include "test/integration/cluster_test_base.h"
 
 namespace ksched::testing {
@@ -128,6 +130,41 @@ TEST_F(LeaderElectionTest, OneLeaderSchedulesAndTheOtherTakesOver) {
   ExpectBoundOnceAndFitting({{"node-0", 8000}, {"node-1", 8000}});
   EXPECT_EQ(server_->Bindings().size(), 25u);
   EXPECT_EQ(c->Terminate(), 0) << c->Tail();
+}
+
+// Each replica tells on its secure /metrics, as Prometheus scrapes it,
+// whether it holds the lease: the leader 1, the standby 0. The chart's
+// KschedNoLeader alert reads nothing else.
+TEST_F(LeaderElectionTest, ReplicasReportOnTheirMetricsWhetherTheyLead) {
+  const std::string token = "prometheus-k8s-token";
+  AddChartReviewUser(token, "monitoring", "prometheus-k8s");
+  const int ports[2] = {client::testing::FreePort(),
+                        client::testing::FreePort()};
+  std::unique_ptr<KschedProcess> replicas[2];
+  for (int i = 0; i < 2; ++i) {
+    replicas[i] = LaunchReplica({"--secure-port=" + std::to_string(ports[i]),
+                                 "--bind-address=127.0.0.1"});
+  }
+  KschedProcess* leader = WaitForLeader(*replicas[0], *replicas[1]);
+  ASSERT_NE(leader, nullptr) << replicas[0]->Tail() << replicas[1]->Tail();
+  const int led = leader == replicas[0].get() ? 0 : 1;
+  // The leader sets its gauge just after its log line, and a scrape may
+  // come before it; the standby's 0 is there once its elector exists.
+  const auto reports = [&](int i, const std::string& value) {
+    std::string body;
+    const bool found = WaitUntil(
+        [&] {
+          body = HttpsGet(ports[i], "/metrics", token).body;
+          return body.find(R"(leader_election_master_status{name="ksched"} )" +
+                           value + "\n") != std::string::npos;
+        },
+        seconds(30));
+    EXPECT_TRUE(found) << "replica " << i << " never reported " << value << "\n"
+                       << body.substr(0, 2000) << replicas[i]->Tail();
+  };
+  reports(led, "1");
+  reports(1 - led, "0");
+  for (auto& r : replicas) EXPECT_EQ(r->Terminate(), 0) << r->Tail();
 }
 
 // An API server that accepts connections and answers nothing (its etcd is

@@ -93,6 +93,7 @@ TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
           R"(ksched_api_requests_total{code="201",resource="tokenreviews",verb="POST"})",
           R"(ksched_api_requests_total{code="201",resource="subjectaccessreviews",verb="POST"})",
           R"(ksched_extender_requests_total{code="200",verb="filter"} 1)",
+          R"(ksched_extender_errors_total{verb="filter"} 0)",
           R"(ksched_extender_request_duration_seconds_count{verb="filter"} 1)",
           R"(scheduler_scheduler_cache_size{type="nodes"} 1)",
           R"(scheduler_queue_incoming_pods_total{event="UnscheduledPodAdd",queue="active"} 6)",
