@@ -183,6 +183,11 @@ void WriteJson(JsonWriter& w, const Explanation& e,
   w.EndObject();
 
   Key(w, "summary");
+  WriteSummary(w, e);
+  w.EndObject();
+}
+
+void WriteSummary(JsonWriter& w, const Explanation& e) {
   w.StartObject();
   Key(w, "filteredNodes");
   w.Int(e.filtered_nodes);
@@ -269,7 +274,6 @@ void WriteJson(JsonWriter& w, const Explanation& e,
     Key(w, "fitsCurrentNode");
     w.Bool(*e.fits_current_node);
   }
-  w.EndObject();
   w.EndObject();
 }
 

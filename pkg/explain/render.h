@@ -23,4 +23,9 @@ void WriteJson(rapidjson::Writer<rapidjson::StringBuffer>& writer,
                const Explanation& explanation,
                const framework::CycleRecorder& record);
 
+// The "summary" object of WriteJson alone (the HTML report's model carries
+// it without the per-node data).
+void WriteSummary(rapidjson::Writer<rapidjson::StringBuffer>& writer,
+                  const Explanation& explanation);
+
 }  // namespace ksched::explain

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "pkg/api/resource_names.h"
+#include "pkg/explain/render.h"
 #include "pkg/simulator/report.h"
 #include "pkg/simulator/report_assets.h"
 #include "pkg/simulator/report_json.h"
@@ -269,6 +270,10 @@ void WriteMatrix(JsonWriter& w, const framework::CycleRecorder& record,
   w.EndObject();
 }
 
+// An explained pod: its outcome, the JSON output's "summary" (filtered,
+// feasible and scored nodes, rejections, top nodes, closest groups) as
+// explain::WriteSummary writes it, what the summary leaves to the per-node
+// data (PreFilter, preemption per node), and the filter matrix.
 void WriteExplanation(JsonWriter& w, const PodOutcome& p,
                       const HtmlReportOptions& options) {
   const explain::Explanation& e = *p.explanation;
@@ -290,27 +295,13 @@ void WriteExplanation(JsonWriter& w, const PodOutcome& p,
   w.Bool(s.attempted);
   Key(w, "totalNodes");
   w.Int(s.total_nodes);
-  Key(w, "filteredNodes");
-  w.Int(e.filtered_nodes);
-  Key(w, "feasibleNodes");
-  w.Int(e.feasible_nodes);
-  Key(w, "scoredNodes");
-  w.Int(e.scored_nodes);
   if (!s.nominated_node.empty()) {
     Key(w, "nominatedNode");
     WriteString(w, s.nominated_node);
   }
-  if (!e.nominated_node_tried.empty()) {
-    Key(w, "nominatedNodeTried");
-    WriteString(w, e.nominated_node_tried);
-  }
   if (!s.current_node.empty()) {
     Key(w, "currentNode");
     WriteString(w, s.current_node);
-  }
-  if (e.fits_current_node.has_value()) {
-    Key(w, "fitsCurrentNode");
-    w.Bool(*e.fits_current_node);
   }
   Key(w, "preFilter");
   w.StartArray();
@@ -321,69 +312,10 @@ void WriteExplanation(JsonWriter& w, const PodOutcome& p,
     w.EndArray();
   }
   w.EndArray();
-  Key(w, "rejections");
-  w.StartArray();
-  for (const explain::PluginRejections& r : e.rejections) {
-    w.StartObject();
-    Key(w, "plugin");
-    WriteString(w, r.plugin);
-    Key(w, "nodes");
-    w.Int(r.nodes);
-    Key(w, "reasons");
-    w.StartArray();
-    for (const auto& [reason, n] : r.reasons) {
-      w.StartArray();
-      WriteString(w, reason);
-      w.Int(n);
-      w.EndArray();
-    }
-    w.EndArray();
-    w.EndObject();
-  }
-  w.EndArray();
   Key(w, "scorePlugins");
   w.StartArray();
   for (const std::string& plugin : e.score_plugins) WriteString(w, plugin);
   w.EndArray();
-  Key(w, "top");
-  w.StartArray();
-  for (const explain::RankedNode& n : e.top) {
-    w.StartObject();
-    Key(w, "node");
-    WriteString(w, n.name);
-    Key(w, "scores");
-    w.StartObject();
-    for (const auto& [plugin, score] : n.weighted) {
-      Key(w, plugin);
-      w.Int64(score);
-    }
-    w.EndObject();
-    Key(w, "total");
-    w.Int64(n.total);
-    Key(w, "selected");
-    w.Bool(n.selected);
-    w.EndObject();
-  }
-  w.EndArray();
-  Key(w, "closest");
-  w.StartArray();
-  for (const explain::CloseGroup& c : e.closest) {
-    w.StartObject();
-    Key(w, "plugin");
-    WriteString(w, c.plugin);
-    Key(w, "reason");
-    WriteString(w, c.reason);
-    Key(w, "nodes");
-    w.Int(c.nodes);
-    Key(w, "examples");
-    w.StartArray();
-    for (const std::string& n : c.examples) WriteString(w, n);
-    w.EndArray();
-    w.EndObject();
-  }
-  w.EndArray();
-  Key(w, "closestTotal");
-  w.Int(e.closest_total);
   Key(w, "preemption");
   w.StartArray();
   for (const auto& [node, outcome] : e.preemption) {
@@ -393,10 +325,8 @@ void WriteExplanation(JsonWriter& w, const PodOutcome& p,
     w.EndArray();
   }
   w.EndArray();
-  if (e.preemption_cycle_earlier) {
-    Key(w, "preemptionFromEarlierCycle");
-    w.Bool(true);
-  }
+  Key(w, "summary");
+  explain::WriteSummary(w, e);
   if (p.record) {
     WriteMatrix(w, *p.record, s.node.value_or(""), options.matrix_rows);
   }

@@ -119,7 +119,7 @@ TEST_F(ExplainTest, AsAPageItLeadsWithThePodAndDrawsInABrowser) {
                 .rfind("0/2 nodes are available: 2 Insufficient cpu. ", 0),
             0u)
       << x["message"].GetString();
-  EXPECT_EQ(x["filteredNodes"].GetInt(), 2);
+  EXPECT_EQ(x["summary"]["filteredNodes"].GetInt(), 2);
   EXPECT_EQ(x["matrix"]["rows"].Size(), 2u);
 
   // In chromium: the explanation comes first, open, with both nodes

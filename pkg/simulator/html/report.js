@@ -524,20 +524,21 @@ window.addEventListener('error', (e) => {
   const OPEN_EXPLANATIONS = 20;
   function renderExplanation(x, box) {
     const nodesWord = (k) => plural(k, 'node');
-    box.append(el('p', {class: 'filter-line'}, 'Filter: ' + x.filteredNodes + ' of ' + x.totalNodes +
-      ' nodes evaluated, ' + x.feasibleNodes + ' feasible' + (x.scoredNodes ? ', ' + x.scoredNodes + ' scored' : '')));
+    const sum = x.summary;
+    box.append(el('p', {class: 'filter-line'}, 'Filter: ' + sum.filteredNodes + ' of ' + x.totalNodes +
+      ' nodes evaluated, ' + sum.feasibleNodes + ' feasible' + (sum.scoredNodes ? ', ' + sum.scoredNodes + ' scored' : '')));
     if (!x.attempted) box.append(el('p', null, 'Never tried: held back before its first scheduling cycle.'));
-    if (x.currentNode && x.fitsCurrentNode !== undefined) {
-      box.append(el('p', null, 'Its node ' + x.currentNode + (x.fitsCurrentNode ? ' would still take it.' : ' would no longer take it.')));
+    if (x.currentNode && sum.fitsCurrentNode !== undefined) {
+      box.append(el('p', null, 'Its node ' + x.currentNode + (sum.fitsCurrentNode ? ' would still take it.' : ' would no longer take it.')));
     }
-    if (x.nominatedNodeTried) box.append(el('p', null, 'Its nominated node ' + x.nominatedNodeTried + ' (from an earlier preemption) was filtered first, alone.'));
+    if (sum.nominatedNodeTried) box.append(el('p', null, 'Its nominated node ' + sum.nominatedNodeTried + ' (from an earlier preemption) was filtered first, alone.'));
     for (const [plugin, outcome] of x.preFilter) box.append(el('p', null, 'PreFilter ' + plugin + ': ' + outcome));
 
-    if (x.rejections.length) {
+    if (sum.rejections.length) {
       box.append(el('h3', null, 'Rejected by plugin'), table(null, ['Plugin', 'Nodes', 'Reasons'],
-        x.rejections.map((r) => el('tr', {'data-plugin': r.plugin, 'data-nodes': r.nodes},
+        sum.rejections.map((r) => el('tr', {'data-plugin': r.plugin, 'data-nodes': r.nodes},
           el('td', null, r.plugin), el('td', {class: 'num'}, r.nodes),
-          el('td', null, r.reasons.map(([why, k]) => why + ' ' + k).join('; '))))));
+          el('td', null, Object.entries(r.reasons).map(([why, k]) => why + ' ' + k).join('; '))))));
     }
     if (x.matrix && x.matrix.rows.length) {
       const m = x.matrix;
@@ -556,13 +557,13 @@ window.addEventListener('error', (e) => {
         '; hover a ✗ for the reason, a shaded ✗ is one preemption cannot help with.'),
       el('table', {class: 'matrix'}, el('thead', null, head), el('tbody', null, ...rows)));
     }
-    if (x.top.length) {
-      const max = Math.max(...x.top.map((n) => n.total), 1);
-      box.append(el('h3', null, 'Top ' + x.top.length + ' of ' + nodesWord(x.scoredNodes) + ' scored (weighted)'),
+    if (sum.top.length) {
+      const max = Math.max(...sum.top.map((n) => n.total), 1);
+      box.append(el('h3', null, 'Top ' + sum.top.length + ' of ' + nodesWord(sum.scoredNodes) + ' scored (weighted)'),
         el('table', {class: 'scores'}, el('thead', null, el('tr', null, el('th', null, 'Node'), el('th', null, 'Weighted scores'),
           ...x.scorePlugins.map((p) => el('th', {class: 'plugin', title: p},
             el('span', {class: 'swatch', style: 'background:' + pluginColour(p)}), p)),
-          el('th', {class: 'num'}, 'Total'))), el('tbody', null, ...x.top.map((n) => el('tr',
+          el('th', {class: 'num'}, 'Total'))), el('tbody', null, ...sum.top.map((n) => el('tr',
           {'data-node': n.node, 'data-total': n.total, class: n.selected ? 'selected' : null},
           el('td', {class: 'nowrap'}, n.selected ? n.node + ' ★ chosen' : n.node),
           el('td', null, el('div', {class: 'scorebar', style: 'width:' + (300 * n.total / max) + 'px'},
@@ -571,9 +572,9 @@ window.addEventListener('error', (e) => {
           ...x.scorePlugins.map((p) => el('td', {class: 'num', 'data-plugin': p}, n.scores[p] !== undefined ? n.scores[p] : '')),
           el('td', {class: 'num'}, n.total))))));
     }
-    if (x.node === null && x.closest.length) {
-      box.append(el('h3', null, 'Closest: ' + nodesWord(x.closestTotal) + ' failed one plugin only'),
-        el('ul', null, ...x.closest.map((c) => el('li', {'data-plugin': c.plugin, 'data-nodes': c.nodes},
+    if (x.node === null && sum.closest.length) {
+      box.append(el('h3', null, 'Closest: ' + nodesWord(sum.closestTotal) + ' failed one plugin only'),
+        el('ul', null, ...sum.closest.map((c) => el('li', {'data-plugin': c.plugin, 'data-nodes': c.nodes},
           nodesWord(c.nodes) + ' only by ' + c.plugin + ': ' + c.reason + ' (' + c.examples.join(', ') +
           (c.nodes > c.examples.length ? ', ...' : '') + ')'))));
     }
@@ -584,7 +585,7 @@ window.addEventListener('error', (e) => {
       const victims = x.preemption.filter(named);
       const counts = new Map();
       for (const p of x.preemption) if (!named(p)) counts.set(p[1], (counts.get(p[1]) || 0) + 1);
-      box.append(el('h3', null, x.preemptionFromEarlierCycle ? 'Preemption (in the earlier cycle that nominated the node)' : 'Preemption'),
+      box.append(el('h3', null, sum.preemptionFromEarlierCycle ? 'Preemption (in the earlier cycle that nominated the node)' : 'Preemption'),
         el('ul', null, ...[...counts.entries()].map(([o, k]) => el('li', null, nodesWord(k) + ': ' + o)),
           ...victims.map(([node, o]) => el('li', {'data-node': node, class: node === (x.nominatedNode || '') ? 'selected' : null},
             node + ': ' + o + (node === x.nominatedNode ? ' (nominated)' : '')))));
