@@ -421,7 +421,8 @@ window.addEventListener('error', (e) => {
     const most = Math.max(...buckets, 1);
     return el('div', {class: 'hist', title: 'nodes by how full they are: 0-10% on the left, over 100% on the right'}, ...buckets.map((c, b) => el('div',
       {title: c + ' nodes ' + (b === 10 ? 'over 100%' : (b * 10) + '-' + (b * 10 + 10) + '% full'), 'data-bucket': b, 'data-count': c},
-      c ? String(c) : '', el('span', {style: 'height:' + (55 * c / most) + 'px;background:' + fullColour(b === 10 ? 1.5 : b / 10 + 0.05)}))));
+      c ? String(c) : '', el('span', {style: 'height:' + (55 * c / most) + 'px;background:' + fullColour(b === 10 ? 1.5 : b / 10 + 0.05)}),
+      el('i', null, b === 10 ? '>100%' : b * 10 + '%'))));
   }
 
   (function scale() {
