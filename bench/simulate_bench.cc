@@ -3,7 +3,7 @@
 // figures are the scheduler's own cost per pod.
 //
 //   simulate_bench [--workload basic|anti-affinity|spread|dra] [--nodes N]
-//                  [--pods N] [--write FILE]
+//                  [--pods N] [--running-pods N] [--write FILE]
 //
 // dra is scheduler_perf's SchedulingWithResourceClaimTemplate (500 nodes of
 // 10 devices and 5,000 pods by default): simulate makes each pod's claim
@@ -12,7 +12,9 @@
 // For each workload (all four by default) it prints the time to parse the
 // cluster (a JSON List, as `kubectl get -o json` writes one), the time to
 // load the nodes into the scheduler (a simulation with no pending pod) and
-// the time to schedule the pods, with pods/s net of the load. --write saves
+// the time to schedule the pods, with pods/s net of the load.
+// --running-pods adds pods already bound (100m, 500Mi, round-robin over the
+// nodes), the bulk of a large cluster's start-up. --write saves
 // the cluster file instead, for `ksched simulate --cluster FILE` under a
 // profiler. It prints figures; it asserts nothing.
 #include <sys/resource.h>
@@ -49,11 +51,17 @@ double CpuSeconds() {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-std::string ClusterJson(Workload workload, int nodes, int pods) {
+std::string ClusterJson(Workload workload, int nodes, int pods,
+                        int running = 0) {
   std::string json = R"({"apiVersion":"v1","kind":"List","items":[)";
   for (int i = 0; i < nodes; ++i) {
     if (i > 0) json += ",";
     json += ksched::bench::NodeJson(i);
+  }
+  for (int i = 0; i < running; ++i) {
+    json += ",";
+    json +=
+        ksched::bench::RunningPodJson(i, "node-" + std::to_string(i % nodes));
   }
   if (workload == Workload::kDra) {
     json += "," + ksched::bench::DeviceClassJson();
@@ -84,11 +92,11 @@ std::optional<int> Run(const ksched::simulator::Cluster& cluster,
   return scheduled;
 }
 
-int Bench(Workload workload, int nodes, int pods,
+int Bench(Workload workload, int nodes, int pods, int running,
           const ksched::simulator::SimulationOptions& options) {
   const ksched::framework::Registry registry =
       ksched::plugins::NewInTreeRegistry();
-  const std::string json = ClusterJson(workload, nodes, pods);
+  const std::string json = ClusterJson(workload, nodes, pods, running);
   Clock::time_point t0 = Clock::now();
   auto cluster = ksched::simulator::ParseCluster(json);
   const double parse_s = Seconds(Clock::now() - t0);
@@ -96,8 +104,10 @@ int Bench(Workload workload, int nodes, int pods,
     std::cerr << "parse: " << cluster.error().message() << "\n";
     return 1;
   }
+  // The load: nodes and running pods, nothing pending.
   ksched::simulator::Cluster nodes_only = *cluster;
-  nodes_only.pods.clear();
+  std::erase_if(nodes_only.pods,
+                [](const auto& pod) { return pod.spec.node_name.empty(); });
   t0 = Clock::now();
   if (!Run(nodes_only, registry, options)) return 1;
   const double load_s = Seconds(Clock::now() - t0);
@@ -110,10 +120,11 @@ int Bench(Workload workload, int nodes, int pods,
   if (!scheduled) return 1;
   const double schedule_s = std::max(1e-9, total_s - load_s);
   std::printf(
-      "%-13s nodes=%d pods=%d scheduled=%d | parse %.2f s (%.1f MB) | load "
-      "%.2f s | schedule %.2f s -> %.0f pods/s, %.0f us CPU per pod\n",
-      std::string(ksched::bench::WorkloadName(workload)).c_str(), nodes, pods,
-      *scheduled, parse_s, json.size() / 1e6, load_s, schedule_s,
+      "%-13s nodes=%d running=%d pods=%d scheduled=%d | parse %.2f s (%.1f "
+      "MB) | load %.2f s | schedule %.2f s -> %.0f pods/s, %.0f us CPU per "
+      "pod\n",
+      std::string(ksched::bench::WorkloadName(workload)).c_str(), nodes,
+      running, pods, *scheduled, parse_s, json.size() / 1e6, load_s, schedule_s,
       pods / schedule_s, (cpu_s / total_s) * schedule_s * 1e6 / pods);
   return 0;
 }
@@ -133,6 +144,7 @@ int main(int argc, char** argv) {
                                      Workload::kSpread, Workload::kDra};
   std::optional<int> nodes_flag;
   std::optional<int> pods;
+  int running = 0;
   std::string write;
   ksched::simulator::SimulationOptions options;
   for (const auto& [flag, value] : flags) {
@@ -147,6 +159,8 @@ int main(int argc, char** argv) {
       nodes_flag = std::stoi(value);
     } else if (flag == "--pods") {
       pods = std::stoi(value);
+    } else if (flag == "--running-pods") {
+      running = std::stoi(value);
     } else if (flag == "--write") {
       write = value;
     } else if (flag == "--feature-gates") {
@@ -170,14 +184,15 @@ int main(int argc, char** argv) {
         workloads[0] == Workload::kDra ? ksched::bench::kDraNodes : 5000);
     std::ofstream out(write);
     out << ClusterJson(workloads[0], nodes,
-                       pods.value_or(ksched::bench::DefaultPods(workloads[0])));
+                       pods.value_or(ksched::bench::DefaultPods(workloads[0])),
+                       running);
     return out ? 0 : 1;
   }
   for (Workload w : workloads) {
     const int nodes = nodes_flag.value_or(
         w == Workload::kDra ? ksched::bench::kDraNodes : 5000);
     if (int rc = Bench(w, nodes, pods.value_or(ksched::bench::DefaultPods(w)),
-                       options);
+                       running, options);
         rc != 0) {
       return rc;
     }
