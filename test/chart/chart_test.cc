@@ -22,6 +22,7 @@
 
 #include "pkg/api/codec.h"
 #include "pkg/config/config.h"
+#include "test/cli/run_command.h"
 #include "test/deploy/openapi_validator.h"
 
 namespace ksched::testing {
@@ -37,28 +38,6 @@ std::string ReadFile(const fs::path& path) {
   return s.str();
 }
 
-struct CommandResult {
-  int exit_code = -1;
-  std::string out, err;
-};
-
-// Runs a shell command, with stdout and stderr kept apart.
-CommandResult Shell(const std::string& command) {
-  const fs::path err_file =
-      fs::temp_directory_path() / ("chart_test_" + std::to_string(::getpid()));
-  CommandResult run;
-  FILE* pipe = ::popen((command + " 2> " + err_file.string()).c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buf[4096];
-  size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) run.out.append(buf, n);
-  const int status = ::pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  run.err = ReadFile(err_file);
-  fs::remove(err_file);
-  return run;
-}
-
 // `helm template ksched helm/ksched -n kube-system [-f values/<variant>]`.
 CommandResult Render(const std::string& variant, bool notes = false) {
   std::string command = "cd " + (kSource / "helm").string() + " && " +
@@ -69,7 +48,7 @@ CommandResult Render(const std::string& variant, bool notes = false) {
         " -f " + (kSource / "test/chart/values" / (variant + ".yaml")).string();
   }
   if (notes) command += " --notes";
-  return Shell(command + " ksched");
+  return RunCommand(command + " ksched");
 }
 
 std::vector<YAML::Node> Documents(const std::string& text) {
@@ -326,7 +305,7 @@ TEST_F(ChartTest, ProbesAndPortsMatchTheFlags) {
 }
 
 TEST_F(ChartTest, TheContainerArgsAreFlagsKschedKnows) {
-  const CommandResult help = Shell(std::string(KSCHED_BINARY) + " --help");
+  const CommandResult help = RunCommand(std::string(KSCHED_BINARY) + " --help");
   ASSERT_EQ(help.exit_code, 0) << help.err;
   for (const std::string& variant : kGoodVariants) {
     std::optional<YAML::Node> deployment = Find(Objects(variant), "Deployment");
@@ -350,10 +329,10 @@ TEST_F(ChartTest, FeatureGatesBecomeOneFlagKschedAccepts) {
   EXPECT_TRUE(HasArg(*ha, "--feature-gates=OpportunisticBatching=true"));
   // ksched takes the value: an unknown or malformed gate would exit 2
   // before anything else is looked at.
-  const CommandResult simulate =
-      Shell(std::string(KSCHED_BINARY) +
-            " simulate --feature-gates=OpportunisticBatching=true --cluster " +
-            (kSource / "examples/cluster.yaml").string() + " --quiet");
+  const CommandResult simulate = RunCommand(
+      std::string(KSCHED_BINARY) +
+      " simulate --feature-gates=OpportunisticBatching=true --cluster " +
+      (kSource / "examples/cluster.yaml").string() + " --quiet");
   EXPECT_EQ(simulate.exit_code, 0) << simulate.err;
 }
 
@@ -386,15 +365,15 @@ TEST_F(ChartTest, EmulatedVersionBecomesAFlagKschedAccepts) {
     }
   }
   const CommandResult run =
-      Shell(std::string(KSCHED_BINARY) + version_args +
-            " --secure-port=0 --kubeconfig=/nonexistent/kubeconfig");
+      RunCommand(std::string(KSCHED_BINARY) + version_args +
+                 " --secure-port=0 --kubeconfig=/nonexistent/kubeconfig");
   EXPECT_EQ(run.exit_code, 1) << run.err;
   EXPECT_NE(run.err.find("ksched decides as kube-scheduler v1.35 emulating "
                          "v1.33 (feature gates at their v1.33 defaults); "
                          "--feature-gates SchedulerAsyncPreemption=false"),
             std::string::npos)
       << run.err;
-  const CommandResult simulate = Shell(
+  const CommandResult simulate = RunCommand(
       std::string(KSCHED_BINARY) + " simulate" + version_args + " --cluster " +
       (kSource / "examples/cluster.yaml").string() + " --quiet");
   EXPECT_EQ(simulate.exit_code, 0) << simulate.err;
@@ -841,11 +820,11 @@ TEST_F(ChartTest, TheImageInstallsEveryLibraryKschedLinks) {
   const size_t runtime = dockerfile.find("FROM debian:bookworm-slim");
   ASSERT_NE(runtime, std::string::npos);
   const std::string runtime_stage = dockerfile.substr(runtime);
-  const CommandResult ldd =
-      Shell(std::string("ldd ") + KSCHED_BINARY +
-            " | awk '$3 ~ /^\\// {print $3}' | while read lib; do"
-            " dpkg -S \"*/$(basename \"$(readlink -f \"$lib\")\")\" | head -1 |"
-            " cut -d: -f1; done | sort -u");
+  const CommandResult ldd = RunCommand(
+      std::string("ldd ") + KSCHED_BINARY +
+      " | awk '$3 ~ /^\\// {print $3}' | while read lib; do"
+      " dpkg -S \"*/$(basename \"$(readlink -f \"$lib\")\")\" | head -1 |"
+      " cut -d: -f1; done | sort -u");
   ASSERT_EQ(ldd.exit_code, 0) << ldd.err;
   std::istringstream packages(ldd.out);
   std::string package;

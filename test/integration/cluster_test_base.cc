@@ -92,7 +92,7 @@ client::HttpResponse ClusterTestBase::HttpGet(int port,
                                               const std::string& path) {
   client::RestConfig config;
   config.server = "http://127.0.0.1:" + std::to_string(port);
-  return HttpGet(config, path);
+  return GetFrom(config, path);
 }
 
 client::HttpResponse ClusterTestBase::HttpsGet(int port,
@@ -102,11 +102,11 @@ client::HttpResponse ClusterTestBase::HttpsGet(int port,
   config.server = "https://127.0.0.1:" + std::to_string(port);
   config.insecure_skip_tls_verify = true;  // self-signed at start-up
   config.bearer_token = token;
-  return HttpGet(config, path);
+  return GetFrom(config, path);
 }
 
-client::HttpResponse ClusterTestBase::HttpGet(const client::RestConfig& config,
-                                              const std::string& path) {
+client::HttpResponse GetFrom(const client::RestConfig& config,
+                             const std::string& path) {
   auto transport = client::CpprestTransport::Create(
       config, client::testing::RealTestClock(), {});
   if (!transport.ok()) return {.code = -1, .body = transport.error().message()};

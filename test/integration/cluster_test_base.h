@@ -20,6 +20,11 @@
 
 namespace ksched::testing {
 
+// GET `path` of `config`'s server, whatever it serves (ksched, Prometheus);
+// code -1 when nothing answered.
+client::HttpResponse GetFrom(const client::RestConfig& config,
+                             const std::string& path);
+
 class ClusterTestBase : public ::testing::Test {
  protected:
   void SetUp() override;
@@ -51,8 +56,6 @@ class ClusterTestBase : public ::testing::Test {
   // with a bearer token unless empty.
   client::HttpResponse HttpsGet(int port, const std::string& path,
                                 const std::string& token = "");
-  client::HttpResponse HttpGet(const client::RestConfig& config,
-                               const std::string& path);
   // POST http://127.0.0.1:<port><path> with a JSON body (an extender
   // verb); code -1 when nothing answered.
   client::HttpResponse HttpPost(int port, const std::string& path,

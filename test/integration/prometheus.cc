@@ -3,9 +3,9 @@
 #include <fstream>
 
 #include "pkg/api/codec.h"
-#include "pkg/client/cpprest_transport.h"
 #include "pkg/client/list_watch.h"
 #include "pkg/client/testing/loopback.h"
+#include "test/integration/cluster_test_base.h"
 
 namespace ksched::testing {
 
@@ -45,12 +45,7 @@ std::string PrometheusServer::instance() const {
 client::HttpResponse PrometheusServer::Get(const std::string& path) const {
   client::RestConfig config;
   config.server = "http://127.0.0.1:" + std::to_string(port_);
-  auto transport = client::CpprestTransport::Create(
-      config, client::testing::RealTestClock(), {});
-  if (!transport.ok()) return {.code = -1, .body = transport.error().message()};
-  auto r = (*transport)->RoundTrip({.method = "GET", .path = path});
-  if (!r.ok()) return {.code = -1, .body = r.error().message()};
-  return *r;
+  return GetFrom(config, path);
 }
 
 PrometheusServer::QueryResult PrometheusServer::Query(

@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "test/cli/run_command.h"
+
 namespace ksched::testing {
 namespace {
 
@@ -39,23 +41,6 @@ std::string ReadFile(const fs::path& path) {
   return s.str();
 }
 
-struct CommandResult {
-  int exit_code = -1;
-  std::string out;  // stdout and stderr together
-};
-
-CommandResult Shell(const std::string& command) {
-  CommandResult run;
-  FILE* pipe = ::popen((command + " 2>&1").c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buf[4096];
-  size_t n = 0;
-  while ((n = std::fread(buf, 1, sizeof buf, pipe)) > 0) run.out.append(buf, n);
-  const int status = ::pclose(pipe);
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return run;
-}
-
 class AlertsTest : public ::testing::Test {
  protected:
   // Renders the chart as `helm template ksched helm/ksched -n kube-system
@@ -66,12 +51,12 @@ class AlertsTest : public ::testing::Test {
     dir_ = fs::temp_directory_path() /
            ("ksched_alerts_test_" + std::to_string(::getpid()));
     fs::create_directories(dir_);
-    const CommandResult render = Shell(
+    const CommandResult render = RunCommand(
         "cd " + (kSource / "helm").string() + " && " + KSCHED_CHART_RENDER +
         " --name ksched --namespace kube-system -f " +
         (kSource / "test/chart/values/prometheus-rule.yaml").string() +
         " ksched");
-    ASSERT_EQ(render.exit_code, 0) << render.out;
+    ASSERT_EQ(render.exit_code, 0) << render.out << render.err;
     for (const YAML::Node& doc : YAML::LoadAll(render.out)) {
       if (doc.IsMap() && doc["kind"].as<std::string>() == "PrometheusRule") {
         spec_ = doc["spec"];
@@ -104,21 +89,22 @@ YAML::Node AlertsTest::spec_;
 
 TEST_F(AlertsTest, PromtoolAcceptsTheRules) {
   const CommandResult check =
-      Shell(std::string(KSCHED_PROMTOOL) + " check rules " +
-            (dir_ / "rules.yaml").string());
-  EXPECT_EQ(check.exit_code, 0) << check.out;
+      RunCommand(std::string(KSCHED_PROMTOOL) + " check rules " +
+                 (dir_ / "rules.yaml").string());
+  EXPECT_EQ(check.exit_code, 0) << check.out << check.err;
   EXPECT_NE(check.out.find("SUCCESS: " + std::to_string(Alerts().size()) +
                            " rules found"),
             std::string::npos)
-      << check.out;
+      << check.out << check.err;
 }
 
 TEST_F(AlertsTest, PromtoolUnitTestsPass) {
   const CommandResult test =
-      Shell("cd " + dir_.string() + " && " + KSCHED_PROMTOOL +
-            " test rules alerts_test.yaml");
-  EXPECT_EQ(test.exit_code, 0) << test.out;
-  EXPECT_NE(test.out.find("SUCCESS"), std::string::npos) << test.out;
+      RunCommand("cd " + dir_.string() + " && " + KSCHED_PROMTOOL +
+                 " test rules alerts_test.yaml");
+  EXPECT_EQ(test.exit_code, 0) << test.out << test.err;
+  EXPECT_NE(test.out.find("SUCCESS"), std::string::npos)
+      << test.out << test.err;
 }
 
 // promtool passes a case that expects no alert of a name no rule has, so
