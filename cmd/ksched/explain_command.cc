@@ -186,7 +186,8 @@ int RunExplain(const std::vector<std::string>& args,
   pods.push_back(std::move(*target));
   cluster.pods = std::move(pods);
 
-  auto result = simulator::Simulate(cluster, *cfg, registry, options);
+  auto result =
+      simulator::Simulate(std::move(cluster), *cfg, registry, options);
   if (!result.ok()) {
     std::cerr << "Error: " << result.error().message() << "\n";
     return kExitFailure;

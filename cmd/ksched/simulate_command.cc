@@ -289,6 +289,7 @@ int RunSimulate(const std::vector<std::string>& args,
   std::optional<simulator::Plan> plan;
   bool final_run = false;
   const size_t cron_job_count = cluster->cron_jobs.size();
+  size_t input_pods = 0;  // of the last run's cluster
   auto run = [&](int extra_nodes) -> util::Result<simulator::SimulationResult> {
     simulator::PlanInput in = input;
     in.changes.add_nodes += extra_nodes;
@@ -302,7 +303,9 @@ int RunSimulate(const std::vector<std::string>& args,
     plan = std::move(*prepared);
     simulator::SimulationOptions o = options;
     plan->Into(o);
-    auto r = simulator::Simulate(plan->cluster, *cfg, registry, o);
+    input_pods = plan->cluster.pods.size();
+    // The plan's cluster is this run's own: its pods are given away.
+    auto r = simulator::Simulate(std::move(plan->cluster), *cfg, registry, o);
     if (!r.ok()) return r.error();
     if (in.capacity_template) {
       r->capacity =
@@ -395,8 +398,8 @@ int RunSimulate(const std::vector<std::string>& args,
                   "stats: nodes=%zu pods=%zu load %.3f s (peak RSS %.1f "
                   "MiB), schedule %.3f s (%zu pending, %.0f pods/s), peak "
                   "RSS %.1f MiB\n",
-                  plan->cluster.nodes.size(), plan->cluster.pods.size(), load,
-                  loaded_rss, schedule, result->pods.size(),
+                  plan->cluster.nodes.size(), input_pods, load, loaded_rss,
+                  schedule, result->pods.size(),
                   schedule > 0 ? result->pods.size() / schedule : 0.0,
                   PeakRssMiB());
     std::cerr << line;

@@ -37,18 +37,14 @@ std::string ZoneKey(const api::Node& node) {
 
 void NodeTree::AddNode(const api::Node& node) {
   std::string zone = ZoneKey(node);
+  if (!members_[zone].insert(node.metadata.name).second) return;
   auto it = tree_.find(zone);
   if (it == tree_.end()) {
     zones_.push_back(zone);
     tree_.emplace(std::move(zone),
                   std::vector<std::string>{node.metadata.name});
   } else {
-    std::vector<std::string>& names = it->second;
-    if (std::find(names.begin(), names.end(), node.metadata.name) !=
-        names.end()) {
-      return;
-    }
-    names.push_back(node.metadata.name);
+    it->second.push_back(node.metadata.name);
   }
   ++num_nodes_;
   ++version_;
@@ -63,6 +59,7 @@ util::Result<void> NodeTree::RemoveNode(const api::Node& node) {
     if (pos != names.end()) {
       // Order within a zone is the List() order: erase, don't swap.
       names.erase(pos);
+      members_[zone].erase(node.metadata.name);
       if (names.empty()) RemoveZone(zone);
       --num_nodes_;
       ++version_;
@@ -75,6 +72,7 @@ util::Result<void> NodeTree::RemoveNode(const api::Node& node) {
 
 void NodeTree::RemoveZone(const std::string& zone) {
   tree_.erase(zone);
+  members_.erase(zone);
   zones_.erase(std::find(zones_.begin(), zones_.end(), zone));
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "pkg/api/node.h"
@@ -49,6 +50,9 @@ class NodeTree {
   void RemoveZone(const std::string& zone);
 
   std::unordered_map<std::string, std::vector<std::string>> tree_;
+  // The names in each zone of tree_, so that adding one of 100,000 nodes
+  // does not compare it with every node of its zone.
+  std::unordered_map<std::string, std::unordered_set<std::string>> members_;
   std::vector<std::string> zones_;
   size_t num_nodes_ = 0;
   uint64_t version_ = 0;

@@ -8,6 +8,7 @@ namespace ksched::cache {
 
 util::Result<void> Cache::UpdateSnapshot(framework::Snapshot* snapshot) {
   snapshot->set_pod_count_keys(pod_count_keys_);
+  snapshot->set_generations_unique(true);
   std::lock_guard lock(mu_);
   const int64_t seen = snapshot->generation();
   // nodes() must be rebuilt when a node joined or left.
@@ -43,6 +44,7 @@ util::Result<void> Cache::UpdateSnapshot(framework::Snapshot* snapshot) {
   if (snapshot->node_order_version() != tree_.version()) all_lists = true;
 
   if (all_lists || affinity_lists) RefreshLists(snapshot, all_lists);
+  if (snapshot->ShouldCompact()) snapshot->Compact();
 
   if (snapshot->size() != tree_.num_nodes() ||
       snapshot->num_node_infos() != tree_.num_nodes()) {

@@ -495,6 +495,53 @@ TEST_F(SnapshotUpdateTest, MemoisedCountsSurviveOnlyOnUnchangedNodes) {
   EXPECT_EQ(by_hand.pod_count_keys(), nullptr);
 }
 
+// A large snapshot lays its NodeInfos out in list order (Snapshot::Compact):
+// the copies stand for the nodes everywhere, equal to what the cache has,
+// and a changed node later arrives as a fresh copy as before.
+TEST_F(SnapshotUpdateTest, LargeSnapshotsAreLaidOutInListOrder) {
+  constexpr int kNodes = 3000;
+  AddNodes(kNodes);
+  ASSERT_TRUE(cache_.AddPod(test::MakeBasePod("n7", "p", "100m", "1")).ok());
+  ASSERT_TRUE(cache_.UpdateSnapshot(&snapshot_).ok());
+  ExpectSnapshotMatchesCache(cache_, snapshot_);
+  const std::vector<NodeInfoPtr>& nodes = snapshot_.nodes();
+  ASSERT_EQ(nodes.size(), static_cast<size_t>(kNodes));
+  ASSERT_EQ(snapshot_.generations().size(), nodes.size());
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    SCOPED_TRACE(nodes[i]->name());
+    if (i > 0) {
+      EXPECT_EQ(nodes[i].get(), nodes[i - 1].get() + 1);
+    }
+    EXPECT_EQ(snapshot_.GetPtr(nodes[i]->name()), nodes[i]);
+    EXPECT_EQ(snapshot_.generations()[i], nodes[i]->generation());
+  }
+  EXPECT_TRUE(snapshot_.generations_unique());
+  EXPECT_FALSE(snapshot_.ShouldCompact());
+
+  // One node changes: it alone is replaced, out of the block.
+  NodeInfoPtr n8 = snapshot_.GetPtr("n8");
+  ASSERT_TRUE(cache_.AddPod(test::MakeBasePod("n9", "q", "100m", "1")).ok());
+  ASSERT_TRUE(cache_.UpdateSnapshot(&snapshot_).ok());
+  ExpectSnapshotMatchesCache(cache_, snapshot_);
+  EXPECT_EQ(snapshot_.GetPtr("n8"), n8);
+  const auto n9 = std::find_if(nodes.begin(), nodes.end(),
+                               [](const auto& n) { return n->name() == "n9"; });
+  ASSERT_NE(n9, nodes.end());
+  EXPECT_EQ((*n9)->pods().size(), 1u);
+  EXPECT_EQ(snapshot_.generations()[n9 - nodes.begin()], (*n9)->generation());
+}
+
+// Below a few thousand nodes the NodeInfos are not moved.
+TEST_F(SnapshotUpdateTest, SmallSnapshotsKeepTheirCopies) {
+  AddNodes(10);
+  ASSERT_TRUE(cache_.UpdateSnapshot(&snapshot_).ok());
+  EXPECT_FALSE(snapshot_.ShouldCompact());
+  NodeInfoPtr n0 = snapshot_.GetPtr("n0");
+  ASSERT_TRUE(cache_.UpdateSnapshot(&snapshot_).ok());
+  EXPECT_EQ(snapshot_.GetPtr("n0"), n0);
+  ExpectSnapshotMatchesCache(cache_, snapshot_);
+}
+
 TEST_F(SnapshotUpdateTest, NodeInfosHeldFromEarlierCyclesNeverChange) {
   AddNodes(1);
   ASSERT_TRUE(cache_.UpdateSnapshot(&snapshot_).ok());

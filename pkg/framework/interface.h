@@ -79,6 +79,13 @@ class SignPlugin : public virtual Plugin {
   // and is shared by all plugins). False: this pod cannot be signed (the
   // plugin's answers depend on more than the pod and one node).
   virtual bool SignPod(const api::Pod& pod, api::Pod& into) const = 0;
+  // Whether, when it runs at all in a cycle, this plugin's Filter verdict
+  // and raw Score for a node depend on nothing but the signed parts of the
+  // pod, that node's NodeInfo and the number of nodes in the snapshot (no
+  // other node, no other API object, no nominated pod), and its
+  // NormalizeScore reads only scores. The scheduler then keeps its answers
+  // per node generation across cycles (scheduler/node_result_memo.h).
+  virtual bool NodeLocal() const { return false; }
 };
 
 class FilterPlugin : public virtual Plugin {

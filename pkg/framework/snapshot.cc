@@ -8,6 +8,8 @@ void Snapshot::Reset(std::vector<NodeInfoPtr> nodes) {
 }
 
 void Snapshot::RebuildIndexes() {
+  generations_.clear();
+  for (const NodeInfoPtr& n : nodes_) generations_.push_back(n->generation());
   slots_.clear();
   slots_.reserve(nodes_.size());
   pvc_users_.clear();
@@ -25,6 +27,7 @@ void Snapshot::RebuildIndexes() {
 
 Snapshot::UpsertEffect Snapshot::Upsert(NodeInfoPtr info) {
   UpsertEffect effect;
+  ++upserted_since_compact_;
   auto it = slots_.find(std::string_view(info->name()));
   if (it == slots_.end()) {
     CountPvcs(*info, +1);
@@ -46,7 +49,10 @@ Snapshot::UpsertEffect Snapshot::Upsert(NodeInfoPtr info) {
     CountPvcs(old, -1);
     CountPvcs(*info, +1);
   }
-  if (slot.pos >= 0) nodes_[slot.pos] = info;
+  if (slot.pos >= 0) {
+    nodes_[slot.pos] = info;
+    generations_[slot.pos] = info->generation();
+  }
   // A listed node joins or leaves an affinity list in place: appended, or
   // swapped with the list's last entry. The lists' order then differs from
   // nodes(), which no reader depends on (they sum over them), and a pod
@@ -112,11 +118,14 @@ void Snapshot::RebuildLists(const std::vector<std::string>& order) {
   for (auto& [name, slot] : slots_) slot.pos = -1;
   nodes_.clear();
   nodes_.reserve(order.size());
+  generations_.clear();
+  generations_.reserve(order.size());
   for (const std::string& name : order) {
     auto it = slots_.find(std::string_view(name));
     if (it == slots_.end()) continue;
     it->second.pos = static_cast<int32_t>(nodes_.size());
     nodes_.push_back(it->second.info);
+    generations_.push_back(it->second.info->generation());
   }
   RebuildAffinityLists();
 }
@@ -149,6 +158,35 @@ void Snapshot::RebuildAffinityLists() {
       }
       with_required_anti_affinity_.push_back(n);
     }
+  }
+}
+
+bool Snapshot::ShouldCompact() const {
+  // Below this the NodeInfos of a pass fit in the core's own caches.
+  constexpr size_t kMinNodes = 2048;
+  return nodes_.size() >= kMinNodes &&
+         upserted_since_compact_ >= nodes_.size() / 4;
+}
+
+void Snapshot::Compact() {
+  upserted_since_compact_ = 0;
+  auto block = std::make_shared<std::vector<NodeInfo>>();
+  block->reserve(nodes_.size());
+  for (const NodeInfoPtr& n : nodes_) block->push_back(*n);
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    NodeInfoPtr copy(block, &(*block)[i]);
+    auto it = slots_.find(std::string_view(copy->name()));
+    // Only a name listed twice (Reset with duplicates) has a listed
+    // NodeInfo that is not its slot's: the slot keeps its own.
+    if (it != slots_.end() && it->second.info == nodes_[i]) {
+      Slot& slot = it->second;
+      if (slot.affinity_pos >= 0) with_affinity_[slot.affinity_pos] = copy;
+      if (slot.anti_affinity_pos >= 0) {
+        with_required_anti_affinity_[slot.anti_affinity_pos] = copy;
+      }
+      slot.info = copy;
+    }
+    nodes_[i] = std::move(copy);
   }
 }
 

@@ -25,6 +25,15 @@ class Snapshot {
 
   // Every node, in a stable order (the order node filtering walks).
   const std::vector<NodeInfoPtr>& nodes() const { return nodes_; }
+  // nodes()[i]->generation() for each i, kept apart so that a pass can
+  // tell which nodes changed without touching their NodeInfos.
+  const std::vector<int64_t>& generations() const { return generations_; }
+  // Whether a generation names one state of one node: true when the
+  // scheduler cache maintains the snapshot (its generations come from one
+  // clock), false for snapshots built from lists, whose NodeInfos may all
+  // be at generation 0.
+  bool generations_unique() const { return generations_unique_; }
+  void set_generations_unique(bool unique) { generations_unique_ = unique; }
   // Nodes with at least one pod with (anti-)affinity / required
   // anti-affinity: the only ones inter-pod affinity must look at.
   const std::vector<NodeInfoPtr>& nodes_with_affinity_pods() const {
@@ -83,6 +92,19 @@ class Snapshot {
   void RebuildLists(const std::vector<std::string>& order);
   // Rebuilds only the affinity lists from nodes().
   void RebuildAffinityLists();
+  // Copies every listed NodeInfo into one block, in nodes() order, and
+  // lists the copies instead. A filter or score pass walks nodes() in
+  // order: NodeInfos allocated one by one as the cache saw their nodes and
+  // pods lie all over the heap, and at tens of thousands of nodes each
+  // one's first touch is a cache and TLB miss that prefetching cannot hide;
+  // laid out in walking order, the hardware streams them. NodeInfoPtrs held
+  // from before keep their objects (they are copies, not moves).
+  void Compact();
+  // Whether enough of nodes() was replaced since the last Compact (or was
+  // never compacted) for another to pay: a quarter of a large list. Small
+  // lists stay in cache anyway.
+  bool ShouldCompact() const;
+
   // Which version of the cache's node order nodes() follows, so a node that
   // left and rejoined (or changed zone) between cycles is relisted in place.
   uint64_t node_order_version() const { return node_order_version_; }
@@ -115,6 +137,8 @@ class Snapshot {
   void CountPvcs(const NodeInfo& info, int delta);
 
   std::vector<NodeInfoPtr> nodes_;
+  std::vector<int64_t> generations_;  // parallel to nodes_
+  bool generations_unique_ = false;
   std::vector<NodeInfoPtr> with_affinity_;
   std::vector<NodeInfoPtr> with_required_anti_affinity_;
   StringMap<Slot> slots_;
@@ -124,6 +148,8 @@ class Snapshot {
   int64_t generation_ = 0;
   std::shared_ptr<PodCountKeys> pod_count_keys_;
   uint64_t node_order_version_ = 0;
+  // NodeInfos upserted since the last Compact.
+  size_t upserted_since_compact_ = 0;
 };
 
 }  // namespace ksched::framework

@@ -59,9 +59,10 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
     framework::Framework& fwk, const framework::CycleState& state,
     const framework::PodInfo& pod, const std::vector<NodeInfoPtr>& nodes,
     framework::Diagnosis* diagnosis, std::vector<NodeInfoPtr>* feasible,
-    std::string* error) {
+    std::string* error, NodeResultMemo* memo, std::vector<int32_t>* positions) {
   const int num_nodes = static_cast<int>(nodes.size());
   feasible->clear();
+  if (positions != nullptr) positions->clear();
   if (num_nodes == 0) return true;
   int32_t to_find = NumFeasibleNodesToFind(
       fwk.percentage_of_nodes_to_score().value_or(percentage_), num_nodes);
@@ -76,6 +77,9 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
   if (!fwk.HasFilterPlugins()) {
     for (int i = 0; i < to_find; ++i) {
       feasible->push_back(Unowned(nodes[(start + i) % nodes.size()]));
+      if (positions != nullptr) {
+        positions->push_back(static_cast<int32_t>((start + i) % nodes.size()));
+      }
     }
     return true;
   }
@@ -101,6 +105,7 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
 
   fwk.parallelizer().UntilChunks(num_nodes, [&](int begin, int end) {
     int32_t passed = 0;
+    int32_t reused = 0;  // of the passes, those the memo answered
     std::vector<Rejection> rejected;
     auto flush = [&] {
       if (rejected.empty()) return;
@@ -108,22 +113,34 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
       for (Rejection& r : rejected) rejections.push_back(std::move(r));
     };
     for (int i = begin; i < end; ++i) {
+      const size_t position = (start + i) % nodes.size();
+      // A node that passed at its generation passes: its NodeInfo is not
+      // even loaded.
+      if (memo != nullptr && memo->Passed(position)) {
+        verdicts[i] = kPassed;
+        ++passed;
+        ++reused;
+        continue;
+      }
       // A few nodes ahead: its NodeInfo was asked for kAhead steps earlier,
       // so its Node pointer can be followed now.
       constexpr int kAhead = 4;
-      if (i + kAhead < end) {
-        nodes[(start + i + kAhead) % nodes.size()]->Prefetch(
-            /*node_too=*/true);
+      if (memo == nullptr) {
+        if (i + kAhead < end) {
+          nodes[(start + i + kAhead) % nodes.size()]->Prefetch(
+              /*node_too=*/true);
+        }
+        if (i + 2 * kAhead < end) {
+          nodes[(start + i + 2 * kAhead) % nodes.size()]->Prefetch(
+              /*node_too=*/false);
+        }
       }
-      if (i + 2 * kAhead < end) {
-        nodes[(start + i + 2 * kAhead) % nodes.size()]->Prefetch(
-            /*node_too=*/false);
-      }
-      const NodeInfoPtr& node = nodes[(start + i) % nodes.size()];
+      const NodeInfoPtr& node = nodes[position];
       Status s = fwk.RunFilterPluginsWithNominatedPods(state, pod, *node);
       if (s.IsSuccess()) {
         verdicts[i] = kPassed;
         ++passed;
+        if (memo != nullptr) memo->SetPassed(position);
       } else if (s.code() == Code::kError) {
         flush();
         std::lock_guard<std::mutex> lock(mu);
@@ -135,6 +152,7 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
       }
     }
     flush();
+    if (memo != nullptr && reused > 0) memo->CountReusedPasses(reused);
     return found_count.fetch_add(passed) + passed < to_find;
   });
 
@@ -144,6 +162,9 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
   for (int i = 0; i < num_nodes && kept < to_find; ++i) {
     if (verdicts[i] != kPassed) continue;
     feasible->push_back(Unowned(nodes[(start + i) % nodes.size()]));
+    if (positions != nullptr) {
+      positions->push_back(static_cast<int32_t>((start + i) % nodes.size()));
+    }
     if (++kept == to_find) last_processed = i;
   }
   std::sort(rejections.begin(), rejections.end(),
@@ -200,6 +221,12 @@ void SchedulingAlgorithm::EnableOpportunisticBatching(
     const util::Clock& clock, framework::MetricsRecorder* metrics) {
   batch_clock_ = &clock;
   batch_metrics_ = metrics;
+}
+
+int64_t SchedulingAlgorithm::memoized_filter_passes() const {
+  int64_t n = 0;
+  for (const auto& [profile, memo] : memos_) n += memo->reused_passes();
+  return n;
 }
 
 int64_t SchedulingAlgorithm::batched_pods() const {
@@ -330,8 +357,17 @@ ScheduleResult SchedulingAlgorithm::Run(framework::Framework& fwk,
         "node(s) didn't satisfy plugin(s) [" + plugins + "]"));
   }
 
+  // Over the snapshot's own list, node-local answers kept from earlier
+  // cycles stand (node_result_memo.h).
+  NodeResultMemo* memo = nullptr;
+  if (memoize_ && nodes == &all_nodes) {
+    std::unique_ptr<NodeResultMemo>& m = memos_[fwk.profile_name()];
+    if (m == nullptr) m = std::make_unique<NodeResultMemo>();
+    if (m->StartFilter(fwk, state, pod, snapshot)) memo = m.get();
+  }
+  std::vector<int32_t> positions;
   bool ok = FindNodesThatPassFilters(fwk, state, pod, *nodes, &diagnosis,
-                                     &feasible, &error);
+                                     &feasible, &error, memo, &positions);
   size_t processed = feasible.size() + diagnosis.node_to_status.size();
   next_start_node_index_ =
       (next_start_node_index_ + processed) % all_nodes.size();
@@ -367,8 +403,12 @@ ScheduleResult SchedulingAlgorithm::Run(framework::Framework& fwk,
   } else {
     s = fwk.RunPreScorePlugins(state, pod, feasible);
     if (s.IsSuccess()) {
+      framework::RawScoreCache* kept =
+          memo != nullptr ? memo->StartScore(fwk, state, pod, positions)
+                          : nullptr;
       s = fwk.RunScorePlugins(state, pod, feasible, &scores,
-                              batch != nullptr && signature ? &raw : nullptr);
+                              batch != nullptr && signature ? &raw : nullptr,
+                              kept);
     }
     if (!s.IsSuccess()) {
       result.kind = ScheduleResult::Kind::kError;

@@ -16,6 +16,7 @@
 #include "pkg/framework/snapshot.h"
 #include "pkg/framework/types.h"
 #include "pkg/scheduler/batch.h"
+#include "pkg/scheduler/node_result_memo.h"
 #include "pkg/util/random.h"
 
 namespace ksched::scheduler {
@@ -66,12 +67,17 @@ class SchedulingAlgorithm {
   // `NumFeasibleNodesToFind` are feasible; rejected nodes go to diagnosis.
   // The feasible pointers do not own their nodes: they are valid while
   // `nodes` is. Returns false on an internal error (message in *error).
+  // With `memo` (only when `nodes` are the snapshot's, whose positions it
+  // keeps), nodes that passed before at their generation pass without
+  // being filtered, and *positions gets each feasible node's position.
   bool FindNodesThatPassFilters(
       framework::Framework& fwk, const framework::CycleState& state,
       const framework::PodInfo& pod,
       const std::vector<framework::NodeInfoPtr>& nodes,
       framework::Diagnosis* diagnosis,
-      std::vector<framework::NodeInfoPtr>* feasible, std::string* error);
+      std::vector<framework::NodeInfoPtr>* feasible, std::string* error,
+      NodeResultMemo* memo = nullptr,
+      std::vector<int32_t>* positions = nullptr);
 
   // Picks the highest total score, ties broken uniformly at random.
   std::string SelectHost(
@@ -86,6 +92,13 @@ class SchedulingAlgorithm {
                                    framework::MetricsRecorder* metrics);
   // Pods that took a batching hint, over all profiles.
   int64_t batched_pods() const;
+
+  // Whether node-local answers are kept across cycles (node_result_memo.h;
+  // on by default). Decisions are the same either way: off is for tests
+  // that show it.
+  void set_memoize_node_results(bool on) { memoize_ = on; }
+  // Nodes that passed filtering on a kept answer, over all profiles.
+  int64_t memoized_filter_passes() const;
 
  private:
   ScheduleResult Run(framework::Framework& fwk, framework::CycleState& state,
@@ -103,6 +116,9 @@ class SchedulingAlgorithm {
   framework::MetricsRecorder* batch_metrics_ = nullptr;
   std::map<std::string, std::unique_ptr<OpportunisticBatch>, std::less<>>
       batches_;  // by profile
+  bool memoize_ = true;
+  std::map<std::string, std::unique_ptr<NodeResultMemo>, std::less<>>
+      memos_;  // by profile
 };
 
 }  // namespace ksched::scheduler

@@ -89,6 +89,10 @@ class Scheduler {
     // again, recorded, and its FailedScheduling event says which plugins
     // rejected the most nodes and which node came closest.
     bool record_failed_decisions = false;
+    // Keep node-local Filter and Score answers across cycles
+    // (node_result_memo.h). Decisions are the same either way; off is for
+    // the tests that show it.
+    bool memoize_node_results = true;
     // Called once per finished attempt (scheduling or binding failure,
     // successful bind), from the thread that finished it.
     std::function<void(const AttemptOutcome&)> on_attempt;
@@ -162,6 +166,10 @@ class Scheduler {
 
   cache::Cache& cache() { return *cache_; }
   queue::SchedulingQueue& queue() { return *queue_; }
+  // Nodes that passed filtering on an answer kept from an earlier cycle.
+  int64_t memoized_filter_passes() const {
+    return algorithm_.memoized_filter_passes();
+  }
   const ProfileMap& profiles() const { return profiles_; }
   framework::WaitingPods& waiting_pods() { return waiting_pods_; }
 

@@ -81,6 +81,73 @@ api::ResourceSlice CopySliceForNode(const api::ResourceSlice& slice,
   return copy;
 }
 
+namespace {
+
+// Takes the pods off drained and removed nodes: each is recorded in
+// out->displaced, and the pods a controller re-creates come back pending.
+void DisplacePods(Cluster& cluster, const std::set<std::string>& drained,
+                  const std::set<std::string>& removed, uint64_t seed,
+                  AppliedChanges* out_changes) {
+  AppliedChanges& out = *out_changes;
+  std::set<std::string> pod_names;
+  for (const api::Pod& p : cluster.pods) {
+    pod_names.insert(p.metadata.ns + "/" + p.metadata.name);
+  }
+  std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
+  std::vector<api::Pod> kept;
+  kept.reserve(cluster.pods.size());
+  for (api::Pod& pod : cluster.pods) {
+    const std::string& node = pod.spec.node_name;
+    if (node.empty() || HasFinished(pod) ||
+        (!drained.count(node) && !removed.count(node))) {
+      kept.push_back(std::move(pod));
+      continue;
+    }
+    DisplacedPod d{pod.metadata.ns + "/" + pod.metadata.name, node, "",
+                   removed.count(node) ? DisplacedPod::Fate::kGoneWithNode
+                                       : DisplacedPod::Fate::kDeleted};
+    const api::OwnerReference* owner = Controller(pod);
+    const bool daemon = owner != nullptr && owner->kind == "DaemonSet";
+    if (!removed.count(node) && (daemon || IsMirrorPod(pod))) {
+      // kubectl drain --ignore-daemonsets leaves these on the node.
+      d.fate = daemon ? DisplacedPod::Fate::kStaysDaemon
+                      : DisplacedPod::Fate::kStaysMirror;
+      out.displaced.push_back(std::move(d));
+      kept.push_back(std::move(pod));
+      continue;
+    }
+    if (owner != nullptr && !daemon) {
+      // The controller replaces it: a StatefulSet under the same name, the
+      // others under generateName's new suffix.
+      api::Pod again = pod;
+      if (owner->kind != "StatefulSet") {
+        std::string name;
+        do {
+          std::string suffix;
+          for (int i = 0; i < 5; ++i) {
+            suffix += kNameAlphabet[rng() % kNameAlphabet.size()];
+          }
+          name = owner->name + "-" + suffix;
+        } while (pod_names.count(again.metadata.ns + "/" + name));
+        again.metadata.name = name;
+        pod_names.insert(again.metadata.ns + "/" + name);
+      }
+      again.metadata.uid =
+          "pod-" + again.metadata.ns + "-" + again.metadata.name + "-recreated";
+      again.spec.node_name.clear();
+      again.status = {};
+      again.status.phase = std::string(api::kPodPhasePending);
+      d.recreated = again.metadata.ns + "/" + again.metadata.name;
+      d.fate = DisplacedPod::Fate::kRecreated;
+      kept.push_back(std::move(again));
+    }
+    out.displaced.push_back(std::move(d));
+  }
+  cluster.pods = std::move(kept);
+}
+
+}  // namespace
+
 util::Result<AppliedChanges> ApplyChanges(Cluster& cluster,
                                           const ClusterChanges& changes,
                                           uint64_t seed) {
@@ -152,62 +219,11 @@ util::Result<AppliedChanges> ApplyChanges(Cluster& cluster,
     }
   }
 
-  // Pods put out of their node, in file order.
-  std::set<std::string> pod_names;
-  for (const api::Pod& p : cluster.pods) {
-    pod_names.insert(p.metadata.ns + "/" + p.metadata.name);
+  // Pods put out of their node, in file order (none without a drain or a
+  // removal: a large cluster's pods are not worth walking then).
+  if (!drained.empty() || !removed.empty()) {
+    DisplacePods(cluster, drained, removed, seed, &out);
   }
-  std::mt19937_64 rng(seed ^ 0x9e3779b97f4a7c15ull);
-  std::vector<api::Pod> kept;
-  kept.reserve(cluster.pods.size());
-  for (api::Pod& pod : cluster.pods) {
-    const std::string& node = pod.spec.node_name;
-    if (node.empty() || HasFinished(pod) ||
-        (!drained.count(node) && !removed.count(node))) {
-      kept.push_back(std::move(pod));
-      continue;
-    }
-    DisplacedPod d{pod.metadata.ns + "/" + pod.metadata.name, node, "",
-                   removed.count(node) ? DisplacedPod::Fate::kGoneWithNode
-                                       : DisplacedPod::Fate::kDeleted};
-    const api::OwnerReference* owner = Controller(pod);
-    const bool daemon = owner != nullptr && owner->kind == "DaemonSet";
-    if (!removed.count(node) && (daemon || IsMirrorPod(pod))) {
-      // kubectl drain --ignore-daemonsets leaves these on the node.
-      d.fate = daemon ? DisplacedPod::Fate::kStaysDaemon
-                      : DisplacedPod::Fate::kStaysMirror;
-      out.displaced.push_back(std::move(d));
-      kept.push_back(std::move(pod));
-      continue;
-    }
-    if (owner != nullptr && !daemon) {
-      // The controller replaces it: a StatefulSet under the same name, the
-      // others under generateName's new suffix.
-      api::Pod again = pod;
-      if (owner->kind != "StatefulSet") {
-        std::string name;
-        do {
-          std::string suffix;
-          for (int i = 0; i < 5; ++i) {
-            suffix += kNameAlphabet[rng() % kNameAlphabet.size()];
-          }
-          name = owner->name + "-" + suffix;
-        } while (pod_names.count(again.metadata.ns + "/" + name));
-        again.metadata.name = name;
-        pod_names.insert(again.metadata.ns + "/" + name);
-      }
-      again.metadata.uid =
-          "pod-" + again.metadata.ns + "-" + again.metadata.name + "-recreated";
-      again.spec.node_name.clear();
-      again.status = {};
-      again.status.phase = std::string(api::kPodPhasePending);
-      d.recreated = again.metadata.ns + "/" + again.metadata.name;
-      d.fate = DisplacedPod::Fate::kRecreated;
-      kept.push_back(std::move(again));
-    }
-    out.displaced.push_back(std::move(d));
-  }
-  cluster.pods = std::move(kept);
 
   // A removed node's slices: its driver and the garbage collector (they
   // are owned by the Node) take them away.

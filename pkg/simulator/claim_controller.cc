@@ -196,6 +196,8 @@ void ClaimController::ReserveForBoundPod(const api::Pod& pod) {
 
 void SettleClaims(std::vector<api::ResourceClaim>& claims,
                   const std::vector<api::Pod>& pods) {
+  // Most clusters have no claims: their pods are not worth indexing.
+  if (claims.empty()) return;
   std::map<std::string, const api::Pod*> pod_by_key;
   std::set<std::string> uids;
   for (const api::Pod& p : pods) {

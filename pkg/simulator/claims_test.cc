@@ -266,7 +266,7 @@ TEST_F(SimulatedClaimsTest, ADeletedPodsClaimsAreLetGo) {
   victim.metadata.ns = "default";
   victim.metadata.uid = "uid-victim";
   victim.spec.node_name = "node-1";
-  api_server_.StorePod(victim);
+  api_server_.StorePod(std::make_shared<const api::Pod>(victim));
   auto reserved = [](api::ResourceClaim c, const std::string& device) {
     c.status.allocation.emplace();
     c.status.allocation->devices.results.push_back(

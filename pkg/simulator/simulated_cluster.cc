@@ -6,10 +6,10 @@ namespace ksched::simulator {
 
 using framework::Status;
 
-void SimulatedCluster::StorePod(const api::Pod& pod) {
+void SimulatedCluster::StorePod(std::shared_ptr<const api::Pod> pod) {
   std::lock_guard<std::mutex> lock(mu_);
-  pods_[Key(pod.metadata.ns, pod.metadata.name)] =
-      std::make_shared<const api::Pod>(pod);
+  std::string key = Key(pod->metadata.ns, pod->metadata.name);
+  pods_[std::move(key)] = std::move(pod);
 }
 
 std::shared_ptr<const api::Pod> SimulatedCluster::GetPod(

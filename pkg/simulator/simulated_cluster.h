@@ -55,8 +55,9 @@ class SimulatedCluster final : public framework::Binder,
   // The claims as they stand now, by namespace/name.
   std::vector<std::shared_ptr<const api::ResourceClaim>> ResourceClaims() const;
 
-  // Stores a pod as it stands in the manifests (no event is sent).
-  void StorePod(const api::Pod& pod);
+  // Stores a pod as it stands in the manifests (no event is sent). The
+  // scheduler is handed the same object: one copy of each pod in memory.
+  void StorePod(std::shared_ptr<const api::Pod> pod);
   std::shared_ptr<const api::Pod> GetPod(const std::string& ns,
                                          const std::string& name) const;
   std::vector<std::shared_ptr<const api::Pod>> Pods() const;

@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <span>
 
 #include "pkg/api/podgroup.h"
 #include "pkg/api/resource_names.h"
@@ -88,10 +89,27 @@ std::string FitFailure(const std::string& message) {
   return message.substr(0, verdict);
 }
 
+// A pod of the input that names a PodGroup (and is not terminal).
+struct GroupMember {
+  std::string ns;
+  std::string name;
+  std::string group;
+};
+
+std::vector<GroupMember> GroupMembers(const std::vector<api::Pod>& input) {
+  std::vector<GroupMember> members;
+  for (const api::Pod& pod : input) {
+    const std::string_view group = framework::PodGroupName(pod);
+    if (group.empty() || IsTerminal(pod)) continue;
+    members.push_back({pod.metadata.ns, pod.metadata.name, std::string(group)});
+  }
+  return members;
+}
+
 PodGroupOutcome SummarizePodGroup(const api::PodGroup& group,
                                   const std::vector<PodOutcome>& pods,
                                   const SimulatedCluster& api_server,
-                                  const std::vector<api::Pod>& input,
+                                  const std::vector<GroupMember>& members,
                                   int most_placed) {
   PodGroupOutcome out{group.metadata.ns, group.metadata.name,
                       group.spec.min_member};
@@ -99,17 +117,14 @@ PodGroupOutcome SummarizePodGroup(const api::PodGroup& group,
   std::map<std::string, const PodOutcome*> outcome_by_key;
   for (const PodOutcome& o : pods) outcome_by_key[Key(o.ns, o.name)] = &o;
   std::string fit_failure, last_message;
-  for (const api::Pod& member : input) {
-    if (member.metadata.ns != group.metadata.ns ||
-        framework::PodGroupName(member) != group.metadata.name ||
-        IsTerminal(member)) {
+  for (const GroupMember& member : members) {
+    if (member.ns != group.metadata.ns || member.group != group.metadata.name) {
       continue;
     }
     ++out.members;
-    auto now = api_server.GetPod(member.metadata.ns, member.metadata.name);
+    auto now = api_server.GetPod(member.ns, member.name);
     if (now != nullptr && !now->spec.node_name.empty()) ++out.scheduled;
-    auto it =
-        outcome_by_key.find(Key(member.metadata.ns, member.metadata.name));
+    auto it = outcome_by_key.find(Key(member.ns, member.name));
     if (it == outcome_by_key.end() || it->second->node) continue;
     if (last_message.empty()) last_message = it->second->message;
     if (fit_failure.empty()) fit_failure = FitFailure(it->second->message);
@@ -215,8 +230,14 @@ bool AnyPodUnschedulable(const SimulationResult& result) {
   return false;
 }
 
-util::Result<SimulationResult> Simulate(
-    const Cluster& cluster, const config::KubeSchedulerConfiguration& cfg,
+namespace {
+
+// Simulate, reading `cluster`'s pods from `movable_pods` (the same vector,
+// writable) when it is not empty: those are moved from, so cluster.pods must
+// not be read after the pods are loaded.
+util::Result<SimulationResult> SimulateFrom(
+    const Cluster& cluster, std::span<api::Pod> movable_pods,
+    const config::KubeSchedulerConfiguration& cfg,
     const framework::Registry& registry, const SimulationOptions& options) {
   SimulationResult out;
   if (cfg.profiles.empty()) return util::Error("no profiles configured");
@@ -276,6 +297,7 @@ util::Result<SimulationResult> Simulate(
     return api_server.GetPod(ns, name);
   };
   deps.binding_workers = 0;  // bind inline: one deterministic sequence
+  deps.memoize_node_results = options.memoize_node_results;
   deps.features = options.features;
   deps.dra = &dra;
   // The last recorded cycle of each explained pod; binding is inline, so a
@@ -335,6 +357,18 @@ util::Result<SimulationResult> Simulate(
         if (ta.IsZero() != tb.IsZero()) return tb.IsZero();
         return ta.value < tb.value;
       });
+  // Which pass loads each pod, decided before any is taken.
+  enum Phase : uint8_t { kTerminal, kRunning, kPending };
+  std::vector<Phase> phases(cluster.pods.size());
+  for (size_t i = 0; i < phases.size(); ++i) {
+    const api::Pod& pod = cluster.pods[i];
+    phases[i] = IsTerminal(pod)              ? kTerminal
+                : pod.spec.node_name.empty() ? kPending
+                                             : kRunning;
+  }
+  const std::vector<GroupMember> group_members =
+      cluster.pod_groups.empty() ? std::vector<GroupMember>()
+                                 : GroupMembers(cluster.pods);
   std::vector<std::string> pending;
   std::map<std::string, api::ResourceList> requested_before;
   std::map<std::string, int> pods_before;
@@ -351,10 +385,12 @@ util::Result<SimulationResult> Simulate(
       }
     }
     for (size_t index : order_in_file) {
-      api::Pod pod = cluster.pods[index];
-      if (IsTerminal(pod)) continue;
-      bool assigned = !pod.spec.node_name.empty();
-      if (assigned != (pass == 0)) continue;
+      if (phases[index] != (pass == 0 ? kRunning : kPending)) continue;
+      const bool assigned = pass == 0;
+      // Each input pod is read once: taken when the caller gave the pods
+      // away, else copied.
+      api::Pod pod = movable_pods.empty() ? cluster.pods[index]
+                                          : std::move(movable_pods[index]);
       const std::string key = Key(pod.metadata.ns, pod.metadata.name);
       if (assigned && !node_names.count(pod.spec.node_name)) {
         out.warnings.push_back("pod " + key + " is bound to node " +
@@ -376,8 +412,9 @@ util::Result<SimulationResult> Simulate(
       for (std::string& failure : claim_controller.SyncPod(pod)) {
         out.warnings.push_back(std::move(failure));
       }
-      api_server.StorePod(pod);
-      s.OnPodAdd(std::make_shared<const api::Pod>(pod));
+      auto shared = std::make_shared<const api::Pod>(std::move(pod));
+      api_server.StorePod(shared);
+      s.OnPodAdd(std::move(shared));
     }
   }
 
@@ -441,6 +478,7 @@ util::Result<SimulationResult> Simulate(
   s.waiting_pods().ForEach(
       [](framework::WaitingPod& w) { w.Reject("", "the simulation stopped"); });
   s.WaitForBindings();
+  out.memoized_filter_passes = s.memoized_filter_passes();
 
   ClaimsByKey claims_at_end;
   for (auto& claim : api_server.ResourceClaims()) {
@@ -541,7 +579,7 @@ util::Result<SimulationResult> Simulate(
   if (s.SchedulesGangs()) {
     for (const api::PodGroup& g : cluster.pod_groups) {
       out.pod_groups.push_back(
-          SummarizePodGroup(g, out.pods, api_server, cluster.pods,
+          SummarizePodGroup(g, out.pods, api_server, group_members,
                             most_placed[Key(g.metadata.ns, g.metadata.name)]));
     }
     ExplainGangMembers(api_server, cluster.pod_groups, out);
@@ -593,6 +631,23 @@ util::Result<SimulationResult> Simulate(
     }
   }
   return out;
+}
+
+}  // namespace
+
+util::Result<SimulationResult> Simulate(
+    const Cluster& cluster, const config::KubeSchedulerConfiguration& cfg,
+    const framework::Registry& registry, const SimulationOptions& options) {
+  return SimulateFrom(cluster, {}, cfg, registry, options);
+}
+
+util::Result<SimulationResult> Simulate(
+    Cluster&& cluster, const config::KubeSchedulerConfiguration& cfg,
+    const framework::Registry& registry, const SimulationOptions& options) {
+  auto result = SimulateFrom(cluster, cluster.pods, cfg, registry, options);
+  cluster.pods.clear();
+  cluster.pods.shrink_to_fit();
+  return result;
 }
 
 }  // namespace ksched::simulator

@@ -143,6 +143,9 @@ struct SimulationResult {
   std::vector<PreemptedPod> preempted;
   // Scheduling cycles run (a pod may take several: backoff, preemption).
   int cycles = 0;
+  // Nodes that passed filtering on an answer kept from an earlier cycle
+  // (scheduler/node_result_memo.h).
+  int64_t memoized_filter_passes = 0;
   // Pending pods left alone because their schedulerName is not a profile.
   std::vector<std::string> other_scheduler_pods;
   std::vector<std::string> warnings;
@@ -172,6 +175,9 @@ struct SimulationOptions {
   // Schedule every pending pod with the first profile, whatever its
   // schedulerName.
   bool all_pods = false;
+  // Keep node-local Filter and Score answers across cycles (the
+  // scheduler's default); off only to show that decisions do not change.
+  bool memoize_node_results = true;
   // Feature gates and the version they emulate (kube-scheduler v1.35's
   // defaults unless --emulated-version or --feature-gates say otherwise).
   config::FeatureGates features;
@@ -194,6 +200,12 @@ struct SimulationOptions {
 
 util::Result<SimulationResult> Simulate(
     const Cluster& cluster, const config::KubeSchedulerConfiguration& cfg,
+    const framework::Registry& registry, const SimulationOptions& options);
+// The same, taking the cluster's pods instead of copying them (a large
+// cluster's pods are most of its memory): `cluster` is left without pods,
+// everything else in it unchanged.
+util::Result<SimulationResult> Simulate(
+    Cluster&& cluster, const config::KubeSchedulerConfiguration& cfg,
     const framework::Registry& registry, const SimulationOptions& options);
 
 }  // namespace ksched::simulator

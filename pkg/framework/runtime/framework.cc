@@ -624,11 +624,49 @@ std::optional<std::string> Framework::SignPod(const api::Pod& pod) const {
   return api::EncodeJson(into);
 }
 
+std::optional<std::string> Framework::NodeLocalSignature(
+    const CycleState& state, const api::Pod& pod, bool score) const {
+  if (state.recorder() != nullptr ||
+      (options_.metrics != nullptr && state.record_plugin_metrics())) {
+    return std::nullopt;
+  }
+  if (!score && options_.nominator != nullptr &&
+      options_.nominator->NumNominatedPods() > 0) {
+    return std::nullopt;
+  }
+  api::Pod into;
+  into.spec.containers.resize(pod.spec.containers.size());
+  into.spec.init_containers.resize(pod.spec.init_containers.size());
+  // The plugins that run are part of what is signed: two pods that differ
+  // only in which plugins skipped them get different signatures.
+  std::string ran;
+  auto sign = [&](const Plugin* plugin) {
+    const auto* signer = dynamic_cast<const SignPlugin*>(plugin);
+    if (signer == nullptr || !signer->NodeLocal() ||
+        !signer->SignPod(pod, into)) {
+      return false;
+    }
+    ran += plugin->Name();
+    ran += ',';
+    return true;
+  };
+  if (score) {
+    for (const ScorePlugin* pl : score_) {
+      if (!state.ScoreSkipped(pl->Name()) && !sign(pl)) return std::nullopt;
+    }
+  } else {
+    for (const FilterPlugin* pl : filter_) {
+      if (!state.FilterSkipped(pl->Name()) && !sign(pl)) return std::nullopt;
+    }
+  }
+  return ran + api::EncodeJson(into);
+}
+
 Status Framework::RunScorePluginsUntimed(const CycleState& state,
                                          const PodInfo& pod,
                                          const std::vector<NodeInfoPtr>& nodes,
                                          std::vector<NodePluginScores>* out,
-                                         RawScores* raw) {
+                                         RawScores* raw, RawScoreCache* cache) {
   if (raw != nullptr) *raw = RawScores{};
   out->assign(nodes.size(), NodePluginScores{});
   for (size_t i = 0; i < nodes.size(); ++i) (*out)[i].node = nodes[i].get();
@@ -658,11 +696,24 @@ Status Framework::RunScorePluginsUntimed(const CycleState& state,
   // stays in cache between plugins.
   parallelizer().UntilChunks(
       static_cast<int>(nodes.size()), [&](int begin, int end) {
+        // Kept scores need no NodeInfo: only the nodes scored afresh are
+        // loaded (and named).
+        std::vector<int64_t> fresh(cache != nullptr ? active.size() : 0);
         for (int i = begin; i < end; ++i) {
-          // As in filtering: start loading the nodes a few steps ahead.
-          if (i + 2 < end) nodes[i + 2]->Prefetch(true);
-          if (i + 4 < end) nodes[i + 4]->Prefetch(false);
-          const std::string_view name = nodes[i]->name();
+          if (cache != nullptr) {
+            if (const int64_t* kept = cache->Find(i)) {
+              for (size_t a = 0; a < active.size(); ++a) {
+                lists[a][i].score = kept[a];
+              }
+              continue;
+            }
+          } else {
+            // As in filtering: start loading the nodes a few steps ahead.
+            if (i + 2 < end) nodes[i + 2]->Prefetch(true);
+            if (i + 4 < end) nodes[i + 4]->Prefetch(false);
+          }
+          const std::string_view name =
+              cache != nullptr ? std::string_view() : nodes[i]->name();
           for (size_t a = 0; a < active.size(); ++a) {
             const ScorePlugin* pl = score_[active[a]];
             lists[a][i].name = name;
@@ -673,7 +724,9 @@ Status Framework::RunScorePluginsUntimed(const CycleState& state,
               return false;
             }
             lists[a][i].score = score;
+            if (cache != nullptr) fresh[a] = score;
           }
+          if (cache != nullptr) cache->Store(i, fresh);
         }
         return true;
       });
@@ -957,9 +1010,9 @@ Status Framework::RunPreScorePlugins(CycleState& state, const PodInfo& pod,
 Status Framework::RunScorePlugins(const CycleState& state, const PodInfo& pod,
                                   const std::vector<NodeInfoPtr>& nodes,
                                   std::vector<NodePluginScores>* scores,
-                                  RawScores* raw) {
+                                  RawScores* raw, RawScoreCache* cache) {
   const auto start = MetricsClock::now();
-  Status s = RunScorePluginsUntimed(state, pod, nodes, scores, raw);
+  Status s = RunScorePluginsUntimed(state, pod, nodes, scores, raw, cache);
   RecordPoint("Score", s.code(), start);
   return s;
 }

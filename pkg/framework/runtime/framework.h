@@ -16,6 +16,7 @@
 #include "pkg/framework/handle.h"
 #include "pkg/framework/interface.h"
 #include "pkg/framework/metrics_recorder.h"
+#include "pkg/framework/raw_score_cache.h"
 #include "pkg/framework/registry.h"
 
 namespace ksched::framework {
@@ -152,10 +153,14 @@ class Framework final : public Handle {
   // Scores every node with every (not skipped) Score plugin in parallel,
   // normalises, applies weights and sums.
   // With `raw`, also the plugins' scores before normalisation.
+  // With `cache`, the raw scores it has for a node are taken instead of
+  // asking the plugins, and the ones computed are given to it; NodeScore
+  // names are then left empty (no normaliser reads them).
   Status RunScorePlugins(const CycleState& state, const PodInfo& pod,
                          const std::vector<NodeInfoPtr>& nodes,
                          std::vector<NodePluginScores>* scores,
-                         RawScores* raw = nullptr);
+                         RawScores* raw = nullptr,
+                         RawScoreCache* cache = nullptr);
   // The two halves of RunScorePlugins, for a caller that keeps raw scores
   // across cycles (opportunistic batching): the plugins' raw scores per
   // node, and the normalised, weighted totals of a set of raw scores.
@@ -170,6 +175,15 @@ class Framework final : public Handle {
   // and Score plugins read of it, encoded; nullopt when a plugin cannot
   // sign it (or is not a SignPlugin).
   std::optional<std::string> SignPod(const api::Pod& pod) const;
+  // The signature of `pod` for the Filter (or, with `score`, the Score)
+  // plugins that run in this cycle, each of them NodeLocal: equal
+  // signatures get equal verdicts (raw scores) on a node at one generation
+  // in a snapshot of one size. nullopt when one that runs is not NodeLocal
+  // or cannot sign the pod, when nominated pods exist (filtering then
+  // counts them), and when the cycle is recorded or its plugins timed.
+  std::optional<std::string> NodeLocalSignature(const CycleState& state,
+                                                const api::Pod& pod,
+                                                bool score) const;
 
   Status RunReservePluginsReserve(CycleState& state, const PodInfo& pod,
                                   const std::string& node);
@@ -230,7 +244,7 @@ class Framework final : public Handle {
   Status RunScorePluginsUntimed(const CycleState& state, const PodInfo& pod,
                                 const std::vector<NodeInfoPtr>& nodes,
                                 std::vector<NodePluginScores>* scores,
-                                RawScores* raw);
+                                RawScores* raw, RawScoreCache* cache);
   Status RunReservePluginsReserveUntimed(CycleState& state, const PodInfo& pod,
                                          const std::string& node);
   void RunReservePluginsUnreserveUntimed(CycleState& state, const PodInfo& pod,

@@ -100,6 +100,9 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
                             const framework::PodInfo& pod,
                             const std::string& node) override;
   bool SignPod(const api::Pod& pod, api::Pod& into) const override;
+  // It signs only pods without claims, for which it always passes and
+  // scores 0.
+  bool NodeLocal() const override { return true; }
 
   // The pod's claims in spec order, or the first reason one is missing
   // (kube's foreachPodResourceClaim); template entries needing no claim

@@ -22,6 +22,8 @@ class ImageLocality final : public framework::SignPlugin,
 
   std::string_view Name() const override { return names::kImageLocality; }
   bool SignPod(const api::Pod& pod, api::Pod& into) const override;
+  // Answers from the pod, the node and how many nodes there are.
+  bool NodeLocal() const override { return true; }
   // Already in [0, kMaxNodeScore]: no NormalizeScore.
   framework::Status Score(const framework::CycleState& state,
                           const framework::PodInfo& pod,

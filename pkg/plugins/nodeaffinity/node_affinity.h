@@ -38,6 +38,8 @@ class NodeAffinity final : public framework::SignPlugin,
 
   std::string_view Name() const override { return names::kNodeAffinity; }
   bool SignPod(const api::Pod& pod, api::Pod& into) const override;
+  // Answers from the pod and the node alone.
+  bool NodeLocal() const override { return true; }
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
 

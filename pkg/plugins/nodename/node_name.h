@@ -22,6 +22,8 @@ class NodeName final : public framework::SignPlugin,
  public:
   std::string_view Name() const override { return names::kNodeName; }
   bool SignPod(const api::Pod& pod, api::Pod& into) const override;
+  // Answers from the pod and the node alone.
+  bool NodeLocal() const override { return true; }
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
   framework::Status Filter(const framework::CycleState& state,

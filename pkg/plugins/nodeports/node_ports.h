@@ -24,6 +24,8 @@ class NodePorts final : public framework::SignPlugin,
  public:
   std::string_view Name() const override { return names::kNodePorts; }
   bool SignPod(const api::Pod& pod, api::Pod& into) const override;
+  // Answers from the pod and the node alone.
+  bool NodeLocal() const override { return true; }
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
   // Skip for pods without host ports.

@@ -33,6 +33,8 @@ class NodeResourcesBalancedAllocation final : public framework::SignPlugin,
     return names::kNodeResourcesBalancedAllocation;
   }
   bool SignPod(const api::Pod& pod, api::Pod& into) const override;
+  // Answers from the pod and the node alone.
+  bool NodeLocal() const override { return true; }
   framework::Status PreScore(
       framework::CycleState& state, const framework::PodInfo& pod,
       const std::vector<framework::NodeInfoPtr>& nodes) override;

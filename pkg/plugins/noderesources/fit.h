@@ -84,6 +84,8 @@ class NodeResourcesFit final : public framework::SignPlugin,
 
   std::string_view Name() const override { return names::kNodeResourcesFit; }
   bool SignPod(const api::Pod& pod, api::Pod& into) const override;
+  // Answers from the pod and the node alone.
+  bool NodeLocal() const override { return true; }
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
 

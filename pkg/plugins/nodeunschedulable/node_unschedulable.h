@@ -26,6 +26,8 @@ class NodeUnschedulable final : public framework::SignPlugin,
  public:
   std::string_view Name() const override { return names::kNodeUnschedulable; }
   bool SignPod(const api::Pod& pod, api::Pod& into) const override;
+  // Answers from the pod and the node alone.
+  bool NodeLocal() const override { return true; }
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
 

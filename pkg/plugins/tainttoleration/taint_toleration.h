@@ -28,6 +28,8 @@ class TaintToleration final : public framework::SignPlugin,
  public:
   std::string_view Name() const override { return names::kTaintToleration; }
   bool SignPod(const api::Pod& pod, api::Pod& into) const override;
+  // Answers from the pod and the node alone.
+  bool NodeLocal() const override { return true; }
   std::vector<framework::ClusterEventWithHint> EventsToRegister()
       const override;
 
