@@ -35,6 +35,9 @@
 // --ksched-binary runs another build of ksched (paired before/after runs).
 // --perf runs `perf ARGS -p KSCHED_PID` from the sync to the last binding,
 // so a profile covers scheduling and binding only.
+// Filling the server (nodes and running pods, then a backlog) is timed, with
+// this process's RSS, which is mostly the test API server's objects.
+// A ksched that cannot start or exits early ends the run with its log tail.
 // It prints figures; it asserts nothing.
 #include <signal.h>
 #include <sys/resource.h>
@@ -101,6 +104,22 @@ double ProcessCpuSeconds(pid_t pid) {
     if (i == 15) stime = std::stol(field);
   }
   return static_cast<double>(utime + stime) / sysconf(_SC_CLK_TCK);
+}
+
+// This process's resident set now (VmRSS), in KiB.
+long SelfRssKiB() {
+  std::ifstream in("/proc/self/status");
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+  }
+  return -1;
+}
+
+// This process's resident-set high-water mark, in KiB.
+long SelfPeakRssKiB() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
 }
 
 struct Options {
@@ -195,8 +214,16 @@ int main(int argc, char** argv) {
          "clientConnection:\n  qps: 5000\n  burst: 5000\n"
          "profiles:\n- schedulerName: ksched\n";
   }
+  // Filling the server is timed apart from scheduling: at 100,000 nodes it
+  // is the bulk of a run's wall time.
+  const Clock::time_point fill_begin = Clock::now();
   for (int i = 0; i < o.nodes; ++i) {
-    server->Create("/api/v1/nodes", ksched::bench::NodeJson(i));
+    const auto reply =
+        server->Create("/api/v1/nodes", ksched::bench::NodeJson(i));
+    if (reply.code != 201) {
+      std::cerr << "create failed: " << reply.body << "\n";
+      return 1;
+    }
   }
   if (workload == Workload::kDra) {
     server->Create("/apis/resource.k8s.io/v1/deviceclasses",
@@ -219,6 +246,7 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
+  const Clock::duration fill_time = Clock::now() - fill_begin;
   std::vector<std::string> args = {"--kubeconfig",
                                    kubeconfig,
                                    "--config",
@@ -275,14 +303,43 @@ int main(int argc, char** argv) {
     return p.Log().find("caches synced") != std::string::npos;
   };
 
+  const Clock::time_point backlog_begin = Clock::now();
   if (o.mode == "backlog" && !create_pods()) return 1;
+  const Clock::duration backlog_time = Clock::now() - backlog_begin;
+  const long filled_rss_kib = SelfRssKiB();
+  // Printed now: they stand even if ksched then fails.
+  const int filled =
+      o.nodes + o.running_pods + (workload == Workload::kDra ? o.nodes + 2 : 0);
+  std::printf(
+      "filling the server: %d objects in %.0f ms (%.0f objects/s), %.1f MiB "
+      "RSS then\n",
+      filled, Ms(fill_time), filled / std::max(1e-9, Ms(fill_time) / 1000.0),
+      filled_rss_kib / 1024.0);
+  if (o.mode == "backlog") {
+    std::printf("creating the pending pods: %d in %.0f ms\n", o.pods,
+                Ms(backlog_time));
+  }
+  std::fflush(stdout);
   const Clock::time_point start = Clock::now();
   KschedProcess ksched(args, dir / "ksched.log", o.binary);
+  if (!ksched.started()) {
+    std::cerr << ksched.error() << "\n";
+    return 1;
+  }
   // Start-up ends when the informers synced; the CPU spent until then is
   // listing and decoding. Polled often so that little scheduling CPU falls
-  // on the start-up side.
-  ksched::testing::WaitUntil([&] { return synced(ksched); },
-                             std::chrono::seconds(300));
+  // on the start-up side. A ksched that exits first ends the run at once.
+  ksched::testing::WaitUntil(
+      [&] { return synced(ksched) || !ksched.Running(); },
+      std::chrono::seconds(300));
+  if (!synced(ksched)) {
+    std::cerr << "ksched "
+              << (ksched.Running()
+                      ? "did not report caches synced within 300 s"
+                      : ksched.ending() + " before its caches synced")
+              << ksched.Tail() << "\n";
+    return 1;
+  }
   const Clock::time_point synced_at = Clock::now();
   const double ksched_cpu_at_sync = ProcessCpuSeconds(ksched.pid());
   const double server_cpu_at_sync = SelfCpuSeconds();
@@ -305,9 +362,18 @@ int main(int argc, char** argv) {
   }
   if (o.mode == "stream" && !create_pods()) return 1;
   const auto created_all = Clock::now();
-  const bool done = ksched::testing::WaitUntil(
-      [&] { return server->CountBindings(201) >= o.pods; },
-      std::chrono::seconds(900));
+  const bool done =
+      ksched::testing::WaitUntil(
+          [&] {
+            return server->CountBindings(201) >= o.pods || !ksched.Running();
+          },
+          std::chrono::seconds(900)) &&
+      server->CountBindings(201) >= o.pods;
+  const bool exited = !done && !ksched.Running();
+  if (exited) {
+    std::cerr << "ksched " << ksched.ending() << " before binding every pod"
+              << ksched.Tail() << "\n";
+  }
   const double ksched_cpu_at_end = ProcessCpuSeconds(ksched.pid());
   const double server_cpu_at_end = SelfCpuSeconds();
   const auto records = server->Bindings();
@@ -345,7 +411,10 @@ int main(int argc, char** argv) {
       std::string(ksched::bench::WorkloadName(workload)).c_str(),
       o.mode.c_str(), o.nodes, o.running_pods, o.pods,
       o.rate > 0 ? std::to_string(static_cast<int>(o.rate)).c_str() : "max",
-      latency.size(), failed, done ? "" : " (timed out)");
+      latency.size(), failed,
+      done ? "" : (exited ? " (ksched exited)" : " (timed out)"));
+  std::printf("this process (test API server) peak RSS: %.1f MiB\n",
+              SelfPeakRssKiB() / 1024.0);
   std::printf("start-up: %.0f ms to caches synced, ksched CPU %.2f s\n",
               Ms(synced_at - start), ksched_cpu_at_sync);
   if (o.mode == "stream") {

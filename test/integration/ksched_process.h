@@ -2,12 +2,15 @@
 // kept in a file for the test to read.
 #pragma once
 
+#include <fcntl.h>
 #include <signal.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -18,38 +21,47 @@ namespace ksched::testing {
 
 class KschedProcess {
  public:
-  // Runs `binary` (ksched unless given) with `args`.
+  // Runs `binary` (ksched unless given) with `args`. When it cannot be
+  // started, started() is false, error() says why, and the log holds the
+  // same line, so that a test's log tail names the cause.
   KschedProcess(const std::vector<std::string>& args,
                 const std::string& log_path,
                 const std::string& binary = KSCHED_BINARY)
       : log_path_(log_path) {
     std::vector<std::string> argv = {binary};
     argv.insert(argv.end(), args.begin(), args.end());
-    pid_ = fork();
-    if (pid_ == 0) {
-      FILE* log = std::fopen(log_path.c_str(), "w");
-      if (log != nullptr) dup2(fileno(log), STDERR_FILENO);
-      // Nothing else of this process: an inherited listening socket (the
-      // test API server's) would keep its port taken, and its connections
-      // unanswered, after the server stops.
-      close_range(3, ~0U, 0);
-      std::vector<char*> raw;
-      for (std::string& a : argv) raw.push_back(a.data());
-      raw.push_back(nullptr);
-      execvp(raw[0], raw.data());
-      _exit(127);
+    std::vector<char*> raw;
+    for (std::string& a : argv) raw.push_back(a.data());
+    raw.push_back(nullptr);
+    // posix_spawn, not fork: the parent may be a large process (a test API
+    // server holding a big cluster), and fork would copy its page tables
+    // and can be refused for want of memory. posix_spawn also reports a
+    // failed exec (a missing binary) as its result, which a forked child
+    // could only tell through its exit code.
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, log_path.c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    // Nothing else of this process: an inherited listening socket (the
+    // test API server's) would keep its port taken, and its connections
+    // unanswered, after the server stops.
+    posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+    pid_t pid = -1;
+    const int error =
+        posix_spawnp(&pid, raw[0], &actions, nullptr, raw.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (error != 0) {
+      error_ = "[test] cannot start " + binary + " (log " + log_path +
+               "): " + std::strerror(error);
+      std::ofstream(log_path_, std::ios::app) << error_ << "\n";
+      return;
     }
+    pid_ = pid;
   }
-  ~KschedProcess() {
-    if (pid_ > 0 && !exited_) {
-      kill(pid_, SIGKILL);
-      waitpid(pid_, nullptr, 0);
-    }
-  }
-
   // Sends SIGTERM and waits up to `limit`; the exit code, or -1 if it had
   // to be killed.
   int Terminate(std::chrono::seconds limit = std::chrono::seconds(20)) {
+    if (!started()) return -1;
     kill(pid_, SIGTERM);
     const int code = Wait(limit);
     if (!exited_) DumpStacks(limit);
@@ -72,16 +84,13 @@ class KschedProcess {
   // Waits up to `limit` for the process to end by itself; the exit code,
   // or -1 if it was killed or is still running.
   int Wait(std::chrono::seconds limit) {
+    // waitpid(-1) would reap any child of this process.
+    if (!started()) return -1;
     const auto deadline = std::chrono::steady_clock::now() + limit;
     while (std::chrono::steady_clock::now() < deadline) {
       int status = 0;
       if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        exited_ = true;
-        if (WIFSIGNALED(status)) {
-          std::ofstream(log_path_, std::ios::app)
-              << "\n[test] ksched was killed by signal " << WTERMSIG(status)
-              << "\n";
-        }
+        Reaped(status);
         return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -89,7 +98,11 @@ class KschedProcess {
     return -1;
   }
 
+  // -1 when it could not be started.
   pid_t pid() const { return pid_; }
+  bool started() const { return pid_ > 0; }
+  // Why it could not be started; empty when it was.
+  const std::string& error() const { return error_; }
 
   // SIGKILL, as a crash or an OOM kill would end it.
   void Kill() {
@@ -100,11 +113,15 @@ class KschedProcess {
   }
 
   bool Running() {
-    if (exited_) return false;
+    if (!started() || exited_) return false;
     int status = 0;
-    if (waitpid(pid_, &status, WNOHANG) == pid_) exited_ = true;
+    if (waitpid(pid_, &status, WNOHANG) == pid_) Reaped(status);
     return !exited_;
   }
+
+  // How the process ended, once Wait or Running saw it end ("exited with
+  // code 1", "was killed by signal 9"); empty before.
+  const std::string& ending() const { return ending_; }
 
   // The process's resident-set high-water mark (VmHWM) in KiB, read while
   // it runs; -1 once it has exited. (getrusage's ru_maxrss of a child
@@ -148,7 +165,22 @@ class KschedProcess {
   const std::string& log_path() const { return log_path_; }
 
  private:
+  // Records how the process ended; a signal is also noted in the log,
+  // where a crash or an OOM kill would otherwise leave no trace.
+  void Reaped(int status) {
+    exited_ = true;
+    if (WIFSIGNALED(status)) {
+      ending_ = "was killed by signal " + std::to_string(WTERMSIG(status));
+      std::ofstream(log_path_, std::ios::app)
+          << "\n[test] ksched " << ending_ << "\n";
+    } else {
+      ending_ = "exited with code " + std::to_string(WEXITSTATUS(status));
+    }
+  }
+
   std::string log_path_;
+  std::string error_;
+  std::string ending_;
   pid_t pid_ = -1;
   bool exited_ = false;
 };
