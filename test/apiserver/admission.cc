@@ -13,14 +13,25 @@ const ResourceInfo& PriorityClasses() {
   return *FindResource("scheduling.k8s.io", "v1", "priorityclasses");
 }
 
+// Whether `object` may have a member named `key` (one with no character
+// JSON escapes) at any depth. The stored text spells such a key verbatim,
+// so one that is not in the text is not in the object: every create checks
+// the namespace and scans the priority classes, and this spares parsing
+// them when they plainly lack the field.
+bool MayHaveKey(const StoredObject& object, std::string_view key) {
+  const std::string quoted = "\"" + std::string(key) + "\":";
+  return object.json.find(quoted) != std::string::npos;
+}
+
 std::optional<ApiError> AdmitNamespace(const ResourceInfo& resource,
                                        const JsonValue& object,
                                        const ObjectStore& store) {
   const std::string ns = StringAt(object, {"metadata", "namespace"});
   ObjectPtr namespace_object = store.Get(Namespaces(), ns);
   if (namespace_object == nullptr) return NotFound(Namespaces(), ns);
-  if (Find(namespace_object->doc, {"metadata", "deletionTimestamp"}) !=
-      nullptr) {
+  if (MayHaveKey(*namespace_object, "deletionTimestamp") &&
+      Find(namespace_object->Parse(), {"metadata", "deletionTimestamp"}) !=
+          nullptr) {
     return Forbidden(resource, StringAt(object, {"metadata", "name"}),
                      "unable to create new content in namespace " + ns +
                          " because it is being terminated");
@@ -38,7 +49,9 @@ std::optional<ApiError> AdmitPriority(const ResourceInfo& pods,
   ObjectPtr priority_class;
   if (class_name.empty()) {
     for (const ObjectPtr& pc : store.Snapshot(PriorityClasses())) {
-      const JsonValue* global = Member(pc->doc, "globalDefault");
+      if (!MayHaveKey(*pc, "globalDefault")) continue;
+      const JsonDocument pc_doc = pc->Parse();
+      const JsonValue* global = Member(pc_doc, "globalDefault");
       if (global != nullptr && global->IsBool() && global->GetBool()) {
         priority_class = pc;
         class_name = pc->name;
@@ -55,8 +68,9 @@ std::optional<ApiError> AdmitPriority(const ResourceInfo& pods,
   int64_t priority = 0;
   std::string policy = "PreemptLowerPriority";
   if (priority_class != nullptr) {
-    priority = IntAt(priority_class->doc, {"value"}).value_or(0);
-    policy = StringAt(priority_class->doc, {"preemptionPolicy"}, policy);
+    const JsonDocument pc_doc = priority_class->Parse();
+    priority = IntAt(pc_doc, {"value"}).value_or(0);
+    policy = StringAt(pc_doc, {"preemptionPolicy"}, policy);
     SetString(spec, "priorityClassName", class_name, a);
   }
   if (std::optional<int64_t> given = IntAt(spec, {"priority"});

@@ -6,6 +6,66 @@
 
 namespace ksched::testing::apiserver {
 
+namespace {
+
+// Stored JSON is what ToJson wrote: full precision reads every number back
+// as the value that was serialized, so that a document parsed again equals
+// the one committed (RapidJSON's default, faster path may be off by a unit
+// in the last place).
+constexpr unsigned kReparseFlags =
+    rapidjson::kParseIterativeFlag | rapidjson::kParseFullPrecisionFlag;
+
+JsonDocument ParseStored(const std::string& json) {
+  JsonDocument doc;
+  doc.Parse<kReparseFlags>(json.data(), json.size());
+  return doc;
+}
+
+std::vector<std::string> SplitDotted(std::string_view dotted) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= dotted.size()) {
+    size_t end = dotted.find('.', start);
+    if (end == std::string_view::npos) end = dotted.size();
+    out.emplace_back(dotted.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+JsonDocument StoredObject::Parse() const { return ParseStored(json); }
+
+JsonDocument StoredObject::ParseSelectable() const {
+  return ParseStored(selectable);
+}
+
+void ObjectStore::WriteSelected(const JsonValue& from, const KeyTree& keys,
+                                JsonWriter& writer) {
+  writer.StartObject();
+  for (const KeyTree& child : keys.children) {
+    const JsonValue* value = Member(from, child.key);
+    // A selector reads through objects only.
+    if (value == nullptr || (!child.whole && !value->IsObject())) continue;
+    writer.Key(child.key.data(), static_cast<unsigned>(child.key.size()));
+    if (child.whole) {
+      value->Accept(writer);
+    } else {
+      WriteSelected(*value, child, writer);
+    }
+  }
+  writer.EndObject();
+}
+
+std::string ObjectStore::SelectableJson(const JsonValue& doc,
+                                        const KeyTree& keys) {
+  rapidjson::StringBuffer buffer;
+  JsonWriter writer(buffer);
+  WriteSelected(doc, keys, writer);
+  return std::string(buffer.GetString(), buffer.GetSize());
+}
+
 std::string StoreKey(const ResourceInfo& resource, const std::string& ns,
                      const std::string& name) {
   return resource.namespaced ? ns + "/" + name : name;
@@ -27,7 +87,30 @@ int64_t ObjectStore::CompactedRv() const {
 
 ObjectStore::ResourceState& ObjectStore::StateLocked(
     const ResourceInfo& resource) {
-  return resources_[&resource];
+  auto [it, added] = resources_.try_emplace(&resource);
+  if (added) {
+    // What field and label selectors can read; any other member reads as
+    // absent to them anyway.
+    std::vector<std::string> fields = {"metadata.name", "metadata.namespace",
+                                       "metadata.labels"};
+    fields.insert(fields.end(), resource.selectable_fields.begin(),
+                  resource.selectable_fields.end());
+    for (const std::string& field : fields) {
+      KeyTree* node = &it->second.selectable;
+      for (const std::string& key : SplitDotted(field)) {
+        auto child =
+            std::find_if(node->children.begin(), node->children.end(),
+                         [&key](const KeyTree& c) { return c.key == key; });
+        if (child == node->children.end()) {
+          node->children.push_back(KeyTree{.key = key});
+          child = node->children.end() - 1;
+        }
+        node = &*child;
+      }
+      node->whole = true;
+    }
+  }
+  return it->second;
 }
 
 const ObjectStore::ResourceState* ObjectStore::FindStateLocked(
@@ -70,9 +153,10 @@ ObjectPtr ObjectStore::GetLatestIncludingDeleted(const ResourceInfo& resource,
   return it->second.back().object;
 }
 
-std::optional<ObjectPtr> ObjectStore::Commit(
-    const ResourceInfo& resource, const std::string& key,
-    const ObjectPtr& expected, std::unique_ptr<StoredObject> next) {
+std::optional<ObjectPtr> ObjectStore::Commit(const ResourceInfo& resource,
+                                             const std::string& key,
+                                             const ObjectPtr& expected,
+                                             JsonDocument* next) {
   std::lock_guard<std::mutex> lock(mu_);
   ResourceState& state = StateLocked(resource);
   auto found = state.keys.find(key);
@@ -89,27 +173,37 @@ std::optional<ObjectPtr> ObjectStore::Commit(
   const int64_t rv = ++rv_;
   const std::string rv_text = std::to_string(rv);
   StoreEvent event{.rv = rv, .resource = &resource, .previous = current};
+  auto object = std::make_unique<StoredObject>();
   bool deleted = false;
   if (next == nullptr) {
     // The tombstone: the last state, stamped with the deletion's revision
     // (watchers see DELETED carry it).
-    next = std::make_unique<StoredObject>();
-    next->doc.CopyFrom(current->doc, next->doc.GetAllocator());
-    next->ns = current->ns;
-    next->name = current->name;
-    next->uid = current->uid;
-    next->created = current->created;
+    JsonDocument last = current->Parse();
+    SetString(EnsureObject(last, "metadata", last.GetAllocator()),
+              "resourceVersion", rv_text, last.GetAllocator());
+    object->json = ToJson(last);
+    object->selectable = current->selectable;
+    object->ns = current->ns;
+    object->name = current->name;
+    object->uid = current->uid;
+    object->created = current->created;
     event.type = EventType::kDeleted;
     deleted = true;
   } else {
+    JsonDocument& doc = *next;
+    JsonValue& metadata = EnsureObject(doc, "metadata", doc.GetAllocator());
+    SetString(metadata, "resourceVersion", rv_text, doc.GetAllocator());
+    object->json = ToJson(doc);
+    object->selectable = SelectableJson(doc, state.selectable);
+    object->ns = StringAt(metadata, {"namespace"});
+    object->name = StringAt(metadata, {"name"});
+    object->uid = StringAt(metadata, {"uid"});
+    object->created = current != nullptr ? current->created
+                                         : std::chrono::steady_clock::now();
     event.type = current == nullptr ? EventType::kAdded : EventType::kModified;
   }
-  JsonValue& metadata =
-      EnsureObject(next->doc, "metadata", next->doc.GetAllocator());
-  SetString(metadata, "resourceVersion", rv_text, next->doc.GetAllocator());
-  next->rv = rv;
-  next->json = ToJson(next->doc);
-  ObjectPtr committed(std::move(next));
+  object->rv = rv;
+  ObjectPtr committed(std::move(object));
   event.object = committed;
 
   versions.push_back(Version{rv, committed, deleted});
@@ -147,6 +241,7 @@ ObjectStore::ListResult ObjectStore::List(const ResourceInfo& resource,
   auto begin = state->keys.lower_bound(low);
   auto end = high.empty() ? state->keys.end() : state->keys.lower_bound(high);
   std::string last_key;
+  int64_t live = 0;  // live keys passed, matching or not
   auto it = begin;
   for (; it != end; ++it) {
     const Version* v = VersionAt(it->second, request.at_rv);
@@ -155,6 +250,7 @@ ObjectStore::ListResult ObjectStore::List(const ResourceInfo& resource,
         static_cast<int64_t>(result.items.size()) >= request.limit) {
       break;  // a further live key: the list continues
     }
+    ++live;
     if (request.match && !request.match(*v->object)) continue;
     result.items.push_back(v->object);
     last_key = it->first;
@@ -163,15 +259,48 @@ ObjectStore::ListResult ObjectStore::List(const ResourceInfo& resource,
     // etcd's continue key: just after the last key returned.
     result.next_key = last_key + std::string(1, '\0');
     if (request.count_remaining) {
-      int64_t remaining = 0;
-      for (; it != end; ++it) {
-        const Version* v = VersionAt(it->second, request.at_rv);
-        if (v != nullptr && !v->deleted) ++remaining;
-      }
-      result.remaining = remaining;
+      result.remaining = CountRemainingLocked(resource, request, result.rv,
+                                              live, it, end, result.next_key);
     }
   }
   return result;
+}
+
+int64_t ObjectStore::CountRemainingLocked(const ResourceInfo& resource,
+                                          const ListRequest& request,
+                                          int64_t rv, int64_t live,
+                                          KeyMap::const_iterator it,
+                                          KeyMap::const_iterator end,
+                                          const std::string& next_key) const {
+  // The state at a revision never changes (until compacted, when the list
+  // is refused before this), so the page before this one, at the same
+  // revision and ending where this one starts, counted this page's keys
+  // and the rest: its count less the live keys this page passed is ours.
+  // Counting the rest of the range again instead would make listing N
+  // objects in pages of L take N * N / L steps.
+  int64_t remaining = 0;
+  auto cached = remaining_.find(
+      RemainingKey{&resource, request.ns, rv, request.start_key});
+  if (cached != remaining_.end()) {
+    remaining = cached->second - live;
+    remaining_.erase(cached);
+  } else {
+    for (; it != end; ++it) {
+      const Version* v = VersionAt(it->second, request.at_rv);
+      if (v != nullptr && !v->deleted) ++remaining;
+    }
+  }
+  RemainingKey key{&resource, request.ns, rv, next_key};
+  if (remaining_.insert_or_assign(key, remaining).second) {
+    remaining_order_.push_back(std::move(key));
+  }
+  // Listings that were left unfinished (or whose entries were used) age
+  // out; an evicted one is counted again, no less exactly.
+  while (remaining_order_.size() > kMaxRemainingEntries) {
+    remaining_.erase(remaining_order_.front());
+    remaining_order_.pop_front();
+  }
+  return remaining;
 }
 
 ObjectStore::WatchStart ObjectStore::StartWatch(

@@ -6,7 +6,8 @@
 //
 // One mutex guards everything; writers compute new objects outside it and
 // commit with a compare-and-swap on the version they started from, so the
-// lock covers only stamping, serializing and indexing.
+// lock covers only stamping, serializing and indexing. Objects are kept as
+// their serialization alone (see StoredObject).
 #pragma once
 
 #include <chrono>
@@ -18,6 +19,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "test/apiserver/json_util.h"
@@ -26,14 +28,28 @@ namespace ksched::testing::apiserver {
 
 struct ResourceInfo;
 
+// One version of an object. Only its serialization is kept: a parsed
+// rapidjson document costs several times the text (and its pool allocator
+// a 64 KiB first chunk), which at 100,000 nodes and 300,000 pods is
+// gigabytes. Writers and checks that need the document parse it again,
+// which reads back exactly what was written.
 struct StoredObject {
-  JsonDocument doc;  // without kind/apiVersion, as list items carry it
-  std::string json;  // compact serialization of `doc`
+  std::string json;  // compact, without kind/apiVersion, as list items carry it
+  // The members field and label selectors read (metadata name, namespace
+  // and labels, and the resource's selectable fields), as compact JSON:
+  // lists and watches with selectors match against this small document
+  // instead of parsing the whole object for every candidate.
+  std::string selectable;
   std::string ns;
   std::string name;
   std::string uid;
   int64_t rv = 0;
   std::chrono::steady_clock::time_point created;
+
+  // `json` parsed, for the caller to read or change.
+  JsonDocument Parse() const;
+  // `selectable` parsed: what FieldSelector and LabelSelector match.
+  JsonDocument ParseSelectable() const;
 };
 using ObjectPtr = std::shared_ptr<const StoredObject>;
 
@@ -76,11 +92,13 @@ class ObjectStore {
   // Commits `next` (null: deletes) over `expected` (null: the key must be
   // absent). Fails with nullopt when the key no longer holds `expected`;
   // the caller recomputes from the new state and tries again.
-  // `next->doc` gets metadata.resourceVersion and is serialized here.
+  // `*next` gets metadata.resourceVersion and is serialized here; the
+  // stored object takes its namespace, name and uid from its metadata, and
+  // keeps `expected`'s creation time (a new key's is now).
   std::optional<ObjectPtr> Commit(const ResourceInfo& resource,
                                   const std::string& key,
                                   const ObjectPtr& expected,
-                                  std::unique_ptr<StoredObject> next);
+                                  JsonDocument* next);
 
   struct ListRequest {
     std::string ns;         // "" lists every namespace
@@ -124,21 +142,44 @@ class ObjectStore {
   std::vector<ObjectPtr> Snapshot(const ResourceInfo& resource) const;
 
  private:
+  // The members of a resource's objects that selectors read
+  // (StoredObject::selectable), as a tree of keys: a `whole` key is copied
+  // as it is, another one descends into an object.
+  struct KeyTree {
+    std::string key;
+    bool whole = false;
+    std::vector<KeyTree> children;
+  };
   struct Version {
     int64_t rv;
     ObjectPtr object;  // for a deletion: the tombstone state
     bool deleted;
   };
+  using KeyMap = std::map<std::string, std::vector<Version>>;
   struct ResourceState {
-    std::map<std::string, std::vector<Version>> keys;
+    KeyMap keys;
     std::deque<StoreEvent> log;  // events after the compacted revision
+    KeyTree selectable;
   };
 
   ResourceState& StateLocked(const ResourceInfo& resource);
   const ResourceState* FindStateLocked(const ResourceInfo& resource) const;
   void CompactLocked(int64_t rv);
+  // The remainingItemCount of a page that passed `live` live keys and
+  // stopped at `it` (of the range up to `end`), at revision `rv`; kept for
+  // the page that continues from `next_key`.
+  int64_t CountRemainingLocked(const ResourceInfo& resource,
+                               const ListRequest& request, int64_t rv,
+                               int64_t live, KeyMap::const_iterator it,
+                               KeyMap::const_iterator end,
+                               const std::string& next_key) const;
   static const Version* VersionAt(const std::vector<Version>& versions,
                                   int64_t at_rv);
+  // `doc`'s members that `keys` names, as compact JSON.
+  static std::string SelectableJson(const JsonValue& doc, const KeyTree& keys);
+  using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+  static void WriteSelected(const JsonValue& from, const KeyTree& keys,
+                            JsonWriter& writer);
 
   const std::function<void(const StoreEvent&)> on_event_;
   const size_t max_history_;
@@ -148,6 +189,15 @@ class ObjectStore {
   int64_t compacted_rv_ = 0;
   size_t history_size_ = 0;
   std::map<const ResourceInfo*, ResourceState> resources_;
+
+  // Remaining counts of recent pages, by resource, namespace, revision and
+  // the key their next page starts from (see CountRemainingLocked), oldest
+  // entries first in `remaining_order_`.
+  using RemainingKey =
+      std::tuple<const ResourceInfo*, std::string, int64_t, std::string>;
+  static constexpr size_t kMaxRemainingEntries = 1024;
+  mutable std::map<RemainingKey, int64_t> remaining_;
+  mutable std::deque<RemainingKey> remaining_order_;
 };
 
 }  // namespace ksched::testing::apiserver

@@ -174,18 +174,6 @@ Response Registry::ErrorResponse(const ApiError& error, bool pretty) {
   return r;
 }
 
-std::unique_ptr<StoredObject> Registry::NewStoredObject(
-    JsonDocument doc, const StoredObject* previous) {
-  auto object = std::make_unique<StoredObject>();
-  object->ns = StringAt(doc, {"metadata", "namespace"});
-  object->name = StringAt(doc, {"metadata", "name"});
-  object->uid = StringAt(doc, {"metadata", "uid"});
-  object->created = previous != nullptr ? previous->created
-                                        : std::chrono::steady_clock::now();
-  object->doc.Swap(doc);
-  return object;
-}
-
 std::vector<BindingRecord> Registry::Bindings() const {
   std::lock_guard<std::mutex> lock(bindings_mu_);
   return bindings_;

@@ -139,10 +139,6 @@ class Registry {
                           const JsonValue& object, bool pretty) const;
   static Response ErrorResponse(const ApiError& error, bool pretty);
 
-  // Stamps a new object (uid, creation time) for the store.
-  std::unique_ptr<StoredObject> NewStoredObject(JsonDocument doc,
-                                                const StoredObject* previous);
-
   ObjectStore& store_;
   WatchHub& hub_;
   IdSource& ids_;

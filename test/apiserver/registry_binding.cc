@@ -146,9 +146,12 @@ Response Registry::Bind(const Request& request, const ApiPath& path) {
                         request.pretty));
     }
     std::string refusal;
-    const std::string assigned = StringAt(pod->doc, {"spec", "nodeName"});
-    const JsonValue* gates = Find(pod->doc, {"spec", "schedulingGates"});
-    if (Find(pod->doc, {"metadata", "deletionTimestamp"}) != nullptr) {
+    // Parsed once: the checks read it, and it becomes the bound pod.
+    JsonDocument next = pod->Parse();
+    auto& a = next.GetAllocator();
+    const std::string assigned = StringAt(next, {"spec", "nodeName"});
+    const JsonValue* gates = Find(next, {"spec", "schedulingGates"});
+    if (Find(next, {"metadata", "deletionTimestamp"}) != nullptr) {
       refusal = "pod " + path.name +
                 " is being deleted, cannot be assigned to a host";
     } else if (!assigned.empty()) {
@@ -161,9 +164,6 @@ Response Registry::Bind(const Request& request, const ApiPath& path) {
       return answer(ErrorResponse(
           Conflict("", "pods/binding", path.name, refusal), request.pretty));
     }
-    JsonDocument next;
-    auto& a = next.GetAllocator();
-    next.CopyFrom(pod->doc, a);
     SetString(EnsureObject(next, "spec", a), "nodeName", node, a);
     // ClearingNominatedNodeNameAfterBinding, on by default from v1.35: the
     // nomination is stale once the pod is bound.
@@ -193,8 +193,7 @@ Response Registry::Bind(const Request& request, const ApiPath& path) {
     // the lock is taken before the pod is bound: whoever sees the pod bound
     // and then reads the records finds this one.
     std::unique_lock<std::mutex> recording(bindings_mu_);
-    std::optional<ObjectPtr> bound = store_.Commit(
-        pods, key, pod, NewStoredObject(std::move(next), pod.get()));
+    std::optional<ObjectPtr> bound = store_.Commit(pods, key, pod, &next);
     if (bound.has_value()) {
       record.code = 201;
       record.at = std::chrono::steady_clock::now();

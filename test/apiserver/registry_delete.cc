@@ -110,20 +110,21 @@ void Registry::DeleteNamespaceContent(const std::string& ns) {
 Registry::DeleteOutcome Registry::DeleteObject(
     const ResourceInfo& resource, const ObjectPtr& current,
     std::optional<int64_t> grace_period) {
-  const JsonValue* deletion_ts =
-      Find(current->doc, {"metadata", "deletionTimestamp"});
-  const JsonValue* finalizers = Find(current->doc, {"metadata", "finalizers"});
+  // Parsed once: the checks read it, and it becomes the marked object.
+  JsonDocument next = current->Parse();
+  auto& a = next.GetAllocator();
+  const bool being_deleted =
+      Find(next, {"metadata", "deletionTimestamp"}) != nullptr;
+  const JsonValue* finalizers = Find(next, {"metadata", "finalizers"});
   const bool has_finalizers =
       finalizers != nullptr && finalizers->IsArray() && !finalizers->Empty();
   const bool graceful = resource.is_pod() || resource.is_namespace();
-  int64_t period =
-      resource.is_pod() ? PodGracePeriod(current->doc, grace_period) : 0;
+  int64_t period = resource.is_pod() ? PodGracePeriod(next, grace_period) : 0;
 
-  if (deletion_ts != nullptr) {
+  if (being_deleted) {
     // Already being deleted: only a shorter grace period changes anything.
     const int64_t pending =
-        IntAt(current->doc, {"metadata", "deletionGracePeriodSeconds"})
-            .value_or(0);
+        IntAt(next, {"metadata", "deletionGracePeriodSeconds"}).value_or(0);
     if (has_finalizers ||
         (pending > 0 && (!grace_period.has_value() || period >= pending))) {
       return DeleteOutcome{.object = current};
@@ -136,9 +137,6 @@ Registry::DeleteOutcome Registry::DeleteObject(
   }
 
   // Mark it: deletionTimestamp (+ grace period), Terminating namespaces.
-  JsonDocument next;
-  auto& a = next.GetAllocator();
-  next.CopyFrom(current->doc, a);
   JsonValue& metadata = EnsureObject(next, "metadata", a);
   SetString(
       metadata, "deletionTimestamp",
@@ -151,8 +149,8 @@ Registry::DeleteOutcome Registry::DeleteObject(
   }
   CanonicalizeOrder(next);
   const std::string key = StoreKey(resource, current->ns, current->name);
-  std::optional<ObjectPtr> marked = store_.Commit(
-      resource, key, current, NewStoredObject(std::move(next), current.get()));
+  std::optional<ObjectPtr> marked =
+      store_.Commit(resource, key, current, &next);
   if (!marked.has_value()) return DeleteOutcome{.stale = true};
   if (has_finalizers) return DeleteOutcome{.object = *marked};
   if (resource.is_namespace()) {
@@ -219,12 +217,13 @@ Response Registry::Delete(const Request& request, const ApiPath& path) {
     }
     // An object left for its finalizers answers as itself, whatever the
     // resource answers for one deleted outright.
-    const JsonValue* finalizers =
-        outcome.object == nullptr
-            ? nullptr
-            : Find(outcome.object->doc, {"metadata", "finalizers"});
-    const bool finalizing =
-        finalizers != nullptr && finalizers->IsArray() && !finalizers->Empty();
+    bool finalizing = false;
+    if (outcome.object != nullptr) {
+      const JsonDocument object = outcome.object->Parse();
+      const JsonValue* finalizers = Find(object, {"metadata", "finalizers"});
+      finalizing = finalizers != nullptr && finalizers->IsArray() &&
+                   !finalizers->Empty();
+    }
     if ((r.return_deleted_object || finalizing) && outcome.object != nullptr) {
       return ObjectResponse(200, r, *outcome.object, request.pretty);
     }
@@ -255,7 +254,8 @@ Response Registry::DeleteCollection(const Request& request,
   std::vector<ObjectPtr> deleted;
   for (const ObjectPtr& object : store_.Snapshot(r)) {
     if (!path.ns.empty() && object->ns != path.ns) continue;
-    if (!fields.Matches(object->doc) || !labels.Matches(object->doc)) continue;
+    const JsonDocument selectable = object->ParseSelectable();
+    if (!fields.Matches(selectable) || !labels.Matches(selectable)) continue;
     ObjectPtr current = object;
     for (int attempt = 0; attempt < 32 && current != nullptr; ++attempt) {
       DeleteOutcome outcome = DeleteObject(r, current, options.grace_period);

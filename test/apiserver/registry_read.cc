@@ -159,7 +159,9 @@ Response Registry::List(const Request& request, const ApiPath& path) {
   list.count_remaining = !filtered;
   if (filtered) {
     list.match = [&selectors](const StoredObject& o) {
-      return selectors.fields.Matches(o.doc) && selectors.labels.Matches(o.doc);
+      const JsonDocument selectable = o.ParseSelectable();
+      return selectors.fields.Matches(selectable) &&
+             selectors.labels.Matches(selectable);
     };
   }
   ObjectStore::ListResult result = store_.List(r, list);

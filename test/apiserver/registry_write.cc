@@ -170,8 +170,7 @@ Response Registry::CreateObject(const Request& request, const ResourceInfo& r,
     if (dry_run_error) return ErrorResponse(*dry_run_error, request.pretty);
     const std::string key =
         StoreKey(r, StringAt(doc, {"metadata", "namespace"}), name);
-    std::optional<ObjectPtr> created = store_.Commit(
-        r, key, nullptr, NewStoredObject(std::move(doc), nullptr));
+    std::optional<ObjectPtr> created = store_.Commit(r, key, nullptr, &doc);
     if (created.has_value()) {
       return ObjectResponse(201, r, **created, request.pretty);
     }
@@ -310,9 +309,8 @@ Response Registry::Patch(const Request& request, const ApiPath& path) {
     if (current == nullptr) {
       return ErrorResponse(NotFound(r, path.name), request.pretty);
     }
-    JsonDocument next;
+    JsonDocument next = current->Parse();
     auto& a = next.GetAllocator();
-    next.CopyFrom(current->doc, a);
     SetString(next, "kind", r.kind, a);
     SetString(next, "apiVersion", r.ApiVersion(), a);
     if (type == "application/merge-patch+json") {
@@ -369,10 +367,11 @@ std::optional<ApiError> Registry::PrepareUpdate(
     const Request& request, const ApiPath& path, const StoredObject& current,
     const JsonValue& written, JsonDocument& next, bool* unchanged) {
   const ResourceInfo& r = *path.resource;
+  const JsonDocument old = current.Parse();
   auto& a = next.GetAllocator();
   if (!next.IsObject()) next.SetObject();
   JsonValue& metadata = EnsureObject(next, "metadata", a);
-  const JsonValue& old_metadata = *Member(current.doc, "metadata");
+  const JsonValue& old_metadata = *Member(old, "metadata");
   for (const char* field :
        {"name", "namespace", "uid", "creationTimestamp", "deletionTimestamp",
         "deletionGracePeriodSeconds", "generation", "generateName",
@@ -388,29 +387,29 @@ std::optional<ApiError> Registry::PrepareUpdate(
         if (key != "metadata" && key != "status") drop.emplace_back(key);
       }
       for (const std::string& key : drop) RemoveMember(next, key);
-      for (const auto& m : current.doc.GetObject()) {
+      for (const auto& m : old.GetObject()) {
         std::string_view key(m.name.GetString(), m.name.GetStringLength());
         if (key != "metadata" && key != "status") {
-          CopyMember(current.doc, next, key, a);
+          CopyMember(old, next, key, a);
         }
       }
       if (r.is_pod()) CopyMember(old_metadata, metadata, "ownerReferences", a);
-      KeepMetadataOnDraStatusUpdate(r, current.doc, next);
+      KeepMetadataOnDraStatusUpdate(r, old, next);
     } else {
-      CopyMember(current.doc, next, "status", a);
+      CopyMember(old, next, "status", a);
     }
   }
   ApplyDefaults(r, next, options_.served.minor);
   if (path.subresource.empty()) {
-    PrepareForUpdate(r, current.doc, next, options_.served.minor);
+    PrepareForUpdate(r, old, next, options_.served.minor);
   }
-  std::vector<StatusCause> causes = ValidateUpdate(r, current.doc, next);
+  std::vector<StatusCause> causes = ValidateUpdate(r, old, next);
   if (!causes.empty()) return Invalid(r, path.name, std::move(causes));
-  if (next == current.doc) {  // member order aside
+  if (next == old) {  // member order aside
     *unchanged = true;
     return std::nullopt;
   }
-  RecordManagedFields(next, &current.doc, written,
+  RecordManagedFields(next, &old, written,
                       ManagerFor(request, r, path.subresource));
   CanonicalizeOrder(next);
   return std::nullopt;
@@ -420,11 +419,12 @@ std::optional<ObjectPtr> Registry::CommitUpdate(const ResourceInfo& resource,
                                                 const ObjectPtr& current,
                                                 JsonDocument next) {
   const std::string key = StoreKey(resource, current->ns, current->name);
-  std::optional<ObjectPtr> committed = store_.Commit(
-      resource, key, current, NewStoredObject(std::move(next), current.get()));
+  std::optional<ObjectPtr> committed =
+      store_.Commit(resource, key, current, &next);
   if (!committed.has_value()) return std::nullopt;
   // A deletion waiting only for finalizers completes when the last goes.
-  const JsonValue& doc = (*committed)->doc;
+  // (`next` is what was committed.)
+  const JsonValue& doc = next;
   const JsonValue* finalizers = Find(doc, {"metadata", "finalizers"});
   const bool has_finalizers =
       finalizers != nullptr && finalizers->IsArray() && !finalizers->Empty();

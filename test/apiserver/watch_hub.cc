@@ -150,8 +150,9 @@ void WatchHub::Deliver(Watch& watch, const StoreEvent& event,
   const StoredObject* object = event.object.get();
   if (!spec.fields.empty() || !spec.labels.empty()) {
     auto matches = [&](const StoredObject* o) {
-      return o != nullptr && spec.fields.Matches(o->doc) &&
-             spec.labels.Matches(o->doc);
+      if (o == nullptr) return false;
+      const JsonDocument selectable = o->ParseSelectable();
+      return spec.fields.Matches(selectable) && spec.labels.Matches(selectable);
     };
     const bool now = matches(object);
     const bool before = matches(event.previous.get());
