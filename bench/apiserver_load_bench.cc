@@ -321,6 +321,7 @@ int main(int argc, char** argv) {
   }
   std::fflush(stdout);
   const Clock::time_point start = Clock::now();
+  const double server_cpu_at_start = SelfCpuSeconds();
   KschedProcess ksched(args, dir / "ksched.log", o.binary);
   if (!ksched.started()) {
     std::cerr << ksched.error() << "\n";
@@ -415,8 +416,11 @@ int main(int argc, char** argv) {
       done ? "" : (exited ? " (ksched exited)" : " (timed out)"));
   std::printf("this process (test API server) peak RSS: %.1f MiB\n",
               SelfPeakRssKiB() / 1024.0);
-  std::printf("start-up: %.0f ms to caches synced, ksched CPU %.2f s\n",
-              Ms(synced_at - start), ksched_cpu_at_sync);
+  std::printf(
+      "start-up: %.0f ms to caches synced, ksched CPU %.2f s, test API "
+      "server CPU %.2f s\n",
+      Ms(synced_at - start), ksched_cpu_at_sync,
+      server_cpu_at_sync - server_cpu_at_start);
   if (o.mode == "stream") {
     std::printf("creating all pods took %.0f ms\n",
                 Ms(created_all - synced_at));
