@@ -1,12 +1,16 @@
 #include "cmd/ksched/simulate_command.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <set>
+#include <string>
 
 #include "cmd/ksched/cluster_config.h"
 #include "cmd/ksched/command.h"
@@ -18,11 +22,13 @@
 #include "pkg/simulator/changes.h"
 #include "pkg/simulator/cluster.h"
 #include "pkg/simulator/plan.h"
+#include "pkg/simulator/progress.h"
 #include "pkg/simulator/report.h"
 #include "pkg/simulator/report_html.h"
 #include "pkg/simulator/simulator.h"
 #include "pkg/simulator/snapshot.h"
 #include "pkg/simulator/workloads.h"
+#include "pkg/util/clock.h"
 #include "pkg/util/flags.h"
 
 namespace ksched::cmd {
@@ -71,7 +77,9 @@ int RunSimulate(const std::vector<std::string>& args,
   flags.Bool("all-pods", &all_pods,
              "Schedule every pending pod with the first profile, whatever its "
              "schedulerName");
-  flags.Bool("quiet", &quiet, "Do not print start-up notes");
+  flags.Bool("quiet", &quiet,
+             "Do not print start-up notes, nor the progress line of a long "
+             "run on a terminal");
   VersionFlags version_flags;
   version_flags.Register(flags);
 
@@ -209,6 +217,19 @@ int RunSimulate(const std::vector<std::string>& args,
     }
   }
 
+  // One updating line on stderr while a long run loads and schedules, when
+  // a person watches it: erased after each step, before anything else is
+  // written, so the output is the same with it or without.
+  util::RealClock real_clock;
+  std::optional<simulator::ProgressLine> progress;
+  if (!quiet && simulator::IsProgressTerminal(STDERR_FILENO)) {
+    progress.emplace(std::cerr, real_clock,
+                     simulator::ProgressOptionsFor(STDERR_FILENO));
+  }
+  auto erase_progress = [&] {
+    if (progress) progress->Erase();
+  };
+
   const auto load_start = std::chrono::steady_clock::now();
   util::Result<simulator::Cluster> cluster = util::Error("");
   if (!kubeconfig.empty()) {
@@ -218,9 +239,14 @@ int RunSimulate(const std::vector<std::string>& args,
       return kExitFailure;
     }
     // Pods from files may take claims from the cluster's templates.
-    auto live = ReadCluster(*rest_config, cfg->client_connection,
-                            {.resource_claim_templates =
-                                 !add_files.empty() || !capacity_path.empty()});
+    simulator::LiveReadOptions read_options{.resource_claim_templates =
+                                                !add_files.empty() ||
+                                                !capacity_path.empty()};
+    if (progress) {
+      read_options.on_listed = [&](uint64_t n) { progress->Listing(n); };
+    }
+    auto live = ReadCluster(*rest_config, cfg->client_connection, read_options);
+    erase_progress();
     if (!live.ok()) {
       std::cerr << "Error: " << live.error().message() << "\n";
       return kExitFailure;
@@ -231,7 +257,14 @@ int RunSimulate(const std::vector<std::string>& args,
     cluster = std::move(live->cluster);
     cluster_path = rest_config->server;
   } else {
-    cluster = simulator::LoadClusterFile(cluster_path);
+    simulator::LoadProgress on_load;
+    if (progress) {
+      on_load = [&](uint64_t bytes, uint64_t total) {
+        progress->Loading(bytes, total);
+      };
+    }
+    cluster = simulator::LoadClusterFile(cluster_path, on_load);
+    erase_progress();
   }
   if (!cluster.ok()) {
     std::cerr << "Error: " << cluster.error().message() << "\n";
@@ -290,7 +323,8 @@ int RunSimulate(const std::vector<std::string>& args,
   bool final_run = false;
   const size_t cron_job_count = cluster->cron_jobs.size();
   size_t input_pods = 0;  // of the last run's cluster
-  auto run = [&](int extra_nodes) -> util::Result<simulator::SimulationResult> {
+  auto simulate_plan =
+      [&](int extra_nodes) -> util::Result<simulator::SimulationResult> {
     simulator::PlanInput in = input;
     in.changes.add_nodes += extra_nodes;
     in.capacity_copies = static_cast<int>(max_count);
@@ -303,6 +337,11 @@ int RunSimulate(const std::vector<std::string>& args,
     plan = std::move(*prepared);
     simulator::SimulationOptions o = options;
     plan->Into(o);
+    if (progress) {
+      o.on_progress = [&](int tried, int pending) {
+        progress->Scheduling(tried, pending);
+      };
+    }
     input_pods = plan->cluster.pods.size();
     // The plan's cluster is this run's own: its pods are given away.
     auto r = simulator::Simulate(std::move(plan->cluster), *cfg, registry, o);
@@ -314,6 +353,20 @@ int RunSimulate(const std::vector<std::string>& args,
                                            in.capacity_template->metadata.name,
                                        static_cast<int>(max_count));
     }
+    return r;
+  };
+  auto run = [&](int extra_nodes) {
+    if (progress) {
+      // The runs of a search, told apart; the plan shown is the last.
+      std::string label;
+      if (add_nodes_until_fits && !final_run) {
+        label = "trying " + std::to_string(extra_nodes) + " more node" +
+                (extra_nodes == 1 ? "" : "s");
+      }
+      progress->BeginRun(std::move(label));
+    }
+    auto r = simulate_plan(extra_nodes);
+    erase_progress();
     return r;
   };
   auto unschedulable = [](const simulator::SimulationResult& r) {

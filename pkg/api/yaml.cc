@@ -322,6 +322,9 @@ class EventStream {
     has_event_ = yaml_parser_parse(&parser_, &event_) != 0;
     return has_event_ ? &event_ : nullptr;
   }
+  // Where the last event ended: libyaml counts characters, which are bytes
+  // in the ASCII of a cluster's manifests.
+  size_t Position() const { return has_event_ ? event_.end_mark.index : 0; }
 
  private:
   yaml_parser_t parser_;
@@ -464,6 +467,7 @@ util::Result<bool> StreamYamlToJson(std::string_view text,
       if (auto s = callbacks.on_document(std::move(doc), document); !s.ok()) {
         return s.error();
       }
+      if (callbacks.on_read) callbacks.on_read(events.Position());
       continue;
     }
     // A mapping: its "items" element by element, the rest as one object.
@@ -497,6 +501,7 @@ util::Result<bool> StreamYamlToJson(std::string_view text,
               !s.ok()) {
             return s.error();
           }
+          if (callbacks.on_read) callbacks.on_read(events.Position());
         }
         rest.AddMember(rapidjson::Value(key.c_str(), rest.GetAllocator()),
                        rapidjson::Value(rapidjson::kArrayType),
@@ -514,6 +519,7 @@ util::Result<bool> StreamYamlToJson(std::string_view text,
     if (auto s = callbacks.on_document(std::move(rest), document); !s.ok()) {
       return s.error();
     }
+    if (callbacks.on_read) callbacks.on_read(events.Position());
   }
 }
 

@@ -39,6 +39,9 @@ struct YamlStreamCallbacks {
       on_item;
   std::function<util::Status(rapidjson::Document doc, size_t document)>
       on_document;
+  // Optional: after each item or document, how far into `text` the parser
+  // is (bytes, near enough), for a progress line.
+  std::function<void(size_t bytes)> on_read;
 };
 util::Result<bool> StreamYamlToJson(std::string_view text,
                                     const YamlStreamCallbacks& callbacks);

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -612,8 +613,9 @@ class JsonScanner {
 // is YAML (flow style) only when it has at most one JSON value before a
 // syntax error; when YAML cannot read it either, the JSON error stands.
 // Returns std::nullopt to have the caller read the text as YAML.
-std::optional<util::Result<Cluster>> ParseJsonCluster(std::string_view text,
-                                                      util::Error* json_error) {
+std::optional<util::Result<Cluster>> ParseJsonCluster(
+    std::string_view text, util::Error* json_error,
+    const LoadProgress& on_progress) {
   bool syntax_error = false;
   if (std::optional<JsonListLayout> list = JsonScanner(text).Scan()) {
     auto parse = [&](std::string_view part) {
@@ -642,6 +644,10 @@ std::optional<util::Result<Cluster>> ParseJsonCluster(std::string_view text,
       } else if (auto r = loader.AddListItem(kind, *item, where); !r.ok()) {
         return r.error();
       }
+      if (on_progress) {
+        const std::string_view read = list->items[i];
+        on_progress(read.data() + read.size() - text.data(), text.size());
+      }
     }
     return loader.Finish();
   }
@@ -660,7 +666,8 @@ std::optional<util::Result<Cluster>> ParseJsonCluster(std::string_view text,
   return loader.Finish();
 }
 
-util::Result<Cluster> ParseYamlCluster(std::string_view text) {
+util::Result<Cluster> ParseYamlCluster(std::string_view text,
+                                       const LoadProgress& on_progress) {
   {
     // YAML (and JSON the split above left): libyaml's events, item by item;
     // what it leaves goes to YamlToJson below.
@@ -700,6 +707,11 @@ util::Result<Cluster> ParseYamlCluster(std::string_view text) {
       kindless.clear();
       return loader.Add(doc, "document " + std::to_string(document));
     };
+    if (on_progress) {
+      callbacks.on_read = [&](size_t bytes) {
+        on_progress(std::min(bytes, text.size()), text.size());
+      };
+    }
     auto streamed = api::StreamYamlToJson(text, callbacks);
     if (!streamed.ok()) return streamed.error();
     if (*streamed) return loader.Finish();
@@ -716,21 +728,23 @@ util::Result<Cluster> ParseYamlCluster(std::string_view text) {
 
 }  // namespace
 
-util::Result<Cluster> ParseCluster(std::string_view text) {
+util::Result<Cluster> ParseCluster(std::string_view text,
+                                   const LoadProgress& on_progress) {
   const size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos || text[first] != '{') {
-    return ParseYamlCluster(text);
+    return ParseYamlCluster(text, on_progress);
   }
   util::Error json_error("");
-  if (auto parsed = ParseJsonCluster(text, &json_error)) {
+  if (auto parsed = ParseJsonCluster(text, &json_error, on_progress)) {
     return std::move(*parsed);
   }
   // Not JSON: YAML's flow style, unless YAML cannot read it either.
   if (!api::YamlToJson(text).ok()) return json_error;
-  return ParseYamlCluster(text);
+  return ParseYamlCluster(text, on_progress);
 }
 
-util::Result<Cluster> LoadClusterFile(const std::string& path) {
+util::Result<Cluster> LoadClusterFile(const std::string& path,
+                                      const LoadProgress& on_progress) {
   // The reason the system gives, as a user would see it from cat.
   auto failure = [&path](const char* what, int error) {
     return util::Error(std::string(what) + " cluster file " + path + ": " +
@@ -755,7 +769,7 @@ util::Result<Cluster> LoadClusterFile(const std::string& path) {
   std::string text(static_cast<size_t>(size), '\0');
   in.read(text.data(), size);
   if (!in) return util::Error("cannot read cluster file " + path);
-  auto cluster = ParseCluster(text);
+  auto cluster = ParseCluster(text, on_progress);
   if (!cluster.ok()) return cluster.error().Wrap(path);
   return cluster;
 }

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -73,6 +74,9 @@ struct Cluster {
   std::map<std::string, int> ignored_kinds;
 };
 
+// How many of a file's `total` bytes the reader has got through.
+using LoadProgress = std::function<void(uint64_t bytes, uint64_t total)>;
+
 // Reads Node, Pod, PriorityClass, Namespace, PersistentVolumeClaim,
 // PersistentVolume, StorageClass, PodDisruptionBudget, PodGroup, DeviceClass,
 // ResourceSlice, ResourceClaim, ResourceClaimTemplate (and the workload
@@ -81,7 +85,10 @@ struct Cluster {
 // yaml` prints them). Then applies what admission would have: a pod's priority
 // and preemption policy from its PriorityClass, the default scheduler name, and
 // a UID where a hand-written manifest has none.
-util::Result<Cluster> ParseCluster(std::string_view text);
+// `on_progress` (optional) hears how many bytes of the text have been read
+// as items are (where the reader can tell), for a progress line.
+util::Result<Cluster> ParseCluster(std::string_view text,
+                                   const LoadProgress& on_progress = {});
 // Adds `more` (another file, `--add`) to `into`. Errors: a node, a pod, a
 // DeviceClass, a ResourceSlice, a ResourceClaim or a ResourceClaimTemplate
 // (namespace/name for the namespaced ones) that `into` has already.
@@ -89,7 +96,8 @@ util::Status MergeCluster(Cluster& into, Cluster more);
 // Admission's priority for pods that have none yet (from their
 // PriorityClass, or the global default), as ParseCluster applies it.
 util::Status ResolvePriorities(Cluster& cluster);
-util::Result<Cluster> LoadClusterFile(const std::string& path);
+util::Result<Cluster> LoadClusterFile(const std::string& path,
+                                      const LoadProgress& on_progress = {});
 
 // Every workload of `cluster` once: those in workload_order in that order,
 // then any it does not list (a Cluster built in code) kind by kind.

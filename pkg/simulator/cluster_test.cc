@@ -2,8 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "pkg/api/yaml.h"
 #include "pkg/simulator/snapshot.h"
@@ -51,6 +53,35 @@ metadata: {name: x, labels: {team: a}}
   EXPECT_EQ(c->ignored_kinds, (std::map<std::string, int>{{"ConfigMap", 1}}));
   ASSERT_EQ(c->namespaces.size(), 1u);
   EXPECT_EQ(*c->namespaces[0].metadata.labels.Find("team"), "a");
+}
+
+// For the progress line: how far the reader is, as it reads, whether the
+// file is a JSON List or YAML.
+TEST(ClusterTest, ReportsTheBytesReadAsItemsAre) {
+  std::string yaml = "apiVersion: v1\nkind: List\nitems:\n";
+  std::string json = R"({"apiVersion": "v1", "kind": "List", "items": [)";
+  for (int i = 0; i < 50; ++i) {
+    const std::string name = "n" + std::to_string(i);
+    yaml += "- {apiVersion: v1, kind: Node, metadata: {name: " + name + "}}\n";
+    json += std::string(i > 0 ? "," : "") +
+            R"({"apiVersion": "v1", "kind": "Node", "metadata": {"name": ")" +
+            name + R"("}})";
+  }
+  json += "]}";
+  for (const std::string& text : {yaml, json}) {
+    std::vector<uint64_t> read;
+    auto c = ParseCluster(text, [&](uint64_t bytes, uint64_t total) {
+      EXPECT_EQ(total, text.size());
+      read.push_back(bytes);
+    });
+    ASSERT_TRUE(c.ok()) << c.error().message();
+    EXPECT_EQ(c->nodes.size(), 50u);
+    ASSERT_GE(read.size(), 50u) << text;
+    EXPECT_TRUE(std::is_sorted(read.begin(), read.end())) << text;
+    EXPECT_LT(read.front(), text.size() / 10) << text;
+    EXPECT_GE(read.back(), text.size() - 5) << text;
+    EXPECT_LE(read.back(), text.size()) << text;
+  }
 }
 
 TEST(ClusterTest, ResolvesPriorityClassesAsAdmissionDoes) {

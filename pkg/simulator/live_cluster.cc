@@ -18,12 +18,24 @@ struct ResourceOf<api::ResourceClaimTemplate> {
 namespace ksched::simulator {
 namespace {
 
+// The API server, and how many objects its lists have given so far.
+struct Lister {
+  client::RestClient& rest;
+  const std::function<void(uint64_t)>& on_listed;
+  uint64_t listed = 0;
+
+  void Listed(int64_t more) {
+    listed += more;
+    if (on_listed) on_listed(listed);
+  }
+};
+
 // Pages of 500, as client-go's reflector asks; an expired continue token
 // (the list took longer than the server keeps its snapshot) restarts the
 // list in one answer, as the reflector does.
 template <typename T>
-client::ApiOr<std::vector<T>> ListAll(client::RestClient& api) {
-  client::RestListerWatcher<T> lister(api);
+client::ApiOr<std::vector<T>> ListAll(Lister& api) {
+  client::RestListerWatcher<T> lister(api.rest);
   client::ListOptions options{.limit = 500};
   std::vector<T> out;
   while (true) {
@@ -31,6 +43,7 @@ client::ApiOr<std::vector<T>> ListAll(client::RestClient& api) {
     if (!page.ok()) {
       if (!options.continue_token.empty() &&
           client::IsResourceExpired(page.error())) {
+        api.Listed(-static_cast<int64_t>(out.size()));
         out.clear();
         options = client::ListOptions{};
         continue;
@@ -38,6 +51,7 @@ client::ApiOr<std::vector<T>> ListAll(client::RestClient& api) {
       return page.error();
     }
     for (T& item : page->items) out.push_back(std::move(item));
+    api.Listed(static_cast<int64_t>(page->items.size()));
     if (page->continue_token.empty()) return out;
     options.continue_token = page->continue_token;
   }
@@ -53,7 +67,7 @@ std::string Describe(const client::ApiError& e) {
 // have, or an API group it may not serve (404): then there are none, and
 // `absent` (when given) says so.
 template <typename T>
-util::Status Read(client::RestClient& api, bool required, std::vector<T>* into,
+util::Status Read(Lister& api, bool required, std::vector<T>* into,
                   std::vector<std::string>* warnings,
                   bool may_be_absent = false, bool* absent = nullptr) {
   const std::string plural(client::ResourceOf<T>::kResource.plural);
@@ -94,8 +108,8 @@ bool NeedsClaimTemplates(const std::vector<api::Pod>& pods) {
 // resource.k8s.io/v1, served from Kubernetes v1.34 on: when the server
 // answers 404 for DeviceClasses it has no DRA at v1, and the simulation
 // holds pods with claims as a ksched running there would.
-util::Status ReadDra(client::RestClient& api, Cluster& c,
-                     std::vector<std::string>* w, bool templates) {
+util::Status ReadDra(Lister& api, Cluster& c, std::vector<std::string>* w,
+                     bool templates) {
   bool absent = false;
   util::Status s = Read(api, false, &c.device_classes, w,
                         /*may_be_absent=*/true, &absent);
@@ -113,8 +127,9 @@ util::Status ReadDra(client::RestClient& api, Cluster& c,
 
 }  // namespace
 
-util::Result<LiveCluster> ReadLiveCluster(client::RestClient& api,
+util::Result<LiveCluster> ReadLiveCluster(client::RestClient& rest,
                                           const LiveReadOptions& options) {
+  Lister api{rest, options.on_listed};
   LiveCluster out;
   Cluster& c = out.cluster;
   std::vector<std::string>* w = &out.warnings;

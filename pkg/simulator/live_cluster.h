@@ -3,6 +3,8 @@
 // into the Cluster that `simulate` and `explain` take from files.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +28,9 @@ struct LiveReadOptions {
   // not made yet: the scheduler itself never reads them, so a ksched
   // service account may not be allowed to.
   bool resource_claim_templates = false;
+  // Optional: after each page, the objects listed so far (of every kind),
+  // for a progress line.
+  std::function<void(uint64_t objects)> on_listed;
 };
 
 // Nodes and pods must be listable; any other kind the plugins read may be

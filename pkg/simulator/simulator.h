@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -196,6 +197,10 @@ struct SimulationOptions {
   // The changes applied to the cluster before (ApplyChanges), reported
   // with where displaced pods went. Not owned; may be null.
   const AppliedChanges* changes = nullptr;
+  // Called as the scheduling loop goes, every few hundred cycles (and once
+  // before the first): `tried` of the `pending` pods have had a scheduling
+  // cycle. For a progress line; it must not touch the simulation.
+  std::function<void(int tried, int pending)> on_progress;
 };
 
 util::Result<SimulationResult> Simulate(
