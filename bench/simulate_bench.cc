@@ -4,6 +4,7 @@
 //
 //   simulate_bench [--workload basic|anti-affinity|spread|dra] [--nodes N]
 //                  [--pods N] [--running-pods N] [--write FILE]
+//                  [--memo on|off]
 //
 // dra is scheduler_perf's SchedulingWithResourceClaimTemplate (500 nodes of
 // 10 devices and 5,000 pods by default): simulate makes each pod's claim
@@ -16,7 +17,9 @@
 // --running-pods adds pods already bound (100m, 500Mi, round-robin over the
 // nodes), the bulk of a large cluster's start-up. --write saves
 // the cluster file instead, for `ksched simulate --cluster FILE` under a
-// profiler. It prints figures; it asserts nothing.
+// profiler. --memo off schedules without keeping node-local answers across
+// cycles (scheduler/node_result_memo.h), for a before/after on one build.
+// It prints figures; it asserts nothing.
 #include <sys/resource.h>
 
 #include <chrono>
@@ -163,6 +166,12 @@ int main(int argc, char** argv) {
       running = std::stoi(value);
     } else if (flag == "--write") {
       write = value;
+    } else if (flag == "--memo") {
+      if (value != "on" && value != "off") {
+        std::cerr << "--memo must be on or off\n";
+        return 2;
+      }
+      options.memoize_node_results = value == "on";
     } else if (flag == "--feature-gates") {
       auto gates = ksched::config::FeatureGates::Parse("", value, nullptr);
       if (!gates.ok()) {
