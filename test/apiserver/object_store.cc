@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "test/apiserver/resources.h"
+#include "test/apiserver/selectors.h"
 
 namespace ksched::testing::apiserver {
 
@@ -19,18 +20,6 @@ JsonDocument ParseStored(const std::string& json) {
   JsonDocument doc;
   doc.Parse<kReparseFlags>(json.data(), json.size());
   return doc;
-}
-
-std::vector<std::string> SplitDotted(std::string_view dotted) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= dotted.size()) {
-    size_t end = dotted.find('.', start);
-    if (end == std::string_view::npos) end = dotted.size();
-    out.emplace_back(dotted.substr(start, end - start));
-    start = end + 1;
-  }
-  return out;
 }
 
 }  // namespace
@@ -97,7 +86,7 @@ ObjectStore::ResourceState& ObjectStore::StateLocked(
                   resource.selectable_fields.end());
     for (const std::string& field : fields) {
       KeyTree* node = &it->second.selectable;
-      for (const std::string& key : SplitDotted(field)) {
+      for (const std::string& key : SplitFieldPath(field)) {
         auto child =
             std::find_if(node->children.begin(), node->children.end(),
                          [&key](const KeyTree& c) { return c.key == key; });

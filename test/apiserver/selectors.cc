@@ -7,9 +7,7 @@
 
 namespace ksched::testing::apiserver {
 
-namespace {
-
-std::vector<std::string> SplitPath(std::string_view dotted) {
+std::vector<std::string> SplitFieldPath(std::string_view dotted) {
   std::vector<std::string> out;
   size_t start = 0;
   while (start <= dotted.size()) {
@@ -20,6 +18,8 @@ std::vector<std::string> SplitPath(std::string_view dotted) {
   }
   return out;
 }
+
+namespace {
 
 // Splits on unescaped `sep`, dropping the escaping backslashes of
 // "\,", "\=" and "\\" as the fields package does.
@@ -94,7 +94,7 @@ bool FieldSelector::Parse(std::string_view text, const ResourceInfo& resource,
       *error = "field label not supported: " + field;
       return false;
     }
-    term.path = SplitPath(field);
+    term.path = SplitFieldPath(field);
     terms_.push_back(std::move(term));
   }
   return true;

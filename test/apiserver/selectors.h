@@ -12,6 +12,10 @@ namespace ksched::testing::apiserver {
 
 struct ResourceInfo;
 
+// "metadata.name" -> {"metadata", "name"}: a field path as field selectors
+// name it.
+std::vector<std::string> SplitFieldPath(std::string_view dotted);
+
 // "spec.nodeName=,status.phase!=Succeeded": every term must hold. A field
 // the object lacks reads as "".
 class FieldSelector {
