@@ -322,7 +322,8 @@ int RunSimulate(const std::vector<std::string>& args,
   std::optional<simulator::Plan> plan;
   bool final_run = false;
   const size_t cron_job_count = cluster->cron_jobs.size();
-  size_t input_pods = 0;  // of the last run's cluster
+  size_t input_nodes = 0;  // of the last run's cluster
+  size_t input_pods = 0;
   auto simulate_plan =
       [&](int extra_nodes) -> util::Result<simulator::SimulationResult> {
     simulator::PlanInput in = input;
@@ -342,6 +343,7 @@ int RunSimulate(const std::vector<std::string>& args,
         progress->Scheduling(tried, pending);
       };
     }
+    input_nodes = plan->cluster.nodes.size();
     input_pods = plan->cluster.pods.size();
     // The plan's cluster is this run's own: its pods are given away.
     auto r = simulator::Simulate(std::move(plan->cluster), *cfg, registry, o);
@@ -451,8 +453,8 @@ int RunSimulate(const std::vector<std::string>& args,
                   "stats: nodes=%zu pods=%zu load %.3f s (peak RSS %.1f "
                   "MiB), schedule %.3f s (%zu pending, %.0f pods/s), peak "
                   "RSS %.1f MiB\n",
-                  plan->cluster.nodes.size(), input_pods, load, loaded_rss,
-                  schedule, result->pods.size(),
+                  input_nodes, input_pods, load, loaded_rss, schedule,
+                  result->pods.size(),
                   schedule > 0 ? result->pods.size() / schedule : 0.0,
                   PeakRssMiB());
     std::cerr << line;

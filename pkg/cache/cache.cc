@@ -312,6 +312,14 @@ Cache::Stats Cache::GetStats() const {
   return Stats{nodes_.size(), pod_states_.size(), assumed_.size()};
 }
 
+void Cache::ForEachNodeInfo(
+    const std::function<void(const framework::NodeInfo&)>& visit) const {
+  std::lock_guard lock(mu_);
+  for (const NodeEntry& entry : list_) {
+    if (entry.info.node() != nullptr) visit(entry.info);
+  }
+}
+
 framework::NodeInfoPtr Cache::CopyForSnapshot(
     const framework::NodeInfo& info) const {
   auto copy = std::make_shared<framework::NodeInfo>(info);

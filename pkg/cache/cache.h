@@ -13,6 +13,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <list>
 #include <memory>
 #include <mutex>
@@ -101,6 +102,11 @@ class Cache {
     size_t assumed_pods = 0;
   };
   Stats GetStats() const;
+  // Calls `visit` with every NodeInfo that has a node, in no particular
+  // order, under the cache's lock (`visit` must not call the cache): for
+  // reports that read the cache once, where a snapshot would copy it.
+  void ForEachNodeInfo(
+      const std::function<void(const framework::NodeInfo&)>& visit) const;
   // Human-readable state (nodes sorted by name, then assumed pods), for
   // debugging; expensive.
   std::string Dump() const;

@@ -634,7 +634,9 @@ std::vector<std::string> InputNotices(const Cluster& cluster,
                                       bool all_pods,
                                       const SimulationResult& result) {
   std::vector<std::string> notices;
-  if (cluster.nodes.empty()) notices.push_back("no nodes in " + path);
+  // The result lists every node of the input (a simulation may have taken
+  // the input's own).
+  if (result.nodes.empty()) notices.push_back("no nodes in " + path);
   if (result.pods.empty()) {
     std::string names;
     for (const std::string& p : profiles)

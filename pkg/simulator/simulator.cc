@@ -5,7 +5,6 @@
 #include <map>
 #include <memory>
 #include <set>
-#include <span>
 
 #include "pkg/api/podgroup.h"
 #include "pkg/api/resource_names.h"
@@ -232,11 +231,11 @@ bool AnyPodUnschedulable(const SimulationResult& result) {
 
 namespace {
 
-// Simulate, reading `cluster`'s pods from `movable_pods` (the same vector,
-// writable) when it is not empty: those are moved from, so cluster.pods must
-// not be read after the pods are loaded.
+// Simulate, taking `cluster`'s nodes and pods from `movable` (the same
+// cluster, writable) when it is given: they are gone once loaded, so
+// cluster.nodes and cluster.pods are not read after that.
 util::Result<SimulationResult> SimulateFrom(
-    const Cluster& cluster, std::span<api::Pod> movable_pods,
+    const Cluster& cluster, Cluster* movable,
     const config::KubeSchedulerConfiguration& cfg,
     const framework::Registry& registry, const SimulationOptions& options) {
   SimulationResult out;
@@ -338,10 +337,18 @@ util::Result<SimulationResult> SimulateFrom(
   const std::string first_profile = cfg.profiles.front().scheduler_name;
 
   std::set<std::string> node_names;
-  for (const api::Node& node : cluster.nodes) {
-    node_names.insert(node.metadata.name);
-    s.OnNodeAdd(std::make_shared<const api::Node>(node));
+  // The nodes in the file's order, for the summary at the end.
+  std::vector<std::string> node_order;
+  node_order.reserve(cluster.nodes.size());
+  for (size_t i = 0; i < cluster.nodes.size(); ++i) {
+    node_order.push_back(cluster.nodes[i].metadata.name);
+    node_names.insert(node_order.back());
+    s.OnNodeAdd(
+        movable == nullptr
+            ? std::make_shared<const api::Node>(cluster.nodes[i])
+            : std::make_shared<const api::Node>(std::move(movable->nodes[i])));
   }
+  if (movable != nullptr) std::vector<api::Node>().swap(movable->nodes);
   // Running pods first, so the pending ones see a settled cluster. Pending
   // pods then enter the queue in creation order (creationTimestamp where
   // the file has one, pods without one after those), then file order, one
@@ -369,28 +376,37 @@ util::Result<SimulationResult> SimulateFrom(
   const std::vector<GroupMember> group_members =
       cluster.pod_groups.empty() ? std::vector<GroupMember>()
                                  : GroupMembers(cluster.pods);
+  // Given pods move to the heap now, and the vector of their moved-from
+  // shells (900 bytes a pod) goes before the scheduler takes them: at
+  // 300,000 pods the shells and the pods would otherwise coexist (270 MB).
+  std::vector<std::shared_ptr<api::Pod>> taken;
+  if (movable != nullptr) {
+    taken.reserve(movable->pods.size());
+    for (api::Pod& pod : movable->pods) {
+      taken.push_back(std::make_shared<api::Pod>(std::move(pod)));
+    }
+    std::vector<api::Pod>().swap(movable->pods);
+  }
   std::vector<std::string> pending;
   std::map<std::string, api::ResourceList> requested_before;
   std::map<std::string, int> pods_before;
   for (int pass = 0; pass < 2; ++pass) {
     if (pass == 1) {
       // The input's running pods are all in: what each node had before.
-      framework::Snapshot before;
-      if (auto r = s.cache().UpdateSnapshot(&before); !r.ok()) {
-        return r.error();
-      }
-      for (const framework::NodeInfoPtr& info : before.nodes()) {
-        requested_before[info->name()] = Requested(info->requested());
-        pods_before[info->name()] = static_cast<int>(info->pods().size());
-      }
+      s.cache().ForEachNodeInfo([&](const NodeInfo& info) {
+        requested_before[info.name()] = Requested(info.requested());
+        pods_before[info.name()] = static_cast<int>(info.pods().size());
+      });
     }
     for (size_t index : order_in_file) {
       if (phases[index] != (pass == 0 ? kRunning : kPending)) continue;
       const bool assigned = pass == 0;
       // Each input pod is read once: taken when the caller gave the pods
       // away, else copied.
-      api::Pod pod = movable_pods.empty() ? cluster.pods[index]
-                                          : std::move(movable_pods[index]);
+      std::shared_ptr<api::Pod> given =
+          taken.empty() ? std::make_shared<api::Pod>(cluster.pods[index])
+                        : std::move(taken[index]);
+      api::Pod& pod = *given;
       const std::string key = Key(pod.metadata.ns, pod.metadata.name);
       if (assigned && !node_names.count(pod.spec.node_name)) {
         out.warnings.push_back("pod " + key + " is bound to node " +
@@ -412,7 +428,7 @@ util::Result<SimulationResult> SimulateFrom(
       for (std::string& failure : claim_controller.SyncPod(pod)) {
         out.warnings.push_back(std::move(failure));
       }
-      auto shared = std::make_shared<const api::Pod>(std::move(pod));
+      std::shared_ptr<const api::Pod> shared = std::move(given);
       api_server.StorePod(shared);
       s.OnPodAdd(std::move(shared));
     }
@@ -541,7 +557,7 @@ util::Result<SimulationResult> SimulateFrom(
           o.message,
           o.nominated_node,
           key == options.rescheduled_pod ? options.rescheduled_from : "",
-          static_cast<int>(cluster.nodes.size()),
+          static_cast<int>(node_order.size()),
           last_attempt.count(key) != 0};
       o.explanation =
           explain::Explain(*o.record, std::move(subject), options.explain_top);
@@ -618,8 +634,11 @@ util::Result<SimulationResult> SimulateFrom(
   }
 
   std::map<std::string, std::string> name_by_uid;
-  for (const auto& pod : api_server.Pods()) {
-    name_by_uid[pod->metadata.uid] = Key(pod->metadata.ns, pod->metadata.name);
+  if (!api_server.preemptions().empty()) {
+    for (const auto& pod : api_server.Pods()) {
+      name_by_uid[pod->metadata.uid] =
+          Key(pod->metadata.ns, pod->metadata.name);
+    }
   }
   for (const auto& p : api_server.preemptions()) {
     auto slash = p.victim.find('/');
@@ -633,12 +652,13 @@ util::Result<SimulationResult> SimulateFrom(
   if (auto r = s.cache().UpdateSnapshot(&snapshot); !r.ok()) return r.error();
   auto devices = DevicesByNode(cluster.resource_slices, claims_at_end);
   // In the file's order, not the zone-interleaved order filtering walks.
-  for (const api::Node& node : cluster.nodes) {
-    if (const NodeInfo* info = snapshot.Get(node.metadata.name)) {
+  out.nodes.reserve(node_order.size());
+  for (const std::string& name : node_order) {
+    if (const NodeInfo* info = snapshot.Get(name)) {
       out.nodes.push_back(Summarize(*info));
-      out.nodes.back().requested_before = requested_before[node.metadata.name];
-      out.nodes.back().pods_before = pods_before[node.metadata.name];
-      out.nodes.back().devices = std::move(devices[node.metadata.name]);
+      out.nodes.back().requested_before = std::move(requested_before[name]);
+      out.nodes.back().pods_before = pods_before[name];
+      out.nodes.back().devices = std::move(devices[name]);
     }
   }
   return out;
@@ -649,16 +669,13 @@ util::Result<SimulationResult> SimulateFrom(
 util::Result<SimulationResult> Simulate(
     const Cluster& cluster, const config::KubeSchedulerConfiguration& cfg,
     const framework::Registry& registry, const SimulationOptions& options) {
-  return SimulateFrom(cluster, {}, cfg, registry, options);
+  return SimulateFrom(cluster, nullptr, cfg, registry, options);
 }
 
 util::Result<SimulationResult> Simulate(
     Cluster&& cluster, const config::KubeSchedulerConfiguration& cfg,
     const framework::Registry& registry, const SimulationOptions& options) {
-  auto result = SimulateFrom(cluster, cluster.pods, cfg, registry, options);
-  cluster.pods.clear();
-  cluster.pods.shrink_to_fit();
-  return result;
+  return SimulateFrom(cluster, &cluster, cfg, registry, options);
 }
 
 }  // namespace ksched::simulator

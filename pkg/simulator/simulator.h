@@ -206,9 +206,9 @@ struct SimulationOptions {
 util::Result<SimulationResult> Simulate(
     const Cluster& cluster, const config::KubeSchedulerConfiguration& cfg,
     const framework::Registry& registry, const SimulationOptions& options);
-// The same, taking the cluster's pods instead of copying them (a large
-// cluster's pods are most of its memory): `cluster` is left without pods,
-// everything else in it unchanged.
+// The same, taking the cluster's nodes and pods instead of copying them (a
+// large cluster's pods are most of its memory): `cluster` is left without
+// nodes and pods, everything else in it unchanged.
 util::Result<SimulationResult> Simulate(
     Cluster&& cluster, const config::KubeSchedulerConfiguration& cfg,
     const framework::Registry& registry, const SimulationOptions& options);
