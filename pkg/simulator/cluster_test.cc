@@ -211,5 +211,111 @@ TEST(ClusterTest, EveryReaderGivesTheSameCluster) {
   EXPECT_EQ(from_yaml->pods.size(), example->pods.size());
 }
 
+// 45,000 items: nodes, pods bound to them and pending, a Deployment and a
+// PriorityClass (named by pods before it) in the later part, and a kind
+// the simulator ignores in both parts.
+std::vector<std::string> ManyItems() {
+  std::vector<std::string> items;
+  for (int i = 0; i < 45000; ++i) {
+    const std::string n = std::to_string(i);
+    if (i == 100 || i == 30000) {
+      items.push_back(R"({"apiVersion":"apps/v1","kind":"Deployment",)"
+                      R"("metadata":{"name":"d)" +
+                      n +
+                      R"("},"spec":{"replicas":2,"selector":{"matchLabels":)"
+                      R"({"app":"a"}},"template":{"metadata":{"labels":)"
+                      R"({"app":"a"}},"spec":{"containers":[{"name":"c",)"
+                      R"("image":"i"}]}}}})");
+    } else if (i == 5 || i == 40000) {
+      items.push_back(R"({"apiVersion":"v1","kind":"ConfigMap",)"
+                      R"("metadata":{"name":"cm)" +
+                      n + R"("}})");
+    } else if (i == 41000) {
+      items.push_back(R"({"apiVersion":"scheduling.k8s.io/v1",)"
+                      R"("kind":"PriorityClass","metadata":{"name":"high"},)"
+                      R"("value":1000})");
+    } else if (i % 3 == 0) {
+      items.push_back(R"({"apiVersion":"v1","kind":"Node","metadata":)"
+                      R"({"name":"n)" +
+                      n +
+                      R"("},"status":{"allocatable":{"cpu":"4",)"
+                      R"("memory":"8Gi","pods":"110"}}})");
+    } else {
+      items.push_back(
+          R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p)" + n +
+          R"("},"spec":{)" +
+          (i % 3 == 1 ? R"("nodeName":"n)" + std::to_string(i - 1) + R"(",)"
+                      : std::string(R"("priorityClassName":"high",)")) +
+          R"("containers":[{"name":"c","image":"i","resources":)"
+          R"({"requests":{"cpu":"100m"}}}]}})");
+    }
+  }
+  return items;
+}
+
+std::string AsList(const std::vector<std::string>& items) {
+  std::string out = R"({"apiVersion":"v1","kind":"List","items":[)";
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += ",\n";
+    out += items[i];
+  }
+  return out + "]}";
+}
+
+// The same items as documents one after another, which one loader reads
+// in one pass.
+std::string AsStream(const std::vector<std::string>& items) {
+  std::string out;
+  for (const std::string& item : items) out += item + "\n";
+  return out;
+}
+
+// A list long enough to be read in runs on several threads gives the
+// cluster, and the errors, that one pass gives.
+TEST(ClusterTest, LongListsReadInRunsAsInOnePass) {
+  const std::vector<std::string> items = ManyItems();
+  auto in_runs = ParseCluster(AsList(items));
+  ASSERT_TRUE(in_runs.ok()) << in_runs.error().message();
+  auto one_pass = ParseCluster(AsStream(items));
+  ASSERT_TRUE(one_pass.ok()) << one_pass.error().message();
+  EXPECT_EQ(in_runs->nodes.size(), 14999u);
+  EXPECT_EQ(in_runs->pods.size(), 29996u);
+  EXPECT_EQ(SnapshotJson(*in_runs), SnapshotJson(*one_pass));
+  EXPECT_EQ(in_runs->pods, one_pass->pods);
+  EXPECT_EQ(in_runs->workload_order, one_pass->workload_order);
+  EXPECT_EQ(in_runs->ignored_kinds, one_pass->ignored_kinds);
+  EXPECT_EQ(in_runs->ignored_kinds.at("ConfigMap"), 2);
+  // The PriorityClass comes after pods that name it: resolved all the same.
+  EXPECT_EQ(in_runs->pods[1].spec.priority, 1000);
+
+  // A node named again far from where it was first.
+  std::vector<std::string> twice = items;
+  twice[30001] = twice[3];
+  auto dup = ParseCluster(AsList(twice));
+  ASSERT_FALSE(dup.ok());
+  EXPECT_EQ(dup.error().message(),
+            "document 1: items[30001]: node n3 is defined twice");
+
+  // Bad items in two places: the first is the one reported.
+  std::vector<std::string> bad = items;
+  const std::string negative = R"("cpu":"-1")";
+  for (size_t at : {size_t{25000}, size_t{44000}}) {
+    const size_t cpu = bad[at].find(R"("cpu":"100m")");
+    ASSERT_NE(cpu, std::string::npos) << at;
+    bad[at].replace(cpu, 12, negative);
+  }
+  auto invalid = ParseCluster(AsList(bad));
+  ASSERT_FALSE(invalid.ok());
+  EXPECT_NE(invalid.error().message().find("document 1: items[25000]"),
+            std::string::npos)
+      << invalid.error().message();
+  bad[25000] = items[25000];
+  auto later = ParseCluster(AsList(bad));
+  ASSERT_FALSE(later.ok());
+  EXPECT_NE(later.error().message().find("document 1: items[44000]"),
+            std::string::npos)
+      << later.error().message();
+}
+
 }  // namespace
 }  // namespace ksched::simulator
