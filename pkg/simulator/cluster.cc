@@ -684,13 +684,15 @@ util::Status LoadListItems(std::string_view text, const JsonListLayout& list,
 std::optional<Loader> LoadListInParallel(std::string_view text,
                                          const JsonListLayout& list,
                                          const std::string& kind,
-                                         const LoadProgress& on_progress) {
+                                         const LoadProgress& on_progress,
+                                         int threads) {
   // Below this a list loads in well under a second in one pass.
   constexpr size_t kItemsPerRun = 20000;
   const size_t items = list.items.size();
-  const size_t runs =
-      std::min<size_t>({std::max(1u, std::thread::hardware_concurrency()), 8,
-                        items / kItemsPerRun});
+  const size_t runs = std::min<size_t>(
+      {threads > 0 ? static_cast<size_t>(threads)
+                   : std::max(1u, std::thread::hardware_concurrency()),
+       8, items / kItemsPerRun});
   if (runs < 2) return std::nullopt;
   std::vector<Loader> loaders(runs);
   std::vector<util::Status> statuses(runs);
@@ -738,7 +740,7 @@ std::optional<Loader> LoadListInParallel(std::string_view text,
 // Returns std::nullopt to have the caller read the text as YAML.
 std::optional<util::Result<Cluster>> ParseJsonCluster(
     std::string_view text, util::Error* json_error,
-    const LoadProgress& on_progress) {
+    const LoadProgress& on_progress, int threads) {
   bool syntax_error = false;
   if (std::optional<JsonListLayout> list = JsonScanner(text).Scan()) {
     // The list's own kind first: items of a typed list may lack theirs.
@@ -751,7 +753,7 @@ std::optional<util::Result<Cluster>> ParseJsonCluster(
       if (parsed->IsString()) kind = parsed->GetString();
     }
     if (std::optional<Loader> loaded =
-            LoadListInParallel(text, *list, kind, on_progress)) {
+            LoadListInParallel(text, *list, kind, on_progress, threads)) {
       return loaded->Finish();
     }
     Loader loader;
@@ -845,13 +847,14 @@ util::Result<Cluster> ParseYamlCluster(std::string_view text,
 }  // namespace
 
 util::Result<Cluster> ParseCluster(std::string_view text,
-                                   const LoadProgress& on_progress) {
+                                   const LoadProgress& on_progress,
+                                   int threads) {
   const size_t first = text.find_first_not_of(" \t\r\n");
   if (first == std::string_view::npos || text[first] != '{') {
     return ParseYamlCluster(text, on_progress);
   }
   util::Error json_error("");
-  if (auto parsed = ParseJsonCluster(text, &json_error, on_progress)) {
+  if (auto parsed = ParseJsonCluster(text, &json_error, on_progress, threads)) {
     return std::move(*parsed);
   }
   // Not JSON: YAML's flow style, unless YAML cannot read it either.

@@ -87,8 +87,11 @@ using LoadProgress = std::function<void(uint64_t bytes, uint64_t total)>;
 // a UID where a hand-written manifest has none.
 // `on_progress` (optional) hears how many bytes of the text have been read
 // as items are (where the reader can tell), for a progress line.
+// `threads`: how many threads may read a long JSON List (20,000 items or
+// more a thread); 0 for one a core, up to 8; 1 reads in one pass.
 util::Result<Cluster> ParseCluster(std::string_view text,
-                                   const LoadProgress& on_progress = {});
+                                   const LoadProgress& on_progress = {},
+                                   int threads = 0);
 // Adds `more` (another file, `--add`) to `into`. Errors: a node, a pod, a
 // DeviceClass, a ResourceSlice, a ResourceClaim or a ResourceClaimTemplate
 // (namespace/name for the namespaced ones) that `into` has already.

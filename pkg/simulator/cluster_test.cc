@@ -262,21 +262,16 @@ std::string AsList(const std::vector<std::string>& items) {
   return out + "]}";
 }
 
-// The same items as documents one after another, which one loader reads
-// in one pass.
-std::string AsStream(const std::vector<std::string>& items) {
-  std::string out;
-  for (const std::string& item : items) out += item + "\n";
-  return out;
-}
-
 // A list long enough to be read in runs on several threads gives the
 // cluster, and the errors, that one pass gives.
 TEST(ClusterTest, LongListsReadInRunsAsInOnePass) {
   const std::vector<std::string> items = ManyItems();
-  auto in_runs = ParseCluster(AsList(items));
+  // Two runs, however many cores this machine has.
+  const int two_threads = 2;
+  auto in_runs = ParseCluster(AsList(items), {}, two_threads);
   ASSERT_TRUE(in_runs.ok()) << in_runs.error().message();
-  auto one_pass = ParseCluster(AsStream(items));
+  const int one_thread = 1;
+  auto one_pass = ParseCluster(AsList(items), {}, one_thread);
   ASSERT_TRUE(one_pass.ok()) << one_pass.error().message();
   EXPECT_EQ(in_runs->nodes.size(), 14999u);
   EXPECT_EQ(in_runs->pods.size(), 29996u);
@@ -291,7 +286,7 @@ TEST(ClusterTest, LongListsReadInRunsAsInOnePass) {
   // A node named again far from where it was first.
   std::vector<std::string> twice = items;
   twice[30001] = twice[3];
-  auto dup = ParseCluster(AsList(twice));
+  auto dup = ParseCluster(AsList(twice), {}, two_threads);
   ASSERT_FALSE(dup.ok());
   EXPECT_EQ(dup.error().message(),
             "document 1: items[30001]: node n3 is defined twice");
@@ -304,13 +299,13 @@ TEST(ClusterTest, LongListsReadInRunsAsInOnePass) {
     ASSERT_NE(cpu, std::string::npos) << at;
     bad[at].replace(cpu, 12, negative);
   }
-  auto invalid = ParseCluster(AsList(bad));
+  auto invalid = ParseCluster(AsList(bad), {}, two_threads);
   ASSERT_FALSE(invalid.ok());
   EXPECT_NE(invalid.error().message().find("document 1: items[25000]"),
             std::string::npos)
       << invalid.error().message();
   bad[25000] = items[25000];
-  auto later = ParseCluster(AsList(bad));
+  auto later = ParseCluster(AsList(bad), {}, two_threads);
   ASSERT_FALSE(later.ok());
   EXPECT_NE(later.error().message().find("document 1: items[44000]"),
             std::string::npos)
