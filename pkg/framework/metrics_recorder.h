@@ -7,6 +7,7 @@
 #pragma once
 
 #include <chrono>
+#include <span>
 #include <string_view>
 
 #include "pkg/framework/status.h"
@@ -22,6 +23,15 @@ class MetricsRecorder {
   virtual void ObservePlugin(std::string_view plugin,
                              std::string_view extension_point, Code status,
                              std::chrono::nanoseconds duration) = 0;
+  // Several calls of one plugin that ended with one status, observed at
+  // once (PluginTimings).
+  virtual void ObservePlugins(
+      std::string_view plugin, std::string_view extension_point, Code status,
+      std::span<const std::chrono::nanoseconds> durations) {
+    for (std::chrono::nanoseconds d : durations) {
+      ObservePlugin(plugin, extension_point, status, d);
+    }
+  }
   // DefaultPreemption ran for a pod (scheduler_preemption_attempts_total),
   // and picked a node with this many victims (scheduler_preemption_victims).
   virtual void ObservePreemptionAttempt() {}

@@ -1,5 +1,6 @@
 #include "pkg/metrics/scheduler_metrics.h"
 
+#include <algorithm>
 #include <string>
 
 namespace ksched::metrics {
@@ -166,10 +167,9 @@ void SchedulerMetrics::ObserveExtensionPoint(
       .Observe(std::chrono::duration<double>(duration).count());
 }
 
-void SchedulerMetrics::ObservePlugin(std::string_view plugin,
-                                     std::string_view extension_point,
-                                     framework::Code status,
-                                     std::chrono::nanoseconds duration) {
+prometheus::Histogram& SchedulerMetrics::PluginHistogram(
+    std::string_view plugin, std::string_view extension_point,
+    framework::Code status) {
   const std::string_view code = framework::CodeName(status);
   std::string key;
   key.reserve(plugin.size() + extension_point.size() + code.size() + 2);
@@ -178,22 +178,44 @@ void SchedulerMetrics::ObservePlugin(std::string_view plugin,
       .append(extension_point)
       .append("/")
       .append(code);
-  prometheus::Histogram* histogram = nullptr;
-  {
-    std::lock_guard lock(plugin_mu_);
-    auto it = plugin_cache_.find(key);
-    if (it == plugin_cache_.end()) {
-      histogram = &plugin_duration_.Add(
-          {{"plugin", std::string(plugin)},
-           {"extension_point", std::string(extension_point)},
-           {"status", std::string(code)}},
-          PluginBuckets());
-      plugin_cache_.emplace(std::move(key), histogram);
-    } else {
-      histogram = it->second;
-    }
+  std::lock_guard lock(plugin_mu_);
+  auto it = plugin_cache_.find(key);
+  if (it != plugin_cache_.end()) return *it->second;
+  prometheus::Histogram* histogram =
+      &plugin_duration_.Add({{"plugin", std::string(plugin)},
+                             {"extension_point", std::string(extension_point)},
+                             {"status", std::string(code)}},
+                            PluginBuckets());
+  plugin_cache_.emplace(std::move(key), histogram);
+  return *histogram;
+}
+
+void SchedulerMetrics::ObservePlugin(std::string_view plugin,
+                                     std::string_view extension_point,
+                                     framework::Code status,
+                                     std::chrono::nanoseconds duration) {
+  PluginHistogram(plugin, extension_point, status)
+      .Observe(std::chrono::duration<double>(duration).count());
+}
+
+void SchedulerMetrics::ObservePlugins(
+    std::string_view plugin, std::string_view extension_point,
+    framework::Code status,
+    std::span<const std::chrono::nanoseconds> durations) {
+  if (durations.empty()) return;
+  // Sorted into the buckets here as Observe would (the first bound at or
+  // above the value; past the last, +Inf), then added under one lock.
+  const std::vector<double>& bounds = PluginBuckets();
+  std::vector<double> increments(bounds.size() + 1, 0.0);
+  double sum = 0;
+  for (std::chrono::nanoseconds d : durations) {
+    const double seconds = std::chrono::duration<double>(d).count();
+    const auto bucket = std::lower_bound(bounds.begin(), bounds.end(), seconds);
+    increments[static_cast<size_t>(bucket - bounds.begin())] += 1;
+    sum += seconds;
   }
-  histogram->Observe(std::chrono::duration<double>(duration).count());
+  PluginHistogram(plugin, extension_point, status)
+      .ObserveMultiple(increments, sum);
 }
 
 void SchedulerMetrics::ObserveAttempt(std::string_view result,

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -39,6 +40,10 @@ class SchedulerMetrics final : public framework::MetricsRecorder {
   void ObservePlugin(std::string_view plugin, std::string_view extension_point,
                      framework::Code status,
                      std::chrono::nanoseconds duration) override;
+  void ObservePlugins(
+      std::string_view plugin, std::string_view extension_point,
+      framework::Code status,
+      std::span<const std::chrono::nanoseconds> durations) override;
 
   // One scheduling attempt ended: result is "scheduled", "unschedulable" or
   // "error" (scheduler_schedule_attempts_total,
@@ -97,6 +102,11 @@ class SchedulerMetrics final : public framework::MetricsRecorder {
   prometheus::Family<prometheus::Histogram>& plugin_duration_;
   // Plugin histograms by label set, so the sampled per-node Filter calls
   // look one up under a short lock instead of hashing labels each time.
+  // The series of one plugin, extension point and status, made on first
+  // use.
+  prometheus::Histogram& PluginHistogram(std::string_view plugin,
+                                         std::string_view extension_point,
+                                         framework::Code status);
   std::mutex plugin_mu_;
   std::map<std::string, prometheus::Histogram*, std::less<>> plugin_cache_;
   std::mutex incoming_mu_;

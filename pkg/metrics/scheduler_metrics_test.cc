@@ -9,6 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "pkg/framework/plugin_timings.h"
+
 namespace ksched::metrics {
 namespace {
 
@@ -86,6 +88,82 @@ TEST(SchedulerMetricsTest, KubeSchedulersNamesLabelsAndBuckets) {
           "scheduler_preemption_attempts_total 1",
           R"(scheduler_preemption_victims_bucket{le="2"} 1)",
       });
+}
+
+// Durations observed together (a chunk's PluginTimings) land in the buckets
+// and sum that observing them one by one gives, bounds included.
+TEST(SchedulerMetricsTest, PluginDurationsObservedTogetherAsOneByOne) {
+  std::vector<std::chrono::nanoseconds> durations;
+  for (double seconds : {0.0, 0.000001, 0.00001, 0.000015, 0.0000151, 0.0001,
+                         0.001, 0.01, 0.02, 0.5, 3.0}) {
+    durations.push_back(std::chrono::duration_cast<std::chrono::nanoseconds>(
+        std::chrono::duration<double>(seconds)));
+  }
+  prometheus::Registry one_by_one_registry, together_registry;
+  SchedulerMetrics one_by_one(one_by_one_registry), together(together_registry);
+  for (std::chrono::nanoseconds d : durations) {
+    one_by_one.ObservePlugin("NodeAffinity", "Filter",
+                             framework::Code::kUnschedulable, d);
+  }
+  together.ObservePlugins("NodeAffinity", "Filter",
+                          framework::Code::kUnschedulable, durations);
+  together.ObservePlugins("NodeAffinity", "Filter", framework::Code::kSuccess,
+                          {});
+  const std::string expected =
+      prometheus::TextSerializer().Serialize(one_by_one_registry.Collect());
+  EXPECT_NE(
+      expected.find(
+          R"(extension_point="Filter",plugin="NodeAffinity",status="Unschedulable",le="1.5e-05"} 4)"),
+      std::string::npos)
+      << expected;
+  EXPECT_EQ(prometheus::TextSerializer().Serialize(together_registry.Collect()),
+            expected);
+}
+
+// A chunk's timings reach the recorder grouped by plugin and status, under
+// the names of the plugins' positions; the buffer is empty after.
+TEST(SchedulerMetricsTest, PluginTimingsFlushOnceAPluginAndStatus) {
+  struct Observed {
+    std::string plugin;
+    framework::Code code;
+    size_t count;
+  };
+  struct Recorder : framework::MetricsRecorder {
+    std::vector<Observed> observed;
+    void ObserveExtensionPoint(std::string_view, framework::Code,
+                               std::string_view,
+                               std::chrono::nanoseconds) override {}
+    void ObservePlugin(std::string_view, std::string_view, framework::Code,
+                       std::chrono::nanoseconds) override {
+      ADD_FAILURE() << "observed one by one";
+    }
+    void ObservePlugins(
+        std::string_view plugin, std::string_view extension_point,
+        framework::Code code,
+        std::span<const std::chrono::nanoseconds> durations) override {
+      EXPECT_EQ(extension_point, "Filter");
+      observed.push_back({std::string(plugin), code, durations.size()});
+    }
+  } recorder;
+  framework::PluginTimings timings;
+  using framework::Code;
+  const std::chrono::nanoseconds d(100);
+  timings.Add(1, Code::kSuccess, d);
+  timings.Add(0, Code::kSuccess, d);
+  timings.Add(1, Code::kUnschedulable, d);
+  timings.Add(1, Code::kSuccess, d);
+  timings.Add(0, Code::kSuccess, d);
+  const std::string_view names[] = {"NodeName", "TaintToleration"};
+  timings.Flush(recorder, "Filter", names);
+  EXPECT_TRUE(timings.empty());
+  ASSERT_EQ(recorder.observed.size(), 3u);
+  EXPECT_EQ(recorder.observed[0].plugin, "NodeName");
+  EXPECT_EQ(recorder.observed[0].count, 2u);
+  EXPECT_EQ(recorder.observed[1].plugin, "TaintToleration");
+  EXPECT_EQ(recorder.observed[1].code, Code::kSuccess);
+  EXPECT_EQ(recorder.observed[1].count, 2u);
+  EXPECT_EQ(recorder.observed[2].code, Code::kUnschedulable);
+  EXPECT_EQ(recorder.observed[2].count, 1u);
 }
 
 TEST(SchedulerMetricsTest, IncomingPodsAndUnschedulableReasons) {

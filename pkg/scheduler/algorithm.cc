@@ -107,7 +107,10 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
     int32_t passed = 0;
     int32_t reused = 0;  // of the passes, those the memo answered
     std::vector<Rejection> rejected;
+    // A sampled cycle's plugin durations, observed once a chunk.
+    framework::PluginTimings timings;
     auto flush = [&] {
+      if (!timings.empty()) fwk.FlushFilterTimings(timings);
       if (rejected.empty()) return;
       std::lock_guard<std::mutex> lock(mu);
       for (Rejection& r : rejected) rejections.push_back(std::move(r));
@@ -136,7 +139,8 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
         }
       }
       const NodeInfoPtr& node = nodes[position];
-      Status s = fwk.RunFilterPluginsWithNominatedPods(state, pod, *node);
+      Status s =
+          fwk.RunFilterPluginsWithNominatedPods(state, pod, *node, &timings);
       if (s.IsSuccess()) {
         verdicts[i] = kPassed;
         ++passed;

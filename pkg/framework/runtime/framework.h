@@ -16,6 +16,7 @@
 #include "pkg/framework/handle.h"
 #include "pkg/framework/interface.h"
 #include "pkg/framework/metrics_recorder.h"
+#include "pkg/framework/plugin_timings.h"
 #include "pkg/framework/raw_score_cache.h"
 #include "pkg/framework/registry.h"
 
@@ -113,6 +114,12 @@ class Framework final : public Handle {
   Status RunFilterPluginsWithNominatedPods(const CycleState& state,
                                            const PodInfo& pod,
                                            const NodeInfo& node) override;
+  // The same, the durations of a sampled cycle's plugin calls gathered in
+  // `timings` (when not null) for FlushFilterTimings.
+  Status RunFilterPluginsWithNominatedPods(const CycleState& state,
+                                           const PodInfo& pod,
+                                           const NodeInfo& node,
+                                           PluginTimings* timings);
   // Points the framework (and its plugins) at the snapshot of the next
   // cycle, and lets go of what the previous cycle looked up.
   void SetSnapshot(const Snapshot* snapshot);
@@ -133,8 +140,13 @@ class Framework final : public Handle {
                              std::set<std::string>* plugins_with_nodes);
 
   // The first Filter plugin that rejects the node, or success. Thread-safe.
+  // In a cycle that records plugin metrics each call is timed: observed at
+  // once, or gathered in `timings` when given (one per thread).
   Status RunFilterPlugins(const CycleState& state, const PodInfo& pod,
-                          const NodeInfo& node) const;
+                          const NodeInfo& node,
+                          PluginTimings* timings = nullptr) const;
+  // Observes what `timings` gathered from Filter calls, and empties it.
+  void FlushFilterTimings(PluginTimings& timings) const;
 
   // For preemption: PreFilter extensions with a pod added / removed.
   Status RunPreFilterExtensionAddPod(CycleState& state, const PodInfo& pod,
@@ -180,7 +192,8 @@ class Framework final : public Handle {
   // signatures get equal verdicts (raw scores) on a node at one generation
   // in a snapshot of one size. nullopt when one that runs is not NodeLocal
   // or cannot sign the pod, when nominated pods exist (filtering then
-  // counts them), and when the cycle is recorded or its plugins timed.
+  // counts them), when the cycle is recorded, and for Filter when its
+  // plugins are timed (every Filter call of the cycle is then observed).
   std::optional<std::string> NodeLocalSignature(const CycleState& state,
                                                 const api::Pod& pod,
                                                 bool score) const;
@@ -258,9 +271,6 @@ class Framework final : public Handle {
                                const std::string& node);
   void RunPostBindPluginsUntimed(CycleState& state, const PodInfo& pod,
                                  const std::string& node);
-  // One Filter call with its duration observed in the plugin metrics.
-  Status RunFilterPluginTimed(FilterPlugin& pl, const CycleState& state,
-                              const PodInfo& pod, const NodeInfo& node) const;
   // RunFilterPlugins for a recorded cycle: every plugin runs and is
   // recorded under `record_as` (the node itself, or the node a copy with
   // nominated pods stands for); the first rejection is the verdict.
@@ -290,6 +300,8 @@ class Framework final : public Handle {
   std::vector<PreEnqueuePlugin*> pre_enqueue_;
   std::vector<PreFilterPlugin*> pre_filter_;
   std::vector<FilterPlugin*> filter_;
+  // filter_'s names, for the plugin metrics.
+  std::vector<std::string_view> filter_names_;
   std::vector<PostFilterPlugin*> post_filter_;
   std::vector<PreScorePlugin*> pre_score_;
   std::vector<ScorePlugin*> score_;
