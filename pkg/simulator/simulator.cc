@@ -4,7 +4,9 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
+#include <unordered_map>
 
 #include "pkg/api/podgroup.h"
 #include "pkg/api/resource_names.h"
@@ -648,18 +650,27 @@ util::Result<SimulationResult> SimulateFrom(
                              by == name_by_uid.end() ? p.by : by->second});
   }
 
-  framework::Snapshot snapshot;
-  if (auto r = s.cache().UpdateSnapshot(&snapshot); !r.ok()) return r.error();
+  // Read from the cache itself: a snapshot would copy every NodeInfo (and
+  // compact the copies: twice) to be read once.
+  std::unordered_map<std::string_view, size_t> position;
+  position.reserve(node_order.size());
+  for (size_t i = 0; i < node_order.size(); ++i) position[node_order[i]] = i;
+  std::vector<std::optional<NodeSummary>> summaries(node_order.size());
+  s.cache().ForEachNodeInfo([&](const NodeInfo& info) {
+    if (auto it = position.find(info.name()); it != position.end()) {
+      summaries[it->second] = Summarize(info);
+    }
+  });
   auto devices = DevicesByNode(cluster.resource_slices, claims_at_end);
   // In the file's order, not the zone-interleaved order filtering walks.
   out.nodes.reserve(node_order.size());
-  for (const std::string& name : node_order) {
-    if (const NodeInfo* info = snapshot.Get(name)) {
-      out.nodes.push_back(Summarize(*info));
-      out.nodes.back().requested_before = std::move(requested_before[name]);
-      out.nodes.back().pods_before = pods_before[name];
-      out.nodes.back().devices = std::move(devices[name]);
-    }
+  for (size_t i = 0; i < node_order.size(); ++i) {
+    if (!summaries[i]) continue;
+    const std::string& name = node_order[i];
+    out.nodes.push_back(std::move(*summaries[i]));
+    out.nodes.back().requested_before = std::move(requested_before[name]);
+    out.nodes.back().pods_before = pods_before[name];
+    out.nodes.back().devices = std::move(devices[name]);
   }
   return out;
 }
