@@ -7,6 +7,7 @@
 //                        [--parallelism N] [--ksched-args "..."]
 //                        [--perf "record -F 499 -g -o FILE"]
 //                        [--ksched-binary PATH]
+//                        [--node-shape CPU,MEMORY,ZONES]
 //
 // --workload picks one of the shapes in bench/workloads.h (scheduler_perf's
 //          SchedulingBasic, SchedulingPodAntiAffinity and TopologySpreading);
@@ -20,6 +21,8 @@
 //          right after creating each pod.
 // --running-pods: pods already bound to the nodes (round robin) before
 //          ksched starts, which its informers list at start-up.
+// --node-shape: the nodes' capacity and zones (default 32,128Gi,10;
+//          16,64Gi,50 is a large cloud cluster's).
 // stream:  ksched starts first; the pods are then created as fast as the
 //          server takes them, and each pod's time from creation to its
 //          Binding is measured (p50/p99), with the bind rate. With
@@ -133,6 +136,7 @@ struct Options {
   double rate = 0;       // pods/s; 0: as fast as the server takes them
   std::string perf;      // perf's arguments, without -p
   std::string binary = KSCHED_BINARY;
+  ksched::bench::NodeShape node_shape;
 };
 
 std::optional<Options> ParseOptions(int argc, char** argv) {
@@ -176,6 +180,13 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
       o.binary = value;
     } else if (flag == "--perf") {
       o.perf = value;
+    } else if (flag == "--node-shape") {
+      auto shape = ksched::bench::ParseNodeShape(value);
+      if (!shape) {
+        std::cerr << "--node-shape is CPU,MEMORY,ZONES (e.g. 16,64Gi,50)\n";
+        return std::nullopt;
+      }
+      o.node_shape = *shape;
     } else {
       std::cerr << "unknown flag " << flag << "\n";
       return std::nullopt;
@@ -218,8 +229,8 @@ int main(int argc, char** argv) {
   // is the bulk of a run's wall time.
   const Clock::time_point fill_begin = Clock::now();
   for (int i = 0; i < o.nodes; ++i) {
-    const auto reply =
-        server->Create("/api/v1/nodes", ksched::bench::NodeJson(i));
+    const auto reply = server->Create("/api/v1/nodes",
+                                      ksched::bench::NodeJson(i, o.node_shape));
     if (reply.code != 201) {
       std::cerr << "create failed: " << reply.body << "\n";
       return 1;

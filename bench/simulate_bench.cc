@@ -4,7 +4,7 @@
 //
 //   simulate_bench [--workload basic|anti-affinity|spread|dra] [--nodes N]
 //                  [--pods N] [--running-pods N] [--write FILE]
-//                  [--memo on|off]
+//                  [--memo on|off] [--node-shape CPU,MEMORY,ZONES]
 //
 // dra is scheduler_perf's SchedulingWithResourceClaimTemplate (500 nodes of
 // 10 devices and 5,000 pods by default): simulate makes each pod's claim
@@ -19,6 +19,8 @@
 // the cluster file instead, for `ksched simulate --cluster FILE` under a
 // profiler. --memo off schedules without keeping node-local answers across
 // cycles (scheduler/node_result_memo.h), for a before/after on one build.
+// --node-shape sets the nodes' capacity and zones (default 32,128Gi,10;
+// 16,64Gi,50 is a large cloud cluster's).
 // It prints figures; it asserts nothing.
 #include <sys/resource.h>
 
@@ -54,12 +56,12 @@ double CpuSeconds() {
   return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
-std::string ClusterJson(Workload workload, int nodes, int pods,
-                        int running = 0) {
+std::string ClusterJson(Workload workload, int nodes, int pods, int running,
+                        const ksched::bench::NodeShape& shape) {
   std::string json = R"({"apiVersion":"v1","kind":"List","items":[)";
   for (int i = 0; i < nodes; ++i) {
     if (i > 0) json += ",";
-    json += ksched::bench::NodeJson(i);
+    json += ksched::bench::NodeJson(i, shape);
   }
   for (int i = 0; i < running; ++i) {
     json += ",";
@@ -96,10 +98,11 @@ std::optional<int> Run(const ksched::simulator::Cluster& cluster,
 }
 
 int Bench(Workload workload, int nodes, int pods, int running,
+          const ksched::bench::NodeShape& shape,
           const ksched::simulator::SimulationOptions& options) {
   const ksched::framework::Registry registry =
       ksched::plugins::NewInTreeRegistry();
-  const std::string json = ClusterJson(workload, nodes, pods, running);
+  const std::string json = ClusterJson(workload, nodes, pods, running, shape);
   Clock::time_point t0 = Clock::now();
   auto cluster = ksched::simulator::ParseCluster(json);
   const double parse_s = Seconds(Clock::now() - t0);
@@ -149,6 +152,7 @@ int main(int argc, char** argv) {
   std::optional<int> pods;
   int running = 0;
   std::string write;
+  ksched::bench::NodeShape shape;
   ksched::simulator::SimulationOptions options;
   for (const auto& [flag, value] : flags) {
     if (flag == "--workload") {
@@ -172,6 +176,13 @@ int main(int argc, char** argv) {
         return 2;
       }
       options.memoize_node_results = value == "on";
+    } else if (flag == "--node-shape") {
+      auto parsed = ksched::bench::ParseNodeShape(value);
+      if (!parsed) {
+        std::cerr << "--node-shape is CPU,MEMORY,ZONES (e.g. 16,64Gi,50)\n";
+        return 2;
+      }
+      shape = *parsed;
     } else if (flag == "--feature-gates") {
       auto gates = ksched::config::FeatureGates::Parse("", value, nullptr);
       if (!gates.ok()) {
@@ -194,14 +205,14 @@ int main(int argc, char** argv) {
     std::ofstream out(write);
     out << ClusterJson(workloads[0], nodes,
                        pods.value_or(ksched::bench::DefaultPods(workloads[0])),
-                       running);
+                       running, shape);
     return out ? 0 : 1;
   }
   for (Workload w : workloads) {
     const int nodes = nodes_flag.value_or(
         w == Workload::kDra ? ksched::bench::kDraNodes : 5000);
     if (int rc = Bench(w, nodes, pods.value_or(ksched::bench::DefaultPods(w)),
-                       running, options);
+                       running, shape, options);
         rc != 0) {
       return rc;
     }

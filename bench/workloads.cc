@@ -5,7 +5,6 @@
 namespace ksched::bench {
 namespace {
 
-constexpr int kZones = 10;
 constexpr int kAntiAffinityGroups = 100;
 constexpr int kSpreadGroups = 20;
 
@@ -55,15 +54,34 @@ int DefaultPods(Workload workload) {
   return 0;
 }
 
-std::string NodeJson(int i) {
+std::optional<NodeShape> ParseNodeShape(std::string_view text) {
+  const size_t first = text.find(',');
+  const size_t second =
+      first == std::string_view::npos ? first : text.find(',', first + 1);
+  if (second == std::string_view::npos) return std::nullopt;
+  NodeShape shape;
+  shape.cpu = std::string(text.substr(0, first));
+  shape.memory = std::string(text.substr(first + 1, second - first - 1));
+  const std::string zones(text.substr(second + 1));
+  if (shape.cpu.empty() || shape.memory.empty() || zones.empty() ||
+      zones.find_first_not_of("0123456789") != std::string::npos ||
+      zones.size() > 6) {
+    return std::nullopt;
+  }
+  shape.zones = std::stoi(zones);
+  if (shape.zones < 1) return std::nullopt;
+  return shape;
+}
+
+std::string NodeJson(int i, const NodeShape& shape) {
   const std::string name = "node-" + std::to_string(i);
   return testing::NodeJson(
       {.name = name,
-       .cpu = "32",
-       .memory = "128Gi",
+       .cpu = shape.cpu,
+       .memory = shape.memory,
        .labels = R"("kubernetes.io/hostname":")" + name +
                  R"(","topology.kubernetes.io/zone":"zone-)" +
-                 std::to_string(i % kZones) + "\""});
+                 std::to_string(i % shape.zones) + "\""});
 }
 
 std::string PendingPodJson(Workload workload, int i,

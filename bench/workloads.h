@@ -1,7 +1,8 @@
 // The cluster shapes of the end-to-end benchmarks, after scheduler_perf's
 // SchedulingBasic, SchedulingPodAntiAffinity, TopologySpreading and DRA's
 // SchedulingWithResourceClaimTemplate: nodes with 32 CPU and 128 Gi in ten
-// zones, and pods as the API server would receive them from a user.
+// zones (or another NodeShape), and pods as the API server would receive
+// them from a user.
 #pragma once
 
 #include <optional>
@@ -29,8 +30,18 @@ std::string_view WorkloadName(Workload workload);
 // The pods each workload schedules by default (as in the design notes).
 int DefaultPods(Workload workload);
 
-// Node i: hostname and zone labels (zone-<i % 10>), Ready.
-std::string NodeJson(int i);
+// The nodes' capacity and the zones they are spread over: by default 32
+// CPU and 128 Gi in 10 zones; "16,64Gi,50" is a large cloud cluster's.
+struct NodeShape {
+  std::string cpu = "32";
+  std::string memory = "128Gi";
+  int zones = 10;
+};
+// "CPU,MEMORY,ZONES", e.g. "16,64Gi,50"; nullopt when malformed.
+std::optional<NodeShape> ParseNodeShape(std::string_view text);
+
+// Node i of `shape`: hostname and zone labels (zone-<i % zones>), Ready.
+std::string NodeJson(int i, const NodeShape& shape = {});
 
 // Pending pod i of `workload` for `scheduler`.
 std::string PendingPodJson(Workload workload, int i,
