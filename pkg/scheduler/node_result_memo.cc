@@ -23,10 +23,10 @@ bool NodeResultMemo::StartFilter(const framework::Framework& fwk,
                                  const framework::Snapshot& snapshot) {
   snapshot_ = nullptr;
   if (!snapshot.generations_unique()) return false;
-  std::optional<std::string> signature =
+  std::optional<framework::Framework::NodeLocal> signed_pod =
       fwk.NodeLocalSignature(state, pod.pod(), /*score=*/false);
-  if (!signature) return false;
-  filter_.Keep(std::move(*signature), snapshot);
+  if (!signed_pod) return false;
+  filter_.Keep(std::move(signed_pod->signature), snapshot);
   current_ = &snapshot.generations();
   snapshot_ = &snapshot;
   return true;
@@ -36,14 +36,13 @@ framework::RawScoreCache* NodeResultMemo::StartScore(
     const framework::Framework& fwk, const framework::CycleState& state,
     const framework::PodInfo& pod, const std::vector<int32_t>& positions) {
   if (snapshot_ == nullptr) return nullptr;
-  std::optional<std::string> signature =
+  std::optional<framework::Framework::NodeLocal> signed_pod =
       fwk.NodeLocalSignature(state, pod.pod(), /*score=*/true);
-  if (!signature) return nullptr;
+  if (!signed_pod) return nullptr;
   // The signature names the plugins that run, so their count is fixed for
   // one signature.
-  const size_t plugins = static_cast<size_t>(std::count(
-      signature->begin(), signature->begin() + signature->find('{'), ','));
-  score_.Keep(std::move(*signature), *snapshot_);
+  const size_t plugins = signed_pod->plugins;
+  score_.Keep(std::move(signed_pod->signature), *snapshot_);
   if (score_plugins_ != plugins ||
       scores_.size() != score_.generations.size() * plugins) {
     score_plugins_ = plugins;

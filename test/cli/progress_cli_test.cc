@@ -9,9 +9,7 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <fstream>
 #include <regex>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +20,7 @@ extern char** environ;
 
 namespace ksched::progress_cli {
 
+using testing::ReadWholeFile;
 using testing::RunCommand;
 
 const std::string kKsched = KSCHED_BINARY;
@@ -92,10 +91,7 @@ TerminalRun RunOnTerminal(const std::vector<std::string>& args,
   int status = 0;
   waitpid(pid, &status, 0);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream out(out_path);
-  std::stringstream ss;
-  ss << out.rdbuf();
-  r.out = ss.str();
+  r.out = ReadWholeFile(out_path);
   unlink(out_path);
   return r;
 }

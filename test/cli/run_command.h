@@ -21,6 +21,14 @@ struct CommandResult {
   std::string err;
 };
 
+// The whole of the file at `path`; empty when it cannot be read.
+inline std::string ReadWholeFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
 inline CommandResult RunCommand(const std::string& command) {
   char err_path[] = "/tmp/ksched-cli-stderr-XXXXXX";
   int fd = mkstemp(err_path);
@@ -35,10 +43,7 @@ inline CommandResult RunCommand(const std::string& command) {
     r.out.append(buf.data(), n);
   int status = pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream err(err_path);
-  std::stringstream ss;
-  ss << err.rdbuf();
-  r.err = ss.str();
+  r.err = ReadWholeFile(err_path);
   unlink(err_path);
   return r;
 }

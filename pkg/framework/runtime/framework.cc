@@ -641,7 +641,7 @@ std::optional<std::string> Framework::SignPod(const api::Pod& pod) const {
   return api::EncodeJson(into);
 }
 
-std::optional<std::string> Framework::NodeLocalSignature(
+std::optional<Framework::NodeLocal> Framework::NodeLocalSignature(
     const CycleState& state, const api::Pod& pod, bool score) const {
   // A cycle that records plugin metrics times every Filter call on every
   // node it filters, as kube does: none may be answered from the memo.
@@ -660,6 +660,7 @@ std::optional<std::string> Framework::NodeLocalSignature(
   // The plugins that run are part of what is signed: two pods that differ
   // only in which plugins skipped them get different signatures.
   std::string ran;
+  size_t plugins = 0;
   auto sign = [&](const Plugin* plugin) {
     const auto* signer = dynamic_cast<const SignPlugin*>(plugin);
     if (signer == nullptr || !signer->NodeLocal() ||
@@ -668,6 +669,7 @@ std::optional<std::string> Framework::NodeLocalSignature(
     }
     ran += plugin->Name();
     ran += ',';
+    ++plugins;
     return true;
   };
   if (score) {
@@ -679,7 +681,7 @@ std::optional<std::string> Framework::NodeLocalSignature(
       if (!state.FilterSkipped(pl->Name()) && !sign(pl)) return std::nullopt;
     }
   }
-  return ran + api::EncodeJson(into);
+  return NodeLocal{ran + api::EncodeJson(into), plugins};
 }
 
 Status Framework::RunScorePluginsUntimed(const CycleState& state,

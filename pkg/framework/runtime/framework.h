@@ -194,9 +194,13 @@ class Framework final : public Handle {
   // or cannot sign the pod, when nominated pods exist (filtering then
   // counts them), when the cycle is recorded, and for Filter when its
   // plugins are timed (every Filter call of the cycle is then observed).
-  std::optional<std::string> NodeLocalSignature(const CycleState& state,
-                                                const api::Pod& pod,
-                                                bool score) const;
+  struct NodeLocal {
+    std::string signature;
+    size_t plugins = 0;  // that run, which the signature names
+  };
+  std::optional<NodeLocal> NodeLocalSignature(const CycleState& state,
+                                              const api::Pod& pod,
+                                              bool score) const;
 
   Status RunReservePluginsReserve(CycleState& state, const PodInfo& pod,
                                   const std::string& node);
