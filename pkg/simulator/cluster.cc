@@ -37,7 +37,6 @@ void Append(std::vector<T>& into, std::vector<T>& more) {
 // `more`'s objects after `into`'s, its workloads' indices shifted past
 // into's; names are not checked.
 void AppendCluster(Cluster& into, Cluster more) {
-  // More's workloads come after into's, their indices shifted past them.
   for (WorkloadRef ref : more.workload_order) {
     switch (ref.kind) {
       case WorkloadRef::Kind::kDeployment:
@@ -137,10 +136,6 @@ class Loader {
     return std::move(cluster_);
   }
 
-  // Takes in what `more` read from the items that follow this loader's;
-  // false, with this loader then unusable, when both named one object (the
-  // caller reads the file again in one pass, for the error that names the
-  // item).
   // Room for `more` nodes and pods, so that absorbing loaders does not
   // move the ones already in.
   void Reserve(size_t nodes, size_t pods) {
@@ -150,6 +145,10 @@ class Loader {
   size_t nodes() const { return cluster_.nodes.size(); }
   size_t pods() const { return cluster_.pods.size(); }
 
+  // Takes in what `more` read from the items that follow this loader's;
+  // false, with this loader then unusable, when both named one object (the
+  // caller reads the file again in one pass, for the error that names the
+  // item).
   bool Absorb(Loader& more) {
     for (auto [into, from] :
          {std::pair{&node_names_, &more.node_names_},

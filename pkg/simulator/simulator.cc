@@ -338,13 +338,15 @@ util::Result<SimulationResult> SimulateFrom(
   api_server.set_scheduler(&s);
   const std::string first_profile = cfg.profiles.front().scheduler_name;
 
-  std::set<std::string> node_names;
-  // The nodes in the file's order, for the summary at the end.
+  // The nodes in the file's order, for the summary at the end, and where
+  // each name stands in it (the views stay valid: node_order is reserved).
   std::vector<std::string> node_order;
+  std::unordered_map<std::string_view, size_t> position;
   node_order.reserve(cluster.nodes.size());
+  position.reserve(cluster.nodes.size());
   for (size_t i = 0; i < cluster.nodes.size(); ++i) {
     node_order.push_back(cluster.nodes[i].metadata.name);
-    node_names.insert(node_order.back());
+    position.emplace(node_order.back(), i);
     s.OnNodeAdd(
         movable == nullptr
             ? std::make_shared<const api::Node>(cluster.nodes[i])
@@ -410,7 +412,7 @@ util::Result<SimulationResult> SimulateFrom(
                         : std::move(taken[index]);
       api::Pod& pod = *given;
       const std::string key = Key(pod.metadata.ns, pod.metadata.name);
-      if (assigned && !node_names.count(pod.spec.node_name)) {
+      if (assigned && !position.count(pod.spec.node_name)) {
         out.warnings.push_back("pod " + key + " is bound to node " +
                                pod.spec.node_name + ", which is not defined");
         continue;
@@ -652,9 +654,6 @@ util::Result<SimulationResult> SimulateFrom(
 
   // Read from the cache itself: a snapshot would copy every NodeInfo (and
   // compact the copies: twice) to be read once.
-  std::unordered_map<std::string_view, size_t> position;
-  position.reserve(node_order.size());
-  for (size_t i = 0; i < node_order.size(); ++i) position[node_order[i]] = i;
   std::vector<std::optional<NodeSummary>> summaries(node_order.size());
   s.cache().ForEachNodeInfo([&](const NodeInfo& info) {
     if (auto it = position.find(info.name()); it != position.end()) {
