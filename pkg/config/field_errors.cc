@@ -106,6 +106,15 @@ std::string FieldError::String() const {
     case Type::kTooLong:
       body = "Too long";
       break;
+    case Type::kTooMany:
+      body = "Too many: " + value.value_or("null");
+      break;
+    case Type::kNotFound:
+      body = "Not found: " + value.value_or("null");
+      break;
+    case Type::kInternal:
+      body = "Internal error";
+      break;
   }
   if (!detail.empty()) body += ": " + detail;
   return field + ": " + body;
@@ -153,6 +162,25 @@ FieldError TooLong(const FieldPath& path, int64_t max_length) {
   }
   return {FieldError::Type::kTooLong, path.String(), std::nullopt,
           std::move(detail)};
+}
+
+FieldError TooMany(const FieldPath& path, int64_t actual, int64_t max_items) {
+  std::string detail = "has too many items";
+  if (max_items >= 0) {
+    detail = "must have at most " + std::to_string(max_items) +
+             (max_items == 1 ? " item" : " items");
+  }
+  return {FieldError::Type::kTooMany, path.String(), std::to_string(actual),
+          std::move(detail)};
+}
+
+FieldError NotFound(const FieldPath& path, std::string value) {
+  return {FieldError::Type::kNotFound, path.String(), std::move(value), ""};
+}
+
+FieldError InternalError(const FieldPath& path, std::string_view error) {
+  return {FieldError::Type::kInternal, path.String(), std::nullopt,
+          std::string(error)};
 }
 
 std::string AggregateMessage(const FieldErrors& errors) {

@@ -40,7 +40,10 @@ struct FieldError {
     kDuplicate,
     kNotSupported,
     kForbidden,
-    kTooLong
+    kTooLong,
+    kTooMany,
+    kNotFound,
+    kInternal
   };
   Type type;
   std::string field;
@@ -59,6 +62,12 @@ FieldError NotSupported(const FieldPath& path, std::string value,
                         const std::vector<std::string>& supported);
 // field.TooLong: the value itself is never shown.
 FieldError TooLong(const FieldPath& path, int64_t max_length);
+// field.TooMany: "Too many: 33: must have at most 32 items".
+FieldError TooMany(const FieldPath& path, int64_t actual, int64_t max_items);
+// field.NotFound; callers may set a detail, as some of kube's do.
+FieldError NotFound(const FieldPath& path, std::string value);
+// field.InternalError: "Internal error: <the error's text>".
+FieldError InternalError(const FieldPath& path, std::string_view error);
 
 using FieldErrors = std::vector<FieldError>;
 

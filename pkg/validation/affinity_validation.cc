@@ -120,21 +120,9 @@ void ValidateNodeAffinity(const Json& na, const FieldPath& path,
                           FieldErrors* errs) {
   if (const Json* required =
           ObjectField(na, "requiredDuringSchedulingIgnoredDuringExecution")) {
-    FieldPath terms_path =
-        path.Child("requiredDuringSchedulingIgnoredDuringExecution")
-            .Child("nodeSelectorTerms");
-    const Json* terms = ArrayField(*required, "nodeSelectorTerms");
-    if (terms == nullptr || terms->Empty()) {
-      errs->push_back(config::Required(
-          terms_path, "must have at least one node selector term"));
-    } else {
-      for (size_t i = 0; i < terms->Size(); ++i) {
-        const Json& term = (*terms)[static_cast<rapidjson::SizeType>(i)];
-        if (term.IsObject()) {
-          ValidateNodeSelectorTerm(term, false, terms_path.Index(i), errs);
-        }
-      }
-    }
+    ValidateNodeSelector(
+        *required, path.Child("requiredDuringSchedulingIgnoredDuringExecution"),
+        errs);
   }
   if (const Json* preferred =
           ArrayField(na, "preferredDuringSchedulingIgnoredDuringExecution")) {
@@ -213,6 +201,23 @@ void ValidatePodAffinity(const Json& pa, const FieldPath& path,
 }
 
 }  // namespace
+
+void ValidateNodeSelector(const Json& selector, const FieldPath& path,
+                          FieldErrors* errs) {
+  FieldPath terms_path = path.Child("nodeSelectorTerms");
+  const Json* terms = ArrayField(selector, "nodeSelectorTerms");
+  if (terms == nullptr || terms->Empty()) {
+    errs->push_back(config::Required(
+        terms_path, "must have at least one node selector term"));
+    return;
+  }
+  for (size_t i = 0; i < terms->Size(); ++i) {
+    const Json& term = (*terms)[static_cast<rapidjson::SizeType>(i)];
+    if (term.IsObject()) {
+      ValidateNodeSelectorTerm(term, false, terms_path.Index(i), errs);
+    }
+  }
+}
 
 void ValidateAffinity(const Json& affinity, const FieldPath& path,
                       const PodSpecContext& ctx, FieldErrors* errs) {

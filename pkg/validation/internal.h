@@ -130,6 +130,9 @@ struct PodSpecContext {
   // The pod's labels (is_pod only): matchLabelKeys and mismatchLabelKeys
   // take their values from them.
   const Json* pod_labels = nullptr;
+  // The pod's annotations (is_pod only): a static pod may not claim
+  // resources.
+  const Json* pod_annotations = nullptr;
   // Volumes a StatefulSet's volumeClaimTemplates replace, left unchecked.
   std::vector<std::string> replaced_volumes;
 };
@@ -144,6 +147,10 @@ void ValidateTaintEffect(std::string_view effect, const FieldPath& path,
                          FieldErrors* errs);
 void ValidateAffinity(const Json& affinity, const FieldPath& path,
                       const PodSpecContext& ctx, FieldErrors* errs);
+// ValidateNodeSelector with label values checked: at least one term, each
+// term's requirements valid.
+void ValidateNodeSelector(const Json& selector, const FieldPath& path,
+                          FieldErrors* errs);
 // What the pod strategy appends to a selector for matchLabelKeys (In) and
 // mismatchLabelKeys (NotIn) on create.
 void MergeLabelKeys(const Json& term, std::string_view keys_field,

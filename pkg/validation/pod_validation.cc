@@ -182,11 +182,162 @@ void ValidateContainerRestartPolicy(const Json& ctr, const FieldPath& path,
   }
 }
 
+// validateResourceClaimNames: each entry of a container's (or the pod's)
+// resources.claims names one of the pod's resourceClaims, and no claim,
+// nor a request of it, is named twice.
+void ValidateClaimReferences(const Json* claims,
+                             const std::set<std::string>& pod_claim_names,
+                             const FieldPath& path, FieldErrors* errs) {
+  if (claims == nullptr) return;
+  std::set<std::string> seen;  // "<claim>" or "<claim>/<request>"
+  for (size_t i = 0; i < claims->Size(); ++i) {
+    const Json& claim = (*claims)[static_cast<rapidjson::SizeType>(i)];
+    FieldPath p = path.Index(i);
+    std::string name = StringField(claim, "name");
+    if (name.empty()) {
+      errs->push_back(config::Required(p, ""));
+      continue;
+    }
+    if (seen.count(name) > 0) {
+      // Every request of that claim is already referenced.
+      errs->push_back(config::Duplicate(p, GoQuote(name)));
+    } else {
+      std::string request = StringField(claim, "request");
+      std::string key = name;
+      if (!request.empty()) {
+        for (const std::string& msg : config::Dns1123LabelErrors(request)) {
+          errs->push_back(
+              config::Invalid(p.Child("request"), GoQuote(request), msg));
+        }
+        key += "/" + request;
+      }
+      if (seen.count(key) > 0) {
+        errs->push_back(config::Duplicate(p, GoQuote(key)));
+      } else if (request.empty()) {
+        // The whole claim after one of its requests: kube reports each
+        // request referenced before (in its set's random order; here in
+        // sorted order).
+        for (const std::string& earlier : seen) {
+          size_t slash = earlier.find('/');
+          if (slash != std::string::npos &&
+              std::string_view(earlier).substr(0, slash) == name) {
+            errs->push_back(config::Duplicate(p, GoQuote(name)));
+          }
+        }
+      }
+      seen.insert(key);
+    }
+    if (pod_claim_names.count(name) == 0) {
+      // field.NotFound with the explanation kube adds to it.
+      config::FieldError e = config::NotFound(p, GoQuote(name));
+      e.detail = "must be one of the names in pod.spec.resourceClaims";
+      if (pod_claim_names.empty()) {
+        e.detail += " which is empty";
+      } else {
+        std::string names;
+        for (const std::string& n : pod_claim_names) {
+          if (!names.empty()) names += ", ";
+          names += n;
+        }
+        e.detail += ": " + names;
+      }
+      errs->push_back(std::move(e));
+    }
+  }
+}
+
+// encoding/json's rendering of the internal PodResourceClaim (no JSON
+// tags: Go's field names; unset names null).
+std::string PodResourceClaimJson(const Json& claim) {
+  auto pointer = [&](std::string_view member) {
+    const Json* v = Field(claim, member);
+    return v == nullptr ? std::string("null")
+                        : JsonQuote(ScalarText(*v).value_or(""));
+  };
+  return "{\"Name\":" + JsonQuote(StringField(claim, "name")) +
+         ",\"ResourceClaimName\":" + pointer("resourceClaimName") +
+         ",\"ResourceClaimTemplateName\":" +
+         pointer("resourceClaimTemplateName") + "}";
+}
+
+// validatePodResourceClaims: named uniquely, each from exactly one of a
+// claim and a template.
+void ValidatePodResourceClaims(const Json& spec, const FieldPath& path,
+                               const PodSpecContext& ctx, FieldErrors* errs) {
+  const Json* claims = ArrayField(spec, "resourceClaims");
+  if (claims == nullptr) return;
+  constexpr std::string_view kMirrorPodAnnotation =
+      "kubernetes.io/config.mirror";
+  const bool static_pod =
+      ctx.pod_annotations != nullptr &&
+      Field(*ctx.pod_annotations, kMirrorPodAnnotation) != nullptr;
+  std::set<std::string> names;
+  for (size_t i = 0; i < claims->Size(); ++i) {
+    const Json& claim = (*claims)[static_cast<rapidjson::SizeType>(i)];
+    if (static_pod) {
+      // Kube's path is the empty one.
+      errs->push_back(config::Forbidden(
+          FieldPath(""), "static pods do not support resource claims"));
+      continue;
+    }
+    FieldPath p = path.Index(i);
+    std::string name = StringField(claim, "name");
+    if (name.empty()) {
+      errs->push_back(config::Required(p.Child("name"), ""));
+    } else if (names.count(name) > 0) {
+      errs->push_back(config::Duplicate(p.Child("name"), GoQuote(name)));
+    } else {
+      for (const std::string& msg : config::Dns1123LabelErrors(name)) {
+        errs->push_back(config::Invalid(p.Child("name"), GoQuote(name), msg));
+      }
+      names.insert(name);
+    }
+    const Json* claim_name = Field(claim, "resourceClaimName");
+    const Json* template_name = Field(claim, "resourceClaimTemplateName");
+    if (claim_name != nullptr && template_name != nullptr) {
+      errs->push_back(config::Invalid(p, PodResourceClaimJson(claim),
+                                      "at most one of `resourceClaimName` or "
+                                      "`resourceClaimTemplateName` may be "
+                                      "specified"));
+    }
+    if (claim_name == nullptr && template_name == nullptr) {
+      errs->push_back(config::Invalid(p, PodResourceClaimJson(claim),
+                                      "must specify one of: "
+                                      "`resourceClaimName`, "
+                                      "`resourceClaimTemplateName`"));
+    }
+    for (const auto& [member, value] :
+         {std::pair{"resourceClaimName", claim_name},
+          std::pair{"resourceClaimTemplateName", template_name}}) {
+      if (value == nullptr) continue;
+      std::string text = ScalarText(*value).value_or("");
+      for (const std::string& msg : config::Dns1123SubdomainErrors(text)) {
+        errs->push_back(config::Invalid(p.Child(member), GoQuote(text), msg));
+      }
+    }
+  }
+}
+
+// gatherPodResourceClaimNames: every name given, valid or not.
+std::set<std::string> PodClaimNames(const Json& spec) {
+  std::set<std::string> names;
+  if (const Json* claims = ArrayField(spec, "resourceClaims")) {
+    for (const Json& claim : claims->GetArray()) {
+      if (std::string name = StringField(claim, "name"); !name.empty()) {
+        names.insert(std::move(name));
+      }
+    }
+  }
+  return names;
+}
+
 // validateContainerCommon. The image is deliberately not required: files
 // written to simulate scheduling often leave it out, and nothing the
 // scheduler decides depends on it.
 void ValidateContainerCommon(const Container& c, const FieldPath& path,
-                             bool default_host_port, FieldErrors* errs) {
+                             bool default_host_port,
+                             const std::set<std::string>& pod_claim_names,
+                             FieldErrors* errs) {
   FieldPath name_path = path.Child("name");
   if (c.name.empty()) {
     errs->push_back(config::Required(name_path, ""));
@@ -199,6 +350,10 @@ void ValidateContainerCommon(const Container& c, const FieldPath& path,
   ValidateResourceRequirements(c.limits, c.requests,
                                ResourceNameRule::kContainer,
                                path.Child("resources"), errs);
+  if (const Json* resources = ObjectField(*c.obj, "resources")) {
+    ValidateClaimReferences(ArrayField(*resources, "claims"), pod_claim_names,
+                            path.Child("resources").Child("claims"), errs);
+  }
 }
 
 void ValidateVolumes(const Json& spec, const FieldPath& path,
@@ -300,7 +455,9 @@ bool IsSupportedPodLevel(std::string_view name) {
 void ValidatePodLevelResources(const Json& spec, const FieldPath& path,
                                const std::vector<Container>& containers,
                                const std::vector<Container>& init_containers,
-                               bool is_pod, FieldErrors* errs) {
+                               bool is_pod,
+                               const std::set<std::string>& pod_claim_names,
+                               FieldErrors* errs) {
   const Json* resources = ObjectField(spec, "resources");
   if (resources == nullptr) return;
   FieldPath rpath = path.Child("resources");
@@ -342,6 +499,9 @@ void ValidatePodLevelResources(const Json& spec, const FieldPath& path,
   }
   ValidateResourceRequirements(limits, requests, ResourceNameRule::kPodLevel,
                                rpath, errs);
+  // Refused above already, yet kube checks the names too.
+  ValidateClaimReferences(ArrayField(*resources, "claims"), pod_claim_names,
+                          rpath.Child("claims"), errs);
 
   // validatePodResourceConsistency.
   for (const Resource& agg : Aggregate(containers, init_containers, false)) {
@@ -596,6 +756,8 @@ void ValidatePodSpec(const Json& spec, const FieldPath& path,
   bool host_network = BoolField(spec, "hostNetwork");
   bool default_host_port = ctx.is_pod && host_network;
   ValidateVolumes(spec, path.Child("volumes"), ctx, errs);
+  const std::set<std::string> pod_claim_names = PodClaimNames(spec);
+  ValidatePodResourceClaims(spec, path.Child("resourceClaims"), ctx, errs);
 
   const Json* container_list = ArrayField(spec, "containers");
   std::vector<Container> containers =
@@ -612,7 +774,7 @@ void ValidatePodSpec(const Json& spec, const FieldPath& path,
     std::vector<std::pair<size_t, const Container*>> all;
     for (const Container& c : containers) {
       FieldPath p = containers_path.Index(c.index);
-      ValidateContainerCommon(c, p, default_host_port, errs);
+      ValidateContainerCommon(c, p, default_host_port, pod_claim_names, errs);
       if (!names.insert(c.name).second) {
         errs->push_back(config::Duplicate(p.Child("name"), GoQuote(c.name)));
       }
@@ -627,7 +789,7 @@ void ValidatePodSpec(const Json& spec, const FieldPath& path,
   FieldPath init_path = path.Child("initContainers");
   for (const Container& c : init_containers) {
     FieldPath p = init_path.Index(c.index);
-    ValidateContainerCommon(c, p, default_host_port, errs);
+    ValidateContainerCommon(c, p, default_host_port, pod_claim_names, errs);
     ValidateContainerRestartPolicy(*c.obj, p, errs);
     if (names.count(c.name) > 0) {
       errs->push_back(config::Duplicate(p.Child("name"), GoQuote(c.name)));
@@ -638,7 +800,7 @@ void ValidatePodSpec(const Json& spec, const FieldPath& path,
   }
 
   ValidatePodLevelResources(spec, path, containers, init_containers, ctx.is_pod,
-                            errs);
+                            pod_claim_names, errs);
 
   // validatePodHostNetworkDeps. A template may leave the host port unset
   // (the pod's defaulting fills it in).
@@ -751,6 +913,7 @@ FieldErrors ValidatePod(const rapidjson::Value& pod) {
   ctx.is_pod = true;
   if (const Json* meta = ObjectField(pod, "metadata")) {
     ctx.pod_labels = ObjectField(*meta, "labels");
+    ctx.pod_annotations = ObjectField(*meta, "annotations");
   }
   FieldPath spec_path("spec");
   ValidatePodSpec(*spec, spec_path, ctx, &errs);

@@ -16,6 +16,10 @@ std::string_view GroupOf(std::string_view kind) {
   if (kind == "PriorityClass") return "scheduling.k8s.io";
   if (kind == "PodDisruptionBudget") return "policy";
   if (kind == "PodGroup") return "scheduling.x-k8s.io";
+  if (kind == "DeviceClass" || kind == "ResourceSlice" ||
+      kind == "ResourceClaim" || kind == "ResourceClaimTemplate") {
+    return "resource.k8s.io";
+  }
   return "";
 }
 
@@ -27,6 +31,12 @@ FieldErrors ValidateObject(std::string_view kind, const rapidjson::Value& obj) {
   if (kind == "PriorityClass") return ValidatePriorityClass(obj);
   if (kind == "PodDisruptionBudget") return ValidatePodDisruptionBudget(obj);
   if (kind == "PodGroup") return ValidatePodGroup(obj);
+  if (kind == "DeviceClass") return ValidateDeviceClass(obj);
+  if (kind == "ResourceSlice") return ValidateResourceSlice(obj);
+  if (kind == "ResourceClaim") return ValidateResourceClaim(obj);
+  if (kind == "ResourceClaimTemplate") {
+    return ValidateResourceClaimTemplate(obj);
+  }
   return ValidateWorkload(kind, obj);
 }
 

@@ -49,6 +49,20 @@ FieldErrors ValidatePodGroup(const rapidjson::Value& pg);
 // other kind gives no errors.
 FieldErrors ValidateWorkload(std::string_view kind,
                              const rapidjson::Value& obj);
+// resource.k8s.io/v1 (Dynamic Resource Allocation), as kube-apiserver
+// v1.36 validates them on create with its default feature gates:
+// DeviceClass: its name, CEL selectors (compiled), opaque configuration
+// and extended resource name.
+FieldErrors ValidateDeviceClass(const rapidjson::Value& device_class);
+// ResourceSlice: driver, pool, node selection, devices (names, attributes,
+// capacities, taints, counters, binding conditions) or shared counters.
+FieldErrors ValidateResourceSlice(const rapidjson::Value& slice);
+// ResourceClaim: metadata, then its device requests (exactly or
+// firstAvailable, counts, selectors, tolerations), constraints and config.
+FieldErrors ValidateResourceClaim(const rapidjson::Value& claim);
+// ResourceClaimTemplate: metadata, the template's own metadata (labels
+// and annotations only), and the claim spec under spec.spec.
+FieldErrors ValidateResourceClaimTemplate(const rapidjson::Value& tmpl);
 // By kind ("Pod", "Node", "Deployment", ...); kinds not covered give no
 // errors.
 FieldErrors ValidateObject(std::string_view kind, const rapidjson::Value& obj);
