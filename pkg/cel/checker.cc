@@ -58,6 +58,7 @@ class Checker {
     CheckResult result;
     for (auto& [id, t] : types_) result.types[id] = Substitute(t, true);
     result.output = Substitute(TypeOf(root), true);
+    result.overload_ids = std::move(overload_ids_);
     if (issues_.empty() && env_.homogeneous_aggregate_literals) {
       ValidateHomogeneousLiterals(root, result.types, false);
     }
@@ -437,6 +438,7 @@ class Checker {
       std::string field(e.args[1]->literal.string_value());
       Type t = SelectField(e, *e.args[0], field, true);
       SetType(e, Substitute(t, false));
+      overload_ids_[e.id].push_back("select_optional_field");
       return;
     }
     for (auto& arg : e.args) CheckExpr(*arg);
@@ -520,6 +522,7 @@ class Checker {
       for (const Type& p : o.params) params.push_back(Rename(p, fresh));
       if (!IsAssignableList(arg_types, params)) continue;
       e.checked_overload = ++matches == 1 ? &o : nullptr;
+      overload_ids_[e.id].push_back(o.id);
       Type r = Substitute(Rename(o.result, fresh), false);
       if (!result) {
         result = r;
@@ -642,6 +645,7 @@ class Checker {
 
   const Env& env_;
   std::unordered_map<int64_t, Type> types_;
+  std::unordered_map<int64_t, std::vector<std::string_view>> overload_ids_;
   Mapping mapping_;
   std::vector<std::map<std::string, Type>> scopes_;
   std::vector<Issue> issues_;

@@ -6,6 +6,7 @@
 // "undefined field 'foo'").
 #pragma once
 
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -17,6 +18,11 @@ namespace ksched::cel {
 
 struct CheckResult {
   std::unordered_map<int64_t, Type> types;  // by expression id
+  // The ids of every overload a call's checked argument types fit, in
+  // declaration order, by the call's expression id (cel-go's reference
+  // map; an optional field selection `a.?b` is "select_optional_field").
+  // The cost estimator covers them all.
+  std::unordered_map<int64_t, std::vector<std::string_view>> overload_ids;
   Type output;
   std::vector<Issue> issues;
 };

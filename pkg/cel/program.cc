@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "pkg/cel/checker.h"
+#include "pkg/cel/cost_estimator.h"
 #include "pkg/cel/interpreter.h"
 #include "pkg/cel/parser.h"
 #include "pkg/cel/planner.h"
@@ -52,6 +53,11 @@ Compiled Compile(std::shared_ptr<const Env> env, std::string_view source,
       return out;
     }
     output = checked.output;
+    // On the checked AST, before planning folds and rewrites it.
+    if (options.cost_estimator) {
+      out.cost_estimate =
+          EstimateCost(*env, *expr, checked, *options.cost_estimator);
+    }
   } else {
     ResolveNames(*env, *expr);
   }

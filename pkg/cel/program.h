@@ -18,11 +18,14 @@
 #include <string_view>
 
 #include "pkg/cel/ast.h"
+#include "pkg/cel/cost_estimate.h"
 #include "pkg/cel/env.h"
 #include "pkg/cel/type.h"
 #include "pkg/cel/value.h"
 
 namespace ksched::cel {
+
+class CostEstimator;  // cost_estimator.h
 
 // The variables of one evaluation.
 class Activation {
@@ -91,11 +94,18 @@ struct Compiled {
   // regexp: ...") with prefix "program instantiation failed: ".
   std::string error;
   Type output_type;
+  // The static estimate of the program's cost (see cost_estimator.h), when
+  // CompileOptions::cost_estimator was given.
+  std::optional<CostEstimate> cost_estimate;
 };
 
 struct CompileOptions {
   bool check = true;  // false: parse only (cel-go's disable_check)
   ProgramOptions program;
+  // When given (and check is on), the checked expression's cost is
+  // estimated with it into Compiled::cost_estimate, as cel-go's
+  // Env.EstimateCost does. Must outlive the call only.
+  const CostEstimator* cost_estimator = nullptr;
 };
 
 Compiled Compile(std::shared_ptr<const Env> env, std::string_view source,
