@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "pkg/cel/dra_cost.h"
 #include "pkg/cel/libraries.h"
 
 namespace ksched::cel::dra {
@@ -228,6 +229,7 @@ util::Result<std::shared_ptr<const Selector>> Selector::Compile(
   }
   CompileOptions options;
   options.program.cost_limit = cost_limit;
+  options.cost_estimator = &SelectorCostEstimator();
   Compiled c = cel::Compile(SelectorEnv(features), expression, options);
   if (!c.program) {
     if (c.error.starts_with("program instantiation failed: "))
@@ -239,7 +241,8 @@ util::Result<std::shared_ptr<const Selector>> Selector::Compile(
     return util::Error("must evaluate to bool or the unknown type, not " +
                        c.output_type.ToString());
   }
-  return std::shared_ptr<const Selector>(new Selector(std::move(c.program)));
+  return std::shared_ptr<const Selector>(
+      new Selector(std::move(c.program), c.cost_estimate->max));
 }
 
 util::Result<bool> Selector::Matches(const DeviceActivation& device,

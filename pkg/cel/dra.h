@@ -1,7 +1,8 @@
 // CEL device selectors as Kubernetes' DRA compiles and evaluates them
-// (k8s.io/dynamic-resource-allocation/cel, v1.35): the variable `device`
-// with driver, attributes and capacity, compiled once per distinct
-// expression and evaluated per device without allocating.
+// (k8s.io/dynamic-resource-allocation/cel, v1.35; the cost estimate as
+// v1.36 makes it): the variable `device` with driver, attributes and
+// capacity, compiled once per distinct expression and evaluated per device
+// without allocating.
 #pragma once
 
 #include <cstdint>
@@ -68,9 +69,12 @@ class DeviceActivation final : public Activation {
 // One compiled selector.
 class Selector {
  public:
-  // Compiles expression; the error (Kubernetes' wording: "compilation
-  // failed: ERROR: <input>:1:1: ...", "must evaluate to bool or the unknown
-  // type, not int") is returned as an error result.
+  // Compiles expression and estimates its worst-case cost; the error
+  // (Kubernetes' wording: "compilation failed: ERROR: <input>:1:1: ...",
+  // "must evaluate to bool or the unknown type, not int") is returned as an
+  // error result. cost_limit bounds evaluation (Matches), not compilation:
+  // an expression estimated over the limit still compiles, see
+  // estimated_max_cost.
   static util::Result<std::shared_ptr<const Selector>> Compile(
       std::string_view expression, const Features& features = {},
       uint64_t cost_limit = kSelectorMaxCost);
@@ -86,10 +90,27 @@ class Selector {
 
   const std::string& expression() const { return program_->source(); }
 
+  // The worst-case cost of evaluating the selector on any device the API
+  // allows, as kube-apiserver v1.36 estimates it (CompilationResult.MaxCost
+  // of k8s.io/dynamic-resource-allocation/cel; cel-go's static estimate
+  // with Kubernetes' library costs and the ResourceSlice limits on device
+  // attributes and capacities; UINT64_MAX when unbounded).
+  //
+  // kube-apiserver refuses to create a DeviceClass, ResourceClaim or
+  // ResourceClaimTemplate with a selector whose estimate is over
+  // kSelectorMaxCost (1,000,000; an estimate equal to it is accepted),
+  // with a Forbidden error on the expression's field:
+  //   <path>.cel.expression: Forbidden: too complex, exceeds cost limit
+  // e.g. "spec.devices.requests[0].exactly.selectors[0].cel.expression:
+  // Forbidden: too complex, exceeds cost limit". The detail is exactly
+  // "too complex, exceeds cost limit" (pkg/apis/resource/validation).
+  uint64_t estimated_max_cost() const { return estimated_max_cost_; }
+
  private:
-  explicit Selector(std::shared_ptr<const Program> program)
-      : program_(std::move(program)) {}
+  Selector(std::shared_ptr<const Program> program, uint64_t estimated_max_cost)
+      : program_(std::move(program)), estimated_max_cost_(estimated_max_cost) {}
   std::shared_ptr<const Program> program_;
+  uint64_t estimated_max_cost_;
 };
 
 // Compiled selectors by expression, least recently used dropped first (as
