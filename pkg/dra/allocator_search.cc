@@ -294,7 +294,13 @@ bool AllocatorSearch::ValidateClaims() {
                   " exceeds the claim limit of " +
                   std::to_string(kAllocationResultsMaxSize));
     }
-    results_[c].reserve(static_cast<size_t>(min_devices_per_claim));
+    // A request whose count is zero or negative (a claim the API server
+    // never validated: its validation refuses a count below one) takes no
+    // device, as kube's allocator treats it: done as soon as it starts.
+    // Kube's allocator would then panic making room for a negative total;
+    // here there is simply no room to make.
+    results_[c].reserve(
+        static_cast<size_t>(std::max<int64_t>(min_devices_per_claim, 0)));
 
     const std::vector<api::DeviceConstraint>& constraints =
         claim.spec.devices.constraints;

@@ -287,6 +287,36 @@ TEST(AllocatorTest, BadVersionAttributeIsTheSelectorsRuntimeError) {
   EXPECT_EQ(result.code, Code::kAllocated) << result.message;
 }
 
+// A claim that never went through the API server's validation (which
+// refuses a count below one) may ask for -2 or 0 devices: as in kube's
+// allocator, such a request is done before it takes any device. Kube's
+// would then panic sizing the claim's result for a negative total; here
+// the claim gets what its other requests get, and nothing crashes.
+TEST(AllocatorTest, CountBelowOneTakesNoDevice) {
+  auto slices = std::vector<api::ResourceSlice>{SliceWithDevices(
+      kSlice1, kNode1, kPool1, kDriverA, Device(kDevice1), Device(kDevice2))};
+  auto allocator =
+      MakeAllocator(NoFeatures(), {}, {Class(kClassA, kDriverA)}, slices);
+  api::Node node = Node(kNode1, kRegion1);
+  for (int64_t count : {int64_t{-2}, int64_t{0}}) {
+    WrapClaim alone =
+        Claim(kClaim0).WithRequests(Request(kReq0, kClassA, count));
+    std::vector<const api::ResourceClaim*> claims = {&alone};
+    AllocateResult result = allocator->Allocate(node, claims);
+    ASSERT_EQ(result.code, Code::kAllocated) << count << ": " << result.message;
+    ASSERT_EQ(result.allocations.size(), 1u);
+    EXPECT_TRUE(result.allocations[0].devices.results.empty()) << count;
+
+    WrapClaim with_other = Claim(kClaim0).WithRequests(
+        Request(kReq0, kClassA, count), Request(kReq1, kClassA, 1));
+    claims = {&with_other};
+    result = allocator->Allocate(node, claims);
+    ASSERT_EQ(result.code, Code::kAllocated) << count << ": " << result.message;
+    ASSERT_EQ(result.allocations[0].devices.results.size(), 1u) << count;
+    EXPECT_EQ(result.allocations[0].devices.results[0].request, kReq1);
+  }
+}
+
 // A slice whose devices are all allocated is skipped without evaluating a
 // selector for ExactCount requests, as the per-device in-use check would;
 // All and admin-access requests still evaluate (and fail) there.
