@@ -210,6 +210,15 @@ TEST(CostEstimatorTest, PathologicalExpressionsSaturate) {
             known + ")";
   }
   EXPECT_EQ(Estimate(known).max, kMaxEstimate);
+  // Nesting as deep as the parser allows.
+  std::string dyns = "1";
+  std::string lists = "1";
+  for (int i = 0; i < 200; ++i) {
+    dyns = "dyn(" + dyns + ")";
+    lists = "[" + lists + "]";
+  }
+  EXPECT_EQ(Estimate(dyns), CostEstimate::Fixed(200));
+  EXPECT_EQ(Estimate(lists), CostEstimate::Fixed(2000));
   // A long list literal and a long concatenation.
   std::string list = "[";
   for (int i = 0; i < 3000; ++i) list += (i ? ", " : "") + std::to_string(i);
