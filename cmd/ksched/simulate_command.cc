@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -18,9 +19,11 @@
 #include "cmd/ksched/version_flags.h"
 #include "pkg/api/yaml.h"
 #include "pkg/config/feature_gates.h"
+#include "pkg/framework/pod_info.h"
 #include "pkg/plugins/registry.h"
 #include "pkg/simulator/changes.h"
 #include "pkg/simulator/cluster.h"
+#include "pkg/simulator/node_search.h"
 #include "pkg/simulator/plan.h"
 #include "pkg/simulator/progress.h"
 #include "pkg/simulator/report.h"
@@ -44,6 +47,26 @@ double PeakRssMiB() {
     }
   }
   return 0;
+}
+
+// Nodes added from a template without ResourceSlices have no devices: said
+// when the cluster's nodes publish some, as the template is then most
+// likely one of them written without its slices.
+std::string TemplateWithoutDevices(const simulator::Cluster& cluster,
+                                   const simulator::ClusterChanges& changes) {
+  if (!simulator::TemplateSlices(cluster, changes).empty()) return "";
+  std::set<std::string> with_devices;
+  for (const api::ResourceSlice& s : cluster.resource_slices) {
+    if (s.spec.node_name && !s.spec.devices.empty()) {
+      with_devices.insert(*s.spec.node_name);
+    }
+  }
+  if (with_devices.empty()) return "";
+  const std::string& name = changes.node_template->metadata.name;
+  return "--node-template " + name +
+         ": no ResourceSlices in its file, nor published for a node " + name +
+         " in the cluster: nodes added from it publish no devices, while " +
+         std::to_string(with_devices.size()) + " of the cluster's nodes do";
 }
 
 }  // namespace
@@ -290,27 +313,36 @@ int RunSimulate(const std::vector<std::string>& args,
       return kExitFailure;
     }
   }
+  // How the files were read, whatever --quiet says: a file read otherwise
+  // than meant is planned with as read.
+  std::vector<std::string> read_notes = cluster->read_notes;
   changes.add_nodes = static_cast<int>(add_nodes);
   if (!node_template.empty()) {
-    auto t = simulator::LoadNodeTemplate(node_template,
-                                         &changes.node_template_slices);
+    auto t = simulator::LoadNodeTemplate(
+        node_template, &changes.node_template_slices, &read_notes);
     if (!t.ok()) {
       std::cerr << "Error: --node-template: " << t.error().message() << "\n";
       return kExitFailure;
     }
     changes.node_template = std::move(*t);
+    if (std::string w = TemplateWithoutDevices(*cluster, changes); !w.empty()) {
+      std::cerr << "warning: " << w << "\n";
+    }
   }
   simulator::PlanInput input{.changes = changes,
                              .cron_jobs = cron_jobs,
                              .seed = static_cast<uint64_t>(seed)};
   if (!capacity_path.empty()) {
-    auto t = simulator::LoadCapacityTemplate(capacity_path,
-                                             &input.capacity_claim_templates);
+    auto t = simulator::LoadCapacityTemplate(
+        capacity_path, &input.capacity_claim_templates, &read_notes);
     if (!t.ok()) {
       std::cerr << "Error: " << t.error().message() << "\n";
       return kExitFailure;
     }
     input.capacity_template = std::move(*t);
+  }
+  for (const std::string& note : read_notes) {
+    std::cerr << "warning: " << note << "\n";
   }
   simulator::SimulationOptions options;
   options.seed = static_cast<uint64_t>(seed);
@@ -320,16 +352,18 @@ int RunSimulate(const std::vector<std::string>& args,
 
   // One plan, simulated: with `extra_nodes` template nodes on top of
   // --add-nodes, and for --capacity as many copies as could possibly fit.
+  // With `probe`, each of the pods named there is tried alone on the first
+  // added node instead (SimulationOptions::probe_node).
   std::optional<simulator::Plan> plan;
   bool final_run = false;
   const size_t cron_job_count = cluster->cron_jobs.size();
   size_t input_nodes = 0;  // of the last run's cluster
   size_t input_pods = 0;
-  // Of the runs' time, how much went to giving the cluster to the
-  // scheduler before their loops started.
+  // Of the last run's time, how much went to giving the cluster to the
+  // scheduler before its loop started.
   std::chrono::steady_clock::duration preparing{};
-  auto simulate_plan =
-      [&](int extra_nodes) -> util::Result<simulator::SimulationResult> {
+  auto simulate_plan = [&](int extra_nodes, const std::set<std::string>* probe)
+      -> util::Result<simulator::SimulationResult> {
     simulator::PlanInput in = input;
     in.changes.add_nodes += extra_nodes;
     in.capacity_copies = static_cast<int>(max_count);
@@ -342,15 +376,20 @@ int RunSimulate(const std::vector<std::string>& args,
     plan = std::move(*prepared);
     simulator::SimulationOptions o = options;
     plan->Into(o);
+    if (probe != nullptr) {
+      o.probe_node = plan->applied.added_nodes.back();
+      o.explain = *probe;  // the pods tried
+    }
     // The simulator reports progress first when its loop starts: what came
     // before (the cluster given to the scheduler) is this run's preparing.
     const auto simulate_start = std::chrono::steady_clock::now();
+    preparing = {};
     bool looping = false;
     if (progress || stats) {
       o.on_progress = [&](int tried, int pending) {
         if (!looping) {
           looping = true;
-          preparing += std::chrono::steady_clock::now() - simulate_start;
+          preparing = std::chrono::steady_clock::now() - simulate_start;
         }
         if (progress) progress->Scheduling(tried, pending);
       };
@@ -360,7 +399,7 @@ int RunSimulate(const std::vector<std::string>& args,
     // The plan's cluster is this run's own: its pods are given away.
     auto r = simulator::Simulate(std::move(plan->cluster), *cfg, registry, o);
     if (!r.ok()) return r.error();
-    if (in.capacity_template) {
+    if (in.capacity_template && probe == nullptr) {
       r->capacity =
           simulator::SummarizeCapacity(*r, plan->capacity_pods,
                                        in.capacity_template->metadata.ns + "/" +
@@ -369,74 +408,60 @@ int RunSimulate(const std::vector<std::string>& args,
     }
     return r;
   };
-  auto run = [&](int extra_nodes) {
+  auto run = [&](int extra_nodes,
+                 const std::set<std::string>* probe = nullptr) {
     if (progress) {
       // The runs of a search, told apart; the plan shown is the last.
       std::string label;
-      if (add_nodes_until_fits && !final_run) {
+      if (probe != nullptr) {
+        label = "trying " + std::to_string(probe->size()) +
+                " pods on a node like " + changes.node_template->metadata.name;
+      } else if (add_nodes_until_fits && !final_run) {
         label = "trying " + std::to_string(extra_nodes) + " more node" +
                 (extra_nodes == 1 ? "" : "s");
       }
       progress->BeginRun(std::move(label));
     }
-    auto r = simulate_plan(extra_nodes);
+    auto r = simulate_plan(extra_nodes, probe);
     erase_progress();
     return r;
   };
-  auto unschedulable = [](const simulator::SimulationResult& r) {
-    int n = 0;
-    for (const simulator::PodOutcome& p : r.pods) n += !p.node;
-    return n;
+  auto unscheduled = [](const simulator::SimulationResult& r) {
+    std::set<std::string> pods;
+    for (const simulator::PodOutcome& p : r.pods) {
+      if (!p.node) pods.insert(p.ns + "/" + p.name);
+    }
+    return pods;
   };
+  const auto search_start = std::chrono::steady_clock::now();
   int extra = 0;
+  std::optional<simulator::NodeSearchSummary> search;
   if (add_nodes_until_fits) {
-    // Double the nodes until every pending pod fits, or until doubling
-    // helps no more (pods nodes of this kind cannot take: gated, tainted
-    // away, claims nothing binds); then halve the gap to the smallest
-    // count that gets as far.
-    auto first = run(0);
-    if (!first.ok()) {
-      std::cerr << "Error: " << first.error().message() << "\n";
+    auto searched = simulator::SearchNodesNeeded(
+        {.max_nodes = static_cast<int>(max_count),
+         .features = framework::ResourceFeaturesOf(*gates),
+         .node_template = *changes.node_template,
+         .template_slices = simulator::TemplateSlices(*cluster, changes),
+         .prepare =
+             [&](int n) {
+               simulator::PlanInput in = input;
+               in.changes.add_nodes += n;
+               in.capacity_copies = static_cast<int>(max_count);
+               return simulator::PreparePlan(simulator::Cluster(*cluster), in,
+                                             *cfg);
+             },
+         .simulate =
+             [&](int n, const std::set<std::string>* probe) {
+               return run(n, probe);
+             }});
+    if (!searched.ok()) {
+      std::cerr << "Error: " << searched.error().message() << "\n";
       return kExitFailure;
     }
-    std::map<int, int> left_with;  // extra nodes -> pods still pending
-    left_with[0] = unschedulable(*first);
-    int target = left_with[0];
-    if (target > 0) {
-      for (int hi = 1;; hi = static_cast<int>(
-                            std::min<int64_t>(int64_t{hi} * 2, max_count))) {
-        auto r = run(hi);
-        if (!r.ok()) {
-          std::cerr << "Error: " << r.error().message() << "\n";
-          return kExitFailure;
-        }
-        const int left = left_with[hi] = unschedulable(*r);
-        const int before = std::prev(left_with.find(hi))->second;
-        if (left == 0 || (hi > 1 && left == before) || hi >= max_count) {
-          target = left;
-          break;
-        }
-      }
-      // The largest count tried that left more, the smallest that did not.
-      int lo = 0, hi = 0;
-      for (const auto& [k, left] : left_with) {
-        if (left > target) lo = k;
-      }
-      for (auto it = left_with.rbegin(); it != left_with.rend(); ++it) {
-        if (it->second <= target) hi = it->first;
-      }
-      while (hi - lo > 1) {
-        const int mid = lo + (hi - lo) / 2;
-        auto r = run(mid);
-        if (!r.ok()) {
-          std::cerr << "Error: " << r.error().message() << "\n";
-          return kExitFailure;
-        }
-        (unschedulable(*r) <= target ? hi : lo) = mid;
-      }
-      extra = hi;
-    }
+    extra = searched->nodes;
+    search = std::move(searched->summary);
   }
+  const auto search_end = std::chrono::steady_clock::now();
   // Only the plan shown is explained, not the searches before it.
   if (explain) {
     options.explain.emplace();
@@ -457,11 +482,19 @@ int RunSimulate(const std::vector<std::string>& args,
   if (stats) {
     const auto done = std::chrono::steady_clock::now();
     const double load =
-        std::chrono::duration<double>(schedule_start - load_start).count();
+        std::chrono::duration<double>(search_start - load_start).count();
     const double prepare = std::chrono::duration<double>(preparing).count();
     const double schedule =
         std::chrono::duration<double>(done - schedule_start).count() - prepare;
     char line[256];
+    if (search) {
+      std::snprintf(
+          line, sizeof(line),
+          "stats: search %.3f s, %d runs before the plan shown\n",
+          std::chrono::duration<double>(search_end - search_start).count(),
+          search->runs);
+      std::cerr << line;
+    }
     std::snprintf(line, sizeof(line),
                   "stats: nodes=%zu pods=%zu load %.3f s (peak RSS %.1f "
                   "MiB), prepare %.3f s, schedule %.3f s (%zu pending, %.0f "
@@ -472,9 +505,25 @@ int RunSimulate(const std::vector<std::string>& args,
                   PeakRssMiB());
     std::cerr << line;
   }
-  if (add_nodes_until_fits) {
+  if (search) {
+    // The search's answer, checked by the run shown: every pod a node of
+    // the template can take is scheduled there.
+    std::set<std::string> cannot;
+    for (const auto& [pod, why] : search->cannot_take) cannot.insert(pod);
+    if (search->found) {
+      for (const std::string& pod : unscheduled(*result)) {
+        if (!cannot.count(pod)) {
+          result->warnings.push_back(
+              "the plan shown leaves " + pod +
+              " pending, though the search's run with as many nodes did not");
+        }
+      }
+    }
+  }
+  if (search) {
     result->nodes_needed = extra;
     result->node_template = changes.node_template->metadata.name;
+    result->node_search = std::move(search);
   }
   if (!cron_jobs && cron_job_count > 0) {
     std::cerr << "note: " << cron_job_count
@@ -483,10 +532,21 @@ int RunSimulate(const std::vector<std::string>& args,
   }
   if (plan->reassigned > 0 && !quiet) {
     std::cerr << "note: " << plan->reassigned
-              << " pods of workloads, drains or --capacity are scheduled "
-                 "with profile "
+              << (plan->reassigned == 1 ? " pod" : " pods")
+              << " of workloads or drains "
+              << (plan->reassigned == 1 ? "is" : "are")
+              << " scheduled with profile "
               << cfg->profiles.front().scheduler_name
               << " (their schedulerName is not a profile here)\n";
+  }
+  if (plan->capacity_reassigned && !quiet) {
+    std::cerr << "note: the --capacity copies of "
+              << input.capacity_template->metadata.ns << "/"
+              << input.capacity_template->metadata.name
+              << " are scheduled with profile "
+              << cfg->profiles.front().scheduler_name << " (its schedulerName "
+              << input.capacity_template->spec.scheduler_name
+              << " is not a profile here)\n";
   }
   std::vector<std::string> profiles;
   for (const config::Profile& p : cfg->profiles) {

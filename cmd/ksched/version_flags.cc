@@ -9,6 +9,32 @@ std::string Joined(const std::vector<std::string>& values) {
   return out;
 }
 
+// "kube:DynamicResourceAllocation=true|false (GA - default=false at 1.32,
+// 1.33)" for each gate that is GA at the binary's version and off by
+// default at an older version it can emulate.
+std::vector<std::string> GatesOffInOlderVersions() {
+  std::vector<std::string> lines;
+  for (size_t i = 0; i < config::kFeatureCount; ++i) {
+    const auto f = static_cast<config::Feature>(i);
+    if (config::SpecAt(f, config::kBinaryVersion).stage != config::Stage::kGA) {
+      continue;
+    }
+    std::vector<std::string> off;
+    for (config::KubeVersion v = config::kEmulationFloor;
+         v < config::kBinaryVersion; ++v.minor) {
+      if (!config::SpecAt(f, v).default_on) off.push_back(v.String());
+    }
+    if (off.empty()) continue;
+    std::string versions;
+    for (const std::string& v : off) {
+      versions += (versions.empty() ? "" : ", ") + v;
+    }
+    lines.push_back("kube:" + std::string(config::FeatureName(f)) +
+                    "=true|false (GA - default=false at " + versions + ")");
+  }
+  return lines;
+}
+
 }  // namespace
 
 void VersionFlags::Register(util::FlagSet& flags) {
@@ -33,6 +59,14 @@ void VersionFlags::Register(util::FlagSet& flags) {
   // One per line, indented under the help column by the usage printer.
   for (const std::string& line : config::KnownFeatures()) {
     gates_help += "\n" + line;
+  }
+  // kube's list leaves GA gates out; those an older --emulated-version
+  // turns off are listed too, as a file may need them turned back on.
+  const std::vector<std::string> older = GatesOffInOlderVersions();
+  if (!older.empty()) {
+    gates_help += "\nGA at v" + binary +
+                  ", but off by default at an older --emulated-version:";
+    for (const std::string& line : older) gates_help += "\n" + line;
   }
   flags.StringList("feature-gates", &feature_gates_, gates_help);
 }

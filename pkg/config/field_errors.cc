@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "pkg/util/long_values.h"
+
 namespace ksched::config {
 
 FieldPath FieldPath::Child(std::string_view name) const {
@@ -87,6 +89,12 @@ std::string GoQuotedList(const std::vector<std::string>& values) {
 
 std::string FieldError::String() const {
   std::string body;
+  // A value of absurd length (a 10 MB name) is cut: every value kube
+  // accepts is far shorter and stays whole.
+  const std::optional<std::string> value =
+      this->value
+          ? std::optional<std::string>(util::ElideLongValue(*this->value))
+          : std::nullopt;
   switch (type) {
     case Type::kRequired:
       body = "Required value";

@@ -1,6 +1,7 @@
 #include "pkg/scheduler/scheduler.h"
 
 #include <algorithm>
+#include <set>
 
 #include "pkg/api/pod.h"
 #include "pkg/dra/dra_manager.h"
@@ -321,6 +322,57 @@ util::Result<Scheduler::ExplainedCycle> Scheduler::Explain(
   std::lock_guard<std::mutex> cycle(cycle_mu_);
   if (auto r = cache_->UpdateSnapshot(&snapshot_); !r.ok()) return r.error();
   return RecordedCycle(*fwk, *info, top);
+}
+
+util::Result<framework::CycleRecorder::Verdicts> Scheduler::VerdictsOn(
+    const std::string& ns, const std::string& name, const std::string& node) {
+  std::shared_ptr<const api::Pod> pod =
+      deps_.pod_lookup ? deps_.pod_lookup(ns, name) : nullptr;
+  if (pod == nullptr) {
+    return util::Error("pods \"" + name + "\" not found in namespace " + ns);
+  }
+  framework::Framework* fwk = FrameworkFor(*pod);
+  if (fwk == nullptr || Assigned(*pod)) {
+    return util::Error("pod " + Key(*pod) + " is not a pending pod of ours");
+  }
+  framework::PodInfoPtr info = framework::PodInfo::Create(
+      pod, framework::ResourceFeaturesOf(deps_.features));
+  std::lock_guard<std::mutex> cycle(cycle_mu_);
+  if (auto r = cache_->UpdateSnapshot(&snapshot_); !r.ok()) return r.error();
+  framework::NodeInfoPtr target = snapshot_.GetPtr(node);
+  if (target == nullptr) return util::Error("node " + node + " not found");
+  fwk->SetSnapshot(&snapshot_);
+  framework::CycleRecorder record;
+  framework::CycleState state;
+  state.set_recorder(&record);
+  state.Write(framework::kPodsToActivateKey,
+              std::make_shared<framework::PodsToActivate>());
+  framework::PreFilterResult allowed;
+  std::set<std::string> narrowing;
+  Status s = fwk->RunPreFilterPlugins(state, *info, snapshot_.nodes(), &allowed,
+                                      &narrowing);
+  if (!s.IsSuccess()) {
+    return framework::CycleRecorder::Verdicts{
+        {s.plugin(), s.reasons(),
+         s.code() == framework::Code::kUnschedulableAndUnresolvable, ""}};
+  }
+  if (!allowed.AllNodes() && !allowed.node_names->count(node)) {
+    std::string plugins;
+    for (const std::string& p : narrowing) {
+      plugins += (plugins.empty() ? "" : " ") + p;
+    }
+    return framework::CycleRecorder::Verdicts{
+        {plugins,
+         {"node(s) didn't satisfy plugin(s) [" + plugins + "]"},
+         true,
+         ""}};
+  }
+  record.BeginFilter({target});
+  fwk->RunFilterPluginsWithNominatedPods(state, *info, *target);
+  auto results = record.FilterResults();
+  auto it = results.find(node);
+  if (it == results.end()) return framework::CycleRecorder::Verdicts{};
+  return std::move(it->second);
 }
 
 void Scheduler::RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,

@@ -154,6 +154,14 @@ class Scheduler {
   util::Result<ExplainedCycle> Explain(const std::string& ns,
                                        const std::string& name, int top);
 
+  // Every Filter plugin's verdict on `node` alone for a pending pod of
+  // ours, after PreFilter over the whole cache, between two cycles of the
+  // loop; nothing is reserved or written. A PreFilter that rejects the pod
+  // (or leaves the node out of the nodes it allows) comes back as the one
+  // verdict of that plugin. For "could a node like this one take it".
+  util::Result<framework::CycleRecorder::Verdicts> VerdictsOn(
+      const std::string& ns, const std::string& name, const std::string& node);
+
   // Whether a profile runs Coscheduling: the PodGroups must then be
   // watched.
   bool SchedulesGangs() const;

@@ -46,9 +46,14 @@ void Cordon(api::Node& node) {
 }  // namespace
 
 util::Result<api::Node> LoadNodeTemplate(
-    const std::string& path, std::vector<api::ResourceSlice>* slices) {
+    const std::string& path, std::vector<api::ResourceSlice>* slices,
+    std::vector<std::string>* notes) {
   auto file = LoadClusterFile(path);
   if (!file.ok()) return file.error();
+  if (notes != nullptr) {
+    notes->insert(notes->end(), file->read_notes.begin(),
+                  file->read_notes.end());
+  }
   if (file->nodes.size() != 1) {
     return util::Error("node template " + path + " must hold one Node, not " +
                        std::to_string(file->nodes.size()));
@@ -148,6 +153,24 @@ void DisplacePods(Cluster& cluster, const std::set<std::string>& drained,
 
 }  // namespace
 
+std::vector<api::ResourceSlice> TemplateSlices(const Cluster& cluster,
+                                               const ClusterChanges& changes) {
+  if (!changes.node_template) return {};
+  if (!changes.node_template_slices.empty()) {
+    return changes.node_template_slices;
+  }
+  // A template is most often `kubectl get node -o yaml` of a node the
+  // cluster has: that node's slices. Slices for several nodes (a node
+  // selector, all nodes) are shared, not per node: not copied.
+  std::vector<api::ResourceSlice> slices;
+  const std::string& name = changes.node_template->metadata.name;
+  if (name.empty()) return slices;
+  for (const api::ResourceSlice& s : cluster.resource_slices) {
+    if (s.spec.node_name == name) slices.push_back(s);
+  }
+  return slices;
+}
+
 util::Result<AppliedChanges> ApplyChanges(Cluster& cluster,
                                           const ClusterChanges& changes,
                                           uint64_t seed) {
@@ -235,18 +258,8 @@ util::Result<AppliedChanges> ApplyChanges(Cluster& cluster,
     const api::Node& t = *changes.node_template;
     const std::string base =
         t.metadata.name.empty() ? std::string("node") : t.metadata.name;
-    // The devices a node like the template has: the template file's
-    // slices, else those the cluster publishes for the node of the
-    // template's name (a template is most often `kubectl get node -o yaml`
-    // of a node the cluster has). Slices for several nodes (a node
-    // selector, all nodes) are shared, not per node: not copied.
-    std::vector<api::ResourceSlice> template_slices =
-        changes.node_template_slices;
-    if (template_slices.empty() && !t.metadata.name.empty()) {
-      for (const api::ResourceSlice& s : cluster.resource_slices) {
-        if (s.spec.node_name == t.metadata.name) template_slices.push_back(s);
-      }
-    }
+    const std::vector<api::ResourceSlice> template_slices =
+        TemplateSlices(cluster, changes);
     int index = 1;
     for (int added = 0; added < changes.add_nodes; ++index) {
       const std::string name = base + "-" + std::to_string(index);

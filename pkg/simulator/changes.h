@@ -61,10 +61,18 @@ util::Result<AppliedChanges> ApplyChanges(Cluster& cluster,
                                           const ClusterChanges& changes,
                                           uint64_t seed);
 
+// The ResourceSlices each node added from the template gets a copy of:
+// the template file's, else those `cluster` publishes for the node of the
+// template's name (none without a template).
+std::vector<api::ResourceSlice> TemplateSlices(const Cluster& cluster,
+                                               const ClusterChanges& changes);
+
 // A node manifest file with exactly one Node, for --node-template; the
-// file's ResourceSlices for that node (spec.nodeName) go to `slices`.
+// file's ResourceSlices for that node (spec.nodeName) go to `slices`, how
+// the file was read (Cluster::read_notes) to `notes`.
 util::Result<api::Node> LoadNodeTemplate(
-    const std::string& path, std::vector<api::ResourceSlice>* slices = nullptr);
+    const std::string& path, std::vector<api::ResourceSlice>* slices = nullptr,
+    std::vector<std::string>* notes = nullptr);
 
 // A node's ResourceSlice copied for an added node `to`: published for `to`,
 // its pool and name with the template node's name `from` replaced by `to`

@@ -28,6 +28,24 @@ constexpr size_t kMaxClusterFileBytes = 256u << 20;
 constexpr int32_t kSystemClusterCritical = 2000000000;
 constexpr int32_t kSystemNodeCritical = 2000001000;
 
+// What the API server's defaults make of a request that asks for
+// ExactCount without a count (SetDefaults_ExactDeviceRequest): one device,
+// which validation then takes for given. (An unset mode, which the
+// allocator defaults itself, is left unset.)
+void DefaultDeviceRequestCounts(api::ResourceClaimSpec& spec) {
+  auto one_if_unset = [](api::DeviceAllocationMode mode, int64_t& count) {
+    if (mode == api::DeviceAllocationMode::kExactCount && count == 0) {
+      count = 1;
+    }
+  };
+  for (api::DeviceRequest& r : spec.devices.requests) {
+    if (r.exactly) one_if_unset(r.exactly->allocation_mode, r.exactly->count);
+    for (api::DeviceSubRequest& sub : r.first_available) {
+      one_if_unset(sub.allocation_mode, sub.count);
+    }
+  }
+}
+
 template <typename T>
 void Append(std::vector<T>& into, std::vector<T>& more) {
   into.insert(into.end(), std::make_move_iterator(more.begin()),
@@ -82,6 +100,7 @@ void AppendCluster(Cluster& into, Cluster more) {
   Append(into.daemon_sets, more.daemon_sets);
   Append(into.jobs, more.jobs);
   Append(into.cron_jobs, more.cron_jobs);
+  Append(into.read_notes, more.read_notes);
   for (const auto& [kind, n] : more.ignored_kinds) {
     into.ignored_kinds[kind] += n;
   }
@@ -332,6 +351,10 @@ class Loader {
     }
     if constexpr (std::is_same_v<T, api::ResourceClaim>) {
       if (m.uid.empty()) m.uid = "claim-" + m.ns + "-" + m.name;
+      DefaultDeviceRequestCounts(object->spec);
+    }
+    if constexpr (std::is_same_v<T, api::ResourceClaimTemplate>) {
+      DefaultDeviceRequestCounts(object->spec.spec);
     }
     into.push_back(std::move(*object));
     return {};
@@ -856,9 +879,18 @@ util::Result<Cluster> ParseCluster(std::string_view text,
   if (auto parsed = ParseJsonCluster(text, &json_error, on_progress, threads)) {
     return std::move(*parsed);
   }
-  // Not JSON: YAML's flow style, unless YAML cannot read it either.
+  // Not JSON: YAML's flow style, unless YAML cannot read it either, as
+  // kubectl's decoder does with a stream whose first JSON value is
+  // malformed; said, as a file meant as JSON usually has a mistake.
   if (!api::YamlToJson(text).ok()) return json_error;
-  return ParseYamlCluster(text, on_progress);
+  auto cluster = ParseYamlCluster(text, on_progress);
+  if (cluster.ok()) {
+    cluster->read_notes.push_back(
+        "not valid JSON (" + json_error.message() +
+        "): read as YAML, as kubectl reads a file whose first JSON value is "
+        "malformed");
+  }
+  return cluster;
 }
 
 util::Result<Cluster> LoadClusterFile(const std::string& path,
@@ -889,6 +921,7 @@ util::Result<Cluster> LoadClusterFile(const std::string& path,
   if (!in) return util::Error("cannot read cluster file " + path);
   auto cluster = ParseCluster(text, on_progress);
   if (!cluster.ok()) return cluster.error().Wrap(path);
+  for (std::string& note : cluster->read_notes) note = path + ": " + note;
   return cluster;
 }
 

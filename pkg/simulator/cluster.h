@@ -72,6 +72,9 @@ struct Cluster {
   std::vector<WorkloadRef> workload_order;
   // Objects of kinds the simulator does not use, counted by kind.
   std::map<std::string, int> ignored_kinds;
+  // How a file was read, where a person should know ("FILE: not valid
+  // JSON (...): read as YAML, as kubectl reads it"), one line each.
+  std::vector<std::string> read_notes;
 };
 
 // How many of a file's `total` bytes the reader has got through.

@@ -1,5 +1,7 @@
 // How many copies of a pod the cluster's devices could take at most: the
 // DRA part of CapacityUpperBound (plan.h).
+#include "pkg/simulator/device_bound.h"
+
 #include <limits>
 #include <map>
 #include <set>
@@ -9,14 +11,12 @@
 #include "pkg/simulator/plan.h"
 
 namespace ksched::simulator {
-namespace device_bound_detail {
 namespace {
 
 constexpr int kUnbounded = std::numeric_limits<int>::max() - 1;
 
-// The fewest devices one claim made from `spec` can take from others, or
-// nullopt when it may take none (admin access, All mode over what may be
-// no device): then devices bound nothing.
+}  // namespace
+
 std::optional<int64_t> FewestDevices(const api::ResourceClaimSpec& spec) {
   int64_t total = 0;
   for (const api::DeviceRequest& r : spec.devices.requests) {
@@ -47,26 +47,7 @@ std::optional<int64_t> FewestDevices(const api::ResourceClaimSpec& spec) {
   return total;
 }
 
-}  // namespace
-}  // namespace device_bound_detail
-using namespace device_bound_detail;
-
-int DeviceCapacityUpperBound(const Cluster& cluster, const api::Pod& pod) {
-  // Only claims each copy gets of its own (from templates) take devices
-  // per copy; a claim the copies share is allocated once.
-  int64_t per_copy = 0;
-  for (const api::PodResourceClaim& c : pod.spec.resource_claims) {
-    if (!c.resource_claim_template_name) continue;
-    for (const api::ResourceClaimTemplate& t :
-         cluster.resource_claim_templates) {
-      if (t.metadata.ns != pod.metadata.ns ||
-          t.metadata.name != *c.resource_claim_template_name) {
-        continue;
-      }
-      if (auto n = FewestDevices(t.spec.spec)) per_copy += *n;
-    }
-  }
-  if (per_copy == 0) return kUnbounded;
+int64_t FreeDevices(const Cluster& cluster) {
   // Devices of the pools' newest generations, less those allocations hold
   // once the claims of pods a change took away are let go, as Simulate
   // lets them go.
@@ -97,7 +78,27 @@ int DeviceCapacityUpperBound(const Cluster& cluster, const api::Pod& pod) {
       free += !taken.count({s.spec.driver, s.spec.pool.name, d.name});
     }
   }
-  return static_cast<int>(std::min<int64_t>(free / per_copy, kUnbounded));
+  return free;
+}
+
+int DeviceCapacityUpperBound(const Cluster& cluster, const api::Pod& pod) {
+  // Only claims each copy gets of its own (from templates) take devices
+  // per copy; a claim the copies share is allocated once.
+  int64_t per_copy = 0;
+  for (const api::PodResourceClaim& c : pod.spec.resource_claims) {
+    if (!c.resource_claim_template_name) continue;
+    for (const api::ResourceClaimTemplate& t :
+         cluster.resource_claim_templates) {
+      if (t.metadata.ns != pod.metadata.ns ||
+          t.metadata.name != *c.resource_claim_template_name) {
+        continue;
+      }
+      if (auto n = FewestDevices(t.spec.spec)) per_copy += *n;
+    }
+  }
+  if (per_copy == 0) return kUnbounded;
+  return static_cast<int>(
+      std::min<int64_t>(FreeDevices(cluster) / per_copy, kUnbounded));
 }
 
 }  // namespace ksched::simulator

@@ -8,6 +8,7 @@
 #include "pkg/api/pod_resources.h"
 #include "pkg/api/resource_names.h"
 #include "pkg/framework/pod_info.h"
+#include "pkg/simulator/device_bound.h"
 
 namespace ksched::simulator {
 
@@ -84,7 +85,11 @@ util::Result<Plan> PreparePlan(Cluster base, const PlanInput& input,
     }
     if (!served) {
       pod.spec.scheduler_name = cfg.profiles.front().scheduler_name;
-      ++plan.reassigned;
+      if (copies.count(key)) {
+        plan.capacity_reassigned = true;
+      } else {
+        ++plan.reassigned;
+      }
     }
   }
   return plan;
@@ -92,11 +97,38 @@ util::Result<Plan> PreparePlan(Cluster base, const PlanInput& input,
 
 util::Result<api::Pod> LoadCapacityTemplate(
     const std::string& path,
-    std::vector<api::ResourceClaimTemplate>* claim_templates) {
+    std::vector<api::ResourceClaimTemplate>* claim_templates,
+    std::vector<std::string>* notes) {
   auto file = LoadClusterFile(path);
   if (!file.ok()) return file.error();
+  if (notes != nullptr) {
+    notes->insert(notes->end(), file->read_notes.begin(),
+                  file->read_notes.end());
+  }
   if (claim_templates != nullptr) {
     *claim_templates = std::move(file->resource_claim_templates);
+  }
+  // One pod to copy: a file of several would leave the others unasked.
+  std::vector<std::string> found;
+  for (const auto& [kind, n] :
+       {std::pair{"Pod", file->pods.size()},
+        std::pair{"Deployment", file->deployments.size()},
+        std::pair{"ReplicaSet", file->replica_sets.size()},
+        std::pair{"StatefulSet", file->stateful_sets.size()},
+        std::pair{"DaemonSet", file->daemon_sets.size()},
+        std::pair{"Job", file->jobs.size()}}) {
+    if (n > 0)
+      found.push_back(std::to_string(n) + " " + kind + (n == 1 ? "" : "s"));
+  }
+  const size_t count = file->pods.size() + file->deployments.size() +
+                       file->replica_sets.size() + file->stateful_sets.size() +
+                       file->daemon_sets.size() + file->jobs.size();
+  if (count > 1) {
+    std::string kinds;
+    for (const std::string& f : found) kinds += (kinds.empty() ? "" : ", ") + f;
+    return util::Error("--capacity " + path +
+                       " must hold one Pod or workload, not " +
+                       std::to_string(count) + " (" + kinds + ")");
   }
   auto from = [](const api::ObjectMeta& owner, const api::PodTemplateSpec& t) {
     api::Pod pod;
@@ -141,42 +173,66 @@ util::Result<api::Pod> LoadCapacityTemplate(
                      "StatefulSet, DaemonSet, Job) in the file");
 }
 
-int CapacityUpperBound(const Cluster& cluster, const api::Pod& pod,
-                       const api::ResourceFeatures& features) {
-  api::PodResourcesOptions want_options;
-  want_options.skip_pod_level_resources = !features.pod_level_resources;
-  const api::ResourceList want = api::PodRequests(pod, want_options);
-  const api::PodResourcesOptions held_options =
-      api::PodResourcesOptionsFor(features);
-  auto milli = [](const api::ResourceList& l, std::string_view name) {
-    const api::Quantity* q = l.Find(name);
-    return q == nullptr ? int64_t{0} : q->MilliValue();
-  };
-  std::map<std::string, api::ResourceList> used;
-  std::map<std::string, int64_t> pods_on;
+namespace {
+
+int64_t Milli(const api::ResourceList& list, std::string_view name) {
+  const api::Quantity* q = list.Find(name);
+  return q == nullptr ? int64_t{0} : q->MilliValue();
+}
+
+void AddTo(api::ResourceList& sum, const api::ResourceList& more) {
+  for (const auto& [name, q] : more) {
+    sum.Set(name, api::Quantity::FromMilli(Milli(sum, name) + q.MilliValue()));
+  }
+}
+
+// What the pods running on each node hold, as the scheduler counts it.
+struct NodeUsage {
+  std::map<std::string, api::ResourceList> requested;
+  std::map<std::string, int64_t> pods;
+};
+
+NodeUsage UsageOf(const Cluster& cluster,
+                  const api::ResourceFeatures& features) {
+  const api::PodResourcesOptions held = api::PodResourcesOptionsFor(features);
+  NodeUsage usage;
   for (const api::Pod& p : cluster.pods) {
     if (p.spec.node_name.empty() || p.status.phase == api::kPodPhaseSucceeded ||
         p.status.phase == api::kPodPhaseFailed) {
       continue;
     }
-    ++pods_on[p.spec.node_name];
-    api::ResourceList& u = used[p.spec.node_name];
-    for (const auto& [name, q] : api::PodRequests(p, held_options)) {
-      const api::Quantity* have = u.Find(name);
-      u.Set(name, api::Quantity::FromMilli((have ? have->MilliValue() : 0) +
-                                           q.MilliValue()));
-    }
+    ++usage.pods[p.spec.node_name];
+    AddTo(usage.requested[p.spec.node_name], api::PodRequests(p, held));
   }
+  return usage;
+}
+
+// A pending pod's requests as NodeResourcesFit asks for them.
+api::ResourceList Wanted(const api::Pod& pod,
+                         const api::ResourceFeatures& features) {
+  api::PodResourcesOptions options;
+  options.skip_pod_level_resources = !features.pod_level_resources;
+  return api::PodRequests(pod, options);
+}
+
+int64_t CeilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+}  // namespace
+
+int CapacityUpperBound(const Cluster& cluster, const api::Pod& pod,
+                       const api::ResourceFeatures& features) {
+  const api::ResourceList want = Wanted(pod, features);
+  NodeUsage used = UsageOf(cluster, features);
   int64_t total = 0;
   for (const api::Node& node : cluster.nodes) {
     const api::ResourceList& alloc = node.status.allocatable;
-    int64_t fits =
-        milli(alloc, api::kResourcePods) / 1000 - pods_on[node.metadata.name];
-    for (const auto& [name, q] : want) {
+    const std::string& name = node.metadata.name;
+    int64_t fits = Milli(alloc, api::kResourcePods) / 1000 - used.pods[name];
+    for (const auto& [resource, q] : want) {
       const int64_t need = q.MilliValue();
       if (need <= 0) continue;
       const int64_t room =
-          milli(alloc, name) - milli(used[node.metadata.name], name);
+          Milli(alloc, resource) - Milli(used.requested[name], resource);
       fits = std::min(fits, room / need);
     }
     total += std::max<int64_t>(0, fits);
@@ -184,6 +240,87 @@ int CapacityUpperBound(const Cluster& cluster, const api::Pod& pod,
   return static_cast<int>(std::min<int64_t>(
       std::min<int64_t>(total, std::numeric_limits<int>::max() - 1),
       DeviceCapacityUpperBound(cluster, pod)));
+}
+
+int NodeCountLowerBound(const Cluster& cluster, const api::Node& node_template,
+                        const std::vector<api::ResourceSlice>& template_slices,
+                        const std::set<std::string>& pods,
+                        const api::ResourceFeatures& features) {
+  // What the pods ask for: their requests, a slot each, and the devices of
+  // their claims (each claim once: a claim several pods share is
+  // allocated once).
+  api::ResourceList demand;
+  int64_t slots = 0;
+  int64_t devices = 0;
+  std::set<std::string> claims_counted;
+  auto count_claim = [&](const std::string& key,
+                         const api::ResourceClaimSpec& spec) {
+    if (!claims_counted.insert(key).second) return;
+    if (auto n = FewestDevices(spec)) devices += *n;
+  };
+  for (const api::Pod& p : cluster.pods) {
+    const std::string key = p.metadata.ns + "/" + p.metadata.name;
+    if (!p.spec.node_name.empty() || !pods.count(key)) continue;
+    ++slots;
+    AddTo(demand, Wanted(p, features));
+    for (const api::PodResourceClaim& c : p.spec.resource_claims) {
+      if (c.resource_claim_name) {
+        for (const api::ResourceClaim& claim : cluster.resource_claims) {
+          if (claim.metadata.ns == p.metadata.ns &&
+              claim.metadata.name == *c.resource_claim_name &&
+              !claim.status.allocation) {
+            count_claim(p.metadata.ns + "/" + claim.metadata.name, claim.spec);
+          }
+        }
+      } else if (c.resource_claim_template_name) {
+        for (const api::ResourceClaimTemplate& t :
+             cluster.resource_claim_templates) {
+          if (t.metadata.ns == p.metadata.ns &&
+              t.metadata.name == *c.resource_claim_template_name) {
+            count_claim(key + "/" + c.name, t.spec.spec);
+          }
+        }
+      }
+    }
+  }
+  // What the cluster has free, and what one template node brings.
+  NodeUsage used = UsageOf(cluster, features);
+  api::ResourceList free;
+  int64_t free_slots = 0;
+  for (const api::Node& node : cluster.nodes) {
+    const std::string& name = node.metadata.name;
+    free_slots += std::max<int64_t>(
+        0, Milli(node.status.allocatable, api::kResourcePods) / 1000 -
+               used.pods[name]);
+    for (const auto& [resource, q] : demand) {
+      const int64_t room = Milli(node.status.allocatable, resource) -
+                           Milli(used.requested[name], resource);
+      if (room > 0) {
+        free.Set(resource,
+                 api::Quantity::FromMilli(Milli(free, resource) + room));
+      }
+    }
+  }
+  int64_t bound = 1;
+  // Resources the template node does not have bound nothing here: the
+  // pods that ask for them are those no such node can take.
+  auto raise = [&](int64_t wanted, int64_t have, int64_t per_node) {
+    if (wanted > have && per_node > 0) {
+      bound = std::max(bound, CeilDiv(wanted - have, per_node));
+    }
+  };
+  const api::ResourceList& brings = node_template.status.allocatable;
+  raise(slots, free_slots, Milli(brings, api::kResourcePods) / 1000);
+  for (const auto& [resource, q] : demand) {
+    raise(q.MilliValue(), Milli(free, resource), Milli(brings, resource));
+  }
+  int64_t template_devices = 0;
+  for (const api::ResourceSlice& s : template_slices) {
+    template_devices += static_cast<int64_t>(s.spec.devices.size());
+  }
+  raise(devices, FreeDevices(cluster), template_devices);
+  return static_cast<int>(
+      std::min<int64_t>(bound, std::numeric_limits<int>::max() - 1));
 }
 
 }  // namespace ksched::simulator

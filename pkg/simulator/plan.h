@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,10 +44,13 @@ struct Plan {
   Cluster cluster;
   AppliedChanges applied;
   std::vector<WorkloadPods> workloads;
-  // Pods of workloads, re-created pods and copies whose schedulerName is
-  // not a profile: given to the first profile, as planning them means
+  // Pods of workloads and re-created pods whose schedulerName is not a
+  // profile: given to the first profile, as planning them means
   // scheduling them.
   int reassigned = 0;
+  // The same for the --capacity copies (how many were made is no figure
+  // anyone asked for: only those up to the first that does not fit count).
+  bool capacity_reassigned = false;
   std::vector<std::string> capacity_pods;  // namespace/name, in order
 
   // Points `options` at what the report needs from the plan.
@@ -57,12 +61,14 @@ util::Result<Plan> PreparePlan(Cluster base, const PlanInput& input,
                                const config::KubeSchedulerConfiguration& cfg);
 
 // The pod a --capacity file describes: a Pod, or the pod template of a
-// Deployment, ReplicaSet, StatefulSet, DaemonSet or Job (the first object
-// of the file that is one of those). The file's ResourceClaimTemplates go
-// to `claim_templates`.
+// Deployment, ReplicaSet, StatefulSet, DaemonSet or Job, the one such
+// object of the file (several are an error). The file's
+// ResourceClaimTemplates go to `claim_templates`, how it was read
+// (Cluster::read_notes) to `notes`.
 util::Result<api::Pod> LoadCapacityTemplate(
     const std::string& path,
-    std::vector<api::ResourceClaimTemplate>* claim_templates = nullptr);
+    std::vector<api::ResourceClaimTemplate>* claim_templates = nullptr,
+    std::vector<std::string>* notes = nullptr);
 
 // An upper bound on how many copies of `pod` the nodes could take, from
 // their free CPU, memory and pod slots, and the free devices of the
@@ -73,6 +79,18 @@ util::Result<api::Pod> LoadCapacityTemplate(
 // as NodeResourcesFit asks for it.
 int CapacityUpperBound(const Cluster& cluster, const api::Pod& pod,
                        const api::ResourceFeatures& features = {});
+
+// No fewer nodes like `node_template` can make every pod of `pods`
+// (namespace/name, pending in `cluster`) fit: for CPU, memory, pod slots,
+// each extended resource and devices, what the pods ask for beyond what
+// the cluster's nodes have free, divided by what one template node brings
+// (1 at least). Devices count as one kind: the claims' exact counts
+// (claims from templates per pod, a shared claim once) against every free
+// device, so the bound holds whatever the classes select.
+int NodeCountLowerBound(const Cluster& cluster, const api::Node& node_template,
+                        const std::vector<api::ResourceSlice>& template_slices,
+                        const std::set<std::string>& pods,
+                        const api::ResourceFeatures& features = {});
 
 // Free devices (not allocated, newest pool generations) divided by the
 // fewest devices the claims of one copy's templates can take; unbounded

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -88,6 +89,81 @@ const char* FateName(DisplacedPod::Fate fate) {
 void WriteString(JsonWriter& w, const std::string& s) {
   w.String(s.data(), static_cast<rapidjson::SizeType>(s.size()));
 }
+
+namespace {
+
+// The first `most` of `items`, joined by ", ", and how many more.
+std::string JoinSome(const std::vector<std::string>& items, size_t most) {
+  std::string out;
+  for (size_t i = 0; i < items.size() && i < most; ++i) {
+    if (i > 0) out += ", ";
+    out += items[i];
+  }
+  if (items.size() > most) {
+    out += " and " + std::to_string(items.size() - most) + " more";
+  }
+  return out;
+}
+
+// The NODES NEEDED section's lines: the count, the pods no node like the
+// template takes (grouped by why), and how the count was found.
+std::string NodesNeededLines(const SimulationResult& r) {
+  std::ostringstream out;
+  const NodeSearchSummary search = r.node_search.value_or(NodeSearchSummary{});
+  const int n = r.nodes_needed;
+  const std::string like =
+      std::string(n == 1 ? " node" : " nodes") + " like " + r.node_template;
+  const bool some_cannot = !search.cannot_take.empty();
+  if (!search.found) {
+    out << "even " << n << " more" << like
+        << (search.stopped_at_max ? " (--max)" : " (one a pending pod)")
+        << " leave " << search.not_within.size() << " pod"
+        << (search.not_within.size() == 1 ? "" : "s")
+        << " such nodes take alone pending (see their messages): "
+        << JoinSome(search.not_within, 10) << "\n";
+  } else if (n == 0) {
+    out << (some_cannot ? "none: every pending pod such nodes can take fits "
+                          "already\n"
+                        : "none: every pending pod fits already\n");
+  } else {
+    out << n << " more" << like
+        << (some_cannot ? " fit every pending pod such nodes can take\n"
+                        : " make every pending pod fit\n");
+  }
+  if (some_cannot) {
+    // The same reason for many pods (a workload's) is said once.
+    std::vector<std::pair<std::string, std::vector<std::string>>> by_reason;
+    for (const auto& [pod, why] : search.cannot_take) {
+      auto it = std::find_if(by_reason.begin(), by_reason.end(),
+                             [&](const auto& g) { return g.first == why; });
+      if (it == by_reason.end()) {
+        by_reason.push_back({why, {}});
+        it = std::prev(by_reason.end());
+      }
+      it->second.push_back(pod);
+    }
+    out << "no node like " << r.node_template << " can take "
+        << search.cannot_take.size() << " pod"
+        << (search.cannot_take.size() == 1 ? "" : "s") << ":\n";
+    for (const auto& [why, pods] : by_reason) {
+      out << "  " << JoinSome(pods, 5) << ": " << why << "\n";
+    }
+  }
+  if (search.runs > 0) {
+    std::vector<std::string> counts;
+    for (int t : search.tried) counts.push_back(std::to_string(t));
+    char seconds[32];
+    std::snprintf(seconds, sizeof(seconds), "%.2f s", search.seconds);
+    out << "searched in " << search.runs << " run"
+        << (search.runs == 1 ? "" : "s") << " (" << JoinSome(counts, 40)
+        << " more nodes"
+        << (some_cannot ? ", and one trying each pod alone" : "") << "), "
+        << seconds << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace
 
 std::string RenderTable(const SimulationResult& r) {
   std::ostringstream out;
@@ -208,24 +284,7 @@ std::string RenderTable(const SimulationResult& r) {
     }
   }
   if (r.nodes_needed >= 0) {
-    std::vector<std::string> stuck;
-    for (const PodOutcome& p : r.pods) {
-      if (!p.node) stuck.push_back(p.ns + "/" + p.name);
-    }
-    out << "\nNODES NEEDED\n";
-    const char* nodes = r.nodes_needed == 1 ? "node" : "nodes";
-    if (r.nodes_needed == 0 && stuck.empty()) {
-      out << "none: every pending pod fits already\n";
-    } else if (stuck.empty()) {
-      out << r.nodes_needed << " more " << nodes << " like " << r.node_template
-          << " make every pending pod fit\n";
-    } else {
-      out << r.nodes_needed << " more " << nodes << " like " << r.node_template
-          << " fit every pending pod such nodes can take; " << stuck.size()
-          << " do not fit on any number of them:";
-      for (const std::string& p : stuck) out << " " << p;
-      out << "\n";
-    }
+    out << "\nNODES NEEDED\n" << NodesNeededLines(r);
   }
 
   out << "\nNODES\n";
@@ -408,6 +467,39 @@ void WritePlanOutcomes(JsonWriter& w, const SimulationResult& r) {
     w.Key("nodesNeeded");
     w.Int(r.nodes_needed);
   }
+  if (r.node_search) {
+    const NodeSearchSummary& search = *r.node_search;
+    w.Key("nodeSearch");
+    w.StartObject();
+    w.Key("found");
+    w.Bool(search.found);
+    w.Key("stoppedAtMax");
+    w.Bool(search.stopped_at_max);
+    w.Key("cannotTake");
+    w.StartArray();
+    for (const auto& [pod, why] : search.cannot_take) {
+      w.StartObject();
+      w.Key("pod");
+      WriteString(w, pod);
+      w.Key("reason");
+      WriteString(w, why);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.Key("notWithin");
+    w.StartArray();
+    for (const std::string& pod : search.not_within) WriteString(w, pod);
+    w.EndArray();
+    w.Key("tried");
+    w.StartArray();
+    for (int n : search.tried) w.Int(n);
+    w.EndArray();
+    w.Key("runs");
+    w.Int(search.runs);
+    w.Key("seconds");
+    w.Double(search.seconds);
+    w.EndObject();
+  }
 }
 
 void WritePreempted(JsonWriter& w, const SimulationResult& r) {
@@ -531,12 +623,21 @@ std::string RenderJson(const SimulationResult& r) {
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
 }
 
-std::string PrimaryReason(const std::string& message,
-                          const std::string& pod_name) {
+std::string PrimaryReasonKey(const std::string& message,
+                             const std::string& pod_name,
+                             const std::string& pod_namespace) {
+  std::string without = message;
+  if (!pod_namespace.empty()) {
+    // `pod "<namespace>/<name>": ` before a plugin's reason (DRA's).
+    const std::string prefix =
+        "pod \"" + pod_namespace + "/" + pod_name + "\": ";
+    for (size_t at; (at = without.find(prefix)) != std::string::npos;) {
+      without.erase(at, prefix.size());
+    }
+  }
   if (!pod_name.empty()) {
     // " <name>" where the name stands as a word of its own.
     const std::string word = " " + pod_name;
-    std::string without = message;
     for (size_t at = 0; (at = without.find(word, at)) != std::string::npos;) {
       const size_t end = at + word.size();
       if (end == without.size() || without[end] == ' ' || without[end] == ',' ||
@@ -546,6 +647,38 @@ std::string PrimaryReason(const std::string& message,
         at = end;
       }
     }
+  }
+  return without;
+}
+
+int FitErrorReasons(const std::string& message) {
+  static constexpr std::string_view kAvailable = " nodes are available: ";
+  const size_t available = message.find(kAvailable);
+  if (message.rfind("0/", 0) != 0 || available == std::string::npos) return 0;
+  const size_t begin = available + kAvailable.size();
+  size_t end = message.find(". ", begin);
+  if (end == std::string::npos) end = message.size();
+  // Items are "<count> <reason>" joined by ", " (a reason may hold a comma
+  // not followed by a count).
+  int items = 1;
+  for (size_t at = message.find(", ", begin); at < end;
+       at = message.find(", ", at + 2)) {
+    items += at + 2 < end && message[at + 2] >= '0' && message[at + 2] <= '9';
+  }
+  return items;
+}
+
+std::string PendingReasonOf(const PodOutcome& pod) {
+  if (!pod.primary_reason.empty()) return pod.primary_reason;
+  return PrimaryReason(pod.message, pod.name, pod.ns);
+}
+
+std::string PrimaryReason(const std::string& message,
+                          const std::string& pod_name,
+                          const std::string& pod_namespace) {
+  if (!pod_name.empty()) {
+    const std::string without =
+        PrimaryReasonKey(message, pod_name, pod_namespace);
     if (without != message) return PrimaryReason(without);
   }
   // kube's FitError: "0/N nodes are available: " then "<count> <reason>"
@@ -617,7 +750,7 @@ std::string PrimaryReason(const std::string& message,
 std::vector<PendingReason> PendingReasons(const SimulationResult& result) {
   std::map<std::string, int> pods;
   for (const PodOutcome& p : result.pods) {
-    if (!p.node) ++pods[PrimaryReason(p.message, p.name)];
+    if (!p.node) ++pods[PendingReasonOf(p)];
   }
   std::vector<PendingReason> out;
   for (const auto& [reason, n] : pods) out.push_back({reason, n});

@@ -39,13 +39,27 @@ std::string RenderJson(const SimulationResult& result);
 // which some plugins put in their messages ("pod train-3 cannot find
 // enough sibling pods"), is left out, so pods share the reason.
 std::string PrimaryReason(const std::string& message,
-                          const std::string& pod_name = "");
+                          const std::string& pod_name = "",
+                          const std::string& pod_namespace = "");
+// The message with the pod's own name taken out (" <name>" as a word, and
+// `pod "<namespace>/<name>": ` before a plugin's reason), so that pods
+// rejected alike share it.
+std::string PrimaryReasonKey(const std::string& message,
+                             const std::string& pod_name,
+                             const std::string& pod_namespace);
+// How many "<count> <reason>" items a FitError message ("0/7 nodes are
+// available: 3 Insufficient cpu, 4 ...") gives; 0 for any other message.
+int FitErrorReasons(const std::string& message);
+// The reason a pending pod is counted under in PendingReasons: its
+// primary_reason where the run found one, else PrimaryReason of its
+// message.
+std::string PendingReasonOf(const PodOutcome& pod);
 
 struct PendingReason {
   std::string reason;
   int pods = 0;
 };
-// The pods left unschedulable, counted by PrimaryReason: each pod once,
+// The pods left unschedulable, counted by PendingReasonOf: each pod once,
 // most pods first, then by reason.
 std::vector<PendingReason> PendingReasons(const SimulationResult& result);
 

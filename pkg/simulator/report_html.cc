@@ -446,7 +446,7 @@ std::string HtmlReportModel(const SimulationResult& r,
       Key(w, "m");
       w.Int(messages.Index(p.message));
       Key(w, "why");
-      w.Int(reason_index.at(PrimaryReason(p.message, p.name)));
+      w.Int(reason_index.at(PendingReasonOf(p)));
     }
     if (!p.nominated_node.empty()) {
       Key(w, "nom");

@@ -17,6 +17,8 @@
 #include "pkg/scheduler/scheduler.h"
 #include "pkg/simulator/claim_controller.h"
 #include "pkg/simulator/device_outcomes.h"
+#include "pkg/simulator/inert_content.h"
+#include "pkg/simulator/report.h"
 #include "pkg/simulator/simulated_cluster.h"
 #include "pkg/util/fake_clock.h"
 #include "pkg/util/random.h"
@@ -191,6 +193,43 @@ void ExplainGangMembers(const SimulatedCluster& api_server,
   }
 }
 
+// PodOutcome::primary_reason for the unschedulable pods whose message
+// gives several reasons: the nodes one plugin alone rejects, in a cycle
+// recorded against the cluster as the run leaves it (every plugin runs on
+// every node there). Pods of one controller with the same message share
+// the answer, so a Deployment of a hundred GPU pods costs one cycle.
+void SetPrimaryReasons(scheduler::Scheduler& s,
+                       const SimulatedCluster& api_server,
+                       std::vector<PodOutcome>& pods) {
+  std::map<std::string, std::string> by_shape;
+  for (PodOutcome& o : pods) {
+    if (o.node || FitErrorReasons(o.message) < 2) continue;
+    if (o.explanation.has_value()) {
+      if (!o.explanation->closest.empty()) {
+        o.primary_reason = o.explanation->closest.front().reason;
+      }
+      continue;
+    }
+    std::shared_ptr<const api::Pod> pod = api_server.GetPod(o.ns, o.name);
+    if (pod == nullptr) continue;
+    std::string shape = Key(o.ns, o.name);
+    for (const api::OwnerReference& ref : pod->metadata.owner_references) {
+      if (ref.controller.value_or(false) && !ref.uid.empty()) {
+        shape = ref.uid + "\n" + PrimaryReasonKey(o.message, o.name, o.ns);
+      }
+    }
+    if (auto found = by_shape.find(shape); found != by_shape.end()) {
+      o.primary_reason = found->second;
+      continue;
+    }
+    auto cycle = s.Explain(o.ns, o.name, 1);
+    if (cycle.ok() && !cycle->explanation.closest.empty()) {
+      o.primary_reason = cycle->explanation.closest.front().reason;
+    }
+    by_shape.emplace(std::move(shape), o.primary_reason);
+  }
+}
+
 }  // namespace
 
 CapacityOutcome SummarizeCapacity(const SimulationResult& result,
@@ -242,6 +281,8 @@ util::Result<SimulationResult> SimulateFrom(
     const framework::Registry& registry, const SimulationOptions& options) {
   SimulationResult out;
   if (cfg.profiles.empty()) return util::Error("no profiles configured");
+  // Read before the pods are taken.
+  out.warnings = InertContentWarnings(cluster, options.features);
 
   framework::InMemoryClusterObjects objects;
   for (const auto& o : cluster.namespaces) objects.Upsert(o);
@@ -438,6 +479,35 @@ util::Result<SimulationResult> SimulateFrom(
     }
   }
 
+  if (!options.probe_node.empty()) {
+    for (const std::string& key : pending) {
+      const size_t slash = key.find('/');
+      std::shared_ptr<const api::Pod> pod =
+          api_server.GetPod(key.substr(0, slash), key.substr(slash + 1));
+      if (pod == nullptr) continue;
+      PodOutcome o{pod->metadata.ns, pod->metadata.name,
+                   pod->spec.scheduler_name};
+      // PreEnqueue (a scheduling gate) holds it back from every node.
+      o.message = s.profiles()
+                      .at(pod->spec.scheduler_name)
+                      ->RunPreEnqueuePlugins(*pod)
+                      .Message();
+      if (o.message.empty()) {
+        auto verdicts = s.VerdictsOn(o.ns, o.name, options.probe_node);
+        if (!verdicts.ok()) return verdicts.error();
+        for (const framework::CycleRecorder::Verdict& v : *verdicts) {
+          if (v.passed()) continue;
+          if (!o.message.empty()) o.message += "; ";
+          o.message += v.plugin + ": " + v.Outcome();
+          if (!v.detail.empty()) o.message += " (" + v.detail + ")";
+        }
+      }
+      if (o.message.empty()) o.node = options.probe_node;
+      out.pods.push_back(std::move(o));
+    }
+    return out;
+  }
+
   // The most members of each gang placed at once (held at Permit or bound).
   std::map<std::string, int> most_placed;
   // Only a group with members held at Permit can have more placed than it
@@ -574,6 +644,8 @@ util::Result<SimulationResult> SimulateFrom(
     }
     out.pods.push_back(std::move(o));
   }
+
+  SetPrimaryReasons(s, api_server, out.pods);
 
   if (options.workloads != nullptr) {
     std::map<std::string, const PodOutcome*> outcome_by_key;

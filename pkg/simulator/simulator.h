@@ -55,6 +55,12 @@ struct PodOutcome {
   std::optional<explain::Explanation> explanation;
   // A scheduled pod's claims in spec order, with their devices.
   std::vector<PodClaimOutcome> claims;
+  // An unschedulable pod rejected for several reasons: the one that would
+  // have to change for it to fit, from the nodes that only one plugin
+  // rejects at the end (its claims, when only the GPU nodes pass
+  // everything else), not the one given for most nodes. Empty when the
+  // message says it alone (PrimaryReason in report.h reads it there).
+  std::string primary_reason;
 };
 
 // The devices of one driver that ResourceSlices publish for a node
@@ -130,6 +136,24 @@ struct CapacityOutcome {
   int max = 0;
 };
 
+// --add-nodes-until-fits: how the count of nodes was found.
+struct NodeSearchSummary {
+  // Every pending pod a node like the template can take fits with
+  // SimulationResult::nodes_needed more; when false, not even with that
+  // many (the most tried: one a pending pod, or --max).
+  bool found = true;
+  bool stopped_at_max = false;  // the most tried was --max
+  // Pods no node like the template can take, each with why: the verdicts
+  // on such a node of every plugin that rejects it.
+  std::vector<std::pair<std::string, std::string>> cannot_take;
+  // !found: pods a node like the template would take that are still
+  // pending with the most nodes tried.
+  std::vector<std::string> not_within;
+  std::vector<int> tried;  // the counts simulated, in order
+  int runs = 0;            // simulations: those and the probe's
+  double seconds = 0;      // the search's wall time, the probe included
+};
+
 struct SimulationResult {
   std::vector<PodOutcome> pods;  // in scheduling order
   std::vector<WorkloadOutcome> workloads;
@@ -155,6 +179,7 @@ struct SimulationResult {
   // pending pod fit (-1: not asked).
   int nodes_needed = -1;
   std::string node_template;
+  std::optional<NodeSearchSummary> node_search;
 };
 
 // The --capacity copies' outcome, from the copies in the order they were
@@ -197,6 +222,13 @@ struct SimulationOptions {
   // The changes applied to the cluster before (ApplyChanges), reported
   // with where displaced pods went. Not owned; may be null.
   const AppliedChanges* changes = nullptr;
+  // Instead of scheduling: each pending pod is tried on this node alone
+  // (every Filter plugin, after PreFilter over the whole cluster), with
+  // nothing scheduled, so the pods do not compete for it. A pod the node
+  // would take comes back with `node` set; any other with every plugin's
+  // reason in `message` ("DynamicResources: cannot allocate all claims
+  // (...)"). For --add-nodes-until-fits: which pods no such node can take.
+  std::string probe_node;
   // Called as the scheduling loop goes, every few hundred cycles (and once
   // before the first): `tried` of the `pending` pods have had a scheduling
   // cycle. For a progress line; it must not touch the simulation.

@@ -1,5 +1,6 @@
 #include "pkg/validation/validation.h"
 
+#include "pkg/util/long_values.h"
 #include "pkg/validation/internal.h"
 
 namespace ksched::validation {
@@ -48,7 +49,7 @@ std::string InvalidMessage(std::string_view kind, std::string_view name,
     out += group;
   }
   out += ' ';
-  out += config::GoQuote(name);
+  out += util::ElideLongValue(config::GoQuote(name));
   out += " is invalid";
   if (!errors.empty()) out += ": " + config::AggregateMessage(errors);
   return out;
