@@ -191,6 +191,52 @@ TEST(ClusterTest, PlainListItemsNeedTheirOwnKind) {
       << c.error().message();
 }
 
+// resource.k8s.io objects are checked as the API server checks them, by
+// the JSON reader too and in typed lists; an ExactCount request without a
+// count asks for one device, as the API server's defaults make it.
+TEST(ClusterTest, DraObjectsAreValidatedAndDefaulted) {
+  auto bad = ParseCluster(
+      R"({"kind":"ResourceClaimList","apiVersion":"resource.k8s.io/v1",)"
+      R"("items":[{"metadata":{"name":"c"},"spec":{"devices":{"requests":)"
+      R"([{"name":"gpu","exactly":{"deviceClassName":"gpu","count":-2}}]}}}]})");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message().find(
+                "items[0]: ResourceClaim.resource.k8s.io \"c\" is invalid: "
+                "spec.devices.requests[0].exactly.count: Invalid value: -2: "
+                "must be greater than zero"),
+            std::string::npos)
+      << bad.error().message();
+
+  auto c = ParseCluster(R"(
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: t}
+spec:
+  spec:
+    devices:
+      requests:
+      - {name: a, exactly: {deviceClassName: gpu, allocationMode: ExactCount, count: 0}}
+      - {name: b, firstAvailable: [{name: s, deviceClassName: gpu, allocationMode: ExactCount}]}
+      - {name: c, exactly: {deviceClassName: gpu}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: c}
+spec: {devices: {requests: [{name: a, exactly: {deviceClassName: gpu, allocationMode: ExactCount}}]}}
+)");
+  ASSERT_TRUE(c.ok()) << c.error().message();
+  ASSERT_EQ(c->resource_claim_templates.size(), 1u);
+  const auto& requests =
+      c->resource_claim_templates[0].spec.spec.devices.requests;
+  ASSERT_EQ(requests.size(), 3u);
+  EXPECT_EQ(requests[0].exactly->count, 1);
+  EXPECT_EQ(requests[1].first_available[0].count, 1);
+  // An unset mode stays unset; the allocator reads it as ExactCount of 1.
+  EXPECT_EQ(requests[2].exactly->count, 0);
+  ASSERT_EQ(c->resource_claims.size(), 1u);
+  EXPECT_EQ(c->resource_claims[0].spec.devices.requests[0].exactly->count, 1);
+}
+
 // The bundled example (anchors and merge keys: the node-tree path) read
 // back from its snapshot as JSON (split item by item) and as YAML
 // (libyaml's events) is the same cluster.

@@ -224,6 +224,113 @@ spec: {containers: [{name: c}]}
   EXPECT_EQ(r.err, "");
 }
 
+// A node and a GPU class; `more` adds the documents under test.
+std::string DraCluster(const std::string& more,
+                       const std::string& class_selector =
+                           "device.driver == \"gpu.example.com\"") {
+  return R"(kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "10"}}
+---
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu.example.com}
+spec: {selectors: [{cel: {expression: ')" +
+         class_selector + R"('}}]}
+---
+)" + more;
+}
+
+// What kube-apiserver refuses on create, a cluster file cannot hold either:
+// exit 1 with the API server's message, never an internal error (70).
+TEST(SimulateCliTest, DraObjectsTheApiServerRefusesAreRefused) {
+  const std::string pod = R"(---
+kind: Pod
+metadata: {name: trainer}
+spec:
+  resourceClaims: [{name: gpu, resourceClaimName: two-gpus}]
+  containers: [{name: c, resources: {claims: [{name: gpu}]}}]
+)";
+  // A negative count used to reach vector::reserve in the allocator.
+  std::string negative = WriteTemp("negative-count.yaml", DraCluster(R"(
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: two-gpus}
+spec:
+  devices:
+    requests:
+    - name: gpu
+      exactly: {deviceClassName: gpu.example.com, count: -2}
+)" + pod));
+  auto r = RunCommand(kKsched + " simulate --quiet --cluster " + negative);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_TRUE(r.err.starts_with("Error: ")) << r.err;
+  EXPECT_NE(r.err.find(": ResourceClaim.resource.k8s.io \"two-gpus\" is "
+                       "invalid: spec.devices.requests[0].exactly.count: "
+                       "Invalid value: -2: must be greater than zero\n"),
+            std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("internal error"), std::string::npos) << r.err;
+
+  // The same in a subrequest, in a typed list whose items have no kind.
+  std::string subrequest = WriteTemp("negative-subrequest.yaml", DraCluster(R"(
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimList
+items:
+- metadata: {name: two-gpus}
+  spec:
+    devices:
+      requests:
+      - name: gpu
+        firstAvailable: [{name: big, deviceClassName: gpu.example.com, count: -1}]
+)" + pod));
+  r = RunCommand(kKsched + " simulate --quiet --cluster " + subrequest);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("items[0]: ResourceClaim.resource.k8s.io \"two-gpus\" "
+                       "is invalid: spec.devices.requests[0].firstAvailable[0]"
+                       ".count: Invalid value: -1: must be greater than "
+                       "zero\n"),
+            std::string::npos)
+      << r.err;
+}
+
+TEST(SimulateCliTest, DeviceClassWithACelSyntaxErrorIsRefused) {
+  // Used to be reported only when a pod was scheduled, with exit 0.
+  std::string cluster =
+      WriteTemp("cel-syntax.yaml", DraCluster(R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: one-gpu}
+spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]}}
+)",
+                                              "device.driver =="));
+  auto r = RunCommand(kKsched + " simulate --quiet --cluster " + cluster);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find(": DeviceClass.resource.k8s.io \"gpu.example.com\" is "
+                       "invalid: spec.selectors[0].cel.expression: Invalid "
+                       "value: \"device.driver ==\": compilation failed: "
+                       "ERROR: <input>:1:"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("Syntax error"), std::string::npos) << r.err;
+}
+
+TEST(SimulateCliTest, ContainerClaimNamingNoPodClaimIsRefused) {
+  std::string cluster = WriteTemp("container-claim.yaml", DraCluster(R"(
+kind: Pod
+metadata: {name: trainer}
+spec:
+  containers: [{name: c, resources: {claims: [{name: gpu}]}}]
+)"));
+  auto r = RunCommand(kKsched + " simulate --quiet --cluster " + cluster);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find(": Pod \"trainer\" is invalid: "
+                       "spec.containers[0].resources.claims[0]: Not found: "
+                       "\"gpu\": must be one of the names in "
+                       "pod.spec.resourceClaims which is empty\n"),
+            std::string::npos)
+      << r.err;
+}
+
 TEST(VersionCliTest, PrintsTheVersion) {
   for (const char* how : {" version", " --version"}) {
     auto r = RunCommand(kKsched + how);
