@@ -196,9 +196,20 @@ std::string AllocatorSearch::Diagnose() {
         }
         std::string why =
             "claim " + claim_ref + ", request " + data.Name() + ": ";
-        if (matching == 0) {
-          why += "no device matches (" + std::to_string(total) +
-                 " devices on the node)";
+        if (total == 0) {
+          // A node without a driver's slices (a template written without
+          // them, a node whose driver is not running): the plain cause.
+          why += "no device matches (the node publishes no devices)";
+        } else if (matching == 0) {
+          why += "no device matches";
+          if (data.request.class_name != nullptr) {
+            why += " class " + *data.request.class_name;
+            if (data.request.selectors != nullptr &&
+                !data.request.selectors->empty()) {
+              why += " and the request's selectors";
+            }
+          }
+          why += " (" + std::to_string(total) + " devices on the node)";
         } else if (data.request.mode == api::DeviceAllocationMode::kAll) {
           why += std::to_string(free) + " of " + std::to_string(matching) +
                  " matching devices free, all needed";
@@ -486,6 +497,10 @@ AllocatorSearch::Step AllocatorSearch::AllocateOne(Position r,
 
   const uint32_t claim_index = static_cast<uint32_t>(r.claim);
   const bool admin = request.admin();
+  if (r.device == 0 && !admin) {
+    const Step enough = EnoughCandidates(r, data);
+    if (enough != Step::kDone) return enough;
+  }
   for (const Pool& pool : pools_) {
     if (pool.incomplete || pool.invalid) continue;
     for (uint32_t s : pool.slices) {
@@ -512,6 +527,31 @@ AllocatorSearch::Step AllocatorSearch::AllocateOne(Position r,
         if (step == Step::kDone) return step;
         Deallocate(r, device);
         if (step == Step::kError || step == Step::kMaxSize) return step;
+      }
+    }
+  }
+  return Step::kFailed;
+}
+
+AllocatorSearch::Step AllocatorSearch::EnoughCandidates(
+    const Position& r, const RequestData& data) {
+  const uint32_t claim_index = static_cast<uint32_t>(r.claim);
+  int64_t candidates = 0;
+  for (const Pool& pool : pools_) {
+    if (pool.incomplete || pool.invalid) continue;
+    for (uint32_t s : pool.slices) {
+      if (FreeDevices(s) == 0) continue;
+      size_t n = index_.slice(s).slice->spec.devices.size();
+      for (size_t d = 0; d < n; ++d) {
+        DeviceRef device{s, static_cast<uint32_t>(d), &pool};
+        uint32_t ordinal = Ordinal(device);
+        if (InUse(device, ordinal, data.request, r.claim)) continue;
+        MatchKey key{ordinal, claim_index, static_cast<uint32_t>(r.request),
+                     static_cast<uint32_t>(r.sub)};
+        int selectable = IsSelectable(key, data, device);
+        if (selectable < 0) return Step::kError;
+        candidates += selectable;
+        if (candidates >= data.num_devices) return Step::kDone;
       }
     }
   }

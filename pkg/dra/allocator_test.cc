@@ -234,7 +234,10 @@ TEST(AllocatorTest, DeadlinePassingMidSearchStopsIt) {
   std::unique_ptr<Allocator> allocator = MakeAllocator(
       NoFeatures(), {}, {Class(kClassA, kDriverA)},
       {SliceWithMultipleDevices(kSlice1, kNode1, kPool1, kDriverA, 10)});
-  WrapClaim claim = ClaimWithRequests(kClaim0, {}, Request(kReq0, kClassA, 11));
+  // Two requests that together want one device more than the node has:
+  // each alone could be met, so only trying the orders finds out.
+  WrapClaim claim = ClaimWithRequests(kClaim0, {}, Request(kReq0, kClassA, 5),
+                                      Request(kReq1, kClassA, 6));
   std::vector<const api::ResourceClaim*> claims = {&claim};
   TickingClock clock;
   AllocateLimits limits;
@@ -245,6 +248,29 @@ TEST(AllocatorTest, DeadlinePassingMidSearchStopsIt) {
   EXPECT_EQ(result.code, Code::kTimedOut);
   EXPECT_GT(result.allocate_one_invocations, 50);
   EXPECT_LT(result.allocate_one_invocations, 150);
+}
+
+// A request for more devices than the node has free and matching fails at
+// once: kube's allocator tries every order of the free devices first
+// (7! orders and more for 8 GPUs of which one is taken), with the same
+// answer.
+TEST(AllocatorTest, FewerCandidatesThanRequestedFailWithoutASearch) {
+  std::unique_ptr<Allocator> allocator = MakeAllocator(
+      NoFeatures(), {}, {Class(kClassA, kDriverA)},
+      {SliceWithMultipleDevices(kSlice1, kNode1, kPool1, kDriverA, 8)});
+  WrapClaim claim = ClaimWithRequests(kClaim0, {}, Request(kReq0, kClassA, 9));
+  std::vector<const api::ResourceClaim*> claims = {&claim};
+  AllocateResult result =
+      allocator->Allocate(Node(kNode1, kRegion1), claims, AllocateLimits{});
+  EXPECT_EQ(result.code, Code::kNoFit);
+  EXPECT_EQ(result.allocate_one_invocations, 1);
+
+  // Eight asked for and eight there: the search runs and takes them all.
+  WrapClaim eight = ClaimWithRequests(kClaim0, {}, Request(kReq0, kClassA, 8));
+  claims = {&eight};
+  result =
+      allocator->Allocate(Node(kNode1, kRegion1), claims, AllocateLimits{});
+  EXPECT_EQ(result.code, Code::kAllocated);
 }
 
 // A device whose version attribute is not a semantic version fails the

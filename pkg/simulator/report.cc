@@ -281,6 +281,10 @@ std::string RenderTable(const SimulationResult& r) {
       out << "stopped at --max " << c.max << "\n";
     } else if (!c.stopped_by.empty()) {
       out << "the next one: " << c.stopped_by << "\n";
+      if (!c.stopped_devices.empty()) {
+        out << "its devices, on the closest node: " << c.stopped_devices
+            << "\n";
+      }
     }
   }
   if (r.nodes_needed >= 0) {
@@ -459,6 +463,10 @@ void WritePlanOutcomes(JsonWriter& w, const SimulationResult& r) {
     w.EndObject();
     w.Key("stoppedBy");
     WriteString(w, c.stopped_by);
+    if (!c.stopped_devices.empty()) {
+      w.Key("stoppedByDevices");
+      WriteString(w, c.stopped_devices);
+    }
     w.Key("reachedMax");
     w.Bool(c.reached_max);
     w.EndObject();

@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_map>
 
+#include "pkg/api/codec.h"
 #include "pkg/api/podgroup.h"
 #include "pkg/api/resource_names.h"
 #include "pkg/api/taints.h"
@@ -109,11 +110,15 @@ std::vector<GroupMember> GroupMembers(const std::vector<api::Pod>& input) {
   return members;
 }
 
+// `shortage`: the last fit failure of a member in the run (FitFailure),
+// which the members' final messages may no longer hold (released with the
+// others, backing off).
 PodGroupOutcome SummarizePodGroup(const api::PodGroup& group,
                                   const std::vector<PodOutcome>& pods,
                                   const SimulatedCluster& api_server,
                                   const std::vector<GroupMember>& members,
-                                  int most_placed) {
+                                  int most_placed,
+                                  const std::string& shortage) {
   PodGroupOutcome out{group.metadata.ns, group.metadata.name,
                       group.spec.min_member};
   out.most_placed = most_placed;
@@ -136,6 +141,7 @@ PodGroupOutcome SummarizePodGroup(const api::PodGroup& group,
   if (out.scheduled >= out.min_member && out.scheduled == out.members) {
     return out;
   }
+  if (fit_failure.empty()) fit_failure = shortage;
   if (out.members < out.min_member) {
     const int missing = out.min_member - out.members;
     out.message = "waiting for " + std::to_string(missing) + " more pod" +
@@ -145,7 +151,9 @@ PodGroupOutcome SummarizePodGroup(const api::PodGroup& group,
                   std::to_string(out.min_member) + " fit";
     if (!fit_failure.empty()) out.message += " (" + fit_failure + ")";
   } else {
-    out.message = last_message;
+    out.message = FitFailure(last_message).empty() && !fit_failure.empty()
+                      ? fit_failure
+                      : last_message;
   }
   return out;
 }
@@ -181,6 +189,14 @@ void ExplainGangMembers(const SimulatedCluster& api_server,
       continue;
     }
     auto g = outcome_by_group.find(key);
+    if (o.message != kNeverTried && FitFailure(o.message).empty() &&
+        g != outcome_by_group.end() && !g->second->message.empty() &&
+        o.message.find(g->second->message) == std::string::npos) {
+      // kube's words for the gang's rule ("optimistic rejection in
+      // PostFilter", "failed recently"), then what the group lacks.
+      o.message += " (PodGroup " + key + ": " + g->second->message + ")";
+      continue;
+    }
     if (o.message == kNeverTried && g != outcome_by_group.end() &&
         !g->second->message.empty()) {
       o.message =
@@ -193,40 +209,89 @@ void ExplainGangMembers(const SimulatedCluster& api_server,
   }
 }
 
-// PodOutcome::primary_reason for the unschedulable pods whose message
-// gives several reasons: the nodes one plugin alone rejects, in a cycle
-// recorded against the cluster as the run leaves it (every plugin runs on
-// every node there). Pods of one controller with the same message share
-// the answer, so a Deployment of a hundred GPU pods costs one cycle.
-void SetPrimaryReasons(scheduler::Scheduler& s,
-                       const SimulatedCluster& api_server,
-                       std::vector<PodOutcome>& pods) {
-  std::map<std::string, std::string> by_shape;
+// `text` with the claims made for the pod from templates named as the pod
+// names them ("claim ml/train-0-gpus-x7k2p" -> "its claim gpus"), so that
+// the pods of one workload read alike.
+std::string WithPodClaimNames(std::string text, const api::Pod& pod) {
+  for (const api::PodResourceClaimStatus& s :
+       pod.status.resource_claim_statuses) {
+    if (!s.resource_claim_name) continue;
+    const std::string made =
+        "claim " + pod.metadata.ns + "/" + *s.resource_claim_name;
+    for (size_t at; (at = text.find(made)) != std::string::npos;) {
+      text.replace(at, made.size(), "its claim " + s.name);
+    }
+  }
+  return text;
+}
+
+// What an explained cycle says a pod lacks: the reason that alone rejects
+// the most nodes, and the devices it lacks on the node closest to having
+// them.
+struct Shortage {
+  std::string primary_reason;
+  std::string devices;
+};
+
+Shortage ShortageOf(const explain::Explanation& e) {
+  Shortage out;
+  if (!e.closest.empty()) out.primary_reason = e.closest.front().reason;
+  for (const explain::PluginRejections& r : e.rejections) {
+    if (r.plugin != "DynamicResources") continue;
+    // A node with the claim's devices but too few free says more than one
+    // without any ("no device matches").
+    for (const auto& [node, detail] : r.details) {
+      if (out.devices.empty() ||
+          detail.find("matching devices free") != std::string::npos) {
+        out.devices = node + ": " + detail;
+        if (detail.find("matching devices free") != std::string::npos) break;
+      }
+    }
+  }
+  return out;
+}
+
+// PodOutcome::primary_reason and ::device_shortage for the unschedulable
+// pods whose message gives several reasons or blames their claims: read
+// from a cycle recorded against the cluster as the run leaves it (every
+// plugin runs on every node there). Pods alike (the same spec, labels and
+// message, as a workload's or the --capacity copies are) share the
+// answer, so a Deployment of a hundred GPU pods costs one cycle.
+void ExplainShortages(scheduler::Scheduler& s,
+                      const SimulatedCluster& api_server,
+                      std::vector<PodOutcome>& pods) {
+  constexpr std::string_view kClaims = "cannot allocate all claims";
+  std::map<std::string, Shortage> by_shape;
   for (PodOutcome& o : pods) {
-    if (o.node || FitErrorReasons(o.message) < 2) continue;
+    const int reasons = FitErrorReasons(o.message);
+    if (o.node || reasons == 0 ||
+        (reasons < 2 && o.message.find(kClaims) == std::string::npos)) {
+      continue;
+    }
+    Shortage found;
     if (o.explanation.has_value()) {
-      if (!o.explanation->closest.empty()) {
-        o.primary_reason = o.explanation->closest.front().reason;
+      found = ShortageOf(*o.explanation);
+    } else {
+      std::shared_ptr<const api::Pod> pod = api_server.GetPod(o.ns, o.name);
+      if (pod == nullptr) continue;
+      // What of the pod its cycle reads: its namespace, labels and spec (a
+      // claim made from a template is named in its status, which is not).
+      api::Pod bare;
+      bare.metadata.ns = pod->metadata.ns;
+      bare.metadata.labels = pod->metadata.labels;
+      bare.spec = pod->spec;
+      std::string shape = api::EncodeJson(bare) + "\n" +
+                          PrimaryReasonKey(o.message, o.name, o.ns);
+      if (auto it = by_shape.find(shape); it != by_shape.end()) {
+        found = it->second;
+      } else {
+        auto cycle = s.Explain(o.ns, o.name, 5);
+        if (cycle.ok()) found = ShortageOf(cycle->explanation);
+        by_shape.emplace(std::move(shape), found);
       }
-      continue;
     }
-    std::shared_ptr<const api::Pod> pod = api_server.GetPod(o.ns, o.name);
-    if (pod == nullptr) continue;
-    std::string shape = Key(o.ns, o.name);
-    for (const api::OwnerReference& ref : pod->metadata.owner_references) {
-      if (ref.controller.value_or(false) && !ref.uid.empty()) {
-        shape = ref.uid + "\n" + PrimaryReasonKey(o.message, o.name, o.ns);
-      }
-    }
-    if (auto found = by_shape.find(shape); found != by_shape.end()) {
-      o.primary_reason = found->second;
-      continue;
-    }
-    auto cycle = s.Explain(o.ns, o.name, 1);
-    if (cycle.ok() && !cycle->explanation.closest.empty()) {
-      o.primary_reason = cycle->explanation.closest.front().reason;
-    }
-    by_shape.emplace(std::move(shape), o.primary_reason);
+    if (reasons >= 2) o.primary_reason = found.primary_reason;
+    o.device_shortage = found.devices;
   }
 }
 
@@ -243,7 +308,10 @@ CapacityOutcome SummarizeCapacity(const SimulationResult& result,
   for (const std::string& key : copies) {
     auto it = by_key.find(key);
     if (it == by_key.end() || !it->second->node) {
-      out.stopped_by = it == by_key.end() ? "" : it->second->message;
+      if (it != by_key.end()) {
+        out.stopped_by = it->second->message;
+        out.stopped_devices = it->second->device_shortage;
+      }
       return out;
     }
     ++out.fits;
@@ -364,18 +432,65 @@ util::Result<SimulationResult> SimulateFrom(
   }
   // Failed attempts since a pod was last scheduled.
   int failed_attempts_since_progress = 0;
+  int scheduled_total = 0;
+  // Pods whose last failure came while pods of another group were held at
+  // Permit: the room those held may be what this pod lacked, and giving it
+  // back is no event the queue hears of (an in-flight claim allocation let
+  // go writes nothing), so the running scheduler retries such a pod when
+  // it flushes its unschedulable pods, five minutes on.
+  std::set<std::string> failed_beside_holds;
+  // "namespace/group" -> the last fit failure of one of its members.
+  std::map<std::string, std::string> group_shortage;
+  // The scheduler, once made: a pod's failure asks it who is held.
+  scheduler::Scheduler* running = nullptr;
+  auto held_by_others = [&](const std::string& key) {
+    if (running == nullptr) return false;
+    const size_t slash = key.find('/');
+    std::shared_ptr<const api::Pod> pod =
+        api_server.GetPod(key.substr(0, slash), key.substr(slash + 1));
+    const std::string_view group =
+        pod == nullptr ? std::string_view() : framework::PodGroupName(*pod);
+    bool held = false;
+    running->waiting_pods().ForEach([&](framework::WaitingPod& w) {
+      if (held || w.Done()) return;
+      const api::Pod& other = w.pod();
+      const bool sibling = !group.empty() && pod != nullptr &&
+                           other.metadata.ns == pod->metadata.ns &&
+                           framework::PodGroupName(other) == group;
+      held = !sibling && Key(other.metadata.ns, other.metadata.name) != key;
+    });
+    return held;
+  };
   deps.on_attempt = [&](const scheduler::AttemptOutcome& o) {
     if (!last_attempt.count(o.pod)) attempt_order.push_back(o.pod);
     last_attempt[o.pod] = o;
     if (o.result == scheduler::AttemptOutcome::Result::kScheduled) {
       failed_attempts_since_progress = 0;
+      ++scheduled_total;
+      failed_beside_holds.erase(o.pod);
     } else {
       ++failed_attempts_since_progress;
+      if (std::string fit = FitFailure(o.message); !fit.empty()) {
+        const size_t slash = o.pod.find('/');
+        if (auto pod = api_server.GetPod(o.pod.substr(0, slash),
+                                         o.pod.substr(slash + 1));
+            pod != nullptr && !framework::PodGroupName(*pod).empty()) {
+          group_shortage[Key(pod->metadata.ns,
+                             std::string(framework::PodGroupName(*pod)))] =
+              std::move(fit);
+        }
+      }
+      if (held_by_others(o.pod)) {
+        failed_beside_holds.insert(o.pod);
+      } else {
+        failed_beside_holds.erase(o.pod);
+      }
     }
   };
   auto sched = scheduler::Scheduler::Create(cfg, registry, std::move(deps));
   if (!sched.ok()) return sched.error();
   scheduler::Scheduler& s = **sched;
+  running = &s;
   api_server.set_scheduler(&s);
   const std::string first_profile = cfg.profiles.front().scheduler_name;
 
@@ -499,7 +614,9 @@ util::Result<SimulationResult> SimulateFrom(
           if (v.passed()) continue;
           if (!o.message.empty()) o.message += "; ";
           o.message += v.plugin + ": " + v.Outcome();
-          if (!v.detail.empty()) o.message += " (" + v.detail + ")";
+          if (!v.detail.empty()) {
+            o.message += " (" + WithPodClaimNames(v.detail, *pod) + ")";
+          }
         }
       }
       if (o.message.empty()) o.node = options.probe_node;
@@ -536,12 +653,36 @@ util::Result<SimulationResult> SimulateFrom(
     }
   };
   progress();
+  // The running scheduler moves a pod pooled as unschedulable back to be
+  // tried again after this long without an event for it
+  // (podMaxInUnschedulablePodsDuration).
+  constexpr std::chrono::minutes kUnschedulableFlush{5};
+  // Flushes emulated since the last pod was scheduled (or preempted).
+  int flushes_without_progress = 0;
+  int scheduled_before = 0;
+  // Stops the run, unless pods that failed only beside another group's
+  // held room are still to be retried: then simulated time moves to the
+  // flush that retries them, once per progress made.
+  auto stop_or_flush = [&] {
+    if (failed_beside_holds.empty() || flushes_without_progress > 0) {
+      return false;
+    }
+    ++flushes_without_progress;
+    failed_attempts_since_progress = 0;
+    clock.Advance(kUnschedulableFlush + std::chrono::seconds(1));
+    return true;
+  };
   while (true) {
     s.Tick();
     count_placed();
     if (api_server.preemptions().size() != preemptions_seen) {
       preemptions_seen = api_server.preemptions().size();
       failed_attempts_since_progress = 0;
+      flushes_without_progress = 0;
+    }
+    if (scheduled_total != scheduled_before) {
+      scheduled_before = scheduled_total;
+      flushes_without_progress = 0;
     }
     // Nothing scheduled (or preempted) while every pending pod could have
     // failed three times over: the simulated cluster no longer changes,
@@ -549,6 +690,7 @@ util::Result<SimulationResult> SimulateFrom(
     // retries for ever).
     if (failed_attempts_since_progress >
         3 * static_cast<int>(pending.size()) + 10) {
+      if (stop_or_flush()) continue;
       break;
     }
     queue::SchedulingQueue::Counts counts = s.queue().PendingCounts();
@@ -573,6 +715,7 @@ util::Result<SimulationResult> SimulateFrom(
       clock.Advance(std::chrono::seconds(1));
       continue;
     }
+    if (stop_or_flush()) continue;
     break;
   }
   // Stopped early: what pods still hold at Permit is given back.
@@ -645,7 +788,7 @@ util::Result<SimulationResult> SimulateFrom(
     out.pods.push_back(std::move(o));
   }
 
-  SetPrimaryReasons(s, api_server, out.pods);
+  ExplainShortages(s, api_server, out.pods);
 
   if (options.workloads != nullptr) {
     std::map<std::string, const PodOutcome*> outcome_by_key;
@@ -681,9 +824,10 @@ util::Result<SimulationResult> SimulateFrom(
 
   if (s.SchedulesGangs()) {
     for (const api::PodGroup& g : cluster.pod_groups) {
-      out.pod_groups.push_back(
-          SummarizePodGroup(g, out.pods, api_server, group_members,
-                            most_placed[Key(g.metadata.ns, g.metadata.name)]));
+      out.pod_groups.push_back(SummarizePodGroup(
+          g, out.pods, api_server, group_members,
+          most_placed[Key(g.metadata.ns, g.metadata.name)],
+          group_shortage[Key(g.metadata.ns, g.metadata.name)]));
     }
     ExplainGangMembers(api_server, cluster.pod_groups, out);
   } else {

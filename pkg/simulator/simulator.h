@@ -61,6 +61,11 @@ struct PodOutcome {
   // everything else), not the one given for most nodes. Empty when the
   // message says it alone (PrimaryReason in report.h reads it there).
   std::string primary_reason;
+  // An unschedulable pod whose claims could not be allocated: on the node
+  // closest to having its devices, what it lacks ("gpu-h100-1: claim
+  // ml/train-gpus-x, request gpus: 4 of 8 matching devices free, 8
+  // needed"), as --explain says it.
+  std::string device_shortage;
 };
 
 // The devices of one driver that ResourceSlices publish for a node
@@ -132,6 +137,7 @@ struct CapacityOutcome {
   int fits = 0;     // copies scheduled before the first that was not
   std::map<std::string, int> nodes;  // where they went
   std::string stopped_by;            // the first unschedulable copy's reason
+  std::string stopped_devices;       // its PodOutcome::device_shortage
   bool reached_max = false;          // every copy up to --max fitted
   int max = 0;
 };
