@@ -72,6 +72,8 @@ Device ManyAttributes() {
 std::vector<Case> KubernetesCases() {
   api::Quantity mebi = *api::Quantity::Parse("1Mi");
   std::vector<Case> cases = {
+      {"true", "true", 0, {}},
+      {"false", "false", 0, {}, false, false},
       {"runtime-error-lookup-identifier",
        R"(device.attributes["no-such-domain"].noSuchAttr.isGreaterThan(quantity("0")))",
        6,
