@@ -91,10 +91,17 @@ std::string FieldError::String() const {
   std::string body;
   // A value of absurd length (a 10 MB name) is cut: every value kube
   // accepts is far shorter and stays whole.
-  const std::optional<std::string> value =
-      this->value
-          ? std::optional<std::string>(util::ElideLongValue(*this->value))
-          : std::nullopt;
+  std::optional<std::string> value = this->value;
+  if (value && value->size() > util::kLongValueBytes) {
+    // A quoted string keeps its quotes; its length is the string's own.
+    const bool quoted =
+        value->size() >= 2 && value->front() == '"' && value->back() == '"';
+    value = quoted ? "\"" +
+                         util::ElideLongValue(std::string_view(*value).substr(
+                             1, value->size() - 2)) +
+                         "\""
+                   : util::ElideLongValue(*value);
+  }
   switch (type) {
     case Type::kRequired:
       body = "Required value";

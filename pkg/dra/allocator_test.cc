@@ -454,8 +454,14 @@ TEST(AllocatorTest, DiagnoseNamesTheRequestThatLacksDevices) {
   claim.spec.devices.requests[0].exactly->selectors = {
       CelSelector("device.attributes[\"driver-a\"].memory >= 100")};
   EXPECT_EQ(free->Diagnose(node, claims),
-            "claim ml/claim-0, request req-0: no device matches (3 devices on "
-            "the node)");
+            "claim ml/claim-0, request req-0: no device matches class class-a "
+            "and the request's selectors (3 devices on the node)");
+
+  // A node without slices publishes nothing.
+  auto none = MakeAllocator(NoFeatures(), {}, {cls}, {});
+  EXPECT_EQ(none->Diagnose(node, claims),
+            "claim ml/claim-0, request req-0: no device matches (the node "
+            "publishes no devices)");
 }
 
 // Pools are searched in (driver, pool) order and slices by name, whatever

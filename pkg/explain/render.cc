@@ -60,7 +60,11 @@ std::string RenderText(const Explanation& e) {
     }
   }
   if (!s.attempted) {
-    out << "  Never tried: held back before its first scheduling cycle\n";
+    // A pod whose turn never came says so in its message; only one held
+    // back (a scheduling gate) is told so here.
+    if (s.message.rfind("not tried", 0) != 0) {
+      out << "  Never tried: held back before its first scheduling cycle\n";
+    }
     return out.str();
   }
   if (!s.current_node.empty() && e.fits_current_node.has_value()) {

@@ -5,6 +5,10 @@
 
 #include <bit>
 
+#include "pkg/simulator/changes.h"
+#include "pkg/simulator/cluster.h"
+#include "pkg/simulator/plan.h"
+
 namespace ksched::simulator {
 namespace {
 
@@ -127,6 +131,108 @@ TEST(SearchNodeCountTest, ATrialsErrorEndsTheSearch) {
       });
   ASSERT_FALSE(found.ok());
   EXPECT_EQ(found.error().message(), "no profiles configured");
+}
+
+// One node with 8 GPUs, 6 of them held by a running pod's claim, and three
+// pending pods asking 4, 8 and 8 GPUs from templates.
+constexpr std::string_view kGpuCluster = R"(
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: gpu}
+spec: {selectors: [{cel: {expression: 'device.driver == "gpu.example.com"'}}]}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: gpu-1}
+status: {allocatable: {cpu: "64", memory: 512Gi, pods: "110"}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: gpu-1}
+spec:
+  driver: gpu.example.com
+  nodeName: gpu-1
+  pool: {name: gpu-1, generation: 1, resourceSliceCount: 1}
+  devices: [{name: g0}, {name: g1}, {name: g2}, {name: g3}, {name: g4}, {name: g5}, {name: g6}, {name: g7}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaim
+metadata: {name: held, namespace: default}
+spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu, count: 6}}]}}
+status:
+  allocation:
+    devices:
+      results:
+      - {request: r, driver: gpu.example.com, pool: gpu-1, device: g0}
+      - {request: r, driver: gpu.example.com, pool: gpu-1, device: g1}
+      - {request: r, driver: gpu.example.com, pool: gpu-1, device: g2}
+      - {request: r, driver: gpu.example.com, pool: gpu-1, device: g3}
+      - {request: r, driver: gpu.example.com, pool: gpu-1, device: g4}
+      - {request: r, driver: gpu.example.com, pool: gpu-1, device: g5}
+  reservedFor: [{resource: pods, name: running, uid: pod-default-running}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: running}
+spec:
+  nodeName: gpu-1
+  containers: [{name: c, resources: {requests: {cpu: "8"}}}]
+  resourceClaims: [{name: g, resourceClaimName: held}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: four}
+spec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu, count: 4}}]}}}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: eight}
+spec: {spec: {devices: {requests: [{name: r, exactly: {deviceClassName: gpu, count: 8}}]}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: a}
+spec:
+  containers: [{name: c, resources: {requests: {cpu: "8"}}}]
+  resourceClaims: [{name: g, resourceClaimTemplateName: four}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: b}
+spec:
+  containers: [{name: c, resources: {requests: {cpu: "8"}}}]
+  resourceClaims: [{name: g, resourceClaimTemplateName: eight}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: c}
+spec:
+  containers: [{name: c, resources: {requests: {cpu: "60"}}}]
+  resourceClaims: [{name: g, resourceClaimTemplateName: eight}]
+)";
+
+TEST(NodeCountLowerBoundTest, DevicesAndResourcesBeyondWhatIsFree) {
+  auto cluster = ParseCluster(kGpuCluster);
+  ASSERT_TRUE(cluster.ok()) << cluster.error().message();
+  ClusterChanges changes;
+  changes.node_template = cluster->nodes.front();
+  const std::vector<api::ResourceSlice> slices =
+      TemplateSlices(*cluster, changes);
+  ASSERT_EQ(slices.size(), 1u);
+  // 20 GPUs asked, 2 free, 8 a node: at least 3 nodes.
+  EXPECT_EQ(NodeCountLowerBound(*cluster, *changes.node_template, slices,
+                                {"default/a", "default/b", "default/c"}),
+            3);
+  // 4 asked, 2 free: one node.
+  EXPECT_EQ(NodeCountLowerBound(*cluster, *changes.node_template, slices,
+                                {"default/a"}),
+            1);
+  // CPU: 76 asked, 56 free, 64 a node: one; with no devices on the
+  // template, devices bound nothing (those pods are the ones no such node
+  // takes).
+  EXPECT_EQ(NodeCountLowerBound(*cluster, *changes.node_template, {},
+                                {"default/a", "default/b", "default/c"}),
+            1);
 }
 
 }  // namespace

@@ -127,8 +127,10 @@ std::string NodesNeededLines(const SimulationResult& r) {
                         : "none: every pending pod fits already\n");
   } else {
     out << n << " more" << like
-        << (some_cannot ? " fit every pending pod such nodes can take\n"
-                        : " make every pending pod fit\n");
+        << (some_cannot ? (n == 1 ? " fits" : " fit")
+                        : (n == 1 ? " makes" : " make"))
+        << (some_cannot ? " every pending pod such nodes can take\n"
+                        : " every pending pod fit\n");
   }
   if (some_cannot) {
     // The same reason for many pods (a workload's) is said once.
@@ -282,8 +284,7 @@ std::string RenderTable(const SimulationResult& r) {
     } else if (!c.stopped_by.empty()) {
       out << "the next one: " << c.stopped_by << "\n";
       if (!c.stopped_devices.empty()) {
-        out << "its devices, on the closest node: " << c.stopped_devices
-            << "\n";
+        out << "its claims, e.g. on " << c.stopped_devices << "\n";
       }
     }
   }

@@ -29,6 +29,49 @@ TEST(PrimaryReasonTest, TheReasonThatRejectedMostNodes) {
             "node(s) had volume node affinity conflict");
 }
 
+TEST(PrimaryReasonTest, APodNamedWithItsNamespaceIsLeftOutToo) {
+  // DRA's PreFilter names the pod as "namespace/name": pods that differ
+  // only by it share one reason.
+  EXPECT_EQ(PrimaryReason("pod \"ml/tpl-0\": ResourceClaim not created yet",
+                          "tpl-0", "ml"),
+            "ResourceClaim not created yet");
+  EXPECT_EQ(PrimaryReasonKey("pod \"ml/tpl-0\": ResourceClaim not created yet",
+                             "tpl-0", "ml"),
+            PrimaryReasonKey("pod \"ml/tpl-1\": ResourceClaim not created yet",
+                             "tpl-1", "ml"));
+}
+
+TEST(PrimaryReasonTest, FitErrorReasonsCountsTheItems) {
+  EXPECT_EQ(FitErrorReasons("0/5 nodes are available: 1 cannot allocate all "
+                            "claims, 4 Insufficient cpu. preemption: 0/5 "
+                            "nodes are available: 5 No preemption victims "
+                            "found for incoming pod, 3 x."),
+            2);
+  EXPECT_EQ(FitErrorReasons("0/3 nodes are available: 3 Insufficient cpu."), 1);
+  // A reason holding a comma not followed by a count is one item.
+  EXPECT_EQ(FitErrorReasons("0/5 nodes are available: pre-filter pod cannot "
+                            "find enough sibling pods, current pods number: "
+                            "3."),
+            1);
+  EXPECT_EQ(FitErrorReasons("waiting for scheduling gates: [a]"), 0);
+}
+
+TEST(PendingReasonsTest, APrimaryReasonTheRunFoundComesFirst) {
+  SimulationResult r;
+  PodOutcome gpu{"ml", "train-0", "ksched", std::nullopt,
+                 "0/5000 nodes are available: 1000 cannot allocate all "
+                 "claims, 4000 Insufficient cpu."};
+  gpu.primary_reason = "cannot allocate all claims";
+  PodOutcome web{"ml", "web-0", "ksched", std::nullopt,
+                 "0/5000 nodes are available: 5000 Insufficient cpu."};
+  r.pods = {gpu, web, gpu};
+  const std::vector<PendingReason> reasons = PendingReasons(r);
+  ASSERT_EQ(reasons.size(), 2u);
+  EXPECT_EQ(reasons[0].reason, "cannot allocate all claims");
+  EXPECT_EQ(reasons[0].pods, 2);
+  EXPECT_EQ(reasons[1].reason, "Insufficient cpu");
+}
+
 TEST(PrimaryReasonTest, PreFilterRejectionsAndOtherMessages) {
   // A PreFilter's message rejects every node, commas and all.
   EXPECT_EQ(PrimaryReason("0/7 nodes are available: pod has unbound "

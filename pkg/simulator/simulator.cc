@@ -226,8 +226,8 @@ std::string WithPodClaimNames(std::string text, const api::Pod& pod) {
 }
 
 // What an explained cycle says a pod lacks: the reason that alone rejects
-// the most nodes, and the devices it lacks on the node closest to having
-// them.
+// the most nodes, and what its claims lack on a node (one with devices of
+// their class, where the first few rejected nodes have one).
 struct Shortage {
   std::string primary_reason;
   std::string devices;
@@ -235,7 +235,22 @@ struct Shortage {
 
 Shortage ShortageOf(const explain::Explanation& e) {
   Shortage out;
-  if (!e.closest.empty()) out.primary_reason = e.closest.front().reason;
+  if (!e.closest.empty()) {
+    // One reason, as the message counts them: a plugin that rejects a node
+    // for two ("Insufficient cpu, Insufficient memory") is counted under
+    // its first, so pods share the reasons their messages give.
+    const explain::CloseGroup& closest = e.closest.front();
+    out.primary_reason = closest.reason;
+    for (const explain::PluginRejections& r : e.rejections) {
+      if (r.plugin != closest.plugin) continue;
+      for (const auto& [reason, nodes] : r.reasons) {
+        if (closest.reason.rfind(reason, 0) == 0 &&
+            reason.size() < out.primary_reason.size()) {
+          out.primary_reason = reason;
+        }
+      }
+    }
+  }
   for (const explain::PluginRejections& r : e.rejections) {
     if (r.plugin != "DynamicResources") continue;
     // A node with the claim's devices but too few free says more than one

@@ -61,10 +61,10 @@ struct PodOutcome {
   // everything else), not the one given for most nodes. Empty when the
   // message says it alone (PrimaryReason in report.h reads it there).
   std::string primary_reason;
-  // An unschedulable pod whose claims could not be allocated: on the node
-  // closest to having its devices, what it lacks ("gpu-h100-1: claim
-  // ml/train-gpus-x, request gpus: 4 of 8 matching devices free, 8
-  // needed"), as --explain says it.
+  // An unschedulable pod whose claims could not be allocated: what they
+  // lack on a node, one with devices of their class where there is one
+  // ("gpu-h100-1: claim ml/train-gpus-x, request gpus: 4 of 8 matching
+  // devices free, 8 needed"), as --explain says it.
   std::string device_shortage;
 };
 

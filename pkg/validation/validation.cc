@@ -49,7 +49,7 @@ std::string InvalidMessage(std::string_view kind, std::string_view name,
     out += group;
   }
   out += ' ';
-  out += util::ElideLongValue(config::GoQuote(name));
+  out += config::GoQuote(util::ElideLongValue(name));
   out += " is invalid";
   if (!errors.empty()) out += ": " + config::AggregateMessage(errors);
   return out;

@@ -402,6 +402,20 @@ TEST_F(ReportBrowserTest, PlansShowWorkloadsDrainsNodesNeededCapacityAndGangs) {
   ASSERT_LT(IndexOf(tags, needed[0]) + 2, tags.size());
   EXPECT_EQ(tags[IndexOf(tags, needed[0]) + 2].text,
             std::to_string(json["nodesNeeded"].GetInt()));
+  // The pods no node of the template takes, one line a reason, and how the
+  // count was found.
+  const rapidjson::Value& search = json["nodeSearch"];
+  const std::string cannot_id = "cannot-take";
+  EXPECT_EQ(WithAttr(tags, "id", &cannot_id).size(),
+            search["cannotTake"].Size() > 0 ? 1u : 0u);
+  const std::string search_id = "nodes-needed-search";
+  auto searched = WithAttr(tags, "id", &search_id);
+  ASSERT_EQ(searched.size(), 1u);
+  EXPECT_NE(
+      searched[0]->text.find("Searched in " +
+                             std::to_string(search["runs"].GetInt()) + " runs"),
+      std::string::npos)
+      << searched[0]->text;
 
   const std::string capacity = "--cluster " + kSource +
                                "/examples/cluster.yaml --capacity " + kSource +

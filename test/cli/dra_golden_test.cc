@@ -34,7 +34,8 @@ TEST(DraGoldenTest, ExplainNamesTheRequestWithoutDevices) {
   auto r = RunCommand(kSimulate + "--explain");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("    DynamicResources on node-1: claim ml/huge-gpu, "
-                       "request gpu: no device matches (8 devices on the "
+                       "request gpu: no device matches class gpu.example.com "
+                       "and the request's selectors (8 devices on the "
                        "node)\n"),
             std::string::npos)
       << r.out;
@@ -42,7 +43,8 @@ TEST(DraGoldenTest, ExplainNamesTheRequestWithoutDevices) {
   ASSERT_EQ(json.exit_code, 0) << json.err;
   EXPECT_NE(json.out.find(
                 "\"details\":{\"node-1\":\"claim ml/huge-gpu, request gpu: no "
-                "device matches (8 devices on the node)\""),
+                "device matches class gpu.example.com and the request's "
+                "selectors (8 devices on the node)\""),
             std::string::npos)
       << json.out.substr(0, 4000);
 }

@@ -63,8 +63,18 @@ TEST(PlanCliTest, HowManyNodesOfThisTypeAreNeeded) {
   EXPECT_NE(r.out.find("shop/web (Deployment): 15/15 scheduled"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("1 more node like worker fit every pending pod such "
-                       "nodes can take; 6 do not fit on any number of them:"),
+  EXPECT_NE(r.out.find("1 more node like worker fits every pending pod such "
+                       "nodes can take\nno node like worker can take 6 "
+                       "pods:\n"),
+            std::string::npos)
+      << r.out;
+  // Each with what a worker lacks for it.
+  EXPECT_NE(r.out.find("  ml/notebook-0: NodeResourcesFit: Insufficient "
+                       "nvidia.com/gpu\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("  ci/builder-0: NodeAffinity: node(s) didn't match "
+                       "Pod's node affinity/selector\n"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("added nodes: worker-1\n"), std::string::npos);

@@ -171,14 +171,35 @@ window.addEventListener('error', (e) => {
         c.reachedMax ? 'Stopped at --max.' : (c.stoppedBy ? 'The next one: ' + c.stoppedBy : '')));
     }
     if (model.nodesNeeded !== undefined) {
-      const stuck = unschedulable.map(podKey);
-      box.append(el('h3', null, 'Nodes needed'), el('p', {id: 'nodes-needed'},
-        model.nodesNeeded === 0 && !stuck.length ? 'None: every pending pod fits already.'
-          : el('span', null, el('b', null, model.nodesNeeded), ' more ' +
-            (model.nodesNeeded === 1 ? 'node' : 'nodes') + ' like ' + model.nodeTemplate +
-            (stuck.length ? ' fit every pending pod such nodes can take; ' +
-              plural(stuck.length, 'pod') + ' fit on no number of them: ' + stuck.join(', ')
-              : ' make every pending pod fit.'))));
+      // The table's words (report.cc, NodesNeededLines).
+      const s = model.nodeSearch || {found: true, cannotTake: [], notWithin: [], tried: [], runs: 0};
+      const n = model.nodesNeeded;
+      const like = ' more ' + (n === 1 ? 'node' : 'nodes') + ' like ' + model.nodeTemplate;
+      const some = s.cannotTake.length > 0;
+      let answer;
+      if (!s.found) {
+        answer = el('span', null, 'Even ', el('b', null, n), like + (s.stoppedAtMax ? ' (--max)' : ' (one a pending pod)') +
+          ' leave ' + plural(s.notWithin.length, 'pod') + ' such nodes take alone pending: ' + s.notWithin.join(', '));
+      } else if (n === 0) {
+        answer = some ? 'None: every pending pod such nodes can take fits already.' : 'None: every pending pod fits already.';
+      } else {
+        answer = el('span', null, el('b', null, n), like + (some ? (n === 1 ? ' fits' : ' fit') + ' every pending pod such nodes can take.'
+          : (n === 1 ? ' makes' : ' make') + ' every pending pod fit.'));
+      }
+      box.append(el('h3', null, 'Nodes needed'), el('p', {id: 'nodes-needed'}, answer));
+      if (some) {
+        const byReason = new Map();
+        for (const c of s.cannotTake) {
+          if (!byReason.has(c.reason)) byReason.set(c.reason, []);
+          byReason.get(c.reason).push(c.pod);
+        }
+        box.append(el('p', null, 'No node like ' + model.nodeTemplate + ' can take ' + plural(s.cannotTake.length, 'pod') + ':'),
+          el('ul', {id: 'cannot-take'}, ...[...byReason].map(([why, pods]) => el('li', null, pods.join(', ') + ': ' + why))));
+      }
+      if (s.runs) {
+        box.append(el('p', {id: 'nodes-needed-search'}, 'Searched in ' + plural(s.runs, 'run') + ' (' + s.tried.join(', ') +
+          ' more nodes' + (some ? ', and one trying each pod alone' : '') + '), ' + s.seconds.toFixed(2) + ' s.'));
+      }
     }
     if (model.displaced) {
       // The table output's words for each fate.
@@ -528,7 +549,9 @@ window.addEventListener('error', (e) => {
     const sum = x.summary;
     box.append(el('p', {class: 'filter-line'}, 'Filter: ' + sum.filteredNodes + ' of ' + x.totalNodes +
       ' nodes evaluated, ' + sum.feasibleNodes + ' feasible' + (sum.scoredNodes ? ', ' + sum.scoredNodes + ' scored' : '')));
-    if (!x.attempted) box.append(el('p', null, 'Never tried: held back before its first scheduling cycle.'));
+    if (!x.attempted && !String(x.message || '').startsWith('not tried')) {
+      box.append(el('p', null, 'Never tried: held back before its first scheduling cycle.'));
+    }
     if (x.currentNode && sum.fitsCurrentNode !== undefined) {
       box.append(el('p', null, 'Its node ' + x.currentNode + (sum.fitsCurrentNode ? ' would still take it.' : ' would no longer take it.')));
     }
