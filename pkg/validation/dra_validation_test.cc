@@ -1168,6 +1168,38 @@ TEST(DraRecordedAnswerTest, SharedCountersWithDevices) {
             response["message"].GetString());
 }
 
+// A selector that does not parse is refused on create, at its path. (Only
+// the start of the message is compared: cel-go goes on to list the tokens
+// it expected, which ksched's parser does not.)
+TEST(DraSelectorTest, SyntaxErrorIsRefusedOnCreate) {
+  for (std::string_view kind : {"ResourceClaim", "ResourceClaimTemplate"}) {
+    std::string yaml = ClaimRequest(
+        "name: gpu, exactly: {deviceClassName: c, selectors: [{cel: "
+        "{expression: 'device.driver =='}}]}");
+    std::string prefix =
+        "spec.devices.requests[0].exactly.selectors[0].cel.expression: "
+        "Invalid value: \"device.driver ==\": compilation failed: ERROR: "
+        "<input>:1:17: Syntax error: mismatched input '<EOF>'";
+    if (kind == "ResourceClaimTemplate") {
+      yaml =
+          "metadata: {name: t}\nspec:\n  spec:\n    devices:\n"
+          "      requests: [{name: gpu, exactly: {deviceClassName: c, "
+          "selectors: [{cel: {expression: 'device.driver =='}}]}}]\n";
+      prefix = "spec." + prefix;
+    }
+    std::vector<std::string> errors = Errors(kind, yaml);
+    ASSERT_EQ(errors.size(), 1u) << kind;
+    EXPECT_THAT(errors[0], ::testing::StartsWith(prefix)) << kind;
+  }
+  std::vector<std::string> errors =
+      Errors("DeviceClass", Class("  selectors: [{cel: {expression: ''}}]\n"));
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_THAT(errors[0],
+              ::testing::StartsWith(
+                  "spec.selectors[0].cel.expression: Invalid value: \"\": "
+                  "compilation failed: ERROR: <input>:1:1: Syntax error: "));
+}
+
 TEST(DraInvalidMessageTest, NamesTheGroup) {
   rapidjson::Document claim = MustParse(ClaimRequest(
       "name: gpu, exactly: {deviceClassName: gpu.example.com, count: -2}"));
