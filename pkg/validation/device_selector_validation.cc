@@ -14,22 +14,16 @@ using config::GoQuote;
 // DRAListTypeAttributes off.
 constexpr cel::dra::Features kSelectorFeatures{.consumable_capacity = true};
 
-// Compiled selectors by expression: a file of many claims often repeats
-// one selector.
-cel::dra::SelectorCache& Selectors() {
-  static auto* const kCache =
-      new cel::dra::SelectorCache(1000, kSelectorFeatures);
-  return *kCache;
-}
-
 }  // namespace
 
-// The estimator is not there yet (see dra_internal.h): nothing is refused
-// for its cost until it is.
-FieldErrors SelectorCostErrors(
-    [[maybe_unused]] const cel::dra::Selector& selector,
-    [[maybe_unused]] const FieldPath& expression_path) {
-  return {};
+// kube-apiserver refuses a selector whose worst-case cost, as cel-go
+// estimates it with Kubernetes' and DRA's size estimates, exceeds the
+// limit (validateCELSelector).
+FieldErrors SelectorCostErrors(const cel::dra::Selector& selector,
+                               const FieldPath& expression_path) {
+  if (selector.estimated_max_cost() <= cel::dra::kSelectorMaxCost) return {};
+  return {
+      config::Forbidden(expression_path, "too complex, exceeds cost limit")};
 }
 
 namespace {
@@ -44,7 +38,7 @@ void ValidateCelSelector(const Json& cel, const FieldPath& path,
         config::TooLong(expression_path, cel::dra::kSelectorMaxLength));
     return;
   }
-  auto compiled = Selectors().Get(expression);
+  auto compiled = cel::dra::Selector::Compile(expression, kSelectorFeatures);
   if (!compiled.ok()) {
     const std::string& message = compiled.error().message();
     // Kubernetes' compiler calls a failure to plan the program internal

@@ -96,8 +96,7 @@ void ValidateDeviceSelectors(const Json* selectors, const FieldPath& path,
 //
 //   Forbidden(expression_path, "too complex, exceeds cost limit")
 //
-// That needs pkg/cel's static cost estimator, which does not exist yet:
-// until it does this returns no errors (device_selector_validation.cc).
+// (Selector::estimated_max_cost, pkg/cel's estimator).
 FieldErrors SelectorCostErrors(const cel::dra::Selector& selector,
                                const FieldPath& expression_path);
 // validateDeviceConfiguration: `config` (a class's or a claim's config

@@ -1200,6 +1200,31 @@ TEST(DraSelectorTest, SyntaxErrorIsRefusedOnCreate) {
                   "compilation failed: ERROR: <input>:1:1: Syntax error: "));
 }
 
+// A selector whose worst-case cost kube estimates above the limit is
+// refused; one at the limit is not (the estimates are pkg/cel's, checked
+// against Kubernetes' own in dra_cost_test.cc).
+TEST(DraSelectorTest, TooComplexIsRefusedOnCreate) {
+  auto selector = [](size_t tail) {
+    return "device.attributes.all(d, device.attributes[d].all(i, "
+           "\"\".matches(\"" +
+           std::string(4 * 973, 'a') + "\"))) && \"\".matches(\"" +
+           std::string(4 * tail, 'a') + "\")";
+  };
+  for (size_t tail : {317, 318}) {
+    std::vector<std::string> errors =
+        Errors("DeviceClass", Class("  selectors: [{cel: {expression: '" +
+                                    selector(tail) + "'}}]\n"));
+    if (tail == 317) {
+      EXPECT_TRUE(errors.empty()) << errors.front();
+    } else {
+      ASSERT_EQ(errors.size(), 1u);
+      EXPECT_EQ(errors[0],
+                "spec.selectors[0].cel.expression: Forbidden: too complex, "
+                "exceeds cost limit");
+    }
+  }
+}
+
 TEST(DraInvalidMessageTest, NamesTheGroup) {
   rapidjson::Document claim = MustParse(ClaimRequest(
       "name: gpu, exactly: {deviceClassName: gpu.example.com, count: -2}"));
