@@ -135,14 +135,15 @@ std::string NodesNeededLines(const SimulationResult& r) {
   if (some_cannot) {
     // The same reason for many pods (a workload's) is said once.
     std::vector<std::pair<std::string, std::vector<std::string>>> by_reason;
-    for (const auto& [pod, why] : search.cannot_take) {
+    for (const auto& pod_and_why : search.cannot_take) {
+      const std::string& why = pod_and_why.second;
       auto it = std::find_if(by_reason.begin(), by_reason.end(),
                              [&](const auto& g) { return g.first == why; });
       if (it == by_reason.end()) {
         by_reason.push_back({why, {}});
         it = std::prev(by_reason.end());
       }
-      it->second.push_back(pod);
+      it->second.push_back(pod_and_why.first);
     }
     out << "no node like " << r.node_template << " can take "
         << search.cannot_take.size() << " pod"
