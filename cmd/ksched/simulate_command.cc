@@ -378,7 +378,7 @@ int RunSimulate(const std::vector<std::string>& args,
     plan->Into(o);
     if (probe != nullptr) {
       o.probe_node = plan->applied.added_nodes.back();
-      o.explain = *probe;  // the pods tried
+      o.probe_pods = *probe;
     }
     // The simulator reports progress first when its loop starts: what came
     // before (the cluster given to the scheduler) is this run's preparing.

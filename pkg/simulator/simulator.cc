@@ -611,6 +611,9 @@ util::Result<SimulationResult> SimulateFrom(
 
   if (!options.probe_node.empty()) {
     for (const std::string& key : pending) {
+      if (!options.probe_pods.empty() && !options.probe_pods.count(key)) {
+        continue;
+      }
       const size_t slash = key.find('/');
       std::shared_ptr<const api::Pod> pod =
           api_server.GetPod(key.substr(0, slash), key.substr(slash + 1));

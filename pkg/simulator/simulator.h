@@ -235,6 +235,8 @@ struct SimulationOptions {
   // reason in `message` ("DynamicResources: cannot allocate all claims
   // (...)"). For --add-nodes-until-fits: which pods no such node can take.
   std::string probe_node;
+  // The pods (namespace/name) probe_node tries; empty: every pending pod.
+  std::set<std::string> probe_pods;
   // Called as the scheduling loop goes, every few hundred cycles (and once
   // before the first): `tried` of the `pending` pods have had a scheduling
   // cycle. For a progress line; it must not touch the simulation.

@@ -491,5 +491,56 @@ TEST_F(SimulatorTest, AMissingPodGroupIsNamed) {
   EXPECT_EQ(r->pod_groups_ignored, 0);
 }
 
+// probe_node tries each pending pod alone on one node: two pods that need
+// the whole node both fit there, as neither takes room from the other, and
+// one the node can never take says why, plugin by plugin.
+TEST_F(SimulatorTest, ProbeNodeTriesEachPodAlone) {
+  SimulationOptions options;
+  options.probe_node = "n1";
+  options.probe_pods = {"default/a", "default/b", "default/big"};
+  const SimulationResult r = Run(R"(
+apiVersion: v1
+kind: Node
+metadata: {name: n1}
+status: {allocatable: {cpu: "4", memory: 8Gi, pods: "10"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: a}
+spec:
+  schedulerName: ksched
+  containers: [{name: c, resources: {requests: {cpu: "4"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: b}
+spec:
+  schedulerName: ksched
+  containers: [{name: c, resources: {requests: {cpu: "4"}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: big}
+spec:
+  schedulerName: ksched
+  containers: [{name: c, resources: {requests: {cpu: "8", memory: 16Gi}}}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: not-asked}
+spec:
+  schedulerName: ksched
+  containers: [{name: c}]
+)",
+                                 options);
+  ASSERT_EQ(r.pods.size(), 3u);
+  EXPECT_EQ(Pod(r, "a").node, "n1");
+  EXPECT_EQ(Pod(r, "b").node, "n1");
+  EXPECT_EQ(Pod(r, "big").node, std::nullopt);
+  EXPECT_EQ(Pod(r, "big").message,
+            "NodeResourcesFit: Insufficient cpu, Insufficient memory");
+  EXPECT_EQ(r.cycles, 0);
+}
+
 }  // namespace
 }  // namespace ksched::simulator
