@@ -1,8 +1,9 @@
 // gpu_plan_bench: `ksched simulate` end to end, planning a GPU cluster as a
 // platform engineer would: CPU-only nodes with running pods that leave too
 // little CPU for a GPU pod, GPU nodes publishing 8 GPUs each in a
-// ResourceSlice, and pending pods each with a claim from a template for 1,
-// 2, 4 or 8 GPUs. It writes the cluster file once, then runs the real
+// ResourceSlice (most of them held whole by a running pod's allocated
+// claim), and pending pods each with a claim from a template for 1, 2, 4
+// or 8 GPUs. It writes the cluster file once, then runs the real
 // binary for each question and prints its wall time, CPU time (user +
 // system), peak RSS and what it answered:
 //   plain       will the pending pods fit (`simulate --stats`);
@@ -10,7 +11,8 @@
 //               (`--add-nodes-until-fits`: runs made, nodes needed);
 //   capacity    how many more 8-GPU pods fit (`--capacity`).
 //
-//   gpu_plan_bench [--cpu-nodes 4000] [--gpu-nodes 1000] [--pending 500]
+//   gpu_plan_bench [--cpu-nodes 4000] [--gpu-nodes 1000]
+//                  [--busy-gpu-nodes 800] [--pending 500]
 //                  [--questions plain,until-fits,capacity] [--dir /tmp]
 //                  [--ksched-binary PATH]
 //
@@ -39,6 +41,7 @@ namespace {
 struct Shape {
   int cpu_nodes = 4000;
   int gpu_nodes = 1000;
+  int busy_gpu_nodes = 800;  // each running a pod that holds its 8 GPUs
   int pending = 500;
 };
 
@@ -79,6 +82,33 @@ std::string ClusterJson(const Shape& shape) {
         R"(","pool":{"name":")" + n +
         R"(","generation":1,"resourceSliceCount":1},"devices":[)" + devices +
         "]}}";
+  }
+  // Busy GPU nodes: a running pod holds all 8 GPUs through a claim the
+  // scheduler allocated.
+  for (int i = 0; i < shape.busy_gpu_nodes && i < shape.gpu_nodes; ++i) {
+    const std::string n = "gpu-" + std::to_string(i);
+    const std::string pod = "trainer-" + std::to_string(i);
+    const std::string uid = "uid-" + pod;
+    std::string results;
+    for (int d = 0; d < 8; ++d) {
+      results += std::string(d > 0 ? "," : "") +
+                 R"({"request":"gpus","driver":"gpu.example.com","pool":")" +
+                 n + R"(","device":"gpu-)" + std::to_string(d) + R"("})";
+    }
+    j +=
+        R"(,{"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim","metadata":{"name":")" +
+        pod +
+        R"(-gpus","namespace":"ml"},"spec":{"devices":{"requests":[{"name":"gpus","exactly":{"deviceClassName":"gpu.example.com","count":8}}]}},"status":{"allocation":{"devices":{"results":[)" +
+        results +
+        R"(]},"nodeSelector":{"nodeSelectorTerms":[{"matchFields":[{"key":"metadata.name","operator":"In","values":[")" +
+        n + R"("]}]}]}},"reservedFor":[{"resource":"pods","name":")" + pod +
+        R"(","uid":")" + uid + R"("}]}})";
+    j +=
+        R"(,{"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + pod +
+        R"(","namespace":"ml","uid":")" + uid + R"("},"spec":{"nodeName":")" +
+        n +
+        R"(","containers":[{"name":"c","resources":{"requests":{"cpu":"32","memory":"256Gi"},"claims":[{"name":"gpus"}]}}],"resourceClaims":[{"name":"gpus","resourceClaimName":")" +
+        pod + R"(-gpus"}]},"status":{"phase":"Running"}})";
   }
   for (int c : {1, 2, 4, 8}) {
     j +=
@@ -185,7 +215,7 @@ void Write(const std::string& path, std::string_view text) {
 int main(int argc, char** argv) {
   Shape shape;
   int64_t cpu_nodes = shape.cpu_nodes, gpu_nodes = shape.gpu_nodes,
-          pending = shape.pending;
+          busy = shape.busy_gpu_nodes, pending = shape.pending;
   std::string dir = "/tmp";
   std::string binary = KSCHED_BINARY;
   std::vector<std::string> questions = {"plain", "until-fits", "capacity"};
@@ -193,6 +223,8 @@ int main(int argc, char** argv) {
   ksched::util::FlagSet flags("gpu_plan_bench");
   flags.Int("cpu-nodes", &cpu_nodes, "CPU-only nodes");
   flags.Int("gpu-nodes", &gpu_nodes, "nodes with 8 GPUs each");
+  flags.Int("busy-gpu-nodes", &busy,
+            "GPU nodes whose 8 GPUs a running pod holds");
   flags.Int("pending", &pending, "pending pods, each claiming 1-8 GPUs");
   flags.String("questions", &questions_flag,
                "comma-separated: plain, until-fits, capacity");
@@ -209,7 +241,7 @@ int main(int argc, char** argv) {
     for (std::string q; std::getline(in, q, ',');) questions.push_back(q);
   }
   shape = {static_cast<int>(cpu_nodes), static_cast<int>(gpu_nodes),
-           static_cast<int>(pending)};
+           static_cast<int>(busy), static_cast<int>(pending)};
   const std::string base =
       dir + "/gpu-plan-" + std::to_string(shape.cpu_nodes) + "-" +
       std::to_string(shape.gpu_nodes) + "-" + std::to_string(shape.pending);
