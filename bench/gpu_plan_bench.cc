@@ -250,9 +250,10 @@ int main(int argc, char** argv) {
   Write(base + "-node.yaml", kTemplateNode);
   Write(base + "-train.yaml", kEightGpuPod);
   std::printf(
-      "gpu_plan_bench: %d CPU-only nodes, %d GPU nodes (8 GPUs "
-      "each), %d pending pods claiming 1, 2, 4 or 8 GPUs\n",
-      shape.cpu_nodes, shape.gpu_nodes, shape.pending);
+      "gpu_plan_bench: %d CPU-only nodes, %d GPU nodes (8 GPUs each, %d of "
+      "them held whole by a running pod), %d pending pods claiming 1, 2, 4 "
+      "or 8 GPUs\n",
+      shape.cpu_nodes, shape.gpu_nodes, shape.busy_gpu_nodes, shape.pending);
   for (const std::string& q : questions) {
     std::vector<std::string> run_args = {"simulate", "--quiet", "--cluster",
                                          cluster,    "-o",      "json"};
