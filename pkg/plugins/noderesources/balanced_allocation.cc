@@ -77,19 +77,24 @@ int64_t BalancedResourceScore(std::span<const int64_t> requested,
                               static_cast<double>(framework::kMaxNodeScore));
 }
 
+int64_t BalancedResourceScorer(std::span<const int64_t> requested,
+                               std::span<const int64_t> allocated,
+                               std::span<const int64_t> allocatable) {
+  // Not behind a gate: kube v1.36 scores so under every emulated version.
+  const int64_t with_pod = BalancedResourceScore(requested, allocatable);
+  const int64_t without_pod = BalancedResourceScore(allocated, allocatable);
+  constexpr int64_t kHalf = framework::kMaxNodeScore / 2;
+  return kHalf + (kHalf + with_pod - without_pod) / 2;
+}
+
 }  // namespace noderesources
 
 NodeResourcesBalancedAllocation::NodeResourcesBalancedAllocation(
     std::vector<config::ResourceSpec> resources, api::ResourceFeatures features)
     // Balance is judged on what pods really request, not on the non-zero
     // defaults NodeResourcesFit's strategies use.
-    : scorer_(
-          std::move(resources), /*use_requested=*/true,
-          [](std::span<const int64_t> requested,
-             std::span<const int64_t> allocatable) {
-            return noderesources::BalancedResourceScore(requested, allocatable);
-          },
-          features) {}
+    : scorer_(std::move(resources), /*use_requested=*/true,
+              noderesources::BalancedResourceScorer, features) {}
 
 framework::Status NodeResourcesBalancedAllocation::PreScore(
     framework::CycleState& state, const framework::PodInfo& pod,

@@ -48,10 +48,19 @@ class NodeResourcesBalancedAllocation final : public framework::SignPlugin,
 };
 
 namespace noderesources {
-// balancedResourceScorer: the score for per-resource requested/allocatable
-// pairs (an allocatable of 0 leaves the resource out).
+// balancedResourceScore: (1 - std) * 100 of the per-resource fractions
+// requested/allocatable, each capped at 1 (an allocatable of 0 leaves the
+// resource out).
 int64_t BalancedResourceScore(std::span<const int64_t> requested,
                               std::span<const int64_t> allocatable);
+// balancedResourceScorer (v1.36): how much placing the pod improves the
+// node's balance, 50 + (50 + with - without) / 2 in integer arithmetic,
+// where `with` and `without` are BalancedResourceScore of the node's
+// requests with and without the pod. Both lie in [50, 100], so the score
+// does too: 75 for a pod that leaves the balance as it was.
+int64_t BalancedResourceScorer(std::span<const int64_t> requested,
+                               std::span<const int64_t> allocated,
+                               std::span<const int64_t> allocatable);
 }  // namespace noderesources
 
 // Fails, with kube's field errors, on args that do not validate. Without

@@ -27,9 +27,12 @@ std::unique_ptr<framework::Plugin> MakeBalanced(
   return p.ok() ? std::move(*p) : nullptr;
 }
 
-// TestNodeResourcesBalancedAllocation (balanced_allocation_test.go, v1.35):
-// a pod requesting none of the scored resources is skipped in PreScore, and
-// scores 0 everywhere when Score runs without PreScore.
+// TestNodeResourcesBalancedAllocation (balanced_allocation_test.go, v1.36):
+// a node scores 50 + (50 + s(with pod) - s(without pod)) / 2, where s is
+// (1 - std) * 100 of its fractions. A pod requesting none of the scored
+// resources is skipped in PreScore, and scores 0 everywhere when Score runs
+// without PreScore. kube's two DRA-backed extended resource cases are left
+// to the DRAExtendedResource work.
 TEST(BalancedAllocationTest, Score) {
   // The pod specs of the Go test, by their names there.
   const testing::ResourcePairs c1 = {{"cpu", "1000m"}, {"memory", "2000"}};
@@ -75,14 +78,14 @@ TEST(BalancedAllocationTest, Score) {
        {},
        defaults,
        {}},
-      // node1: cpu 3000/4000, memory 5000/10000: std 0.125 -> 87;
-      // node2: 0.5 and 0.5 -> 100.
+      // node1: cpu 0 -> 3000/4000, memory 0 -> 5000/10000: s 100 -> 87,
+      // 50 + (50 + 87 - 100) / 2 = 68; node2: 0.5 and 0.5: 100 -> 100, 75.
       {"nothing scheduled, resources requested, differently sized nodes",
        cpu_and_memory(""),
        {MakeNode("node1", 4000, 10000), MakeNode("node2", 6000, 10000)},
        {},
        defaults,
-       {87, 100}},
+       {68, 75}},
       {"no resources requested, pods with container scheduled, skip in "
        "PreScore",
        api::Pod{},
@@ -106,74 +109,97 @@ TEST(BalancedAllocationTest, Score) {
        {cpu_only("node1")},
        defaults,
        {}},
-      // node1: 0.6, 0.25 -> 82; node2: 0.6, 0.5 -> 95.
+      // node1: cpu 30% -> 60%, memory 0% -> 25%: s 85 -> 82, 73;
+      // node2: cpu 30% -> 60%, memory 25% -> 50%: s 97 -> 95, 74.
       {"resources requested, pods scheduled with resources",
        cpu_and_memory(""),
        {MakeNode("node1", 10000, 20000), MakeNode("node2", 10000, 20000)},
        {cpu_only("node1"), cpu_and_memory("node2")},
        defaults,
-       {82, 95}},
-      // node2: 0.6, 0.2 -> 80.
+       {73, 74}},
+      // node2: memory 10% -> 20%: s 90 -> 80, 70.
       {"resources requested, pods scheduled with resources, differently "
        "sized nodes",
        cpu_and_memory(""),
        {MakeNode("node1", 10000, 20000), MakeNode("node2", 10000, 50000)},
        {cpu_only("node1"), cpu_and_memory("node2")},
        defaults,
-       {82, 80}},
-      // node1: cpu 1, memory 0 -> 50; node2: 1, 0.5 -> 75.
+       {73, 70}},
+      // node1: cpu 100%, memory 0% -> 100%: s 50 -> 100, the maximum 100;
+      // node2: cpu 0%, memory 0% -> 100%: s 100 -> 50, the minimum 50.
+      {"resources requested, pods scheduled with resources, nodes to reach "
+       "min/max score",
+       ReqPod({{{"memory", "2000"}}, {{"memory", "3000"}}}),
+       {MakeNode("node1", 3000, 5000), MakeNode("node2", 3000, 5000)},
+       {cpu_only("node1")},
+       defaults,
+       {100, 50}},
+      // node1: cpu 50% -> 100%, memory 0%: s 75 -> 50, 62;
+      // node2: cpu 50% -> 100%, memory 50%: s 100 -> 75, 62.
       {"requested resources at node capacity",
        cpu_only(""),
        {MakeNode("node1", 6000, 10000), MakeNode("node2", 6000, 10000)},
        {cpu_only("node1"), cpu_and_memory("node2")},
        defaults,
-       {50, 75}},
-      // Three fractions: node1 cpu 3000/3500, memory 5000/40000, gpu 4/8 ->
-      // std 0.3002 -> 70; node2 gpu 1/8 -> 65. The pod requests a GPU only,
-      // which is enough not to be best-effort.
-      {"include scalar resource on a node for balanced resource allocation",
-       ReqPod({{{"memory", "0"}, {"nvidia.com/gpu", "1"}}}),
+       {62, 62}},
+      // Three fractions: node1 cpu 3000/3500, memory 5000/40000, gpu 3/8 ->
+      // 4/8: s 69 -> 70, 75; node2 gpu 0 -> 1/8: s 62 -> 65, 76. The pod
+      // requests a GPU only, which is enough not to be best-effort.
+      {"scalar resource is included in the score computation if pod "
+       "requests the scalar resource",
+       ReqPod({{{"cpu", "0"}, {"memory", "0"}, {"nvidia.com/gpu", "1"}}}),
        {MakeNode("node1", 3500, 40000, gpu8),
         MakeNode("node2", 3500, 40000, gpu8)},
        {cpu_and_memory("node2"), cpu_and_memory_and_gpu},
        with_gpu,
-       {70, 65}},
-      // The pod does not request the GPU: cpu 3000/3500 and memory
-      // 5000/40000 on both -> std 0.366 -> 63.
-      {"node without the scalar resource should skip the scalar resource",
+       {75, 76}},
+      // The pod does not request the GPU: cpu 0 -> 3000/3500 and memory
+      // 0 -> 5000/40000 on both: s 100 -> 63, 56.
+      {"scalar resource is not included in the score computation if pod "
+       "doesn't request the scalar resource",
        cpu_and_memory(""),
        {MakeNode("node1", 3500, 40000, gpu8), MakeNode("node2", 3500, 40000)},
        {},
        with_gpu,
-       {63, 63}},
+       {56, 56}},
       {"resources requested, pods scheduled with resources if PreScore not "
        "called",
        cpu_and_memory(""),
        {MakeNode("node1", 10000, 20000), MakeNode("node2", 10000, 20000)},
        {cpu_only("node1"), cpu_and_memory("node2")},
        defaults,
-       {82, 95},
+       {73, 74},
        /*run_pre_score=*/false},
-      // Pod-level requests stand for the containers' (v1.34+).
+      // Pod-level requests stand for the containers' (v1.34+): the same
+      // scores as the containers' cases above.
       {"pod-level requests, nothing scheduled, differently sized nodes",
        pod_level,
        {MakeNode("node1", 4000, 10000), MakeNode("node2", 6000, 10000)},
        {},
        defaults,
-       {87, 100}},
+       {68, 75}},
       {"pod-level requests, pods scheduled with resources",
        pod_level,
        {MakeNode("node1", 10000, 20000), MakeNode("node2", 10000, 20000)},
        {cpu_only("node1"), cpu_and_memory("node2")},
        defaults,
-       {82, 95}},
+       {73, 74}},
       {"pod-level requests if PreScore not called",
        pod_level,
        {MakeNode("node1", 10000, 20000), MakeNode("node2", 10000, 20000)},
        {cpu_only("node1"), cpu_and_memory("node2")},
        defaults,
-       {82, 95},
+       {73, 74},
        /*run_pre_score=*/false},
+      // The formula is not gated: an emulated v1.32 scores as v1.36 does.
+      {"the v1.36 formula at v1.32",
+       cpu_and_memory(""),
+       {MakeNode("node1", 4000, 10000), MakeNode("node2", 6000, 10000)},
+       {},
+       defaults,
+       {68, 75},
+       true,
+       v132},
       // Without PodLevelResources (v1.32) the pod asks for nothing.
       {"pod-level requests ignored at v1.32, skip in PreScore",
        pod_level,
@@ -231,6 +257,46 @@ TEST(BalancedAllocationTest, BalancedResourceScore) {
   }
 }
 
+// The v1.36 scorer: the change in balance, folded back into [50, 100] with
+// Go's truncating integer division.
+TEST(BalancedAllocationTest, BalancedResourceScorer) {
+  using noderesources::BalancedResourceScorer;
+  struct Case {
+    std::string name;
+    std::vector<int64_t> requested;
+    std::vector<int64_t> allocated;
+    std::vector<int64_t> allocatable;
+    int64_t want;
+  };
+  const Case cases[] = {
+      {"balance unchanged", {4, 4}, {2, 2}, {8, 8}, 75},
+      {"from the worst balance to the best", {8, 8}, {8, 0}, {8, 8}, 100},
+      {"from the best balance to the worst", {8, 0}, {0, 0}, {8, 8}, 50},
+      // s 69 -> 70: 50 + 51 / 2 = 75.
+      {"odd difference truncates",
+       {3000, 5000, 4},
+       {3000, 5000, 3},
+       {3500, 40000, 8},
+       75},
+      // s 100 -> 87: 50 + 37 / 2 = 68.
+      {"odd negative difference truncates",
+       {3000, 5000},
+       {0, 0},
+       {4000, 10000},
+       68},
+      {"resources the node lacks are left out",
+       {8, 2, 1},
+       {0, 0, 0},
+       {4, 4, 0},
+       62},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    EXPECT_EQ(BalancedResourceScorer(c.requested, c.allocated, c.allocatable),
+              c.want);
+  }
+}
+
 TEST(BalancedAllocationTest, NameAndNoArgs) {
   testing::FakeHandle handle;
   auto p = NewNodeResourcesBalancedAllocation(nullptr, handle);
@@ -246,7 +312,7 @@ TEST(BalancedAllocationTest, NameAndNoArgs) {
               {MakeNode("node1", 4000, 10000), MakeNode("node2", 6000, 10000)},
               {}),
           true),
-      (std::vector<int64_t>{87, 100}));
+      (std::vector<int64_t>{68, 75}));
 }
 
 // ValidateNodeResourcesBalancedAllocationArgs, surfaced by the factory.

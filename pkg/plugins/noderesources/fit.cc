@@ -350,11 +350,19 @@ util::Result<std::unique_ptr<framework::Plugin>> NewNodeResourcesFit(
                         a.ignored_resource_groups.end());
   const NodeResourcesFit::Features features =
       NodeResourcesFit::Features::Of(handle.features());
+  // kube builds Fit's scorer from the strategy alone (getScorer), leaving
+  // every feature flag of resourceAllocationScorer false: the score counts
+  // the containers' spec requests even where pod-level requests are set and
+  // honoured by Filter. BalancedAllocation's scorer gets the gates.
+  constexpr api::ResourceFeatures kScoreFeatures = {
+      .in_place_pod_vertical_scaling = false,
+      .pod_level_resources = false,
+      .in_place_pod_level_resources_vertical_scaling = false};
   return std::unique_ptr<framework::Plugin>(std::make_unique<NodeResourcesFit>(
       std::move(ignored),
-      noderesources::ResourceAllocationScorer(
-          s.resources,
-          /*use_requested=*/false, std::move(fn), features.resources),
+      noderesources::ResourceAllocationScorer(s.resources,
+                                              /*use_requested=*/false,
+                                              std::move(fn), kScoreFeatures),
       features));
 }
 

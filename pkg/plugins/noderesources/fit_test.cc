@@ -395,6 +395,59 @@ TEST(NodeResourcesFitTest, EnoughRequests) {
   }
 }
 
+// kube builds Fit's scorer without the feature flags (getScorer in
+// fit.go), so every strategy scores the containers' requests of a pod that
+// also sets pod-level requests, while Filter checks the pod-level ones. A
+// pod asking 5 CPUs and 8Gi at pod level and 100m and 1Gi in its container,
+// on a 16-CPU 16Gi node:
+//   LeastAllocated: cpu 15900*100/16000 = 99, memory 15*100/16 = 93 -> 96
+//     (pod-level would give cpu 68, memory 50 -> 59);
+//   MostAllocated: cpu 100*100/16000 = 0, memory 6 -> 3 (pod-level 40);
+//   RequestedToCapacityRatio, shape 0->0, 100->10: utilization cpu 0,
+//     memory 6; a resource scoring 0 leaves the mean -> 6 (pod-level
+//     round(81/2) = 41).
+TEST(NodeResourcesFitTest, ScoreCountsContainersNotPodLevelRequests) {
+  struct Case {
+    config::ScoringStrategyType type;
+    int64_t want;
+  };
+  const Case cases[] = {
+      {config::ScoringStrategyType::kLeastAllocated, 96},
+      {config::ScoringStrategyType::kMostAllocated, 3},
+      {config::ScoringStrategyType::kRequestedToCapacityRatio, 6},
+  };
+  const api::Pod pod = testing::PodBuilder("pod")
+                           .Req({{"cpu", "100m"}, {"memory", "1Gi"}})
+                           .PodLevelReq({{"cpu", "5"}, {"memory", "8Gi"}})
+                           .Obj();
+  const api::Pod containers_only =
+      testing::PodBuilder("pod")
+          .Req({{"cpu", "100m"}, {"memory", "1Gi"}})
+          .Obj();
+  const std::vector<framework::NodeInfoPtr> nodes =
+      noderesources_test::BuildNodeInfos(
+          {CapacityNode("node1", {{"cpu", "16"}, {"memory", "16Gi"}})}, {});
+  for (const Case& c : cases) {
+    SCOPED_TRACE(static_cast<int>(c.type));
+    config::NodeResourcesFitArgs args;
+    args.scoring_strategy.type = c.type;
+    args.scoring_strategy.resources = noderesources_test::DefaultResources();
+    if (c.type == config::ScoringStrategyType::kRequestedToCapacityRatio) {
+      args.scoring_strategy.shape = {{0, 0}, {100, 10}};
+    }
+    testing::FakeHandle handle;
+    auto plugin = NewNodeResourcesFit(&args, handle);
+    ASSERT_TRUE(plugin.ok()) << plugin.error().message();
+    for (bool pre_score : {true, false}) {
+      EXPECT_EQ(noderesources_test::ScoreAll(**plugin, pod, nodes, pre_score),
+                std::vector<int64_t>{c.want});
+    }
+    EXPECT_EQ(
+        noderesources_test::ScoreAll(**plugin, containers_only, nodes, true),
+        std::vector<int64_t>{c.want});
+  }
+}
+
 // TestEnoughRequests' pod-level cases (v1.35, PodLevelResources on): the
 // pod-level requests replace the containers' sum for cpu, memory and
 // hugepages; other resources still come from the containers.

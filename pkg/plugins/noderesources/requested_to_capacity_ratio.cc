@@ -48,6 +48,7 @@ ResourceScorerFn RequestedToCapacityRatioScorer(
   };
   return [resources = std::move(resources), resource_score](
              std::span<const int64_t> requested,
+             std::span<const int64_t> /*allocated*/,
              std::span<const int64_t> allocatable) -> int64_t {
     int64_t node_score = 0;
     int64_t weight_sum = 0;

@@ -57,24 +57,21 @@ bool ResourceAllocationScorer::IsBestEffort(
   return true;
 }
 
-ResourceAllocationScorer::AllocatableRequested
-ResourceAllocationScorer::AllocatableAndRequested(
-    const framework::NodeInfo& node, size_t index, int64_t pod_request) const {
+ResourceAllocationScorer::AllocatableAllocated
+ResourceAllocationScorer::AllocatableAndAllocated(
+    const framework::NodeInfo& node, size_t index) const {
   const framework::Resource& allocatable = node.allocatable();
   const framework::Resource& requested =
       use_requested_ ? node.requested() : node.non_zero_requested();
-  // An extended resource the pod does not ask for is left out of the score,
-  // so that nodes are not ranked by resources irrelevant to the pod.
-  if (pod_request == 0 && extended_[index]) return {};
   switch (kinds_[index]) {
     case Kind::kCpu:
-      return {allocatable.milli_cpu, WrapAdd(requested.milli_cpu, pod_request)};
+      return {allocatable.milli_cpu, requested.milli_cpu};
     case Kind::kMemory:
-      return {allocatable.memory, WrapAdd(requested.memory, pod_request)};
+      return {allocatable.memory, requested.memory};
     case Kind::kEphemeralStorage:
       // Never defaulted: always the real requests.
       return {allocatable.ephemeral_storage,
-              WrapAdd(node.requested().ephemeral_storage, pod_request)};
+              node.requested().ephemeral_storage};
     case Kind::kScalar:
       break;
   }
@@ -82,8 +79,7 @@ ResourceAllocationScorer::AllocatableAndRequested(
   // node's scalar resources; absent means left out. Present with 0 is left
   // out by Score as well, so absence needs no separate test.
   const std::string& resource = resources_[index].name;
-  return {allocatable.Scalar(resource),
-          WrapAdd(node.requested().Scalar(resource), pod_request)};
+  return {allocatable.Scalar(resource), node.requested().Scalar(resource)};
 }
 
 framework::Status ResourceAllocationScorer::Score(
@@ -97,24 +93,29 @@ framework::Status ResourceAllocationScorer::Score(
   // stack; only unusually long resource lists allocate.
   constexpr size_t kInline = 8;
   const size_t n = resources_.size();
-  int64_t inline_buffer[2 * kInline] = {};
+  int64_t inline_buffer[3 * kInline] = {};
   std::vector<int64_t> heap_buffer;
   int64_t* buffer = inline_buffer;
   if (n > kInline) {
-    heap_buffer.assign(2 * n, 0);
+    heap_buffer.assign(3 * n, 0);
     buffer = heap_buffer.data();
   }
   std::span<int64_t> requested(buffer, n);
-  std::span<int64_t> allocatable(buffer + n, n);
+  std::span<int64_t> allocated(buffer + n, n);
+  std::span<int64_t> allocatable(buffer + 2 * n, n);
   for (size_t i = 0; i < n; ++i) {
     int64_t pod_request = i < pod_requests.size() ? pod_requests[i] : 0;
-    AllocatableRequested ar = AllocatableAndRequested(node, i, pod_request);
-    // Both stay 0 for a resource the node does not offer.
-    if (ar.allocatable == 0) continue;
-    allocatable[i] = ar.allocatable;
-    requested[i] = ar.requested;
+    // An extended resource the pod does not ask for is left out of the
+    // score, so that nodes are not ranked by resources irrelevant to the pod.
+    if (pod_request == 0 && extended_[i]) continue;
+    AllocatableAllocated aa = AllocatableAndAllocated(node, i);
+    // All three stay 0 for a resource the node does not offer.
+    if (aa.allocatable == 0) continue;
+    allocatable[i] = aa.allocatable;
+    allocated[i] = aa.allocated;
+    requested[i] = WrapAdd(aa.allocated, pod_request);
   }
-  *score = scorer_(requested, allocatable);
+  *score = scorer_(requested, allocated, allocatable);
   return framework::Status();
 }
 
@@ -128,6 +129,7 @@ ResourceScorerFn WeightedMeanScorer(std::vector<config::ResourceSpec> resources,
                                                             int64_t capacity)) {
   return [resources = std::move(resources), per_resource](
              std::span<const int64_t> requested,
+             std::span<const int64_t> /*allocated*/,
              std::span<const int64_t> allocatable) -> int64_t {
     int64_t node_score = 0;
     int64_t weight_sum = 0;

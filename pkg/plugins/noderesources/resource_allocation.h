@@ -1,8 +1,8 @@
 // The scoring machinery NodeResourcesFit and NodeResourcesBalancedAllocation
 // share (kube-scheduler's resourceAllocationScorer, resource_allocation.go,
-// v1.35): per configured resource, what the node would have requested with
-// the pod on it against what it can allocate, folded into one score by a
-// strategy function.
+// v1.36): per configured resource, what the node would have requested with
+// the pod on it, what it has requested without it, and what it can allocate,
+// folded into one score by a strategy function.
 #pragma once
 
 #include <cstdint>
@@ -35,11 +35,14 @@ inline int64_t WrapMul(int64_t a, int64_t b) {
                               static_cast<uint64_t>(b));
 }
 
-// Folds the per-resource (requested, allocatable) pairs, in the order of the
-// configured resources, into a node score. An allocatable of 0 marks a
-// resource left out of this node's score.
+// Folds the per-resource amounts, in the order of the configured resources,
+// into a node score: `requested` with the pod on the node, `allocated`
+// without it (what the node's pods already request), `allocatable` what the
+// node offers. An allocatable of 0 marks a resource left out of this node's
+// score (all three are 0 there).
 using ResourceScorerFn = std::function<int64_t(
-    std::span<const int64_t> requested, std::span<const int64_t> allocatable)>;
+    std::span<const int64_t> requested, std::span<const int64_t> allocated,
+    std::span<const int64_t> allocatable)>;
 
 class ResourceAllocationScorer {
  public:
@@ -72,15 +75,15 @@ class ResourceAllocationScorer {
                           int64_t* score) const;
 
  private:
-  struct AllocatableRequested {
+  struct AllocatableAllocated {
     int64_t allocatable = 0;
-    int64_t requested = 0;
+    int64_t allocated = 0;
   };
   // How a configured resource is read off a NodeInfo, decided once.
   enum class Kind : uint8_t { kCpu, kMemory, kEphemeralStorage, kScalar };
-  AllocatableRequested AllocatableAndRequested(const framework::NodeInfo& node,
-                                               size_t index,
-                                               int64_t pod_request) const;
+  // What the node offers of resource `index` and what its pods request.
+  AllocatableAllocated AllocatableAndAllocated(const framework::NodeInfo& node,
+                                               size_t index) const;
 
   std::vector<config::ResourceSpec> resources_;
   std::vector<Kind> kinds_;     // per resource

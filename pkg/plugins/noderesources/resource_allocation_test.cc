@@ -16,7 +16,10 @@ constexpr int64_t kOneMi = 1048576;
 constexpr int64_t kCpu = api::kDefaultMilliCpuRequest;
 constexpr int64_t kMem = api::kDefaultMemoryRequest;
 
-int64_t Scores(std::span<const int64_t>, std::span<const int64_t>) { return 0; }
+int64_t Scores(std::span<const int64_t>, std::span<const int64_t>,
+               std::span<const int64_t>) {
+  return 0;
+}
 
 // TestResourceAllocationScorerCalculateRequests (resource_allocation_test.go,
 // v1.35), with the scorer's zero value there: the non-zero defaults of the
