@@ -112,9 +112,6 @@ int RunExplain(const std::vector<std::string>& args,
   if (gates->emulated_version() != config::kBinaryVersion) {
     std::cerr << "note: " << DecidesAs(*gates) << "\n";
   }
-  for (const std::string& note : GatesWithoutEffectNotes(*gates)) {
-    std::cerr << "note: " << note << "\n";
-  }
 
   framework::Registry registry = plugins::NewInTreeRegistry();
   auto cfg = LoadConfiguration(config_path, registry, *gates);
@@ -174,6 +171,9 @@ int RunExplain(const std::vector<std::string>& args,
     return kExitFailure;
   }
   if (!note.empty()) std::cerr << "note: " << note << "\n";
+  if (auto gates_note = NotInEffectNote(*gates)) {
+    std::cerr << "note: " << *gates_note << "\n";
+  }
   simulator::SimulationOptions options;
   options.features = *gates;
   options.seed = static_cast<uint64_t>(seed);

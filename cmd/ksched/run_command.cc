@@ -426,10 +426,11 @@ int RunScheduler(const std::vector<std::string>& args) {
   // kube logs its gate warnings as it parses the flags; here, once the
   // log's format is known.
   for (const std::string& w : gate_warnings) log.Warning(w);
-  log.Info(0, DecidesAs(*gates));
-  for (const std::string& note : GatesWithoutEffectNotes(*gates)) {
-    log.Warning(note);
-  }
+  // One start-up line says what ksched decides as, including the gates
+  // kube would have on that ksched keeps off.
+  std::string decides_as = DecidesAs(*gates);
+  if (auto note = NotInEffectNote(*gates)) decides_as += "; " + *note;
+  log.Info(0, decides_as);
   // Connections to the extender and metrics ports each hold a descriptor.
   if (auto files = http::RaiseOpenFileLimit(); !files.ok()) {
     log.Warning(files.error().message());

@@ -229,12 +229,9 @@ int RunSimulate(const std::vector<std::string>& args,
   }
   if (!quiet) {
     // The version only when it is not the binary's: every other run
-    // decides as v1.35, and says so in --help.
+    // decides as v1.36, and says so in --help.
     if (gates->emulated_version() != config::kBinaryVersion) {
       std::cerr << "note: " << DecidesAs(*gates) << "\n";
-    }
-    for (const std::string& note : GatesWithoutEffectNotes(*gates)) {
-      std::cerr << "note: " << note << "\n";
     }
     for (const std::string& note : StartupNotes(*cfg)) {
       std::cerr << "note: " << note << "\n";
@@ -478,6 +475,10 @@ int RunSimulate(const std::vector<std::string>& args,
   if (!result.ok()) {
     std::cerr << "Error: " << result.error().message() << "\n";
     return kExitFailure;
+  }
+  // Once the plan has run, so that a run that cannot start says why first.
+  if (auto note = NotInEffectNote(*gates); note && !quiet) {
+    std::cerr << "note: " << *note << "\n";
   }
   if (stats) {
     const auto done = std::chrono::steady_clock::now();

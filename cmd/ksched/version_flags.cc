@@ -99,15 +99,18 @@ std::string DecidesAs(const config::FeatureGates& gates) {
   return line;
 }
 
-std::vector<std::string> GatesWithoutEffectNotes(
-    const config::FeatureGates& gates) {
-  std::vector<std::string> notes;
-  for (config::Feature f : config::EnabledWithoutEffect(gates)) {
-    notes.push_back("feature gate " + std::string(config::FeatureName(f)) +
-                    " is on but has no effect in ksched (not implemented "
-                    "yet)");
+std::optional<std::string> NotInEffectNote(const config::FeatureGates& gates) {
+  if (gates.not_in_effect().empty()) return std::nullopt;
+  std::string names;
+  for (config::Feature f : gates.not_in_effect()) {
+    names += (names.empty() ? "" : ", ") + std::string(config::FeatureName(f));
   }
-  return notes;
+  return "not yet in effect: " + names + " (kube-scheduler v" +
+         config::kBinaryVersion.String() + " has them on" +
+         (gates.emulated_version() != config::kBinaryVersion
+              ? " emulating v" + gates.emulated_version().String()
+              : std::string()) +
+         "; ksched does not implement them yet and keeps them off)";
 }
 
 }  // namespace ksched::cmd

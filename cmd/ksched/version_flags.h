@@ -4,6 +4,7 @@
 // that are on but change nothing in ksched.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,12 +17,12 @@ namespace ksched::cmd {
 class VersionFlags {
  public:
   // Adds both flags; their help lists the versions and, as kube's does,
-  // every alpha and beta gate with its default at v1.35.
+  // every alpha and beta gate with its default at v1.36.
   void Register(util::FlagSet& flags);
 
   // After parsing: the gates, or the error naming the flag
   // ("--emulated-version: emulation version 1.31 is not between [1.32,
-  // 1.35.0]"). kube's warnings ("unrecognized feature gate: Foo") go to
+  // 1.36.0]"). kube's warnings ("unrecognized feature gate: Foo") go to
   // `warnings`, also when an error follows.
   util::Result<config::FeatureGates> Gates(
       std::vector<std::string>* warnings) const;
@@ -32,13 +33,13 @@ class VersionFlags {
   std::vector<std::string> feature_gates_;
 };
 
-// "ksched decides as kube-scheduler v1.35", or "... v1.35 emulating v1.33
+// "ksched decides as kube-scheduler v1.36", or "... v1.36 emulating v1.33
 // (feature gates at their v1.33 defaults)", with the gates set by flag.
 std::string DecidesAs(const config::FeatureGates& gates);
 
-// One line per gate that is on but whose behaviour ksched does not have
-// (config::EnabledWithoutEffect).
-std::vector<std::string> GatesWithoutEffectNotes(
-    const config::FeatureGates& gates);
+// The gates kube-scheduler would have on that ksched keeps off because it
+// has not built them (config::FeatureGates::not_in_effect), as one line;
+// nothing when there are none.
+std::optional<std::string> NotInEffectNote(const config::FeatureGates& gates);
 
 }  // namespace ksched::cmd

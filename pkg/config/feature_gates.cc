@@ -21,10 +21,12 @@ struct FeatureEntry {
   std::vector<Feature> depends_on;
 };
 
-// kube v1.35.6, pkg/features/kube_features.go: the histories are
-// defaultVersionedKubernetesFeatureGates (from line 1123), the dependencies
-// defaultKubernetesFeatureGateDependencies (from line 2166).
+// kube v1.36.3, pkg/features/kube_features.go: the histories are
+// defaultVersionedKubernetesFeatureGates (from line 1240), the dependencies
+// defaultKubernetesFeatureGateDependencies (from line 2386).
 // feature_gates_test.cc checks every entry against that file's lines.
+// CSIMigrationPortworx left kube's table in v1.36; its history stays here for
+// the versions ksched still emulates.
 const std::vector<FeatureEntry>& Entries() {
   static const auto* const kEntries = new std::vector<FeatureEntry>{
       {kCSIMigrationPortworx,
@@ -36,35 +38,47 @@ const std::vector<FeatureEntry>& Entries() {
        {}},
       {kDRAAdminAccess,
        "DRAAdminAccess",
-       {{V(32), false, Stage::kAlpha}, {V(34), true, Stage::kBeta}},
+       {{V(32), false, Stage::kAlpha},
+        {V(34), true, Stage::kBeta},
+        {V(36), true, Stage::kGA, true}},
        {kDynamicResourceAllocation}},
       {kDRAConsumableCapacity,
        "DRAConsumableCapacity",
-       {{V(34), false, Stage::kAlpha}},
+       {{V(34), false, Stage::kAlpha}, {V(36), true, Stage::kBeta}},
        {kDynamicResourceAllocation}},
       {kDRADeviceBindingConditions,
        "DRADeviceBindingConditions",
-       {{V(34), false, Stage::kAlpha}},
+       {{V(34), false, Stage::kAlpha}, {V(36), true, Stage::kBeta}},
        {kDynamicResourceAllocation, kDRAResourceClaimDeviceStatus}},
       {kDRADeviceTaintRules,
        "DRADeviceTaintRules",
-       {{V(35), false, Stage::kAlpha}},
+       {{V(35), false, Stage::kAlpha}, {V(36), false, Stage::kBeta}},
        {kDRADeviceTaints}},
       {kDRADeviceTaints,
        "DRADeviceTaints",
-       {{V(33), false, Stage::kAlpha}},
+       {{V(33), false, Stage::kAlpha}, {V(36), true, Stage::kBeta}},
        {kDynamicResourceAllocation}},
       {kDRAExtendedResource,
        "DRAExtendedResource",
-       {{V(34), false, Stage::kAlpha}},
+       {{V(34), false, Stage::kAlpha}, {V(36), true, Stage::kBeta}},
+       {kDynamicResourceAllocation}},
+      {kDRAListTypeAttributes,
+       "DRAListTypeAttributes",
+       {{V(36), false, Stage::kAlpha}},
+       {kDynamicResourceAllocation}},
+      {kDRANodeAllocatableResources,
+       "DRANodeAllocatableResources",
+       {{V(36), false, Stage::kAlpha}},
        {kDynamicResourceAllocation}},
       {kDRAPartitionableDevices,
        "DRAPartitionableDevices",
-       {{V(33), false, Stage::kAlpha}},
+       {{V(33), false, Stage::kAlpha}, {V(36), true, Stage::kBeta}},
        {kDynamicResourceAllocation}},
       {kDRAPrioritizedList,
        "DRAPrioritizedList",
-       {{V(33), false, Stage::kAlpha}, {V(34), true, Stage::kBeta}},
+       {{V(33), false, Stage::kAlpha},
+        {V(34), true, Stage::kBeta},
+        {V(36), true, Stage::kGA}},
        {kDynamicResourceAllocation}},
       {kDRAResourceClaimDeviceStatus,
        "DRAResourceClaimDeviceStatus",
@@ -74,6 +88,10 @@ const std::vector<FeatureEntry>& Entries() {
        "DRASchedulerFilterTimeout",
        {{V(34), true, Stage::kBeta}},
        {kDynamicResourceAllocation}},
+      {kDRAWorkloadResourceClaims,
+       "DRAWorkloadResourceClaims",
+       {{V(36), false, Stage::kAlpha}},
+       {kDynamicResourceAllocation, kGenericWorkload}},
       {kDynamicResourceAllocation,
        "DynamicResourceAllocation",
        {{V(26), false, Stage::kAlpha},
@@ -91,7 +109,7 @@ const std::vector<FeatureEntry>& Entries() {
        {}},
       {kInPlacePodLevelResourcesVerticalScaling,
        "InPlacePodLevelResourcesVerticalScaling",
-       {{V(35), false, Stage::kAlpha}},
+       {{V(35), false, Stage::kAlpha}, {V(36), true, Stage::kBeta}},
        {kInPlacePodVerticalScaling, kPodLevelResources, kNodeDeclaredFeatures}},
       {kInPlacePodVerticalScaling,
        "InPlacePodVerticalScaling",
@@ -111,7 +129,7 @@ const std::vector<FeatureEntry>& Entries() {
        {}},
       {kNodeDeclaredFeatures,
        "NodeDeclaredFeatures",
-       {{V(35), false, Stage::kAlpha}},
+       {{V(35), false, Stage::kAlpha}, {V(36), true, Stage::kBeta}},
        {}},
       {kNodeInclusionPolicyInPodTopologySpread,
        "NodeInclusionPolicyInPodTopologySpread",
@@ -169,16 +187,25 @@ const std::vector<FeatureEntry>& Entries() {
        "TaintTolerationComparisonOperators",
        {{V(35), false, Stage::kAlpha}},
        {}},
+      {kTopologyAwareWorkloadScheduling,
+       "TopologyAwareWorkloadScheduling",
+       {{V(36), false, Stage::kAlpha}},
+       {kGenericWorkload}},
       {kVolumeAttributesClass,
        "VolumeAttributesClass",
        {{V(29), false, Stage::kAlpha},
         {V(31), false, Stage::kBeta},
-        {V(34), true, Stage::kGA}},
+        {V(34), true, Stage::kGA},
+        {V(36), true, Stage::kGA, true}},
        {}},
       {kVolumeLimitScaling,
        "VolumeLimitScaling",
        {{V(35), false, Stage::kAlpha}},
        {}},
+      {kWorkloadAwarePreemption,
+       "WorkloadAwarePreemption",
+       {{V(36), false, Stage::kAlpha}},
+       {kGangScheduling}},
   };
   return *kEntries;
 }
@@ -371,6 +398,17 @@ FeatureGates::FeatureGates(KubeVersion emulated) : emulated_(emulated) {
   for (size_t i = 0; i < kFeatureCount; ++i) {
     enabled_[i] = SpecAt(static_cast<Feature>(i), emulated).default_on;
   }
+  KeepUnbuiltOff();
+}
+
+void FeatureGates::KeepUnbuiltOff() {
+  not_in_effect_.clear();
+  for (size_t i = 0; i < kFeatureCount; ++i) {
+    const auto feature = static_cast<Feature>(i);
+    if (Built(feature) || !enabled_[i]) continue;
+    enabled_[i] = false;
+    not_in_effect_.push_back(feature);
+  }
 }
 
 KubeVersion MinCompatibilityVersion(KubeVersion emulated) {
@@ -537,6 +575,12 @@ util::Result<FeatureGates> FeatureGates::Parse(
                        MinCompatibilityVersion(*emulated).String());
       continue;
     }
+    // Off is what ksched does anyway; on would promise behaviour it lacks.
+    if (on && !Built(*feature)) {
+      errors.push_back("cannot set feature gate " + name +
+                       " to true, ksched does not implement it yet");
+      continue;
+    }
     if (spec.stage == Stage::kGA) {
       warn("Setting GA feature gate " + name + "=" + BoolText(on) +
            ". It will be removed in a future release.");
@@ -549,8 +593,11 @@ util::Result<FeatureGates> FeatureGates::Parse(
   }
   if (!errors.empty()) return util::Error(Aggregate(errors));
 
+  // The defaults again, this time with kube's view of the unbuilt gates, so
+  // that AllAlpha=false, say, takes them out of not_in_effect.
   for (size_t i = 0; i < kFeatureCount; ++i) {
     const auto feature = static_cast<Feature>(i);
+    gates.Set(feature, SpecAt(feature, *emulated).default_on);
     if (explicit_gates[i]) {
       gates.Set(feature, *explicit_gates[i]);
       continue;
@@ -577,39 +624,38 @@ util::Result<FeatureGates> FeatureGates::Parse(
     }
   }
   if (!errors.empty()) return util::Error(Aggregate(errors));
+  gates.KeepUnbuiltOff();
   return gates;
 }
 
 namespace {
 
-// Gates kube-scheduler v1.35 reads whose behaviour ksched does not have
-// yet; on, they would change nothing. Remove a gate here when its feature
-// lands.
-constexpr Feature kWithoutEffect[] = {
+// Gates kube-scheduler v1.36 reads whose behaviour ksched does not have yet.
+// Remove a gate here when its feature lands.
+constexpr Feature kNotBuilt[] = {
     kDRAConsumableCapacity,
     kDRADeviceBindingConditions,
     kDRADeviceTaintRules,
-    kDRADeviceTaints,
     kDRAExtendedResource,
-    kDRAPartitionableDevices,
+    kDRAListTypeAttributes,
+    kDRANodeAllocatableResources,
+    kDRAWorkloadResourceClaims,
     kGangScheduling,
     kGenericWorkload,
-    kInPlacePodLevelResourcesVerticalScaling,
     kNodeDeclaredFeatures,
     kSchedulerAsyncAPICalls,
     kStorageCapacityScoring,
     kTaintTolerationComparisonOperators,
+    kTopologyAwareWorkloadScheduling,
     kVolumeLimitScaling,
+    kWorkloadAwarePreemption,
 };
 
 }  // namespace
 
-std::vector<Feature> EnabledWithoutEffect(const FeatureGates& gates) {
-  std::vector<Feature> on;
-  for (Feature f : kWithoutEffect) {
-    if (gates.Enabled(f)) on.push_back(f);
-  }
-  return on;
+bool Built(Feature feature) {
+  return std::find(std::begin(kNotBuilt), std::end(kNotBuilt), feature) ==
+         std::end(kNotBuilt);
 }
 
 }  // namespace ksched::config

@@ -1,9 +1,10 @@
-// The gate table against kube v1.35.6's pkg/features/kube_features.go
-// (openshift/microshift release-4.22, deps/github.com/openshift/kubernetes/
-// pkg/features/kube_features.go): the expected values below were written
+// The gate table against kube v1.36.3's pkg/features/kube_features.go
+// (openshift/microshift release-4.23, deps/github.com/openshift/kubernetes/
+// pkg/features/kube_features.go): the expected values below were taken
 // from that file's versioned specs, not from feature_gates.cc, each row
-// naming the line of its gate's entry; and Parse's errors and warnings in
-// kube's words.
+// naming the line of its gate's entry (CSIMigrationPortworx, gone from
+// v1.36, from v1.35.6's file on release-4.22); and Parse's errors and
+// warnings in kube's words.
 #include "pkg/config/feature_gates.h"
 
 #include <gtest/gtest.h>
@@ -15,9 +16,11 @@ namespace {
 
 using enum Feature;
 
-TEST(FeatureGatesTest, DefaultsAreV135s) {
+TEST(FeatureGatesTest, DefaultsAreV136s) {
   FeatureGates gates;
-  EXPECT_EQ(gates.emulated_version().String(), "1.35");
+  EXPECT_EQ(gates.emulated_version().String(), "1.36");
+  EXPECT_TRUE(gates.Enabled(kInPlacePodLevelResourcesVerticalScaling));
+  EXPECT_TRUE(gates.Enabled(kDRAPartitionableDevices));
   EXPECT_TRUE(gates.Enabled(kOpportunisticBatching));
   EXPECT_TRUE(gates.Enabled(kSchedulerAsyncPreemption));
   EXPECT_TRUE(gates.Enabled(kPodLevelResources));
@@ -42,8 +45,8 @@ struct Expected {
 struct GateRow {
   Feature feature;
   const char* name;
-  // At emulated 1.32, 1.33, 1.34 and 1.35.
-  Expected at[4];
+  // At emulated 1.32, 1.33, 1.34, 1.35 and 1.36.
+  Expected at[5];
 };
 
 constexpr Stage kPreAlpha = Stage::kPreAlpha;
@@ -51,260 +54,341 @@ constexpr Stage kAlpha = Stage::kAlpha;
 constexpr Stage kBeta = Stage::kBeta;
 constexpr Stage kGA = Stage::kGA;
 
-// defaultVersionedKubernetesFeatureGates begins at kube_features.go:1123;
+// defaultVersionedKubernetesFeatureGates begins at kube_features.go:1240;
 // each comment gives the line of the gate's own entry. A version older
 // than a gate's first spec finds it pre-alpha and off.
 const GateRow kRows[] = {
-    // kube_features.go:1174
+    // v1.35.6 kube_features.go (gone from v1.36):1174
     {kCSIMigrationPortworx,
      "CSIMigrationPortworx",
      {{true, kBeta, false},
       {true, kGA, true},
       {true, kGA, true},
+      {true, kGA, true},
       {true, kGA, true}}},
-    // kube_features.go:1227
+    // kube_features.go:1348
     {kDRAAdminAccess,
      "DRAAdminAccess",
      {{false, kAlpha, false},
       {false, kAlpha, false},
       {true, kBeta, false},
-      {true, kBeta, false}}},
-    // kube_features.go:1232
+      {true, kBeta, false},
+      {true, kGA, true}}},
+    // kube_features.go:1354
     {kDRAConsumableCapacity,
      "DRAConsumableCapacity",
      {{false, kPreAlpha, false},
       {false, kPreAlpha, false},
       {false, kAlpha, false},
-      {false, kAlpha, false}}},
-    // kube_features.go:1236
+      {false, kAlpha, false},
+      {true, kBeta, false}}},
+    // kube_features.go:1359
     {kDRADeviceBindingConditions,
      "DRADeviceBindingConditions",
      {{false, kPreAlpha, false},
       {false, kPreAlpha, false},
       {false, kAlpha, false},
-      {false, kAlpha, false}}},
-    // kube_features.go:1240
+      {false, kAlpha, false},
+      {true, kBeta, false}}},
+    // kube_features.go:1364
     {kDRADeviceTaintRules,
      "DRADeviceTaintRules",
      {{false, kPreAlpha, false},
       {false, kPreAlpha, false},
       {false, kPreAlpha, false},
-      {false, kAlpha, false}}},
-    // kube_features.go:1244
+      {false, kAlpha, false},
+      {false, kBeta, false}}},
+    // kube_features.go:1369
     {kDRADeviceTaints,
      "DRADeviceTaints",
      {{false, kPreAlpha, false},
       {false, kAlpha, false},
       {false, kAlpha, false},
-      {false, kAlpha, false}}},
-    // kube_features.go:1248
+      {false, kAlpha, false},
+      {true, kBeta, false}}},
+    // kube_features.go:1374
     {kDRAExtendedResource,
      "DRAExtendedResource",
      {{false, kPreAlpha, false},
       {false, kPreAlpha, false},
       {false, kAlpha, false},
+      {false, kAlpha, false},
+      {true, kBeta, false}}},
+    // kube_features.go:1379
+    {kDRAListTypeAttributes,
+     "DRAListTypeAttributes",
+     {{false, kPreAlpha, false},
+      {false, kPreAlpha, false},
+      {false, kPreAlpha, false},
+      {false, kPreAlpha, false},
       {false, kAlpha, false}}},
-    // kube_features.go:1252
+    // kube_features.go:1383
+    {kDRANodeAllocatableResources,
+     "DRANodeAllocatableResources",
+     {{false, kPreAlpha, false},
+      {false, kPreAlpha, false},
+      {false, kPreAlpha, false},
+      {false, kPreAlpha, false},
+      {false, kAlpha, false}}},
+    // kube_features.go:1387
     {kDRAPartitionableDevices,
      "DRAPartitionableDevices",
      {{false, kPreAlpha, false},
       {false, kAlpha, false},
       {false, kAlpha, false},
-      {false, kAlpha, false}}},
-    // kube_features.go:1256
+      {false, kAlpha, false},
+      {true, kBeta, false}}},
+    // kube_features.go:1392
     {kDRAPrioritizedList,
      "DRAPrioritizedList",
      {{false, kPreAlpha, false},
       {false, kAlpha, false},
       {true, kBeta, false},
-      {true, kBeta, false}}},
-    // kube_features.go:1261
+      {true, kBeta, false},
+      {true, kGA, false}}},
+    // kube_features.go:1398
     {kDRAResourceClaimDeviceStatus,
      "DRAResourceClaimDeviceStatus",
      {{false, kAlpha, false},
       {true, kBeta, false},
       {true, kBeta, false},
+      {true, kBeta, false},
       {true, kBeta, false}}},
-    // kube_features.go:1266
+    // kube_features.go:1411
     {kDRASchedulerFilterTimeout,
      "DRASchedulerFilterTimeout",
      {{false, kPreAlpha, false},
       {false, kPreAlpha, false},
       {true, kBeta, false},
+      {true, kBeta, false},
       {true, kBeta, false}}},
-    // kube_features.go:1292
+    // kube_features.go:1415
+    {kDRAWorkloadResourceClaims,
+     "DRAWorkloadResourceClaims",
+     {{false, kPreAlpha, false},
+      {false, kPreAlpha, false},
+      {false, kPreAlpha, false},
+      {false, kPreAlpha, false},
+      {false, kAlpha, false}}},
+    // kube_features.go:1443
     {kDynamicResourceAllocation,
      "DynamicResourceAllocation",
      {{false, kBeta, false},
       {false, kBeta, false},
       {true, kGA, false},
+      {true, kGA, true},
       {true, kGA, true}}},
-    // kube_features.go:1317
+    // kube_features.go:1474
     {kGangScheduling,
      "GangScheduling",
      {{false, kPreAlpha, false},
       {false, kPreAlpha, false},
       {false, kPreAlpha, false},
+      {false, kAlpha, false},
       {false, kAlpha, false}}},
-    // kube_features.go:1321
+    // kube_features.go:1478
     {kGenericWorkload,
      "GenericWorkload",
      {{false, kPreAlpha, false},
       {false, kPreAlpha, false},
       {false, kPreAlpha, false},
+      {false, kAlpha, false},
       {false, kAlpha, false}}},
-    // kube_features.go:1372
+    // kube_features.go:1529
     {kInPlacePodLevelResourcesVerticalScaling,
      "InPlacePodLevelResourcesVerticalScaling",
      {{false, kPreAlpha, false},
       {false, kPreAlpha, false},
       {false, kPreAlpha, false},
-      {false, kAlpha, false}}},
-    // kube_features.go:1376
+      {false, kAlpha, false},
+      {true, kBeta, false}}},
+    // kube_features.go:1534
     {kInPlacePodVerticalScaling,
      "InPlacePodVerticalScaling",
      {{false, kAlpha, false},
       {true, kBeta, false},
       {true, kBeta, false},
+      {true, kGA, true},
       {true, kGA, true}}},
-    // kube_features.go:1500
+    // kube_features.go:1657
     {kMatchLabelKeysInPodAffinity,
      "MatchLabelKeysInPodAffinity",
      {{true, kBeta, false},
       {true, kGA, true},
       {true, kGA, true},
+      {true, kGA, true},
       {true, kGA, true}}},
-    // kube_features.go:1506
+    // kube_features.go:1663
     {kMatchLabelKeysInPodTopologySpread,
      "MatchLabelKeysInPodTopologySpread",
      {{true, kBeta, false},
       {true, kBeta, false},
       {true, kBeta, false},
+      {true, kBeta, false},
       {true, kBeta, false}}},
-    // kube_features.go:1561
+    // kube_features.go:1715
     {kNodeDeclaredFeatures,
      "NodeDeclaredFeatures",
      {{false, kPreAlpha, false},
       {false, kPreAlpha, false},
       {false, kPreAlpha, false},
-      {false, kAlpha, false}}},
-    // kube_features.go:1565
+      {false, kAlpha, false},
+      {true, kBeta, false}}},
+    // kube_features.go:1720
     {kNodeInclusionPolicyInPodTopologySpread,
      "NodeInclusionPolicyInPodTopologySpread",
      {{true, kBeta, false},
       {true, kGA, true},
       {true, kGA, true},
+      {true, kGA, true},
       {true, kGA, true}}},
-    // kube_features.go:1583
+    // kube_features.go:1739
     {kNominatedNodeNameForExpectation,
      "NominatedNodeNameForExpectation",
      {{false, kPreAlpha, false},
       {false, kPreAlpha, false},
       {false, kAlpha, false},
+      {true, kBeta, false},
       {true, kBeta, false}}},
-    // kube_features.go:1588
+    // kube_features.go:1744
     {kOpportunisticBatching,
      "OpportunisticBatching",
      {{false, kPreAlpha, false},
       {false, kPreAlpha, false},
       {false, kPreAlpha, false},
+      {true, kBeta, false},
       {true, kBeta, false}}},
-    // kube_features.go:1612
+    // kube_features.go:1780
     {kPodLevelResources,
      "PodLevelResources",
      {{false, kAlpha, false},
       {false, kAlpha, false},
       {true, kBeta, false},
+      {true, kBeta, false},
       {true, kBeta, false}}},
-    // kube_features.go:1644
+    // kube_features.go:1812
     {kPodSchedulingReadiness,
      "PodSchedulingReadiness",
      {{true, kGA, true},
       {true, kGA, true},
       {true, kGA, true},
+      {true, kGA, true},
       {true, kGA, true}}},
-    // kube_features.go:1749
+    // kube_features.go:1935
     {kSchedulerAsyncAPICalls,
      "SchedulerAsyncAPICalls",
      {{false, kPreAlpha, false},
       {false, kPreAlpha, false},
       {false, kBeta, false},
+      {false, kBeta, false},
       {false, kBeta, false}}},
-    // kube_features.go:1753
+    // kube_features.go:1939
     {kSchedulerAsyncPreemption,
      "SchedulerAsyncPreemption",
      {{false, kAlpha, false},
       {true, kBeta, false},
       {true, kBeta, false},
+      {true, kBeta, false},
       {true, kBeta, false}}},
-    // kube_features.go:1758
+    // kube_features.go:1944
     {kSchedulerPopFromBackoffQ,
      "SchedulerPopFromBackoffQ",
      {{false, kPreAlpha, false},
       {true, kBeta, false},
       {true, kBeta, false},
+      {true, kBeta, false},
       {true, kBeta, false}}},
-    // kube_features.go:1762
+    // kube_features.go:1948
     {kSchedulerQueueingHints,
      "SchedulerQueueingHints",
      {{true, kBeta, false},
       {true, kBeta, false},
       {true, kGA, true},
+      {true, kGA, true},
       {true, kGA, true}}},
-    // kube_features.go:1808
+    // kube_features.go:1993
     {kSidecarContainers,
      "SidecarContainers",
      {{true, kBeta, false},
       {true, kGA, true},
       {true, kGA, true},
+      {true, kGA, true},
       {true, kGA, true}}},
-    // kube_features.go:1820
+    // kube_features.go:2021
     {kStorageCapacityScoring,
      "StorageCapacityScoring",
      {{false, kPreAlpha, false},
       {false, kAlpha, false},
       {false, kAlpha, false},
+      {false, kAlpha, false},
       {false, kAlpha, false}}},
-    // kube_features.go:1859
+    // kube_features.go:2061
     {kTaintTolerationComparisonOperators,
      "TaintTolerationComparisonOperators",
      {{false, kPreAlpha, false},
       {false, kPreAlpha, false},
       {false, kPreAlpha, false},
+      {false, kAlpha, false},
       {false, kAlpha, false}}},
-    // kube_features.go:1900
+    // kube_features.go:2065
+    {kTopologyAwareWorkloadScheduling,
+     "TopologyAwareWorkloadScheduling",
+     {{false, kPreAlpha, false},
+      {false, kPreAlpha, false},
+      {false, kPreAlpha, false},
+      {false, kPreAlpha, false},
+      {false, kAlpha, false}}},
+    // kube_features.go:2100
     {kVolumeAttributesClass,
      "VolumeAttributesClass",
      {{false, kBeta, false},
       {false, kBeta, false},
       {true, kGA, false},
-      {true, kGA, false}}},
-    // kube_features.go:1906
+      {true, kGA, false},
+      {true, kGA, true}}},
+    // kube_features.go:2107
     {kVolumeLimitScaling,
      "VolumeLimitScaling",
      {{false, kPreAlpha, false},
       {false, kPreAlpha, false},
       {false, kPreAlpha, false},
+      {false, kAlpha, false},
+      {false, kAlpha, false}}},
+    // kube_features.go:2137
+    {kWorkloadAwarePreemption,
+     "WorkloadAwarePreemption",
+     {{false, kPreAlpha, false},
+      {false, kPreAlpha, false},
+      {false, kPreAlpha, false},
+      {false, kPreAlpha, false},
       {false, kAlpha, false}}},
 };
 
-TEST(FeatureGatesTest, EveryGateAtEveryEmulatedVersionAsKubeV135Has) {
+TEST(FeatureGatesTest, EveryGateAtEveryEmulatedVersionAsKubeV136Has) {
   ASSERT_EQ(std::size(kRows), kFeatureCount) << "a gate has no row";
   for (const GateRow& row : kRows) {
     EXPECT_EQ(FeatureName(row.feature), row.name);
-    for (int i = 0; i < 4; ++i) {
+    for (int i = 0; i < 5; ++i) {
       const KubeVersion version{1, 32 + i};
       SCOPED_TRACE(std::string(row.name) + " at " + version.String());
       const FeatureSpec spec = SpecAt(row.feature, version);
       EXPECT_EQ(spec.default_on, row.at[i].default_on);
       EXPECT_EQ(StageName(spec.stage), StageName(row.at[i].stage));
       EXPECT_EQ(spec.locked, row.at[i].locked);
-      // The gate set of that version starts from that default.
-      EXPECT_EQ(FeatureGates(version).Enabled(row.feature),
-                row.at[i].default_on);
+      // The gate set of that version starts from that default, except
+      // that a gate ksched has not built stays off and is named instead.
+      const bool in_effect = row.at[i].default_on && Built(row.feature);
+      const bool named = row.at[i].default_on && !Built(row.feature);
+      const FeatureGates defaults(version);
+      EXPECT_EQ(defaults.Enabled(row.feature), in_effect);
       auto parsed = FeatureGates::Parse(version.String(), "", nullptr);
       ASSERT_TRUE(parsed.ok()) << parsed.error().message();
-      EXPECT_EQ(parsed->Enabled(row.feature), row.at[i].default_on);
+      EXPECT_EQ(parsed->Enabled(row.feature), in_effect);
+      for (const FeatureGates& g : {defaults, *parsed}) {
+        const auto& off = g.not_in_effect();
+        EXPECT_EQ(std::find(off.begin(), off.end(), row.feature) != off.end(),
+                  named);
+      }
     }
   }
 }
@@ -314,48 +398,54 @@ struct DependencyRow {
   std::vector<Feature> depends_on;
 };
 
-// defaultKubernetesFeatureGateDependencies, kube_features.go:2166 on; the
+// defaultKubernetesFeatureGateDependencies, kube_features.go:2386 on; the
 // comment is the gate's line.
 const DependencyRow kDependencies[] = {
-    {kCSIMigrationPortworx, {}},                             // :2187
-    {kDRAAdminAccess, {kDynamicResourceAllocation}},         // :2211
-    {kDRAConsumableCapacity, {kDynamicResourceAllocation}},  // :2213
+    {kCSIMigrationPortworx, {}},                             // :2187 (v1.35.6)
+    {kDRAAdminAccess, {kDynamicResourceAllocation}},         // :2433
+    {kDRAConsumableCapacity, {kDynamicResourceAllocation}},  // :2435
     {kDRADeviceBindingConditions,
-     {kDynamicResourceAllocation, kDRAResourceClaimDeviceStatus}},  // :2215
-    {kDRADeviceTaintRules, {kDRADeviceTaints}},                     // :2217
-    {kDRADeviceTaints, {kDynamicResourceAllocation}},               // :2219
-    {kDRAExtendedResource, {kDynamicResourceAllocation}},           // :2221
-    {kDRAPartitionableDevices, {kDynamicResourceAllocation}},       // :2223
-    {kDRAPrioritizedList, {kDynamicResourceAllocation}},            // :2225
-    {kDRAResourceClaimDeviceStatus, {}},                            // :2227
-    {kDRASchedulerFilterTimeout, {kDynamicResourceAllocation}},     // :2229
-    {kDynamicResourceAllocation, {}},                               // :2239
-    {kGangScheduling, {kGenericWorkload}},                          // :2249
-    {kGenericWorkload, {}},                                         // :2251
+     {kDynamicResourceAllocation, kDRAResourceClaimDeviceStatus}},  // :2437
+    {kDRADeviceTaintRules, {kDRADeviceTaints}},                     // :2439
+    {kDRADeviceTaints, {kDynamicResourceAllocation}},               // :2441
+    {kDRAExtendedResource, {kDynamicResourceAllocation}},           // :2443
+    {kDRAListTypeAttributes, {kDynamicResourceAllocation}},         // :2445
+    {kDRANodeAllocatableResources, {kDynamicResourceAllocation}},   // :2447
+    {kDRAPartitionableDevices, {kDynamicResourceAllocation}},       // :2449
+    {kDRAPrioritizedList, {kDynamicResourceAllocation}},            // :2451
+    {kDRAResourceClaimDeviceStatus, {}},                            // :2453
+    {kDRASchedulerFilterTimeout, {kDynamicResourceAllocation}},     // :2459
+    {kDRAWorkloadResourceClaims,
+     {kDynamicResourceAllocation, kGenericWorkload}},  // :2461
+    {kDynamicResourceAllocation, {}},                  // :2471
+    {kGangScheduling, {kGenericWorkload}},             // :2483
+    {kGenericWorkload, {}},                            // :2485
     {kInPlacePodLevelResourcesVerticalScaling,
      {kInPlacePodVerticalScaling, kPodLevelResources,
-      kNodeDeclaredFeatures}},                      // :2271
-    {kInPlacePodVerticalScaling, {}},               // :2273
-    {kMatchLabelKeysInPodAffinity, {}},             // :2321
-    {kMatchLabelKeysInPodTopologySpread, {}},       // :2323
-    {kNodeDeclaredFeatures, {}},                    // :2345
-    {kNodeInclusionPolicyInPodTopologySpread, {}},  // :2347
-    {kNominatedNodeNameForExpectation, {}},         // :2353
-    {kOpportunisticBatching, {}},                   // :2355
-    {kPodLevelResources, {}},                       // :2365
-    {kPodSchedulingReadiness, {}},                  // :2377
-    {kSchedulerAsyncAPICalls, {}},                  // :2421
-    {kSchedulerAsyncPreemption, {}},                // :2423
-    {kSchedulerPopFromBackoffQ, {}},                // :2425
-    {kSchedulerQueueingHints, {}},                  // :2427
-    {kSidecarContainers, {}},                       // :2443
-    {kStorageCapacityScoring, {}},                  // :2447
-    {kTaintTolerationComparisonOperators, {}},      // :2463
-    {kVolumeAttributesClass, {}},                   // :2479
-    {kVolumeLimitScaling, {}},                      // :2481
+      kNodeDeclaredFeatures}},                               // :2505
+    {kInPlacePodVerticalScaling, {}},                        // :2507
+    {kMatchLabelKeysInPodAffinity, {}},                      // :2553
+    {kMatchLabelKeysInPodTopologySpread, {}},                // :2555
+    {kNodeDeclaredFeatures, {}},                             // :2575
+    {kNodeInclusionPolicyInPodTopologySpread, {}},           // :2577
+    {kNominatedNodeNameForExpectation, {}},                  // :2583
+    {kOpportunisticBatching, {}},                            // :2585
+    {kPodLevelResources, {}},                                // :2601
+    {kPodSchedulingReadiness, {}},                           // :2613
+    {kSchedulerAsyncAPICalls, {}},                           // :2663
+    {kSchedulerAsyncPreemption, {}},                         // :2665
+    {kSchedulerPopFromBackoffQ, {}},                         // :2667
+    {kSchedulerQueueingHints, {}},                           // :2669
+    {kSidecarContainers, {}},                                // :2685
+    {kStorageCapacityScoring, {}},                           // :2697
+    {kTaintTolerationComparisonOperators, {}},               // :2713
+    {kTopologyAwareWorkloadScheduling, {kGenericWorkload}},  // :2715
+    {kVolumeAttributesClass, {}},                            // :2729
+    {kVolumeLimitScaling, {}},                               // :2731
+    {kWorkloadAwarePreemption, {kGangScheduling}},           // :2743
 };
 
-TEST(FeatureGatesTest, DependenciesAsKubeV135HasThem) {
+TEST(FeatureGatesTest, DependenciesAsKubeV136HasThem) {
   ASSERT_EQ(std::size(kDependencies), kFeatureCount);
   for (const DependencyRow& row : kDependencies) {
     EXPECT_EQ(FeatureDependencies(row.feature), row.depends_on)
@@ -428,11 +518,11 @@ TEST(FeatureGatesTest, EmulatedVersionAsKubeReadsIt) {
     return v.ok() ? "(no error)" : v.error().message();
   };
   EXPECT_EQ(error("1.31"),
-            "emulation version 1.31 is not between [1.32, 1.35.0]");
-  EXPECT_EQ(error("kube=1.36"),
-            "emulation version 1.36 is not between [1.32, 1.35.0]");
+            "emulation version 1.31 is not between [1.32, 1.36.0]");
+  EXPECT_EQ(error("kube=1.37"),
+            "emulation version 1.37 is not between [1.32, 1.36.0]");
   EXPECT_EQ(error("2.0"),
-            "emulation version 2.0 is not between [1.32, 1.35.0]");
+            "emulation version 2.0 is not between [1.32, 1.36.0]");
   EXPECT_EQ(error("1.33.1"), "patch version not allowed, got: kube=1.33.1");
   EXPECT_EQ(error("kube=1.34.2-rc.0"),
             "patch version not allowed, got: kube=1.34.2-rc.0");
@@ -446,7 +536,7 @@ TEST(FeatureGatesTest, EmulatedVersionAsKubeReadsIt) {
 
   // Parse checks the version before the gates.
   EXPECT_EQ(ParseError("1.31", "SchedulerAsyncPreemption=true"),
-            "emulation version 1.31 is not between [1.32, 1.35.0]");
+            "emulation version 1.31 is not between [1.32, 1.36.0]");
   auto emulated = FeatureGates::Parse("kube=1.33", "", nullptr);
   ASSERT_TRUE(emulated.ok());
   EXPECT_EQ(emulated->emulated_version().String(), "1.33");
@@ -495,17 +585,21 @@ TEST(FeatureGatesTest, GatesYoungerThanTheEmulatedVersionCannotBeSet) {
 }
 
 TEST(FeatureGatesTest, GatesNeedTheGatesTheyDependOn) {
-  EXPECT_EQ(ParseError("", "GangScheduling=true"),
-            "GangScheduling is enabled, but depends on features that are "
-            "disabled: [GenericWorkload]");
-  EXPECT_EQ(ParseError("", "GangScheduling=true,GenericWorkload=true"),
-            "(no error)");
-  EXPECT_EQ(ParseError("",
+  // Dependencies are checked as kube sees the gates: NodeDeclaredFeatures,
+  // off at 1.35 and on by default at 1.36, counts as kube has it.
+  EXPECT_EQ(ParseError("1.35",
                        "InPlacePodLevelResourcesVerticalScaling=true,"
                        "PodLevelResources=false"),
             "InPlacePodLevelResourcesVerticalScaling is enabled, but depends "
             "on features that are disabled: [PodLevelResources "
             "NodeDeclaredFeatures]");
+  EXPECT_EQ(ParseError("",
+                       "InPlacePodLevelResourcesVerticalScaling=true,"
+                       "PodLevelResources=false"),
+            "InPlacePodLevelResourcesVerticalScaling is enabled, but depends "
+            "on features that are disabled: [PodLevelResources]");
+  EXPECT_EQ(ParseError("", "InPlacePodLevelResourcesVerticalScaling=true"),
+            "(no error)");
   // DynamicResourceAllocation is off by default at 1.33.
   EXPECT_EQ(ParseError("1.33", "DRAAdminAccess=true,DRAPrioritizedList=true"),
             "[DRAAdminAccess is enabled, but depends on features that are "
@@ -524,18 +618,20 @@ TEST(FeatureGatesTest, AllAlphaAndAllBetaSetTheGatesNotNamed) {
   for (size_t i = 0; i < kFeatureCount; ++i) {
     const auto f = static_cast<Feature>(i);
     const FeatureSpec spec = SpecAt(f, kBinaryVersion);
-    EXPECT_EQ(alpha->Enabled(f),
-              spec.stage == Stage::kAlpha ? true : spec.default_on)
+    // On as kube has it, unless ksched has not built it.
+    EXPECT_EQ(
+        alpha->Enabled(f),
+        (spec.stage == Stage::kAlpha ? true : spec.default_on) && Built(f))
         << FeatureName(f);
   }
   // A gate named keeps its value, whatever AllAlpha says and in whatever
   // order.
-  for (const char* flags : {"AllAlpha=true,GangScheduling=false",
-                            "GangScheduling=false,AllAlpha=true"}) {
-    auto named = FeatureGates::Parse("", flags, nullptr);
+  for (const char* flags : {"AllAlpha=true,DRAPartitionableDevices=false",
+                            "DRAPartitionableDevices=false,AllAlpha=true"}) {
+    auto named = FeatureGates::Parse("1.35", flags, nullptr);
     ASSERT_TRUE(named.ok()) << named.error().message();
-    EXPECT_FALSE(named->Enabled(kGangScheduling)) << flags;
-    EXPECT_TRUE(named->Enabled(kGenericWorkload)) << flags;
+    EXPECT_FALSE(named->Enabled(kDRAPartitionableDevices)) << flags;
+    EXPECT_TRUE(named->Enabled(kDRADeviceTaints)) << flags;
   }
   // At 1.33 the alpha DRA gates need DynamicResourceAllocation, a beta gate
   // off by default there.
@@ -587,18 +683,41 @@ TEST(FeatureGatesTest, HelpListsAlphaAndBetaGatesWithTheirDefaults) {
   }
 }
 
-TEST(FeatureGatesTest, EnabledGatesKschedDoesNotImplementAreNamed) {
-  EXPECT_TRUE(EnabledWithoutEffect(FeatureGates()).empty());
+// v1.36 turns on gates whose behaviour ksched has not built: they stay
+// off, are named, and cannot be turned on by flag.
+TEST(FeatureGatesTest, GatesKschedDoesNotImplementStayOffAndAreNamed) {
+  EXPECT_EQ(
+      FeatureGates().not_in_effect(),
+      (std::vector<Feature>{kDRAConsumableCapacity, kDRADeviceBindingConditions,
+                            kDRAExtendedResource, kNodeDeclaredFeatures}));
+  // Before 1.36 every default-on gate is built.
   for (int minor = 32; minor <= 35; ++minor) {
-    EXPECT_TRUE(EnabledWithoutEffect(FeatureGates({1, minor})).empty())
-        << minor;
+    EXPECT_TRUE(FeatureGates({1, minor}).not_in_effect().empty()) << minor;
   }
-  auto gang = FeatureGates::Parse(
-      "", "GangScheduling=true,GenericWorkload=true,OpportunisticBatching=true",
-      nullptr);
-  ASSERT_TRUE(gang.ok());
-  EXPECT_EQ(EnabledWithoutEffect(*gang),
-            (std::vector<Feature>{kGangScheduling, kGenericWorkload}));
+  EXPECT_EQ(ParseError("", "GangScheduling=true,GenericWorkload=true"),
+            "[cannot set feature gate GangScheduling to true, ksched does not "
+            "implement it yet, cannot set feature gate GenericWorkload to "
+            "true, ksched does not implement it yet]");
+  EXPECT_EQ(ParseError("1.35", "DRAExtendedResource=true"),
+            "cannot set feature gate DRAExtendedResource to true, ksched does "
+            "not implement it yet");
+  // Turning one off takes it out of the list.
+  auto off = FeatureGates::Parse("", "DRAExtendedResource=false", nullptr);
+  ASSERT_TRUE(off.ok()) << off.error().message();
+  EXPECT_EQ(
+      off->not_in_effect(),
+      (std::vector<Feature>{kDRAConsumableCapacity, kDRADeviceBindingConditions,
+                            kNodeDeclaredFeatures}));
+  // AllAlpha turns on alpha gates ksched lacks: named, not on.
+  auto all_alpha = FeatureGates::Parse("1.35", "AllAlpha=true", nullptr);
+  ASSERT_TRUE(all_alpha.ok()) << all_alpha.error().message();
+  EXPECT_FALSE(all_alpha->Enabled(kGangScheduling));
+  EXPECT_TRUE(all_alpha->Enabled(kDRAPartitionableDevices));
+  const auto& named = all_alpha->not_in_effect();
+  EXPECT_NE(std::find(named.begin(), named.end(), kGangScheduling),
+            named.end());
+  EXPECT_NE(std::find(named.begin(), named.end(), kVolumeLimitScaling),
+            named.end());
 }
 
 }  // namespace

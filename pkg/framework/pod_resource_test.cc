@@ -220,11 +220,28 @@ TEST(PodResourceTest, CalculateResourcesWithResize) {
     ExpectResource(PodInfo::CreateBound(c.pod, nullptr, resize)->resource(),
                    c.want);
   }
+  // InPlacePodLevelResourcesVerticalScaling is beta and on at v1.36: a pod
+  // whose pod-level resize was applied beyond its spec counts what was
+  // applied; at v1.35's defaults the spec alone.
+  const api::Pod resized_up = pod_level(pod(c500, c500).Obj(), c500, c700);
+  ExpectResource(ComputePodResource(resized_up,
+                                    ResourceFeaturesOf(config::FeatureGates())),
+                 {700, kMem500M, 0, 700, kMem500M});
+  ExpectResource(
+      ComputePodResource(resized_up,
+                         ResourceFeaturesOf(config::FeatureGates({1, 35}))),
+      {500, kMem500M, 0, 500, kMem500M});
 }
 
-// The gates in their version's defaults: v1.32 counts the spec only.
+// The gates in their version's defaults: v1.32 counts the spec only; v1.36
+// also reads a running pod's pod-level status resources.
 TEST(PodResourceTest, FeaturesOfTheGates) {
   EXPECT_EQ(ResourceFeaturesOf(config::FeatureGates()),
+            (api::ResourceFeatures{
+                .in_place_pod_vertical_scaling = true,
+                .pod_level_resources = true,
+                .in_place_pod_level_resources_vertical_scaling = true}));
+  EXPECT_EQ(ResourceFeaturesOf(config::FeatureGates({1, 35})),
             (api::ResourceFeatures{
                 .in_place_pod_vertical_scaling = true,
                 .pod_level_resources = true,

@@ -368,7 +368,7 @@ TEST_F(ChartTest, EmulatedVersionBecomesAFlagKschedAccepts) {
       RunCommand(std::string(KSCHED_BINARY) + version_args +
                  " --secure-port=0 --kubeconfig=/nonexistent/kubeconfig");
   EXPECT_EQ(run.exit_code, 1) << run.err;
-  EXPECT_NE(run.err.find("ksched decides as kube-scheduler v1.35 emulating "
+  EXPECT_NE(run.err.find("ksched decides as kube-scheduler v1.36 emulating "
                          "v1.33 (feature gates at their v1.33 defaults); "
                          "--feature-gates SchedulerAsyncPreemption=false"),
             std::string::npos)

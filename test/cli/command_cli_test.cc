@@ -90,13 +90,13 @@ TEST(CommandCliTest, ExitStatusesAreTheSameEverywhere) {
        "false, feature is locked to true"},
       {"simulate --cluster " + kExample + " --emulated-version 1.31", 2,
        "Error: --emulated-version: emulation version 1.31 is not between "
-       "[1.32, 1.35.0]"},
+       "[1.32, 1.36.0]"},
       {"explain p --emulated-version 1.33.1", 2,
        "Error: --emulated-version: patch version not allowed, got: "
        "kube=1.33.1"},
-      {"--emulated-version=kube=1.36", 2,
-       "Error: --emulated-version: emulation version 1.36 is not between "
-       "[1.32, 1.35.0]"},
+      {"--emulated-version=kube=1.37", 2,
+       "Error: --emulated-version: emulation version 1.37 is not between "
+       "[1.32, 1.36.0]"},
       {"--emulated-version=1.33 --feature-gates=GangScheduling=true", 2,
        "Error: --feature-gates: cannot set feature gate GangScheduling to "
        "true, feature is PreAlpha at emulated version 1.33, min "
@@ -129,9 +129,9 @@ TEST(CommandCliTest, EmulatedVersionAndFeatureGatesAsKubeTakesThem) {
     auto help = RunCommand(kKsched + " " + command + "--help");
     ASSERT_EQ(help.exit_code, 0) << command << help.err;
     EXPECT_TRUE(Has(help.out, "--emulated-version value")) << help.out;
-    EXPECT_TRUE(Has(help.out, "ksched decides as kube-scheduler v1.35;"))
+    EXPECT_TRUE(Has(help.out, "ksched decides as kube-scheduler v1.36;"))
         << help.out;
-    EXPECT_TRUE(Has(help.out, "kube=1.32..1.35 (default 1.35)")) << help.out;
+    EXPECT_TRUE(Has(help.out, "kube=1.32..1.36 (default 1.36)")) << help.out;
     // Each gate on a line of its own, in the help column (where -h's help
     // starts).
     const size_t h = help.out.find("  -h, --help");
@@ -148,7 +148,7 @@ TEST(CommandCliTest, EmulatedVersionAndFeatureGatesAsKubeTakesThem) {
         << help.out;
   }
   auto top = RunCommand(kKsched + " --help");
-  EXPECT_TRUE(Has(top.out, "It decides as kube-scheduler v1.35")) << top.out;
+  EXPECT_TRUE(Has(top.out, "It decides as kube-scheduler v1.36")) << top.out;
 
   // An unknown gate: one warning in kube's words, and the run goes on.
   auto unknown = RunCommand(kSimulate + "--feature-gates Nope=true");
@@ -172,25 +172,36 @@ TEST(CommandCliTest, EmulatedVersionAndFeatureGatesAsKubeTakesThem) {
   auto emulated = RunCommand(simulate + "--emulated-version kube=1.33");
   EXPECT_EQ(emulated.exit_code, 0) << emulated.err;
   EXPECT_EQ(Count(emulated.err,
-                  "note: ksched decides as kube-scheduler v1.35 emulating "
+                  "note: ksched decides as kube-scheduler v1.36 emulating "
                   "v1.33 (feature gates at their v1.33 defaults)\n"),
             1)
       << emulated.err;
   EXPECT_FALSE(
       Has(RunCommand(kSimulate + "--emulated-version 1.33").err, "emulating"));
-  // At v1.35 nothing is said about the version.
-  EXPECT_FALSE(Has(RunCommand(simulate).err, "decides as"));
+  // At v1.36 nothing is said about the version, but the gates v1.36 has
+  // on that ksched has not built are named, once.
+  const auto plain = RunCommand(simulate);
+  EXPECT_FALSE(Has(plain.err, "decides as"));
+  EXPECT_EQ(Count(plain.err,
+                  "note: not yet in effect: DRAConsumableCapacity, "
+                  "DRADeviceBindingConditions, DRAExtendedResource"),
+            1)
+      << plain.err;
+  // --quiet leaves the note out; at 1.35 there is nothing to say.
+  EXPECT_FALSE(Has(RunCommand(kSimulate).err, "not yet in effect"));
+  EXPECT_FALSE(
+      Has(RunCommand(simulate + "--emulated-version 1.35").err, "not yet"));
 
-  // Gates on whose feature ksched lacks: one line each. Repeated flags
-  // read as one list.
+  // Gates whose feature ksched lacks cannot be turned on. Repeated flags
+  // read as one list, and every refused gate is named.
   auto gang = RunCommand(simulate +
                          "--feature-gates GangScheduling=true "
                          "--feature-gates GenericWorkload=true");
-  EXPECT_EQ(gang.exit_code, 0) << gang.err;
+  EXPECT_EQ(gang.exit_code, 2) << gang.err;
   for (const char* gate : {"GangScheduling", "GenericWorkload"}) {
-    EXPECT_EQ(Count(gang.err, std::string("note: feature gate ") + gate +
-                                  " is on but has no effect in ksched (not "
-                                  "implemented yet)\n"),
+    EXPECT_EQ(Count(gang.err, std::string("cannot set feature gate ") + gate +
+                                  " to true, ksched does not implement it "
+                                  "yet"),
               1)
         << gang.err;
   }
@@ -201,7 +212,7 @@ TEST(CommandCliTest, EmulatedVersionAndFeatureGatesAsKubeTakesThem) {
                         "/nonexistent/kubeconfig --secure-port 0");
   EXPECT_EQ(run.exit_code, 1) << run.err;
   EXPECT_EQ(Count(run.err,
-                  "ksched decides as kube-scheduler v1.35 emulating "
+                  "ksched decides as kube-scheduler v1.36 emulating "
                   "v1.33 (feature gates at their v1.33 defaults)"),
             1)
       << run.err;

@@ -141,8 +141,15 @@ TEST(ProgressCliTest, OnATerminalTheLineComesAndGoes) {
   EXPECT_NE(r.terminal.find("\rscheduling 0 of 300 pods\x1b[K"),
             std::string::npos)
       << r.terminal;
-  // Erased before the run ends: the last thing on the terminal.
-  EXPECT_EQ(r.terminal.substr(r.terminal.size() - 4), "\r\x1b[K") << r.terminal;
+  // Erased before the run ends: after the last erase only whole lines
+  // (the notes) follow, no progress.
+  const size_t erased = r.terminal.rfind("\r\x1b[K");
+  ASSERT_NE(erased, std::string::npos) << r.terminal;
+  const std::string after = r.terminal.substr(erased + 4);
+  for (const char* progress : {"loading ", "preparing ", "scheduling "}) {
+    EXPECT_EQ(after.find(progress), std::string::npos) << r.terminal;
+  }
+  EXPECT_TRUE(after.empty() || after.ends_with("\n")) << r.terminal;
 
   // The same output as without a terminal.
   std::string command = kKsched;
@@ -183,8 +190,7 @@ TEST(ProgressCliTest, TheRunsOfASearchAreNamed) {
     const std::string marker = "one trying each pod alone), ";
     const size_t at = text.find(marker);
     if (at != std::string::npos) {
-      text.erase(at + marker.size(),
-                 text.find('\n', at) - at - marker.size());
+      text.erase(at + marker.size(), text.find('\n', at) - at - marker.size());
     }
     return text;
   };

@@ -66,12 +66,16 @@ TEST_F(ApiVersionsTest, AnOlderServerIsNamedWithTheVersionToEmulate) {
   StartKsched();
   ExpectScheduled();
   const std::string log = ksched_->Log();
-  EXPECT_EQ(Count(log, "ksched decides as kube-scheduler v1.35\n"), 1) << log;
+  EXPECT_EQ(Count(log,
+                  "ksched decides as kube-scheduler v1.36; not yet in "
+                  "effect: "),
+            1)
+      << log;
   EXPECT_EQ(Count(log, std::string("the API server is ") + kV132Version), 2)
       << log;
   EXPECT_EQ(Count(log, std::string("the API server is ") + kV132Version +
                            ", older than the version ksched emulates "
-                           "(1.35): "),
+                           "(1.36): "),
             1)
       << log;
   EXPECT_EQ(Count(log, "consider --emulated-version=1.32\n"), 1) << log;
@@ -92,7 +96,7 @@ TEST_F(ApiVersionsTest, EmulatingTheServersVersionSaysNoMoreAboutIt) {
   ExpectScheduled();
   const std::string log = ksched_->Log();
   EXPECT_EQ(Count(log,
-                  "ksched decides as kube-scheduler v1.35 emulating "
+                  "ksched decides as kube-scheduler v1.36 emulating "
                   "v1.32 (feature gates at their v1.32 defaults)"),
             1)
       << log;
@@ -102,10 +106,12 @@ TEST_F(ApiVersionsTest, EmulatingTheServersVersionSaysNoMoreAboutIt) {
   EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
+// Emulating the server's version, so that only what it serves is in
+// question.
 TEST_F(ApiVersionsTest, AV135ServerServesEverything) {
   UseServer({.kube_version = "1.35"});
   CreateCluster();
-  StartKsched();
+  StartKsched({"--emulated-version=1.35"});
   ExpectScheduled();
   const std::string log = ksched_->Log();
   EXPECT_EQ(Count(log, "the API server is v1.35.6\n"), 1) << log;
