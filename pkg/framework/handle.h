@@ -18,6 +18,7 @@
 #include "pkg/framework/parallelizer.h"
 #include "pkg/framework/pod_group_members.h"
 #include "pkg/framework/pod_nominator.h"
+#include "pkg/framework/pods_in_prebind.h"
 #include "pkg/framework/snapshot.h"
 #include "pkg/framework/waiting_pods.h"
 #include "pkg/util/clock.h"
@@ -47,6 +48,8 @@ class Handle {
   virtual PodNominator* nominator() = 0;
   // Pods held at Permit, which plugins may allow or reject.
   virtual WaitingPods& waiting_pods() = 0;
+  // Pods running PreBind, which preemption may cancel (v1.36).
+  virtual PodsInPreBind& pods_in_prebind() = 0;
   // Filter with the pod's betters that are nominated to the node counted as
   // if they ran there (and again without them when they were counted), as
   // RunFilterPluginsWithNominatedPods does.

@@ -38,18 +38,29 @@ void WaitingPod::Allow(const std::string& plugin) {
   if (on_done) on_done();
 }
 
-void WaitingPod::Reject(const std::string& plugin, const std::string& message) {
+bool WaitingPod::Reject(const std::string& plugin, const std::string& message) {
+  return StopWith(Code::kUnschedulable, plugin, message);
+}
+
+bool WaitingPod::Preempt(const std::string& plugin,
+                         const std::string& message) {
+  return StopWith(Code::kError, plugin, message);
+}
+
+bool WaitingPod::StopWith(Code code, const std::string& plugin,
+                          const std::string& message) {
   std::function<void()> on_done;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (done_) return;
+    if (done_) return false;
     done_ = true;
-    result_ = Status(Code::kUnschedulable, message);
+    result_ = Status(code, message);
     result_.WithPlugin(plugin);
     on_done = std::move(on_done_);
     cv_.notify_all();
   }
   if (on_done) on_done();
+  return true;
 }
 
 void WaitingPod::OnDone(std::function<void()> fn) {

@@ -33,8 +33,14 @@ class WaitingPod {
   // A plugin allows the pod; once all have, the waiter wakes with Success.
   void Allow(const std::string& plugin);
   // Any plugin (or anyone) rejects the pod; the waiter wakes with
-  // Unschedulable carrying `message`.
-  void Reject(const std::string& plugin, const std::string& message);
+  // Unschedulable carrying `message`. False when the outcome was already
+  // known.
+  bool Reject(const std::string& plugin, const std::string& message);
+  // Preemption takes the pod's room (v1.36): the waiter wakes with an
+  // Error carrying `message`, so the pod goes back through backoff rather
+  // than being found unschedulable. False when the outcome was already
+  // known.
+  bool Preempt(const std::string& plugin, const std::string& message);
   // Rejects every plugin whose deadline is at or before `now`, as kube's
   // per-plugin timers do ("rejected due to timeout after waiting ...").
   void ExpireAt(util::Clock::TimePoint now);
@@ -51,6 +57,9 @@ class WaitingPod {
   void OnDone(std::function<void()> fn);
 
  private:
+  bool StopWith(Code code, const std::string& plugin,
+                const std::string& message);
+
   PodInfoPtr pod_;
   mutable std::mutex mu_;
   std::condition_variable cv_;

@@ -116,6 +116,7 @@ util::Result<std::unique_ptr<Scheduler>> Scheduler::Create(
   options.writer = s->deps_.writer;
   options.nominator = s->nominator_.get();
   options.waiting_pods = &s->waiting_pods_;
+  options.pods_in_prebind = &s->pods_in_prebind_;
   options.pod_group_members = &s->pod_group_members_;
   options.features = s->deps_.features;
   options.dra = s->deps_.dra;
@@ -481,17 +482,16 @@ void Scheduler::RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,
     auto waiting = std::make_shared<framework::WaitingPod>(assumed, waits,
                                                            deps_.clock->Now());
     waiting_pods_.Add(waiting);
-    auto binding_cycle = [this, state, &fwk, queued, assumed, host, start] {
-      RunBindingCycle(state, fwk, queued, assumed, host, start,
-                      /*expectation_done=*/true);
-    };
-    auto bind_when_done = [this, waiting,
-                           binding_cycle = std::move(binding_cycle)] {
-      waiting->OnDone(
-          [this, binding_cycle] { binding_pool_->Post(binding_cycle); });
+    auto bind_when_done = [this, waiting, state, &fwk, queued, assumed, host,
+                           start](PreBindPreflight preflight) {
+      waiting->OnDone([=, this, &fwk] {
+        binding_pool_->Post([=, this, &fwk] {
+          RunBindingCycle(state, fwk, queued, assumed, host, start, preflight);
+        });
+      });
     };
     if (!expectation) {
-      bind_when_done();
+      bind_when_done(PreBindPreflight::kGateOff);
       return;
     }
     // The wait may be long: tell the world (the cluster autoscaler) where
@@ -509,14 +509,16 @@ void Scheduler::RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,
                                     /*as_fit_error=*/false, start);
       }
       WriteExpectedNode(assumed->pod(), host);
-      bind_when_done();
+      bind_when_done(pre.IsSuccess() ? PreBindPreflight::kWork
+                                     : PreBindPreflight::kNoWork);
     });
     return;
   }
   binding_pool_->Submit(
       [this, state, &fwk, queued, assumed, host, start, expectation] {
         RunBindingCycle(state, fwk, queued, assumed, host, start,
-                        /*expectation_done=*/!expectation);
+                        expectation ? PreBindPreflight::kToRun
+                                    : PreBindPreflight::kGateOff);
       });
 }
 
@@ -541,9 +543,9 @@ void Scheduler::RunBindingCycle(std::shared_ptr<framework::CycleState> state,
                                 queue::QueuedPodInfoPtr queued,
                                 framework::PodInfoPtr assumed, std::string node,
                                 util::Clock::TimePoint start,
-                                bool expectation_done) {
+                                PreBindPreflight preflight) {
   const std::string& uid = assumed->pod().metadata.uid;
-  if (!expectation_done) {
+  if (preflight == PreBindPreflight::kToRun) {
     // NominatedNodeNameForExpectation: a PreBind that will do something may
     // take time; say where the pod is going before it starts. A pod bound
     // at once needs no such word.
@@ -553,11 +555,21 @@ void Scheduler::RunBindingCycle(std::shared_ptr<framework::CycleState> state,
                                   /*as_fit_error=*/false, start);
     }
     if (pre.IsSuccess()) WriteExpectedNode(assumed->pod(), node);
+    preflight =
+        pre.IsSuccess() ? PreBindPreflight::kWork : PreBindPreflight::kNoWork;
   }
   if (auto waiting = waiting_pods_.Get(uid)) {
     Status s = waiting->Wait();  // over: the cycle was posted when it ended
     waiting_pods_.Remove(uid);
     if (!s.IsSuccess()) {
+      // A rejection makes the pod unschedulable; anything else (preemption
+      // since v1.36) is an error, wrapped as kube's WaitOnPermit does.
+      if (!s.IsRejected()) {
+        Status wrapped =
+            Status::Error("waiting on permit for pod: " + s.Message());
+        wrapped.WithPlugin(s.plugin());
+        s = std::move(wrapped);
+      }
       return HandleBindingFailure(*state, fwk, queued, assumed, node, s,
                                   /*as_fit_error=*/true, start);
     }
@@ -566,12 +578,33 @@ void Scheduler::RunBindingCycle(std::shared_ptr<framework::CycleState> state,
   // queue may let go of the events recorded during its cycle.
   queue_->Done(uid);
 
+  // A pod with PreBind work may be preempted in memory while it runs
+  // (v1.36): it is registered for that until its binding cycle ends.
+  std::shared_ptr<framework::PodInPreBind> in_prebind;
+  if (preflight == PreBindPreflight::kGateOff ||
+      preflight == PreBindPreflight::kWork) {
+    in_prebind = pods_in_prebind_.Add(uid);
+  }
+  struct Unregister {
+    framework::PodsInPreBind& pods;
+    const std::string& uid;
+    bool active;
+    ~Unregister() {
+      if (active) pods.Remove(uid);
+    }
+  } unregister{pods_in_prebind_, uid, in_prebind != nullptr};
   Status s = fwk.RunPreBindPlugins(*state, *assumed, node);
   if (!s.IsSuccess()) {
     // Since v1.33 Permit is the last point that can find a pod
     // unschedulable: a PreBind failure, rejection or not, is retried after
     // backoff, its status reported as it is.
     return HandleBindingFailure(*state, fwk, queued, assumed, node, s,
+                                /*as_fit_error=*/false, start);
+  }
+  // Preempted while in PreBind: the room is someone else's now.
+  if (in_prebind != nullptr && !in_prebind->MarkPrebound()) {
+    return HandleBindingFailure(*state, fwk, queued, assumed, node,
+                                Status::Error(in_prebind->cause()),
                                 /*as_fit_error=*/false, start);
   }
   s = fwk.RunBindPlugins(*state, *assumed, node);

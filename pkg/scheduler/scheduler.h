@@ -180,6 +180,7 @@ class Scheduler {
   }
   const ProfileMap& profiles() const { return profiles_; }
   framework::WaitingPods& waiting_pods() { return waiting_pods_; }
+  framework::PodsInPreBind& pods_in_prebind() { return pods_in_prebind_; }
 
  private:
   class NominatorProxy;
@@ -190,14 +191,17 @@ class Scheduler {
   framework::Framework* FrameworkFor(const api::Pod& pod) const;
   void RunSchedulingCycle(const queue::QueuedPodInfoPtr& queued,
                           framework::Framework& fwk);
-  // `expectation_done`: the PreBindPreFlights and the nominatedNodeName
-  // write of NominatedNodeNameForExpectation already ran (a Permit wait) or
-  // are not wanted (the gate is off).
+  // Where the binding cycle stands with NominatedNodeNameForExpectation's
+  // PreBindPreFlights: off with the gate (kube then treats PreBind as
+  // having work), still to run here, or run already (before a Permit
+  // wait) with or without PreBind work found.
+  enum class PreBindPreflight { kGateOff, kToRun, kWork, kNoWork };
   void RunBindingCycle(std::shared_ptr<framework::CycleState> state,
                        framework::Framework& fwk,
                        queue::QueuedPodInfoPtr assumed,
                        framework::PodInfoPtr assumed_info, std::string node,
-                       util::Clock::TimePoint start, bool expectation_done);
+                       util::Clock::TimePoint start,
+                       PreBindPreflight preflight);
   // Writes status.nominatedNodeName = `node` for a pod about to wait at
   // Permit or in PreBind (NominatedNodeNameForExpectation), unless it says
   // so already.
@@ -238,6 +242,7 @@ class Scheduler {
   Dependencies deps_;
   framework::Parallelizer parallelizer_;
   framework::WaitingPods waiting_pods_;
+  framework::PodsInPreBind pods_in_prebind_;
   framework::PodGroupMembers pod_group_members_;
   std::unique_ptr<NominatorProxy> nominator_;
   ProfileMap profiles_;

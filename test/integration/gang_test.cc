@@ -214,5 +214,72 @@ TEST_F(GangTest, RestartInTheMiddleOfAGangLosesNothing) {
   EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
+// v1.36's preemption of a gang held at Permit: the member on the chosen
+// node is preempted in memory (no API call, no deletion), goes back through
+// backoff with "waiting on permit for pod: preempted", and the event about
+// it says so; the higher-priority pod takes its room.
+TEST_F(GangTest, MemberWaitingAtPermitIsPreemptedInMemory) {
+  for (int i = 0; i < 3; ++i) CreateNode("node-" + std::to_string(i), "4");
+  CreatePodGroup("train", 4);
+  // w3 fits no node; with a 30% reject percentage its failure does not
+  // release the three others, which wait at Permit, one on each node.
+  for (int i = 0; i < 3; ++i)
+    CreateMember("w" + std::to_string(i), "train", "3");
+  CreateMember("w3", "train", "3",
+               R"("nodeSelector":{"kubernetes.io/hostname":"node-3"})");
+  StartGangScheduler(
+      "permitWaitingTimeSeconds: 300\n      podGroupRejectPercentage: 30");
+  ASSERT_TRUE(
+      WaitUntil([&] { return FailedWith("w3", "didn't match"); }, seconds(60)))
+      << ksched_->Tail();
+  ASSERT_TRUE(WaitUntil(
+      [&] { return GetPodGroup("train").status.phase == "Scheduling"; },
+      seconds(60)))
+      << ksched_->Tail();
+  EXPECT_EQ(Bound("w"), 0);
+
+  Create("/apis/scheduling.k8s.io/v1/priorityclasses",
+         R"({"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass",
+             "metadata":{"name":"high"},"value":1000})");
+  Create("/api/v1/namespaces/default/pods",
+         PodJson({.name = "urgent",
+                  .cpu = "3",
+                  .scheduler = "ksched",
+                  .extra_spec = R"("priorityClassName":"high")"}));
+  ASSERT_TRUE(WaitUntil(
+      [&] { return !GetPod("urgent").spec.node_name.empty(); }, seconds(60)))
+      << ksched_->Tail();
+  // The member that was on that node: preempted in memory.
+  std::string victim;
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        for (const api::Event& e : Events()) {
+          if (e.reason == "Preempted") victim = e.regarding.name;
+        }
+        return !victim.empty();
+      },
+      seconds(60)))
+      << ksched_->Tail();
+  for (const api::Event& e : Events()) {
+    if (e.reason != "Preempted") continue;
+    EXPECT_EQ(e.regarding.name, victim);
+    EXPECT_NE(e.note.find("on node " + GetPod("urgent").spec.node_name +
+                          " (in kube-scheduler memory)."),
+              std::string::npos)
+        << e.note;
+  }
+  ASSERT_TRUE(WaitUntil(
+      [&] {
+        return FailedWith(victim, "waiting on permit for pod: preempted");
+      },
+      seconds(60)))
+      << ksched_->Tail();
+  // Nothing was deleted or bound but the preemptor.
+  EXPECT_EQ(server_->RequestCount("DELETE", "/pods/"), 0);
+  EXPECT_EQ(server_->RequestCount("POST", "/binding"), 1);
+  EXPECT_EQ(Bound("w"), 0);
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
+}
+
 }  // namespace
 }  // namespace ksched::testing

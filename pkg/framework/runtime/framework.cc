@@ -138,6 +138,9 @@ util::Result<std::unique_ptr<Framework>> Framework::Create(
   if (f->options_.waiting_pods == nullptr) {
     f->options_.waiting_pods = &f->own_waiting_pods_;
   }
+  if (f->options_.pods_in_prebind == nullptr) {
+    f->options_.pods_in_prebind = &f->own_pods_in_prebind_;
+  }
   f->snapshot_ = &f->empty_snapshot_;
   auto fail = [&](const std::string& message) {
     return util::Error("profile " + Quoted(profile.scheduler_name) + ": " +

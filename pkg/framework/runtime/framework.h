@@ -48,6 +48,7 @@ class Framework final : public Handle {
     PodNominator* nominator = nullptr;
     // Shared by the profiles of one scheduler; the framework's own if null.
     WaitingPods* waiting_pods = nullptr;
+    PodsInPreBind* pods_in_prebind = nullptr;
     // Extension point and (sampled) plugin durations; none when null.
     MetricsRecorder* metrics = nullptr;
     // The members of each PodGroup, kept by the scheduler; none when null.
@@ -89,6 +90,9 @@ class Framework final : public Handle {
   ClusterWriter* writer() override { return options_.writer; }
   PodNominator* nominator() override { return options_.nominator; }
   WaitingPods& waiting_pods() override { return *options_.waiting_pods; }
+  PodsInPreBind& pods_in_prebind() override {
+    return *options_.pods_in_prebind;
+  }
   const PodGroupMembers* pod_group_members() const override {
     return options_.pod_group_members;
   }
@@ -294,6 +298,7 @@ class Framework final : public Handle {
   Snapshot empty_snapshot_;
   InMemoryClusterObjects empty_objects_;
   WaitingPods own_waiting_pods_;
+  PodsInPreBind own_pods_in_prebind_;
   // Namespaces looked up this cycle, kept alive so NamespaceLabels can hand
   // out plain pointers.
   mutable std::mutex pinned_mu_;

@@ -45,6 +45,9 @@ class FakeHandle final : public framework::Handle {
   framework::ClusterWriter* writer() override { return writer_; }
   framework::PodNominator* nominator() override { return nominator_; }
   framework::WaitingPods& waiting_pods() override { return waiting_pods_; }
+  framework::PodsInPreBind& pods_in_prebind() override {
+    return pods_in_prebind_;
+  }
   const framework::PodGroupMembers* pod_group_members() const override {
     return &pod_group_members_;
   }
@@ -84,6 +87,7 @@ class FakeHandle final : public framework::Handle {
   framework::PodNominator* nominator_ = nullptr;
   dra::DraManager* dra_manager_ = nullptr;
   framework::WaitingPods waiting_pods_;
+  framework::PodsInPreBind pods_in_prebind_;
   framework::PodGroupMembers pod_group_members_;
   // The gates plugins built on this handle read: v1.35's unless a test
   // sets others (FeatureGates(KubeVersion{1, 32}) for v1.32's).

@@ -691,44 +691,103 @@ TEST(PreemptFlowTest, DoesNotPreemptAgainWhileVictimsTerminate) {
   EXPECT_EQ(env.writer().deleted.size(), 1u);
 }
 
-// A victim waiting at Permit is rejected there rather than deleted.
-TEST(PreemptFlowTest, RejectsWaitingVictimInsteadOfDeleting) {
-  Env env({});
-  std::vector<api::Pod> pods = {
-      MakePod("p1").Node("node1").Priority(kLowPriority).Req(LargeRes()).Obj(),
-      MakePod("p2")
-          .Node("node1")
-          .Priority(kLowPriority)
-          .Req(MediumRes())
-          .Obj()};
-  env.SetCluster(
-      {NodeBuilder("node1").Capacity(NodeCapacity(VeryLargeRes())).Obj()},
-      pods);
-  auto waiting = std::make_shared<framework::WaitingPod>(
-      framework::PodInfo::Create(std::make_shared<api::Pod>(pods[0])),
-      std::vector<std::pair<std::string, std::chrono::milliseconds>>{
-          {"Coscheduling", std::chrono::milliseconds(60000)}},
-      env.clock().Now());
-  env.fwk().waiting_pods().Add(waiting);
+// Victims not bound yet are stopped in memory, as kube v1.36's executor
+// does (executor.go): one waiting at Permit is preempted there (an error,
+// so it goes back through backoff) and one in PreBind has its binding
+// cancelled; neither gets an API call, and their events say so. One whose
+// wait or PreBind is already over is deleted as a running pod is.
+class UnboundVictimTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    pods_ = {MakePod("p1")
+                 .Node("node1")
+                 .Priority(kLowPriority)
+                 .Req(LargeRes())
+                 .Obj(),
+             MakePod("p2")
+                 .Node("node1")
+                 .Priority(kLowPriority)
+                 .Req(MediumRes())
+                 .Obj()};
+    env_.SetCluster(
+        {NodeBuilder("node1").Capacity(NodeCapacity(VeryLargeRes())).Obj()},
+        pods_);
+  }
+  std::shared_ptr<framework::WaitingPod> Waiting(const api::Pod& pod) {
+    auto waiting = std::make_shared<framework::WaitingPod>(
+        framework::PodInfo::Create(std::make_shared<api::Pod>(pod)),
+        std::vector<std::pair<std::string, std::chrono::milliseconds>>{
+            {"Coscheduling", std::chrono::milliseconds(60000)}},
+        env_.clock().Now());
+    env_.fwk().waiting_pods().Add(waiting);
+    return waiting;
+  }
+  // Preempts both pods for a pod that needs the whole node.
+  void Preempt() {
+    auto pod = MakePod("p").Priority(kHighPriority).Req(VeryLargeRes()).Info();
+    framework::CycleState state;
+    ASSERT_TRUE(env_.PreFilter(state, *pod).IsSuccess());
+    PostFilterResult result;
+    Status s = env_.plugin().PostFilter(
+        state, *pod, Statuses({{"node1", Code::kUnschedulable}}), &result);
+    ASSERT_TRUE(s.IsSuccess()) << s.Message();
+    EXPECT_EQ(result.nominated_node_name, "node1");
+  }
+  // The Preempted event's note per victim.
+  std::map<std::string, std::string> Notes() {
+    std::map<std::string, std::string> notes;
+    for (const auto& e : env_.writer().events) {
+      EXPECT_EQ(e.reason, "Preempted");
+      notes[e.pod] = e.note;
+    }
+    return notes;
+  }
+  Env env_{{}};
+  std::vector<api::Pod> pods_;
+};
 
-  auto pod = MakePod("p").Priority(kHighPriority).Req(VeryLargeRes()).Info();
-  framework::CycleState state;
-  ASSERT_TRUE(env.PreFilter(state, *pod).IsSuccess());
-  PostFilterResult result;
-  Status s = env.plugin().PostFilter(
-      state, *pod, Statuses({{"node1", Code::kUnschedulable}}), &result);
-  ASSERT_TRUE(s.IsSuccess()) << s.Message();
-  EXPECT_EQ(result.nominated_node_name, "node1");
+TEST_F(UnboundVictimTest, WaitingVictimIsPreemptedInMemory) {
+  auto waiting = Waiting(pods_[0]);
+  Preempt();
   ASSERT_TRUE(waiting->Done());
   Status outcome = waiting->Wait();
-  EXPECT_EQ(outcome.code(), Code::kUnschedulable);
+  EXPECT_EQ(outcome.code(), Code::kError);
   EXPECT_EQ(outcome.Message(), "preempted");
   EXPECT_EQ(outcome.plugin(), "DefaultPreemption");
-  EXPECT_THAT(env.writer().deleted, ElementsAre("default/p2"));
-  ASSERT_EQ(env.writer().events.size(), 2u);
-  EXPECT_THAT(std::vector<std::string>(
-                  {env.writer().events[0].pod, env.writer().events[1].pod}),
+  EXPECT_THAT(env_.writer().deleted, ElementsAre("default/p2"));
+  const auto notes = Notes();
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_THAT(
+      notes.at("default/p1"),
+      ::testing::EndsWith(" on node node1 (in kube-scheduler memory)."));
+  EXPECT_THAT(notes.at("default/p2"), ::testing::EndsWith(" on node node1"));
+}
+
+TEST_F(UnboundVictimTest, VictimInPreBindHasItsBindingCancelled) {
+  auto binding = env_.fwk().pods_in_prebind().Add(pods_[1].metadata.uid);
+  Preempt();
+  EXPECT_TRUE(binding->canceled());
+  EXPECT_EQ(binding->cause(), "preempted by DefaultPreemption");
+  // Its binding cycle cannot go on to bind it.
+  EXPECT_FALSE(binding->MarkPrebound());
+  EXPECT_THAT(env_.writer().deleted, ElementsAre("default/p1"));
+  EXPECT_THAT(Notes().at("default/p2"),
+              ::testing::EndsWith("(in kube-scheduler memory)."));
+}
+
+TEST_F(UnboundVictimTest, VictimsPastTheirWaitOrPreBindAreDeleted) {
+  auto waiting = Waiting(pods_[0]);
+  waiting->Allow("Coscheduling");
+  auto binding = env_.fwk().pods_in_prebind().Add(pods_[1].metadata.uid);
+  ASSERT_TRUE(binding->MarkPrebound());
+  Preempt();
+  EXPECT_TRUE(waiting->Wait().IsSuccess());
+  EXPECT_FALSE(binding->canceled());
+  EXPECT_THAT(env_.writer().deleted,
               UnorderedElementsAre("default/p1", "default/p2"));
+  for (const auto& [pod, note] : Notes()) {
+    EXPECT_EQ(note.find("memory"), std::string::npos) << pod << ": " << note;
+  }
 }
 
 // Lower-priority pods nominated to the chosen node lose their nomination
@@ -880,6 +939,31 @@ TEST(AsyncPreemptionTest, FailedPreemptionActivatesThePreemptor) {
   ASSERT_TRUE(s.IsSuccess()) << s.Message();
   EXPECT_EQ(result.nominated_node_name, "node1");
   env.RunBackground();
+  EXPECT_THAT(env.activated(), ElementsAre("p"));
+  EXPECT_TRUE(env.plugin().PreEnqueue(pod->pod()).IsSuccess());
+}
+
+// v1.36: when a victim before the last cannot be preempted, the last one
+// is spared (no call for it at all), so the preemptor comes back sooner.
+TEST(AsyncPreemptionTest, AfterAFailureTheLastVictimIsSpared) {
+  Env env({.features = config::FeatureGates()});
+  TwoVictims(env);
+  std::vector<std::string> calls;
+  env.writer().on_write = [&](std::string_view op, const std::string& key) {
+    calls.push_back(std::string(op) + " " + key);
+    // The first victim's condition patch fails.
+    if (key == "default/v1") {
+      env.writer().result = Status::Error("pods \"v1\" is forbidden");
+    }
+  };
+  auto pod = MakePod("p").Priority(kHighPriority).Req(VeryLargeRes()).Info();
+  PostFilterResult result;
+  ASSERT_TRUE(RunPostFilter(env, pod, &result).IsSuccess());
+  env.RunBackground();
+  for (const std::string& call : calls) {
+    EXPECT_EQ(call.find("default/v2"), std::string::npos) << call;
+  }
+  EXPECT_FALSE(calls.empty());
   EXPECT_THAT(env.activated(), ElementsAre("p"));
   EXPECT_TRUE(env.plugin().PreEnqueue(pod->pod()).IsSuccess());
 }

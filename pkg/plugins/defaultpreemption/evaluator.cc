@@ -317,18 +317,26 @@ void Evaluator::PrepareCandidateAsync(const Candidate& candidate,
     if (!ClearLowerPriorityNominations(node, *preemptor)) failed = true;
     // Every victim but the last; after the first failure the rest of them
     // are not tried (kube cancels the remaining calls).
+    bool victims_failed = false;
     for (size_t i = 0; i + 1 < victims.size(); ++i) {
       if (!PreemptVictim(target, *preemptor, *victims[i]).IsSuccess()) {
-        failed = true;
+        victims_failed = true;
         break;
       }
     }
-    const framework::PodInfoPtr& last = victims.back();
-    {
-      std::lock_guard lock(mu_);
-      last_victims_[uid] = PendingVictim{last->ns(), last->name()};
+    // After a failure the last victim is spared (v1.36): the preemptor
+    // comes back to its next cycle sooner, and may choose other victims.
+    if (!victims_failed) {
+      const framework::PodInfoPtr& last = victims.back();
+      {
+        std::lock_guard lock(mu_);
+        last_victims_[uid] = PendingVictim{last->ns(), last->name()};
+      }
+      if (!PreemptVictim(target, *preemptor, *last).IsSuccess()) {
+        victims_failed = true;
+      }
     }
-    if (!PreemptVictim(target, *preemptor, *last).IsSuccess()) failed = true;
+    if (victims_failed) failed = true;
     {
       std::lock_guard lock(mu_);
       preempting_.erase(uid);
@@ -365,11 +373,18 @@ Status Evaluator::PreemptVictim(const Candidate& candidate,
   framework::ClusterWriter* writer = handle_.writer();
   // What the cache keeps of a running pod is what these writes need.
   const api::Pod victim = victim_info.ToPod();
+  // A victim not bound yet is stopped in memory, with no API call (v1.36):
+  // one waiting at Permit goes back through backoff, one in PreBind has its
+  // binding cycle cancelled. Either may have moved on already; it is then
+  // deleted as a running pod is.
+  bool in_memory = false;
   if (auto waiting = handle_.waiting_pods().Get(victim.metadata.uid)) {
-    // Not bound yet: rejecting it at Permit frees the node without an API
-    // call.
-    waiting->Reject(plugin_name_, "preempted");
-  } else if (writer != nullptr) {
+    in_memory = waiting->Preempt(plugin_name_, "preempted");
+  } else if (auto binding =
+                 handle_.pods_in_prebind().Get(victim.metadata.uid)) {
+    in_memory = binding->CancelPod("preempted by " + plugin_name_);
+  }
+  if (!in_memory && writer != nullptr) {
     if (auto condition = DisruptionCondition(preemptor, victim, Now())) {
       framework::PodStatusUpdate update;
       update.condition = std::move(*condition);
@@ -394,7 +409,8 @@ Status Evaluator::PreemptVictim(const Candidate& candidate,
   if (writer != nullptr) {
     writer->RecordEvent(victim, "Normal", "Preempted", "Preempting",
                         "Preempted by pod " + preemptor.metadata.uid +
-                            " on node " + candidate.name);
+                            " on node " + candidate.name +
+                            (in_memory ? " (in kube-scheduler memory)." : ""));
   }
   return Status();
 }

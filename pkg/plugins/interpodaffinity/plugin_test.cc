@@ -316,6 +316,9 @@ class ParallelHandle final : public framework::Handle {
   framework::WaitingPods& waiting_pods() override {
     return fake_.waiting_pods();
   }
+  framework::PodsInPreBind& pods_in_prebind() override {
+    return fake_.pods_in_prebind();
+  }
   Status RunFilterPluginsWithNominatedPods(
       const framework::CycleState& state, const framework::PodInfo& pod,
       const framework::NodeInfo& node) override {

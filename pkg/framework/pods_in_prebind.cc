@@ -1,0 +1,49 @@
+#include "pkg/framework/pods_in_prebind.h"
+
+namespace ksched::framework {
+
+bool PodInPreBind::CancelPod(const std::string& cause) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (finished_) return false;
+  // The first cause stands, as a context's does.
+  if (!canceled_) cause_ = cause;
+  canceled_ = true;
+  return true;
+}
+
+bool PodInPreBind::MarkPrebound() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (canceled_) return false;
+  finished_ = true;
+  return true;
+}
+
+bool PodInPreBind::canceled() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return canceled_;
+}
+
+std::string PodInPreBind::cause() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return cause_;
+}
+
+std::shared_ptr<PodInPreBind> PodsInPreBind::Add(const std::string& uid) {
+  auto entry = std::make_shared<PodInPreBind>();
+  std::lock_guard<std::mutex> lock(mu_);
+  pods_[uid] = entry;
+  return entry;
+}
+
+void PodsInPreBind::Remove(const std::string& uid) {
+  std::lock_guard<std::mutex> lock(mu_);
+  pods_.erase(uid);
+}
+
+std::shared_ptr<PodInPreBind> PodsInPreBind::Get(const std::string& uid) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = pods_.find(uid);
+  return it == pods_.end() ? nullptr : it->second;
+}
+
+}  // namespace ksched::framework
