@@ -468,6 +468,90 @@ TEST(CodecTest, ResourceFieldsOfTheWrongTypeNameTheirPath) {
   }
 }
 
+// The fields NodeDeclaredFeatures reads, spelled and nested as the API
+// server writes them: restart rules on containers and init containers,
+// spec.hostUsers, and the node's declared features.
+TEST(CodecTest, DeclaredFeatureFieldsRoundTrip) {
+  const std::string pod_json =
+      R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{)"
+      R"("initContainers":[{"name":"init","resources":{},"restartPolicy":"Never",)"
+      R"("restartPolicyRules":[{"action":"RestartAllContainers",)"
+      R"("exitCodes":{"operator":"In","values":[42,137]}}]}],)"
+      R"("containers":[{"name":"app","resources":{},"restartPolicy":"Never",)"
+      R"("restartPolicyRules":[{"action":"Restart","exitCodes":)"
+      R"({"operator":"NotIn"}},{"action":"RestartAllContainers"}]}],)"
+      R"("hostNetwork":true,"hostUsers":false},"status":{}})";
+  auto pod = DecodeJson<Pod>(pod_json);
+  ASSERT_TRUE(pod.ok()) << pod.error().message();
+  const PodSpec& s = pod->spec;
+  ASSERT_EQ(s.init_containers.size(), 1u);
+  ASSERT_EQ(s.init_containers[0].restart_policy_rules.size(), 1u);
+  const ContainerRestartRule& init_rule =
+      s.init_containers[0].restart_policy_rules[0];
+  EXPECT_EQ(init_rule.action, "RestartAllContainers");
+  ASSERT_TRUE(init_rule.exit_codes.has_value());
+  EXPECT_EQ(init_rule.exit_codes->op, "In");
+  EXPECT_EQ(init_rule.exit_codes->values, (std::vector<int32_t>{42, 137}));
+  ASSERT_EQ(s.containers[0].restart_policy_rules.size(), 2u);
+  EXPECT_EQ(s.containers[0].restart_policy_rules[0].action, "Restart");
+  ASSERT_TRUE(s.containers[0].restart_policy_rules[0].exit_codes.has_value());
+  EXPECT_EQ(s.containers[0].restart_policy_rules[0].exit_codes->op, "NotIn");
+  EXPECT_TRUE(
+      s.containers[0].restart_policy_rules[0].exit_codes->values.empty());
+  EXPECT_FALSE(s.containers[0].restart_policy_rules[1].exit_codes.has_value());
+  EXPECT_TRUE(s.host_network);
+  EXPECT_EQ(s.host_users, false);
+  // Written back member for member (empty values and absent exit codes left
+  // out, as omitempty does; resources always, as the API server does), and
+  // read again to the same pod.
+  const std::string encoded = EncodeJson(*pod);
+  ExpectSameJson(encoded, pod_json);
+  auto again = DecodeJson<Pod>(encoded);
+  ASSERT_TRUE(again.ok()) << again.error().message();
+  EXPECT_EQ(*again, *pod);
+
+  // hostUsers: true is written; unset is not.
+  Pod plain;
+  plain.spec.host_users = true;
+  EXPECT_NE(EncodeJson(plain).find(R"("hostUsers":true)"), std::string::npos);
+  plain.spec.host_users.reset();
+  EXPECT_EQ(EncodeJson(plain).find("hostUsers"), std::string::npos);
+  EXPECT_EQ(EncodeJson(plain).find("restartPolicyRules"), std::string::npos);
+
+  const std::string node_json =
+      R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n"},"spec":{},)"
+      R"("status":{"declaredFeatures":["RestartAllContainersOnContainerExits",)"
+      R"("UserNamespacesHostNetworkSupport"]}})";
+  auto node = DecodeJson<Node>(node_json);
+  ASSERT_TRUE(node.ok()) << node.error().message();
+  EXPECT_EQ(node->status.declared_features,
+            (std::vector<std::string>{"RestartAllContainersOnContainerExits",
+                                      "UserNamespacesHostNetworkSupport"}));
+  ExpectSameJson(EncodeJson(*node), node_json);
+  auto node_again = DecodeJson<Node>(EncodeJson(*node));
+  ASSERT_TRUE(node_again.ok());
+  EXPECT_EQ(*node_again, *node);
+  EXPECT_EQ(EncodeJson(Node{}).find("declaredFeatures"), std::string::npos);
+
+  for (const auto& [json, message] :
+       std::vector<std::pair<const char*, const char*>>{
+           {R"({"spec":{"containers":[{"restartPolicyRules":[{"exitCodes":)"
+            R"({"values":["one"]}}]}]}})",
+            "spec.containers[0].restartPolicyRules[0].exitCodes.values[0]: "
+            "expected integer, got string"},
+           {R"({"spec":{"hostUsers":"no"}})",
+            "spec.hostUsers: expected bool, got string"},
+       }) {
+    auto bad = DecodeJson<Pod>(json);
+    ASSERT_FALSE(bad.ok()) << json;
+    EXPECT_EQ(bad.error().message(), message);
+  }
+  auto bad_node = DecodeJson<Node>(R"({"status":{"declaredFeatures":[1]}})");
+  ASSERT_FALSE(bad_node.ok());
+  EXPECT_EQ(bad_node.error().message(),
+            "status.declaredFeatures[0]: expected string, got number");
+}
+
 TEST(CodecTest, UnknownFieldsAndNullsAreIgnored) {
   auto pod = DecodeJson<Pod>(
       R"({"metadata":{"name":"p","futureField":{"x":[1,2]}},

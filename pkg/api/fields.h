@@ -279,12 +279,25 @@ void Fields(V& v, ContainerPort& p) {
 }
 
 template <typename V>
+void Fields(V& v, ContainerRestartRuleOnExitCodes& e) {
+  v("operator", e.op);
+  v("values", e.values);
+}
+
+template <typename V>
+void Fields(V& v, ContainerRestartRule& r) {
+  v("action", r.action);
+  v("exitCodes", r.exit_codes);
+}
+
+template <typename V>
 void Fields(V& v, Container& c) {
   v("name", c.name, Emit::kAlways);
   v("image", c.image);
   v("ports", c.ports);
   v("resources", c.resources);
   v("restartPolicy", c.restart_policy);
+  v("restartPolicyRules", c.restart_policy_rules);
 }
 
 template <typename V>
@@ -456,6 +469,7 @@ void Fields(V& v, PodSpec& s) {
   v("preemptionPolicy", s.preemption_policy);
   v("overhead", s.overhead);
   v("topologySpreadConstraints", s.topology_spread_constraints);
+  v("hostUsers", s.host_users);
   v("schedulingGates", s.scheduling_gates);
   v("resources", s.resources);
   v("resourceClaims", s.resource_claims);
@@ -536,6 +550,7 @@ void Fields(V& v, NodeStatus& s) {
   v("allocatable", s.allocatable);
   v("conditions", s.conditions);
   v("images", s.images);
+  v("declaredFeatures", s.declared_features);
 }
 
 template <typename V>

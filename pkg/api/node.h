@@ -42,6 +42,9 @@ struct NodeStatus {
   ResourceList allocatable;
   std::vector<NodeCondition> conditions;
   std::vector<ContainerImage> images;
+  // The features the kubelet declares (NodeDeclaredFeatures), sorted and
+  // unique as the API server requires.
+  std::vector<std::string> declared_features;
   friend bool operator==(const NodeStatus&, const NodeStatus&) = default;
 };
 

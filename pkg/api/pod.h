@@ -36,6 +36,25 @@ struct ContainerPort {
   friend bool operator==(const ContainerPort&, const ContainerPort&) = default;
 };
 
+// restartPolicyRules[].exitCodes: the exit codes a rule applies to.
+struct ContainerRestartRuleOnExitCodes {
+  std::string op;  // "In" or "NotIn"
+  std::vector<int32_t> values;
+  friend bool operator==(const ContainerRestartRuleOnExitCodes&,
+                         const ContainerRestartRuleOnExitCodes&) = default;
+};
+
+// restartPolicyRules[] (ContainerRestartRules): what the kubelet does when
+// the container exits. The scheduler reads only the action: a rule that
+// restarts all of the pod's containers needs a node that declares the
+// RestartAllContainersOnContainerExits feature (NodeDeclaredFeatures).
+struct ContainerRestartRule {
+  std::string action;  // "Restart" or "RestartAllContainers"
+  std::optional<ContainerRestartRuleOnExitCodes> exit_codes;
+  friend bool operator==(const ContainerRestartRule&,
+                         const ContainerRestartRule&) = default;
+};
+
 struct Container {
   std::string name;
   std::string image;
@@ -43,6 +62,7 @@ struct Container {
   ResourceRequirements resources;
   // "Always" on an init container makes it a sidecar that keeps running.
   std::string restart_policy;
+  std::vector<ContainerRestartRule> restart_policy_rules;
   friend bool operator==(const Container&, const Container&) = default;
 };
 
@@ -252,6 +272,9 @@ struct PodSpec {
   std::optional<PreemptionPolicy> preemption_policy;
   ResourceList overhead;
   std::vector<TopologySpreadConstraint> topology_spread_constraints;
+  // false runs the pod in its own user namespace; with host_network it
+  // needs a node that declares UserNamespacesHostNetworkSupport.
+  std::optional<bool> host_users;
   std::vector<PodSchedulingGate> scheduling_gates;
   // Pod-level requests and limits (PodLevelResources): where set for cpu,
   // memory or hugepages they replace the sum over the containers. Boxed, as

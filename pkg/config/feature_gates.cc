@@ -642,7 +642,6 @@ constexpr Feature kNotBuilt[] = {
     kDRAWorkloadResourceClaims,
     kGangScheduling,
     kGenericWorkload,
-    kNodeDeclaredFeatures,
     kSchedulerAsyncAPICalls,
     kStorageCapacityScoring,
     kTaintTolerationComparisonOperators,

@@ -21,6 +21,7 @@ TEST(FeatureGatesTest, DefaultsAreV136s) {
   EXPECT_EQ(gates.emulated_version().String(), "1.36");
   EXPECT_TRUE(gates.Enabled(kInPlacePodLevelResourcesVerticalScaling));
   EXPECT_TRUE(gates.Enabled(kDRAPartitionableDevices));
+  EXPECT_TRUE(gates.Enabled(kNodeDeclaredFeatures));
   EXPECT_TRUE(gates.Enabled(kOpportunisticBatching));
   EXPECT_TRUE(gates.Enabled(kSchedulerAsyncPreemption));
   EXPECT_TRUE(gates.Enabled(kPodLevelResources));
@@ -689,7 +690,7 @@ TEST(FeatureGatesTest, GatesKschedDoesNotImplementStayOffAndAreNamed) {
   EXPECT_EQ(
       FeatureGates().not_in_effect(),
       (std::vector<Feature>{kDRAConsumableCapacity, kDRADeviceBindingConditions,
-                            kDRAExtendedResource, kNodeDeclaredFeatures}));
+                            kDRAExtendedResource}));
   // Before 1.36 every default-on gate is built.
   for (int minor = 32; minor <= 35; ++minor) {
     EXPECT_TRUE(FeatureGates({1, minor}).not_in_effect().empty()) << minor;
@@ -706,8 +707,8 @@ TEST(FeatureGatesTest, GatesKschedDoesNotImplementStayOffAndAreNamed) {
   ASSERT_TRUE(off.ok()) << off.error().message();
   EXPECT_EQ(
       off->not_in_effect(),
-      (std::vector<Feature>{kDRAConsumableCapacity, kDRADeviceBindingConditions,
-                            kNodeDeclaredFeatures}));
+      (std::vector<Feature>{kDRAConsumableCapacity,
+                            kDRADeviceBindingConditions}));
   // AllAlpha turns on alpha gates ksched lacks: named, not on.
   auto all_alpha = FeatureGates::Parse("1.35", "AllAlpha=true", nullptr);
   ASSERT_TRUE(all_alpha.ok()) << all_alpha.error().message();

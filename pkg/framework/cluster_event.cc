@@ -55,6 +55,7 @@ std::string ActionName(uint32_t a) {
       {kUpdateNodeTaint, "UpdateNodeTaint"},
       {kUpdateNodeCondition, "UpdateNodeCondition"},
       {kUpdateNodeAnnotation, "UpdateNodeAnnotation"},
+      {kUpdateNodeDeclaredFeature, "UpdateNodeDeclaredFeature"},
       {kUpdatePodLabel, "UpdatePodLabel"},
       {kUpdatePodScaleDown, "UpdatePodScaleDown"},
       {kUpdatePodToleration, "UpdatePodToleration"},

@@ -50,10 +50,13 @@ enum ActionType : uint32_t {
   kUpdatePodGeneratedResourceClaim = 1u << 11,
   // Any other update.
   kUpdateOther = 1u << 12,
+  // The node's status.declaredFeatures changed (reported only while
+  // NodeDeclaredFeatures is on, as kube does).
+  kUpdateNodeDeclaredFeature = 1u << 13,
   kUpdate = kUpdateNodeAllocatable | kUpdateNodeLabel | kUpdateNodeTaint |
-            kUpdateNodeCondition | kUpdateNodeAnnotation | kUpdatePodLabel |
-            kUpdatePodScaleDown | kUpdatePodToleration |
-            kUpdatePodSchedulingGatesEliminated |
+            kUpdateNodeCondition | kUpdateNodeAnnotation |
+            kUpdateNodeDeclaredFeature | kUpdatePodLabel | kUpdatePodScaleDown |
+            kUpdatePodToleration | kUpdatePodSchedulingGatesEliminated |
             kUpdatePodGeneratedResourceClaim | kUpdateOther,
   kAll = kAdd | kDelete | kUpdate,
 };

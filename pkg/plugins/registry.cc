@@ -11,6 +11,7 @@
 #include "pkg/plugins/interpodaffinity/plugin.h"
 #include "pkg/plugins/names.h"
 #include "pkg/plugins/nodeaffinity/node_affinity.h"
+#include "pkg/plugins/nodedeclaredfeatures/node_declared_features.h"
 #include "pkg/plugins/nodename/node_name.h"
 #include "pkg/plugins/nodeports/node_ports.h"
 #include "pkg/plugins/noderesources/balanced_allocation.h"
@@ -29,11 +30,10 @@
 namespace ksched::plugins {
 
 const std::vector<std::string>& UnimplementedPluginNames() {
-  // Alpha in v1.35; the default profile has them only when their gates are
+  // Alpha in v1.35; the default profile has it only when its gate is
   // turned on.
   static const std::vector<std::string> kNames = {
       std::string(names::kGangScheduling),
-      std::string(names::kNodeDeclaredFeatures),
   };
   return kNames;
 }
@@ -69,6 +69,7 @@ framework::Registry NewInTreeRegistry() {
   add(names::kDynamicResources, NewDynamicResources);
   add(names::kDefaultBinder, NewDefaultBinder);
   add(names::kCoscheduling, NewCoscheduling);
+  add(names::kNodeDeclaredFeatures, NewNodeDeclaredFeatures);
   for (const std::string& name : UnimplementedPluginNames()) {
     add(name, UnimplementedFactory(name));
   }

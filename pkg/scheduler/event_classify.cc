@@ -37,7 +37,8 @@ bool ScaledDown(const api::Pod& old_pod, const api::Pod& new_pod,
 }  // namespace
 
 std::vector<uint32_t> NodeUpdateActions(const api::Node& old_node,
-                                        const api::Node& new_node) {
+                                        const api::Node& new_node,
+                                        bool declared_features) {
   std::vector<uint32_t> actions;
   // Uncordoning is reported as a taint change, as kube-scheduler does
   // (nodeSpecUnschedulableChanged); cordoning makes no pod schedulable, so
@@ -59,6 +60,11 @@ std::vector<uint32_t> NodeUpdateActions(const api::Node& old_node,
   }
   if (old_node.metadata.annotations != new_node.metadata.annotations) {
     actions.push_back(framework::kUpdateNodeAnnotation);
+  }
+  // The API server keeps the list sorted, so comparing in order suffices.
+  if (declared_features &&
+      old_node.status.declared_features != new_node.status.declared_features) {
+    actions.push_back(framework::kUpdateNodeDeclaredFeature);
   }
   return actions;
 }

@@ -13,9 +13,11 @@
 namespace ksched::scheduler {
 
 // One ActionType per kind of change; an update that changes nothing a
-// scheduler reads yields none.
+// scheduler reads yields none. A change of status.declaredFeatures counts
+// only with `declared_features` (the NodeDeclaredFeatures gate), as in kube.
 std::vector<uint32_t> NodeUpdateActions(const api::Node& old_node,
-                                        const api::Node& new_node);
+                                        const api::Node& new_node,
+                                        bool declared_features = false);
 
 // The ActionType bits of a pod update (kUpdateOther when none specific);
 // `features` say whether a resize reported in the status counts.

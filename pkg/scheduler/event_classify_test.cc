@@ -14,6 +14,7 @@ namespace {
 using framework::kUpdateNodeAllocatable;
 using framework::kUpdateNodeAnnotation;
 using framework::kUpdateNodeCondition;
+using framework::kUpdateNodeDeclaredFeature;
 using framework::kUpdateNodeLabel;
 using framework::kUpdateNodeTaint;
 using framework::kUpdateOther;
@@ -149,6 +150,33 @@ TEST(NodeUpdateActionsTest, OneActionPerKindOfChange) {
   for (const Case& c : cases) {
     EXPECT_EQ(NodeUpdateActions(c.old_node, c.new_node), c.want) << c.name;
   }
+}
+
+// kube's extractNodeFeaturesChange: the declared features are compared in
+// order, and only while NodeDeclaredFeatures is on.
+TEST(NodeUpdateActionsTest, DeclaredFeaturesWithTheGate) {
+  api::Node base = BaseNode().Obj();
+  base.status.declared_features = {"FeatureA"};
+  api::Node added = base;
+  added.status.declared_features = {"FeatureA", "FeatureB"};
+  api::Node cleared = base;
+  cleared.status.declared_features.clear();
+
+  EXPECT_EQ(NodeUpdateActions(base, added, /*declared_features=*/true),
+            std::vector<uint32_t>{kUpdateNodeDeclaredFeature});
+  EXPECT_EQ(NodeUpdateActions(base, cleared, /*declared_features=*/true),
+            std::vector<uint32_t>{kUpdateNodeDeclaredFeature});
+  EXPECT_EQ(NodeUpdateActions(base, base, /*declared_features=*/true),
+            std::vector<uint32_t>{});
+  // Gate off: the change is not a scheduling property.
+  EXPECT_EQ(NodeUpdateActions(base, added, /*declared_features=*/false),
+            std::vector<uint32_t>{});
+  // After the other kinds of change, as kube appends it last.
+  api::Node labelled = added;
+  labelled.metadata.labels.Set("disk", "ssd");
+  EXPECT_EQ(
+      NodeUpdateActions(base, labelled, /*declared_features=*/true),
+      (std::vector<uint32_t>{kUpdateNodeLabel, kUpdateNodeDeclaredFeature}));
 }
 
 PodBuilder BasePod() {

@@ -946,7 +946,10 @@ void Scheduler::OnNodeUpdate(std::shared_ptr<const api::Node> old_node,
   framework::EventObjects objs;
   objs.old_node = old_node.get();
   objs.new_node = new_node.get();
-  for (uint32_t action : NodeUpdateActions(*old_node, *new_node)) {
+  const bool declared_features =
+      deps_.features.Enabled(config::Feature::kNodeDeclaredFeatures);
+  for (uint32_t action :
+       NodeUpdateActions(*old_node, *new_node, declared_features)) {
     queue_->MoveAllToActiveOrBackoffQueue(
         {framework::EventResource::kNode, action}, objs);
   }

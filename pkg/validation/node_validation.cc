@@ -1,7 +1,12 @@
-// Nodes (ValidateNode in core validation): metadata, taints, and the
-// capacity and allocatable the scheduler fits pods into.
+// Nodes (ValidateNode in core validation): metadata, taints, the capacity
+// and allocatable the scheduler fits pods into, and the declared features
+// NodeDeclaredFeatures matches pods against.
+#include <optional>
 #include <set>
+#include <string>
+#include <string_view>
 #include <utility>
+#include <vector>
 
 #include "pkg/config/name_validation.h"
 #include "pkg/validation/internal.h"
@@ -55,6 +60,73 @@ void ValidateNodeTaints(const Json& taints, const config::FieldPath& path,
   }
 }
 
+// A declared feature's name: an UpperCamelCase segment, then any number of
+// "/segment" whose first letter may be either case, letters and digits only
+// (kube's ^[A-Z][a-zA-Z0-9]*(\/[a-zA-Z][a-zA-Z0-9]*)*$).
+bool IsDeclaredFeatureName(std::string_view name) {
+  auto is_upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+  auto is_letter = [&](char c) {
+    return is_upper(c) || (c >= 'a' && c <= 'z');
+  };
+  auto is_alnum = [&](char c) {
+    return is_letter(c) || (c >= '0' && c <= '9');
+  };
+  if (name.empty() || !is_upper(name.front())) return false;
+  for (size_t i = 1; i < name.size(); ++i) {
+    if (name[i] == '/') {
+      // A segment must follow, starting with a letter.
+      if (i + 1 >= name.size() || !is_letter(name[i + 1])) return false;
+      ++i;
+    } else if (!is_alnum(name[i])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// validateNodeDeclaredFeatures: each name well formed, and the list sorted
+// and unique (compared with its successor, so the error names the later
+// entry). The API server drops the field when NodeDeclaredFeatures is off;
+// v1.36 has it on by default.
+void ValidateDeclaredFeatures(const Json& features,
+                              const config::FieldPath& path,
+                              FieldErrors* errs) {
+  constexpr size_t kMaxNameLength = 253;  // DNS1123SubdomainMaxLength
+  std::vector<std::optional<std::string>> names;
+  names.reserve(features.Size());
+  for (const Json& f : features.GetArray()) {
+    names.push_back(internal::ScalarText(f));
+  }
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (!names[i]) continue;
+    const std::string& name = *names[i];
+    if (name.size() > kMaxNameLength) {
+      errs->push_back(
+          config::Invalid(path.Index(i), config::GoQuote(name),
+                          "invalid feature name " + config::GoQuote(name) +
+                              ": must be no more than " +
+                              std::to_string(kMaxNameLength) + " characters"));
+    } else if (!IsDeclaredFeatureName(name)) {
+      errs->push_back(config::Invalid(
+          path.Index(i), config::GoQuote(name),
+          "invalid feature name " + config::GoQuote(name) +
+              ": must start with an UpperCamelCase segment, with subsequent "
+              "segments separated by '/' (e.g., MyFeature or "
+              "MyFeature/mySubFeature), and contain only alphanumeric "
+              "characters and slashes"));
+    }
+    if (i + 1 >= names.size() || !names[i + 1]) continue;
+    const std::string& next = *names[i + 1];
+    if (name == next) {
+      errs->push_back(
+          config::Duplicate(path.Index(i + 1), config::GoQuote(next)));
+    } else if (name > next) {
+      errs->push_back(config::Invalid(path.Index(i + 1), config::GoQuote(next),
+                                      "list must be sorted alphabetically"));
+    }
+  }
+}
+
 }  // namespace
 
 FieldErrors ValidateNode(const rapidjson::Value& node) {
@@ -78,6 +150,12 @@ FieldErrors ValidateNode(const rapidjson::Value& node) {
         internal::ValidateResourceQuantityValue(r.name, r.quantity,
                                                 path.Child(r.name), &errs);
       }
+    }
+    if (const Json* features =
+            internal::ArrayField(*status, "declaredFeatures")) {
+      ValidateDeclaredFeatures(
+          *features, config::FieldPath("status").Child("declaredFeatures"),
+          &errs);
     }
   }
   return errs;

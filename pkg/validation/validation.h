@@ -32,7 +32,8 @@ using config::FieldErrors;
 // ValidatePodCreate: metadata, spec, and what the pod strategy adds on
 // create (selectors merged from matchLabelKeys and mismatchLabelKeys).
 FieldErrors ValidatePod(const rapidjson::Value& pod);
-// ValidateNode: metadata, taints, status capacity and allocatable.
+// ValidateNode: metadata, taints, status capacity, allocatable and
+// declaredFeatures.
 FieldErrors ValidateNode(const rapidjson::Value& node);
 // scheduling.k8s.io PriorityClass.
 FieldErrors ValidatePriorityClass(const rapidjson::Value& pc);

@@ -713,6 +713,15 @@ const std::vector<Case>& PodCases() {
 INSTANTIATE_TEST_SUITE_P(Pod, RuleTest, ::testing::ValuesIn(PodCases()),
                          CaseName);
 
+// kube's message for a declared feature name of the wrong form.
+std::string DeclaredFeatureFormat(std::string_view name) {
+  return "invalid feature name \"" + std::string(name) +
+         "\": must start with an UpperCamelCase segment, with subsequent "
+         "segments separated by '/' (e.g., MyFeature or "
+         "MyFeature/mySubFeature), and contain only alphanumeric characters "
+         "and slashes";
+}
+
 std::string Node(std::string_view rest) {
   return "metadata: {name: n}\n" + std::string(rest);
 }
@@ -772,6 +781,59 @@ const std::vector<Case>& NodeCases() {
        {"metadata.labels: Invalid value: \"example.com/\": name part must be "
         "non-empty",
         "metadata.labels: Invalid value: \"example.com/\": " + kNamePart}},
+      // After kube's TestValidateNodeDeclaredFeatures.
+      {"DeclaredFeaturesEmpty",
+       "Node",
+       Node("status: {declaredFeatures: []}\n"),
+       {}},
+      {"DeclaredFeaturesValid",
+       "Node",
+       Node("status: {declaredFeatures: [AnotherFeature, MyFeature, "
+            "MyFeature/SubFeature, MyFeature/sub2]}\n"),
+       {}},
+      {"DeclaredFeaturesDuplicate",
+       "Node",
+       Node("status: {declaredFeatures: [MyFeature, MyFeature]}\n"),
+       {"status.declaredFeatures[1]: Duplicate value: \"MyFeature\""}},
+      {"DeclaredFeaturesUnsorted",
+       "Node",
+       Node("status: {declaredFeatures: [MyFeature, AnotherFeature]}\n"),
+       {"status.declaredFeatures[1]: Invalid value: \"AnotherFeature\": list "
+        "must be sorted alphabetically"}},
+      {"DeclaredFeaturesMixedValidAndInvalid",
+       "Node",
+       Node("status: {declaredFeatures: [AnotherFeature, invalid, "
+            "MyFeature]}\n"),
+       {"status.declaredFeatures[1]: Invalid value: \"invalid\": " +
+            DeclaredFeatureFormat("invalid"),
+        "status.declaredFeatures[2]: Invalid value: \"MyFeature\": list must "
+        "be sorted alphabetically"}},
+      {"DeclaredFeaturesLowerCamelCase",
+       "Node",
+       Node("status: {declaredFeatures: [myFeature]}\n"),
+       {"status.declaredFeatures[0]: Invalid value: \"myFeature\": " +
+        DeclaredFeatureFormat("myFeature")}},
+      {"DeclaredFeaturesKebabCase",
+       "Node",
+       Node("status: {declaredFeatures: [Feature-name]}\n"),
+       {"status.declaredFeatures[0]: Invalid value: \"Feature-name\": " +
+        DeclaredFeatureFormat("Feature-name")}},
+      {"DeclaredFeaturesEndsWithSlash",
+       "Node",
+       Node("status: {declaredFeatures: [FeatureA/]}\n"),
+       {"status.declaredFeatures[0]: Invalid value: \"FeatureA/\": " +
+        DeclaredFeatureFormat("FeatureA/")}},
+      {"DeclaredFeaturesSubSegmentStartsWithDigit",
+       "Node",
+       Node("status: {declaredFeatures: [FeatureA/1b]}\n"),
+       {"status.declaredFeatures[0]: Invalid value: \"FeatureA/1b\": " +
+        DeclaredFeatureFormat("FeatureA/1b")}},
+      {"DeclaredFeaturesTooLong",
+       "Node",
+       Node("status: {declaredFeatures: [F" + std::string(253, 'e') + "]}\n"),
+       {"status.declaredFeatures[0]: Invalid value: \"F" +
+        std::string(253, 'e') + "\": invalid feature name \"F" +
+        std::string(253, 'e') + "\": must be no more than 253 characters"}},
   };
   return *kCases;
 }

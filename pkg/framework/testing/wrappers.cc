@@ -330,6 +330,11 @@ NodeBuilder& NodeBuilder::Image(std::string name, int64_t size_bytes) {
   return *this;
 }
 
+NodeBuilder& NodeBuilder::DeclaredFeatures(std::vector<std::string> features) {
+  node_.status.declared_features = std::move(features);
+  return *this;
+}
+
 framework::NodeInfoPtr MakeNodeInfo(const api::Node& node,
                                     const std::vector<api::Pod>& pods) {
   auto info = std::make_shared<framework::NodeInfo>();

@@ -121,6 +121,8 @@ class NodeBuilder {
                      api::TaintEffect effect);
   NodeBuilder& Unschedulable(bool unschedulable = true);
   NodeBuilder& Image(std::string name, int64_t size_bytes);
+  // status.declaredFeatures, as given (the API server would sort them).
+  NodeBuilder& DeclaredFeatures(std::vector<std::string> features);
 
   api::Node Obj() const { return node_; }
   std::shared_ptr<const api::Node> Ptr() const {
