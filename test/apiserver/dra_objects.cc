@@ -229,8 +229,9 @@ std::vector<std::string> ModifiedDrivers(const JsonValue& previous,
   std::vector<std::pair<std::string, const JsonValue*>> old_entries;
   if (const JsonValue* d = Find(previous, {"status", "devices"});
       d != nullptr && d->IsArray()) {
-    for (const JsonValue& e : d->GetArray())
+    for (const JsonValue& e : d->GetArray()) {
       old_entries.emplace_back(key(e), &e);
+    }
   }
   std::vector<std::string> drivers;
   if (const JsonValue* d = Find(next, {"status", "devices"});
