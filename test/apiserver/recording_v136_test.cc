@@ -231,7 +231,8 @@ TEST_F(RecordingV136Test, DiscoveryAsRecorded) {
 TEST_F(RecordingV136Test, NodeDeclaredFeaturesKeptAndValidated) {
   CheckJson("post-node-declaredfeatures");
   CheckJson("get-node-declaredfeatures");
-  // Kept last in status, as the real server serializes them.
+  // Kept as written (the real server writes them last in status; here
+  // fields keep the client's order, which the comparisons above ignore).
   rapidjson::Document node =
       ParseJsonOrDie(server_->Get("/api/v1/nodes/node-1").body);
   EXPECT_EQ(Text(node["status"]["declaredFeatures"]),
