@@ -325,8 +325,25 @@ Response DiscoveryResponse(const ApiPath& path, const ServedApis& served,
 }
 
 Response VersionResponse(int minor) {
-  // As recorded from the real servers (test recordings v1.35/get-version
-  // and version); the server indents /version for every client.
+  // As recorded from the real servers (test recordings v1.36/get-version,
+  // v1.35/get-version and version); the server indents /version for every
+  // client.
+  static constexpr char kV136[] =
+      "{\n"
+      "  \"major\": \"1\",\n"
+      "  \"minor\": \"36\",\n"
+      "  \"emulationMajor\": \"1\",\n"
+      "  \"emulationMinor\": \"36\",\n"
+      "  \"minCompatibilityMajor\": \"1\",\n"
+      "  \"minCompatibilityMinor\": \"35\",\n"
+      "  \"gitVersion\": \"v1.36.3\",\n"
+      "  \"gitCommit\": \"7b29fb077260554429dcef8234272e9fd25fcfbd\",\n"
+      "  \"gitTreeState\": \"clean\",\n"
+      "  \"buildDate\": \"2026-11-29T01:09:16Z\",\n"
+      "  \"goVersion\": \"go1.26.10\",\n"
+      "  \"compiler\": \"gc\",\n"
+      "  \"platform\": \"linux/amd64\"\n"
+      "}";
   static constexpr char kV135[] =
       "{\n"
       "  \"major\": \"1\",\n"
@@ -355,6 +372,7 @@ Response VersionResponse(int minor) {
       "  \"compiler\": \"gc\",\n"
       "  \"platform\": \"linux/amd64\"\n"
       "}";
+  if (minor >= 36) return Response{.body = kV136};
   return Response{.body = minor >= 35 ? kV135 : kV132};
 }
 

@@ -25,8 +25,8 @@ Response DiscoveryResponse(const ApiPath& path, const ServedApis& served,
 Response PageNotFound();
 
 // /version as the version played answers it (always indented, as the
-// real server writes it): v1.35.6 with the emulation and minimum
-// compatibility fields, or v1.32 as recorded.
+// real server writes it): v1.36.3 or v1.35.6 with the emulation and
+// minimum compatibility fields, or v1.32 as recorded.
 Response VersionResponse(int minor);
 
 }  // namespace ksched::testing::apiserver

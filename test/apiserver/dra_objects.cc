@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "test/apiserver/ids.h"
 #include "test/apiserver/resources.h"
 
 namespace ksched::testing::apiserver {
@@ -56,6 +57,24 @@ void DefaultDeviceRequests(JsonValue* claim_spec, JsonAllocator& a) {
     JsonValue* first = MutableMember(request, "firstAvailable");
     if (first == nullptr || !first->IsArray()) continue;
     for (JsonValue& sub : first->GetArray()) DefaultAllocationMode(sub, a);
+  }
+}
+
+// Every device taint of a slice's spec without timeAdded gets the time
+// now, to the second.
+void DefaultTaintTimes(JsonValue* slice_spec, JsonAllocator& a) {
+  if (slice_spec == nullptr) return;
+  JsonValue* devices = MutableMember(*slice_spec, "devices");
+  if (devices == nullptr || !devices->IsArray()) return;
+  for (JsonValue& device : devices->GetArray()) {
+    JsonValue* taints = MutableMember(device, "taints");
+    if (taints == nullptr || !taints->IsArray()) continue;
+    for (JsonValue& taint : taints->GetArray()) {
+      if (!taint.IsObject()) continue;
+      const JsonValue* added = Member(taint, "timeAdded");
+      if (added != nullptr && !added->IsNull()) continue;
+      SetString(taint, "timeAdded", Rfc3339Now(), a);
+    }
   }
 }
 
@@ -186,6 +205,55 @@ void ValidateClaimStatus(const JsonValue& previous, const JsonValue& next,
   }
 }
 
+// equality.Semantic.DeepEqual of two optional JSON values, as far as a
+// claim's status needs it: absent and null are the same nil, and so is an
+// empty list (the semantic comparison equates empty and nil slices).
+bool SemanticallyEqual(const JsonValue* a, const JsonValue* b) {
+  auto nil = [](const JsonValue* v) {
+    return v == nullptr || v->IsNull() || (v->IsArray() && v->Empty());
+  };
+  if (nil(a) || nil(b)) return nil(a) && nil(b);
+  return *a == *b;
+}
+
+// The driver of every status.devices entry of `next` that is new or
+// changed since `previous`, and of every entry removed, sorted
+// (getModifiedDrivers). Entries are keyed by driver, pool, device and
+// shareID.
+std::vector<std::string> ModifiedDrivers(const JsonValue& previous,
+                                         const JsonValue& next) {
+  auto key = [](const JsonValue& d) {
+    return StringAt(d, {"driver"}) + "\n" + StringAt(d, {"pool"}) + "\n" +
+           StringAt(d, {"device"}) + "\n" + StringAt(d, {"shareID"});
+  };
+  std::vector<std::pair<std::string, const JsonValue*>> old_entries;
+  if (const JsonValue* d = Find(previous, {"status", "devices"});
+      d != nullptr && d->IsArray()) {
+    for (const JsonValue& e : d->GetArray()) {
+      old_entries.emplace_back(key(e), &e);
+    }
+  }
+  std::vector<std::string> drivers;
+  if (const JsonValue* d = Find(next, {"status", "devices"});
+      d != nullptr && d->IsArray()) {
+    for (const JsonValue& e : d->GetArray()) {
+      const std::string k = key(e);
+      auto it = std::find_if(old_entries.begin(), old_entries.end(),
+                             [&k](const auto& o) { return o.first == k; });
+      if (it == old_entries.end() || !(*it->second == e)) {
+        drivers.push_back(StringAt(e, {"driver"}));
+      }
+      if (it != old_entries.end()) old_entries.erase(it);
+    }
+  }
+  for (const auto& [k, e] : old_entries) {
+    drivers.push_back(StringAt(*e, {"driver"}));
+  }
+  std::sort(drivers.begin(), drivers.end());
+  drivers.erase(std::unique(drivers.begin(), drivers.end()), drivers.end());
+  return drivers;
+}
+
 }  // namespace
 }  // namespace dra_objects_detail
 
@@ -195,16 +263,37 @@ bool IsDraResource(const ResourceInfo& resource) {
   return resource.group == "resource.k8s.io";
 }
 
-void ApplyDraDefaults(const ResourceInfo& resource, JsonDocument& object) {
+void ApplyDraDefaults(const ResourceInfo& resource, JsonDocument& object,
+                      int kube_minor) {
   if (!object.IsObject()) return;
   auto& a = object.GetAllocator();
-  if (Is(resource, "resourceclaims")) {
+  if (Is(resource, "resourceslices") && kube_minor >= 36) {
+    DefaultTaintTimes(MutableMember(object, "spec"), a);
+  } else if (Is(resource, "resourceclaims")) {
     DefaultDeviceRequests(MutableMember(object, "spec"), a);
     EnsureObject(object, "status", a);
   } else if (Is(resource, "resourceclaimtemplates")) {
     JsonValue* spec = MutableMember(object, "spec");
     if (spec != nullptr) DefaultDeviceRequests(MutableMember(*spec, "spec"), a);
   }
+}
+
+std::vector<StatusCause> ValidateDraObject(const ResourceInfo& resource,
+                                           const JsonValue& object,
+                                           int kube_minor) {
+  std::vector<StatusCause> causes;
+  if (!Is(resource, "resourceslices") || kube_minor < 36) return causes;
+  // Both lists given (a null one is not given, an empty one is).
+  auto given = [&object](const char* list) {
+    const JsonValue* v = Find(object, {"spec", list});
+    return v != nullptr && !v->IsNull();
+  };
+  if (given("sharedCounters") && given("devices")) {
+    causes.push_back(
+        FieldInvalid("spec", "\"\"",
+                     "only one of `sharedCounters` or `devices` is allowed"));
+  }
+  return causes;
 }
 
 void PrepareDraForCreate(const ResourceInfo& resource, JsonDocument& object) {
@@ -266,6 +355,62 @@ std::vector<StatusCause> ValidateDraUpdate(const ResourceInfo& resource,
         FieldInvalid("spec", ToJson(*new_spec), "field is immutable"));
   }
   ValidateClaimStatus(previous, next, causes);
+  return causes;
+}
+
+std::vector<StatusCause> AuthorizeClaimStatusUpdate(
+    const JsonValue& previous, const JsonValue& next, const std::string& user,
+    const std::string& verb, const std::string& ns,
+    const SyntheticAuthorizer& authorize) {
+  std::vector<StatusCause> causes;
+  // The answer to a synthetic request: the 403 message the filter would
+  // have given it, as the strategy embeds it, or "" when allowed.
+  auto denial = [&](const RequestAttributes& request) -> std::string {
+    if (authorize(request)) return "";
+    return Forbidden(request.group, request.resource, request.name,
+                     DenialReason(user, request))
+        .message;
+  };
+  auto synthetic = [&](std::string synthetic_verb, std::string subresource,
+                       std::string synthetic_ns, std::string name) {
+    RequestAttributes request;
+    request.resource_request = true;
+    request.verb = std::move(synthetic_verb);
+    request.group = "resource.k8s.io";
+    request.version = "v1";
+    request.resource = "resourceclaims";
+    request.subresource = std::move(subresource);
+    request.ns = std::move(synthetic_ns);
+    request.name = std::move(name);
+    return request;
+  };
+  if (!SemanticallyEqual(Find(previous, {"status", "allocation"}),
+                         Find(next, {"status", "allocation"})) ||
+      !SemanticallyEqual(Find(previous, {"status", "reservedFor"}),
+                         Find(next, {"status", "reservedFor"}))) {
+    // Cluster-wide and for every name: the scheduler's "bind claim".
+    const std::string denied = denial(synthetic(verb, "binding", "", ""));
+    if (!denied.empty()) {
+      causes.push_back(FieldForbidden(
+          "status.allocation",
+          "changing status.allocation or status.reservedFor requires "
+          "resource=\"resourceclaims/binding\", verb=\"" +
+              verb + "\" permission: " + denied));
+    }
+  }
+  const JsonValue* allocation = Find(next, {"status", "allocation"});
+  if (allocation == nullptr || allocation->IsNull()) return causes;
+  const std::string driver_verb = "arbitrary-node:" + verb;
+  for (const std::string& driver : ModifiedDrivers(previous, next)) {
+    const std::string denied =
+        denial(synthetic(driver_verb, "driver", ns, driver));
+    if (denied.empty()) continue;
+    causes.push_back(FieldForbidden(
+        "status.devices",
+        "changing status.devices requires resource=\"resourceclaims/driver\", "
+        "verb=\"[" +
+            driver_verb + "]\" permission: " + denied));
+  }
   return causes;
 }
 

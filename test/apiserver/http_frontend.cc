@@ -357,12 +357,7 @@ std::optional<ApiError> HttpFrontend::Authorize(const Request& request) const {
   if (allowed && !faults_.IsForbidden(a.verb, resource)) return std::nullopt;
   // The RBAC authorizer gives no reason of its own (it only would for a
   // binding to a missing role), so this is the filter's message alone.
-  std::string reason = "User \"" + config_.user + "\" cannot " + a.verb +
-                       " resource \"" + resource + "\" in API group \"" +
-                       a.group + "\"";
-  reason += a.ns.empty() ? " at the cluster scope"
-                         : " in the namespace \"" + a.ns + "\"";
-  return Forbidden(a.group, a.resource, a.name, reason);
+  return Forbidden(a.group, a.resource, a.name, DenialReason(config_.user, a));
 }
 
 void HttpFrontend::Process(http::http_request request, Request parsed,
@@ -379,6 +374,8 @@ void HttpFrontend::Process(http::http_request request, Request parsed,
     Reply(request, ErrorAnswer(Unauthorized(), parsed.pretty), false, guard);
     return;
   }
+  // Who the registry's own authorization checks ask about.
+  parsed.user = config_.user;
   if (auto denied = Authorize(parsed)) {
     Response r = ErrorAnswer(*denied, parsed.pretty);
     r.headers.emplace_back("X-Content-Type-Options", "nosniff");

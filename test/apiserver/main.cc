@@ -11,14 +11,14 @@ int main(int argc, char** argv) {
   int64_t port = 0;
   std::string token = "ksched-test-token";
   std::string kubeconfig_out;
-  std::string kube_version = "1.35";
+  std::string kube_version = "1.36";
   ksched::util::FlagSet flags("ksched-test-apiserver [flags]");
   flags.Int("port", &port, "Port to listen on (0: a free one).");
   flags.String("token", &token, "Bearer token clients must present.");
   flags.String("kubeconfig-out", &kubeconfig_out,
                "Write a kubeconfig for the server to this file.");
   flags.String("kube-version", &kube_version,
-               "The kube-apiserver version played: 1.35 or 1.32.");
+               "The kube-apiserver version played: 1.36, 1.35 or 1.32.");
   auto args = flags.Parse(std::vector<std::string>(argv + 1, argv + argc));
   if (!args.ok()) {
     std::cerr << args.error().message() << "\n" << flags.Usage();
@@ -41,9 +41,10 @@ int main(int argc, char** argv) {
   options.port = static_cast<int>(port);
   options.token = token;
   options.kube_version = kube_version;
-  if (kube_version != "1.35" && kube_version != "1.32") {
-    std::cerr << "--kube-version must be 1.35 or 1.32, not " << kube_version
-              << "\n";
+  if (kube_version != "1.36" && kube_version != "1.35" &&
+      kube_version != "1.32") {
+    std::cerr << "--kube-version must be 1.36, 1.35 or 1.32, not "
+              << kube_version << "\n";
     return 2;
   }
   auto server = ksched::testing::TestApiServer::Start(options);

@@ -273,7 +273,7 @@ void ApplyDefaults(const ResourceInfo& resource, JsonDocument& object,
   } else if (resource.resource == "priorityclasses") {
     DefaultString(object, "preemptionPolicy", "PreemptLowerPriority", a);
   } else if (IsDraResource(resource)) {
-    ApplyDraDefaults(resource, object);
+    ApplyDraDefaults(resource, object, kube_minor);
   } else if (resource.resource == "poddisruptionbudgets") {
     EnsureObject(object, "spec", a);
     JsonValue& status = EnsureObject(object, "status", a);

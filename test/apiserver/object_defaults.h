@@ -18,7 +18,7 @@ struct ResourceInfo;
 // v1.<kube_minor> does: before v1.33 containers' resizePolicy is defaulted
 // (the recorded v1.32 server did it); from v1.34 (PodLevelResources on)
 // pod-level requests default to pod-level limits where no container asks
-// for that resource.
+// for that resource; from v1.36 device taints get their timeAdded.
 void ApplyDefaults(const ResourceInfo& resource, JsonDocument& object,
                    int kube_minor);
 

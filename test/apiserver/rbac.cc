@@ -212,6 +212,16 @@ RequestAttributes AttributesOf(std::string_view method, std::string_view path,
   return a;
 }
 
+std::string DenialReason(const std::string& user,
+                         const RequestAttributes& request) {
+  std::string reason = "User \"" + user + "\" cannot " + request.verb +
+                       " resource \"" + request.CombinedResource() +
+                       "\" in API group \"" + request.group + "\"";
+  reason += request.ns.empty() ? " at the cluster scope"
+                               : " in the namespace \"" + request.ns + "\"";
+  return reason;
+}
+
 // RBAC's NonResourceURLMatches: the URL itself, "*", or a prefix that
 // ends in "*".
 static bool NonResourceUrlMatches(const RbacRule& rule,

@@ -54,6 +54,13 @@ bool WantsWatch(const QueryParams& query);
 // or the selector does not parse.
 std::optional<std::string> ExactMetadataName(std::string_view field_selector);
 
+// Why the authorization filter denies `request` of `user` (the RBAC
+// authorizer gives no reason of its own): "User \"<user>\" cannot <verb>
+// resource \"<resource>[/<subresource>]\" in API group \"<group>\" in the
+// namespace \"<ns>\"" (or "at the cluster scope").
+std::string DenialReason(const std::string& user,
+                         const RequestAttributes& request);
+
 // One rule, or any rule of a policy that applies to the request's
 // namespace, allows the request (a non-resource request: a rule of the
 // cluster-wide rules whose nonResourceURLs match its path).

@@ -41,6 +41,7 @@ bool NaturallyDiffers(const std::string& key) {
                                 "deletionTimestamp",
                                 "time",
                                 "lastTransitionTime",
+                                "timeAdded",
                                 "continue",
                                 "gitVersion",
                                 "gitCommit",

@@ -1,6 +1,7 @@
 // Responses recorded from real kube-apiservers, v1.32 (under
-// KSCHED_SHARED_DIR/apiserver) and v1.35 (apiserver/v1.35), and how the
-// tests hold the test server's answers against them.
+// KSCHED_SHARED_DIR/apiserver), v1.35 (apiserver/v1.35) and v1.36
+// (apiserver/v1.36), and how the tests hold the test server's answers
+// against them.
 #pragma once
 
 #include <map>
@@ -31,7 +32,7 @@ struct Recording {
 };
 
 // Loads NAME.txt, NAME.json and NAME.request.json (and NAME.request.txt,
-// where the request line is kept apart, as in v1.35/).
+// where the request line is kept apart, as in v1.35/ and v1.36/).
 Recording LoadRecording(const std::string& name);
 
 // Status line and the headers a client reads. Adds test failures.

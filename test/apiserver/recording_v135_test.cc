@@ -1,4 +1,4 @@
-// The test API server playing v1.35 (its default) against the exchanges
+// The test API server playing v1.35 against the exchanges
 // recorded from a real kube-apiserver v1.35.6 (apiserver/v1.35): /version,
 // resource.k8s.io's discovery, and pods with pod-level resources and
 // resized containers, created, patched and read back; and playing v1.32
@@ -41,6 +41,9 @@ rapidjson::Document WithoutTokenVolume(const std::string& pod_json) {
 
 class RecordingV135Test : public ApiServerTest {
  protected:
+  // Playing v1.35, whatever the default is.
+  void SetUp() override { StartServer({.kube_version = "1.35"}); }
+
   HttpResult Replay(const Recording& recording) {
     RequestOptions request =
         Request(recording.method, recording.target, recording.request_body);
@@ -245,7 +248,7 @@ TEST_F(RecordingV135Test, DiscoveryListsWhatIsServed) {
 }
 
 TEST_F(RecordingV135Test, WithoutThePodGroupCrdItsGroupIsNotServed) {
-  StartServer({.pod_group_crd = false});
+  StartServer({.kube_version = "1.35", .pod_group_crd = false});
   EXPECT_EQ(Call("GET", "/apis/scheduling.x-k8s.io/v1alpha1").code, 404);
   HttpResult list = Call("GET", "/apis/scheduling.x-k8s.io/v1alpha1/podgroups");
   EXPECT_EQ(list.code, 404);
@@ -290,8 +293,13 @@ TEST_F(RecordingV135Test, PlayingV132) {
       << created.body;
 }
 
-TEST_F(RecordingV135Test, OnlyTheTwoVersionsArePlayed) {
-  EXPECT_EQ(TestApiServer::Start({.kube_version = "1.33"}), nullptr);
+TEST_F(RecordingV135Test, OnlyTheThreeVersionsArePlayed) {
+  for (const char* version : {"1.33", "1.34", "1.37", "1.36.3", ""}) {
+    EXPECT_EQ(TestApiServer::Start({.kube_version = version}), nullptr)
+        << version;
+  }
+  // v1.36 is the default.
+  EXPECT_EQ(TestApiServerOptions{}.kube_version, "1.36");
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -18,6 +19,7 @@
 #include "test/apiserver/api_path.h"
 #include "test/apiserver/ids.h"
 #include "test/apiserver/object_store.h"
+#include "test/apiserver/rbac.h"
 #include "test/apiserver/request.h"
 #include "test/apiserver/resources.h"
 #include "test/apiserver/status.h"
@@ -34,6 +36,11 @@ struct RegistryOptions {
   // The kube-apiserver played: what it serves (and discovery lists), its
   // /version, and how it defaults and keeps pods (see object_defaults.h).
   ServedApis served;
+  // Answers the checks a strategy makes of the authorizer itself (from
+  // v1.36, a ResourceClaim status write's resourceclaims/binding and
+  // resourceclaims/driver), for requests made as a user (Request::user):
+  // true when allowed. Unset: everything is.
+  std::function<bool(const RequestAttributes&)> authorize;
 };
 
 struct BindingRecord {

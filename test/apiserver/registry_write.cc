@@ -151,7 +151,7 @@ Response Registry::CreateObject(const Request& request, const ResourceInfo& r,
     if (auto denied = AdmitCreate(r, doc, store_)) {
       return ErrorResponse(*denied, request.pretty);
     }
-    std::vector<StatusCause> causes = Validate(r, doc);
+    std::vector<StatusCause> causes = Validate(r, doc, options_.served.minor);
     if (!causes.empty()) {
       return ErrorResponse(Invalid(r, name, std::move(causes)), request.pretty);
     }
@@ -403,7 +403,19 @@ std::optional<ApiError> Registry::PrepareUpdate(
   if (path.subresource.empty()) {
     PrepareForUpdate(r, old, next, options_.served.minor);
   }
-  std::vector<StatusCause> causes = ValidateUpdate(r, old, next);
+  std::vector<StatusCause> causes;
+  // v1.36's claim status strategy authorizes what the write changes before
+  // it validates it.
+  if (options_.served.minor >= 36 && path.subresource == "status" &&
+      r.group == "resource.k8s.io" && r.resource == "resourceclaims" &&
+      !request.user.empty() && options_.authorize) {
+    causes = AuthorizeClaimStatusUpdate(
+        old, next, request.user, request.method == "PUT" ? "update" : "patch",
+        path.ns, options_.authorize);
+  }
+  for (StatusCause& c : ValidateUpdate(r, old, next, options_.served.minor)) {
+    causes.push_back(std::move(c));
+  }
   if (!causes.empty()) return Invalid(r, path.name, std::move(causes));
   if (next == old) {  // member order aside
     *unchanged = true;

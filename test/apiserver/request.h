@@ -25,6 +25,11 @@ struct Request {
   // Indented JSON: curl/Wget user agents and pretty=true, as the real
   // server decides.
   bool pretty = false;
+  // The authenticated user the request is made as, whom the checks a
+  // registry strategy makes of the authorizer itself ask about; empty for
+  // the in-process API, which nothing authorizes (as a system:masters
+  // client).
+  std::string user;
 };
 
 // Splits `target` into the request's path and query and decides `pretty`.

@@ -362,4 +362,18 @@ StatusCause FieldNotSupported(std::string field, std::string value_json,
                      .field = std::move(field)};
 }
 
+StatusCause FieldDuplicate(std::string field, std::string value_json) {
+  return StatusCause{.reason = "FieldValueDuplicate",
+                     .message = "Duplicate value: " + value_json,
+                     .field = std::move(field)};
+}
+
+StatusCause FieldTooMany(std::string field, size_t actual, size_t max) {
+  return StatusCause{.reason = "FieldValueTooMany",
+                     .message = "Too many: " + std::to_string(actual) +
+                                ": must have at most " + std::to_string(max) +
+                                " items",
+                     .field = std::move(field)};
+}
+
 }  // namespace ksched::testing::apiserver

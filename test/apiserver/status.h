@@ -87,5 +87,8 @@ StatusCause FieldInvalid(std::string field, std::string value_json,
 StatusCause FieldForbidden(std::string field, std::string detail);
 StatusCause FieldNotSupported(std::string field, std::string value_json,
                               const std::vector<std::string>& supported);
+StatusCause FieldDuplicate(std::string field, std::string value_json);
+// "Too many: <actual>: must have at most <max> items".
+StatusCause FieldTooMany(std::string field, size_t actual, size_t max);
 
 }  // namespace ksched::testing::apiserver

@@ -48,6 +48,15 @@ int ReservePort(int port) {
   return fd;
 }
 
+// The minor of a kube_version the server plays ("1.36" -> 36), 0 for one
+// it does not.
+int PlayedMinor(const std::string& kube_version) {
+  if (kube_version == "1.36") return 36;
+  if (kube_version == "1.35") return 35;
+  if (kube_version == "1.32") return 32;
+  return 0;
+}
+
 }  // namespace
 
 using apiserver::FaultRule;
@@ -67,8 +76,16 @@ struct TestApiServer::State {
                  apiserver::RegistryOptions{
                      .default_watch_timeout = o.default_watch_timeout,
                      .finalize_deleted_pods = o.finalize_deleted_pods,
-                     .served = {.minor = o.kube_version == "1.32" ? 32 : 35,
-                                .pod_group_crd = o.pod_group_crd}}),
+                     .served = {.minor = PlayedMinor(o.kube_version),
+                                .pod_group_crd = o.pod_group_crd},
+                     // As the filter authorizes: the policy, and Forbid()
+                     // on top.
+                     .authorize =
+                         [this](const apiserver::RequestAttributes& a) {
+                           const bool allowed = rbac.Allows(a);
+                           return allowed && !faults.IsForbidden(
+                                                 a.verb, a.CombinedResource());
+                         }}),
         flowschema_uid(ids.NewUid()),
         prioritylevel_uid(ids.NewUid()),
         reviews(
@@ -108,9 +125,7 @@ struct TestApiServer::State {
 
 std::unique_ptr<TestApiServer> TestApiServer::Start(
     const TestApiServerOptions& options) {
-  if (options.kube_version != "1.35" && options.kube_version != "1.32") {
-    return nullptr;
-  }
+  if (PlayedMinor(options.kube_version) == 0) return nullptr;
   std::unique_ptr<TestApiServer> server(
       new TestApiServer(std::make_unique<State>(options)));
   server->state_->registry.Bootstrap();

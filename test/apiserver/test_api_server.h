@@ -1,12 +1,12 @@
-// TestApiServer: an in-process stand-in for kube-apiserver v1.35 (or
-// v1.32, TestApiServerOptions::kube_version) that the scheduler binary runs
-// against in integration tests and benchmarks.
+// TestApiServer: an in-process stand-in for kube-apiserver v1.36 (or
+// v1.35 or v1.32, TestApiServerOptions::kube_version) that the scheduler
+// binary runs against in integration tests and benchmarks.
 //
 // HTTPS on 127.0.0.1 with its own throwaway CA and bearer-token auth. It
 // serves pods (with the binding and status subresources), nodes,
 // namespaces, events.k8s.io/v1 events, coordination.k8s.io/v1 leases,
 // persistent volumes and claims, storage classes, pod disruption budgets
-// and priority classes (and at v1.35 resource.k8s.io/v1's DeviceClasses,
+// and priority classes (and from v1.35 resource.k8s.io/v1's DeviceClasses,
 // ResourceClaims, ResourceClaimTemplates and ResourceSlices), with
 // discovery (/api, /apis, ...) listing what it serves and /version as the
 // real server of that version answers it, answering every request as the
@@ -71,13 +71,17 @@ struct TestApiServerOptions {
   // Change events retained for watches and reads at old resourceVersions;
   // past this the oldest half is compacted away (as etcd compacts).
   size_t max_history_events = 1'000'000;
-  // The kube-apiserver played, as a default server of that version: "1.35"
-  // (/version v1.35.6, resource.k8s.io/v1 served, pods get
-  // metadata.generation and no defaulted resizePolicy) or "1.32" (/version
-  // as recorded from v1.32, no resource.k8s.io, pod-level resources
-  // dropped as its PodLevelResources gate, off, drops them). Start()
-  // refuses any other.
-  std::string kube_version = "1.35";
+  // The kube-apiserver played, as a default server of that version:
+  // "1.36" (/version v1.36.3; as 1.35, and nodes' status.declaredFeatures
+  // and containers' restartPolicyRules validated as v1.36 validates them,
+  // device taints stamped with timeAdded, and a ResourceClaim status write
+  // that changes status.allocation or status.reservedFor authorized on
+  // resourceclaims/binding as well, see SetRbac), "1.35" (/version
+  // v1.35.6, resource.k8s.io/v1 served, pods get metadata.generation and
+  // no defaulted resizePolicy) or "1.32" (/version as recorded from v1.32,
+  // no resource.k8s.io, pod-level resources dropped as its
+  // PodLevelResources gate, off, drops them). Start() refuses any other.
+  std::string kube_version = "1.36";
   // Whether scheduler-plugins' PodGroup CRD (podgroups.scheduling.x-k8s.io)
   // is installed, as the chart installs it by default.
   bool pod_group_crd = true;
@@ -180,7 +184,15 @@ class TestApiServer {
   // resource request (served here or not, as authorization comes before
   // routing) gets the 403 the real server answers. Forbid() denials still
   // apply on top. Non-resource requests (/healthz, /version, discovery)
-  // are not authorized. Resets the access record.
+  // are not authorized. At v1.36 a ResourceClaim status write (PUT or
+  // PATCH of resourceclaims/<name>/status) that changes status.allocation
+  // or status.reservedFor is also authorized, as the real strategy asks,
+  // for the same verb on resourceclaims/binding at the cluster scope (and
+  // one that changes status.devices of an allocated claim for
+  // "arbitrary-node:<verb>" on resourceclaims/driver, named by the
+  // driver): denied, the write is answered 422 (FieldValueForbidden), as
+  // recorded. The in-process API is never authorized. Resets the access
+  // record.
   void SetRbac(RbacPolicy policy);
   // Back to allowing everything (the default); the access record stays
   // until the next SetRbac, to be read after the fact.
@@ -189,7 +201,9 @@ class TestApiServer {
   // ("pods/binding"); `name` is the object named in the path (or by a
   // fieldSelector on metadata.name), "" for create, list and watch;
   // `allowed` is the policy's answer (a Forbid() on top does not change
-  // it).
+  // it). The checks the server makes up itself (v1.36's
+  // resourceclaims/binding, with no namespace and no name) are accesses
+  // too.
   struct Access {
     std::string verb, group, resource, ns, name;
     bool allowed;

@@ -342,7 +342,67 @@ void ValidatePodLevelResources(const JsonValue& pod,
   }
 }
 
-void ValidatePod(const JsonValue& pod, std::vector<StatusCause>* causes) {
+// A list's length, 0 when it is absent, null or not a list.
+rapidjson::SizeType ListSize(const JsonValue* list) {
+  return list != nullptr && list->IsArray() ? list->Size() : 0;
+}
+
+// validateContainerRestartPolicy as v1.36 runs it (ContainerRestartRules and
+// RestartAllContainersOnContainerExits on): a container's own restartPolicy
+// is one of the three, is required by restart rules, and each rule has a
+// known action and exit codes with a known operator. `at` names the
+// container ("spec.containers[0]").
+void ValidateContainerRestartRules(const JsonValue& container,
+                                   const std::string& at,
+                                   std::vector<StatusCause>* causes) {
+  const JsonValue* policy = Member(container, "restartPolicy");
+  const JsonValue* rules = Member(container, "restartPolicyRules");
+  const rapidjson::SizeType count = ListSize(rules);
+  if (policy == nullptr || policy->IsNull()) {
+    if (count == 0) return;
+    causes->push_back(FieldRequired(
+        at + ".restartPolicy",
+        "must specify restartPolicy when restart rules are used"));
+  } else {
+    const std::string value = policy->IsString() ? policy->GetString() : "";
+    if (value != "Always" && value != "Never" && value != "OnFailure") {
+      causes->push_back(FieldNotSupported(at + ".restartPolicy", Quote(value),
+                                          {"Always", "Never", "OnFailure"}));
+    }
+  }
+  if (count > 20) {
+    causes->push_back(FieldTooMany(at + ".restartPolicyRules", count, 20));
+  }
+  for (rapidjson::SizeType i = 0; i < count; ++i) {
+    const JsonValue& rule = (*rules)[i];
+    const std::string rule_at =
+        at + ".restartPolicyRules[" + std::to_string(i) + "]";
+    const std::string action = StringAt(rule, {"action"});
+    if (action != "Restart" && action != "RestartAllContainers") {
+      causes->push_back(FieldNotSupported(rule_at + ".action", Quote(action),
+                                          {"Restart", "RestartAllContainers"}));
+    }
+    const JsonValue* exit_codes = Member(rule, "exitCodes");
+    if (exit_codes == nullptr || exit_codes->IsNull()) {
+      causes->push_back(
+          FieldRequired(rule_at + ".exitCodes", "must be specified"));
+      continue;
+    }
+    const std::string op = StringAt(*exit_codes, {"operator"});
+    if (op != "In" && op != "NotIn") {
+      causes->push_back(FieldNotSupported(rule_at + ".exitCodes.operator",
+                                          Quote(op), {"In", "NotIn"}));
+    }
+    const rapidjson::SizeType values = ListSize(Member(*exit_codes, "values"));
+    if (values > 255) {
+      causes->push_back(
+          FieldTooMany(rule_at + ".exitCodes.values", values, 255));
+    }
+  }
+}
+
+void ValidatePod(const JsonValue& pod, int kube_minor,
+                 std::vector<StatusCause>* causes) {
   const JsonValue* containers = Find(pod, {"spec", "containers"});
   if (containers == nullptr || !containers->IsArray() || containers->Empty()) {
     causes->push_back(FieldRequired("spec.containers"));
@@ -357,8 +417,69 @@ void ValidatePod(const JsonValue& pod, std::vector<StatusCause>* causes) {
     if (StringAt(c, {"image"}).empty()) {
       causes->push_back(FieldRequired(at + ".image"));
     }
+    if (kube_minor >= 36 && c.IsObject()) {
+      ValidateContainerRestartRules(c, at, causes);
+    }
+  }
+  // Init containers after the containers, as validatePodSpec orders them;
+  // at v1.36 an init container's restart rules are checked as a regular
+  // container's (whatever its restartPolicy), and one without a
+  // restartPolicy may have none.
+  const JsonValue* init = Find(pod, {"spec", "initContainers"});
+  if (kube_minor >= 36 && init != nullptr && init->IsArray()) {
+    for (rapidjson::SizeType i = 0; i < init->Size(); ++i) {
+      if (!(*init)[i].IsObject()) continue;
+      ValidateContainerRestartRules(
+          (*init)[i], "spec.initContainers[" + std::to_string(i) + "]", causes);
+    }
   }
   ValidatePodLevelResources(pod, causes);
+}
+
+// validateNodeDeclaredFeatures (v1.36, NodeDeclaredFeatures on): each name
+// is an UpperCamelCase segment and '/'-separated alphanumeric segments, at
+// most 253 characters, and the list is sorted without repeats (each entry
+// compared with the next).
+void ValidateDeclaredFeatures(const JsonValue& node,
+                              std::vector<StatusCause>* causes) {
+  const JsonValue* features = Find(node, {"status", "declaredFeatures"});
+  if (features == nullptr || !features->IsArray()) return;
+  static const std::regex* const kFeature =
+      new std::regex("[A-Z][a-zA-Z0-9]*(/[a-zA-Z][a-zA-Z0-9]*)*");
+  const std::string at = "status.declaredFeatures";
+  const rapidjson::SizeType n = features->Size();
+  auto text = [features](rapidjson::SizeType i) {
+    const JsonValue& v = (*features)[i];
+    return v.IsString() ? std::string(v.GetString(), v.GetStringLength())
+                        : std::string();
+  };
+  for (rapidjson::SizeType i = 0; i < n; ++i) {
+    const std::string feature = text(i);
+    const std::string item = at + "[" + std::to_string(i) + "]";
+    if (feature.size() > 253) {
+      causes->push_back(FieldInvalid(item, Quote(feature),
+                                     "invalid feature name " + Quote(feature) +
+                                         ": must be no more than 253 "
+                                         "characters"));
+    } else if (!std::regex_match(feature, *kFeature)) {
+      causes->push_back(FieldInvalid(
+          item, Quote(feature),
+          "invalid feature name " + Quote(feature) +
+              ": must start with an UpperCamelCase segment, with subsequent "
+              "segments separated by '/' (e.g., MyFeature or "
+              "MyFeature/mySubFeature), and contain only alphanumeric "
+              "characters and slashes"));
+    }
+    if (i + 1 >= n) continue;
+    const std::string next = text(i + 1);
+    const std::string next_at = at + "[" + std::to_string(i + 1) + "]";
+    if (feature == next) {
+      causes->push_back(FieldDuplicate(next_at, Quote(next)));
+    } else if (feature > next) {
+      causes->push_back(FieldInvalid(next_at, Quote(next),
+                                     "list must be sorted alphabetically"));
+    }
+  }
 }
 
 void ValidateEvent(const JsonValue& event, std::vector<StatusCause>* causes) {
@@ -430,19 +551,30 @@ std::optional<ApiError> CheckDecodable(const ResourceInfo& resource,
 }
 
 std::vector<StatusCause> Validate(const ResourceInfo& resource,
-                                  const JsonValue& object) {
+                                  const JsonValue& object, int kube_minor) {
   std::vector<StatusCause> causes;
   ValidateName(resource, object, &causes);
   ValidateLabels(object, &causes);
-  if (resource.is_pod()) ValidatePod(object, &causes);
+  if (resource.is_pod()) ValidatePod(object, kube_minor, &causes);
+  // (An update of a node's spec validates its status twice, ValidateNode
+  // and ValidateNodeUpdate both, but keeps the stored status, which was
+  // valid: said once is all it can say.)
+  if (resource.is_node() && kube_minor >= 36) {
+    ValidateDeclaredFeatures(object, &causes);
+  }
   if (resource.resource == "events") ValidateEvent(object, &causes);
+  if (IsDraResource(resource)) {
+    for (StatusCause& c : ValidateDraObject(resource, object, kube_minor)) {
+      causes.push_back(std::move(c));
+    }
+  }
   return causes;
 }
 
 std::vector<StatusCause> ValidateUpdate(const ResourceInfo& resource,
                                         const JsonValue& previous,
-                                        const JsonValue& next) {
-  std::vector<StatusCause> causes = Validate(resource, next);
+                                        const JsonValue& next, int kube_minor) {
+  std::vector<StatusCause> causes = Validate(resource, next, kube_minor);
   if (IsDraResource(resource)) {
     for (StatusCause& c : ValidateDraUpdate(resource, previous, next)) {
       causes.push_back(std::move(c));

@@ -19,15 +19,19 @@ struct ResourceInfo;
 std::optional<ApiError> CheckDecodable(const ResourceInfo& resource,
                                        const JsonValue& object);
 
-// Validation causes (empty: valid). `object` is complete (defaulted, with
-// its name resolved).
+// Validation causes (empty: valid), as a default kube-apiserver
+// v1.<kube_minor> finds them. `object` is complete (defaulted, with its
+// name resolved). From v1.36 (NodeDeclaredFeatures,
+// RestartAllContainersOnContainerExits on by default) a node's
+// status.declaredFeatures and containers' restartPolicy and
+// restartPolicyRules are checked as well.
 std::vector<StatusCause> Validate(const ResourceInfo& resource,
-                                  const JsonValue& object);
+                                  const JsonValue& object, int kube_minor);
 
 // Causes for changing `previous` into `next` (both complete objects) that
 // only creation may do: a pod's spec is immutable but for a few fields.
 std::vector<StatusCause> ValidateUpdate(const ResourceInfo& resource,
                                         const JsonValue& previous,
-                                        const JsonValue& next);
+                                        const JsonValue& next, int kube_minor);
 
 }  // namespace ksched::testing::apiserver

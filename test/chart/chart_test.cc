@@ -650,14 +650,21 @@ TEST_F(ChartTest, TheDashboardIsWellFormed) {
 // get it; each option that opens more is explicit.
 // Dynamic resource allocation in every variant that grants RBAC: the
 // informers' list and watch of its three kinds, PreBind's get and update of
-// a claim and update of its status, Unreserve's patch of the status.
+// a claim and update of its status, Unreserve's patch of the status, and
+// the same two status writes on resourceclaims/binding, which a v1.36 API
+// server asks about when they change the allocation or reservations. And
+// create and delete of claims, which ksched does not call yet: granted as
+// kube-scheduler v1.36's role grants them, for the special claims of
+// DRA-backed extended resources (DRAExtendedResource).
 TEST_F(ChartTest, TheClusterRoleGrantsWhatDynamicResourcesCalls) {
   const std::set<std::string> want = {
-      "deviceclasses:list",           "deviceclasses:watch",
-      "resourceslices:list",          "resourceslices:watch",
-      "resourceclaims:get",           "resourceclaims:list",
-      "resourceclaims:watch",         "resourceclaims:update",
-      "resourceclaims/status:update", "resourceclaims/status:patch"};
+      "deviceclasses:list", "deviceclasses:watch", "resourceslices:list",
+      "resourceslices:watch", "resourceclaims:get", "resourceclaims:list",
+      "resourceclaims:watch", "resourceclaims:update",
+      "resourceclaims/status:update", "resourceclaims/status:patch",
+      "resourceclaims/binding:update", "resourceclaims/binding:patch",
+      // Granted ahead of use (DRAExtendedResource).
+      "resourceclaims:create", "resourceclaims:delete"};
   for (const std::string& variant : kGoodVariants) {
     SCOPED_TRACE(variant);
     const std::vector<YAML::Node> objects = Objects(variant);

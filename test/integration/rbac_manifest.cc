@@ -301,4 +301,12 @@ std::set<RbacGrant> AccessedTriples(
   return out;
 }
 
+const std::set<RbacGrant>& GrantedAheadOfUse() {
+  static const auto* const kAhead = new std::set<RbacGrant>{
+      {"resource.k8s.io", "resourceclaims", "create"},
+      {"resource.k8s.io", "resourceclaims", "delete"},
+  };
+  return *kAhead;
+}
+
 }  // namespace ksched::testing

@@ -5,9 +5,10 @@
 // provisioning, write an event and its series, hold the lease, review a
 // scraper's token and access on the secure port, keep a PodGroup's
 // status, allocate a device claim through a conflict and a refused
-// binding) and checks
-// that the set used equals the set granted, so a grant nothing uses fails
-// too.
+// binding, which a v1.36 API server also authorizes on
+// resourceclaims/binding) and checks that the set used equals the set
+// granted, so a grant nothing uses fails too (but for the few granted
+// ahead of use, GrantedAheadOfUse).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -167,6 +168,14 @@ TEST_F(RbacTest, KschedUsesExactlyWhatTheChartGrants) {
   std::set<RbacGrant> unused, missing;
   std::set_difference(granted.begin(), granted.end(), used.begin(), used.end(),
                       std::inserter(unused, unused.end()));
+  // Granted for a feature ksched does not build yet (DRAExtendedResource's
+  // create and delete of claims): unused by design, and nothing else.
+  for (const RbacGrant& ahead : GrantedAheadOfUse()) {
+    EXPECT_EQ(unused.erase(ahead), 1u)
+        << "granted ahead of use, but no longer granted, or used now (take "
+           "it out of GrantedAheadOfUse): "
+        << ahead.verb << " " << ahead.group << "/" << ahead.resource;
+  }
   std::set_difference(used.begin(), used.end(), granted.begin(), granted.end(),
                       std::inserter(missing, missing.end()));
   EXPECT_TRUE(unused.empty()) << "granted but never used:\n"
