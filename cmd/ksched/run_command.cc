@@ -200,6 +200,7 @@ void RecordAttempt(metrics::SchedulerMetrics& m,
     m.ObserveScheduled(
         o.attempts,
         std::chrono::duration<double>(o.since_first_queued).count());
+    if (o.after_flush) m.ObserveScheduledAfterFlush();
   }
 }
 

@@ -471,6 +471,29 @@ TEST(CodecTest, ResourceFieldsOfTheWrongTypeNameTheirPath) {
 // The fields NodeDeclaredFeatures reads, spelled and nested as the API
 // server writes them: restart rules on containers and init containers,
 // spec.hostUsers, and the node's declared features.
+// An image volume (ImageVolume, GA in v1.36) as the recorded v1.36 pod
+// has it: its reference and pull policy read and written back.
+TEST(CodecTest, ImageVolumeRoundTrip) {
+  const std::string pod_json =
+      R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{)"
+      R"("volumes":[{"name":"model","image":{"reference":)"
+      R"("registry.example/models/llm:v1","pullPolicy":"IfNotPresent"}}],)"
+      R"("containers":[{"name":"app","resources":{}}]},"status":{}})";
+  auto pod = DecodeJson<Pod>(pod_json);
+  ASSERT_TRUE(pod.ok()) << pod.error().message();
+  ASSERT_EQ(pod->spec.volumes.size(), 1u);
+  ASSERT_TRUE(pod->spec.volumes[0].image.has_value());
+  EXPECT_EQ(pod->spec.volumes[0].image->reference,
+            "registry.example/models/llm:v1");
+  EXPECT_EQ(pod->spec.volumes[0].image->pull_policy, "IfNotPresent");
+  EXPECT_NE(EncodeJson(*pod).find(
+                R"("volumes":[{"name":"model","image":{"reference":)"
+                R"("registry.example/models/llm:v1","pullPolicy":)"
+                R"("IfNotPresent"}}])"),
+            std::string::npos)
+      << EncodeJson(*pod);
+}
+
 TEST(CodecTest, DeclaredFeatureFieldsRoundTrip) {
   const std::string pod_json =
       R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":{)"

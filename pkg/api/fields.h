@@ -357,6 +357,12 @@ template <typename V>
 void Fields(V&, EphemeralVolumeSource&) {}
 
 template <typename V>
+void Fields(V& v, ImageVolumeSource& s) {
+  v("reference", s.reference);
+  v("pullPolicy", s.pull_policy);
+}
+
+template <typename V>
 void Fields(V& v, GcePersistentDiskVolumeSource& s) {
   v("pdName", s.pd_name, Emit::kAlways);
   v("partition", s.partition);
@@ -437,6 +443,7 @@ void Fields(V& v, Volume& vol) {
   v("name", vol.name, Emit::kAlways);
   v("persistentVolumeClaim", vol.persistent_volume_claim);
   v("ephemeral", vol.ephemeral);
+  v("image", vol.image);
   InTreeSourceFields(v, vol.in_tree);
 }
 

@@ -132,6 +132,15 @@ struct PersistentVolumeClaimVolumeSource {
                          const PersistentVolumeClaimVolumeSource&) = default;
 };
 
+// An OCI image mounted as a volume (ImageVolume, GA in v1.36): the image
+// counts towards ImageLocality like a container's.
+struct ImageVolumeSource {
+  std::string reference;
+  std::string pull_policy;
+  friend bool operator==(const ImageVolumeSource&,
+                         const ImageVolumeSource&) = default;
+};
+
 // Only whether a generic ephemeral volume is present matters: its claim is
 // named "<pod>-<volume>" by the ephemeral volume controller.
 struct EphemeralVolumeSource {
@@ -234,6 +243,7 @@ struct Volume {
   std::string name;
   std::optional<PersistentVolumeClaimVolumeSource> persistent_volume_claim;
   std::optional<EphemeralVolumeSource> ephemeral;
+  std::optional<ImageVolumeSource> image;
   InTreeVolumeSources in_tree;
   friend bool operator==(const Volume&, const Volume&) = default;
 };

@@ -100,6 +100,9 @@ Plugins MergePlugins(Plugins defaults, const std::optional<Plugins>& custom) {
   d.pre_bind = MergePluginSet(d.pre_bind, c.pre_bind);
   d.bind = MergePluginSet(d.bind, c.bind);
   d.post_bind = MergePluginSet(d.post_bind, c.post_bind);
+  d.placement_generate =
+      MergePluginSet(d.placement_generate, c.placement_generate);
+  d.placement_score = MergePluginSet(d.placement_score, c.placement_score);
   return defaults;
 }
 

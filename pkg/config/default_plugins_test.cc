@@ -12,9 +12,10 @@ PluginSet Set(std::vector<Plugin> enabled, std::vector<Plugin> disabled = {}) {
   return {std::move(enabled), std::move(disabled)};
 }
 
-// v1.35's getDefaultPlugins with its default gates: DynamicResources
-// (weight 2) joins just before DefaultPreemption.
-TEST(DefaultPluginsTest, IsTheV135MultiPointListWithWeights) {
+// v1.36's getDefaultPlugins with its default gates: DynamicResources
+// (weight 2) joins just before DefaultPreemption, NodeDeclaredFeatures
+// after DefaultBinder.
+TEST(DefaultPluginsTest, IsTheV136MultiPointListWithWeights) {
   Plugins defaults = DefaultPlugins();
   std::vector<Plugin> want = {
       P("SchedulingGates"),
@@ -36,9 +37,10 @@ TEST(DefaultPluginsTest, IsTheV135MultiPointListWithWeights) {
       P("NodeResourcesBalancedAllocation", 1),
       P("ImageLocality", 1),
       P("DefaultBinder"),
+      P("NodeDeclaredFeatures"),
   };
   EXPECT_EQ(defaults.multi_point.enabled, want);
-  EXPECT_EQ(defaults.multi_point.enabled.size(), 19u);
+  EXPECT_EQ(defaults.multi_point.enabled.size(), 20u);
   EXPECT_TRUE(defaults.multi_point.disabled.empty());
   // Only multiPoint is populated; the per-point lists start empty.
   Plugins only_multi_point;

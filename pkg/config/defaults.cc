@@ -84,7 +84,8 @@ std::set<std::string> EnabledPluginNames(const Plugins& p) {
   for (const PluginSet* set :
        {&p.multi_point, &p.pre_filter, &p.filter, &p.post_filter, &p.reserve,
         &p.pre_score, &p.score, &p.pre_bind, &p.bind, &p.post_bind, &p.permit,
-        &p.pre_enqueue, &p.queue_sort}) {
+        &p.placement_generate, &p.placement_score, &p.pre_enqueue,
+        &p.queue_sort}) {
     for (const Plugin& plugin : set->enabled) names.insert(plugin.name);
   }
   return names;

@@ -99,7 +99,7 @@ TEST(DefaultsTest, EmptyConfigurationGetsEveryDefault) {
   const Profile& profile = c.profiles[0];
   EXPECT_FALSE(profile.percentage_of_nodes_to_score.has_value());
   EXPECT_EQ(profile.plugins, DefaultPlugins());
-  EXPECT_EQ(profile.plugins.multi_point.enabled.size(), 19u);
+  EXPECT_EQ(profile.plugins.multi_point.enabled.size(), 20u);
   ExpectDefaultArgs(profile);
 }
 
@@ -417,9 +417,9 @@ profiles:
 )");
   const Profile& p = c.profiles[0];
   const auto& enabled = p.plugins.multi_point.enabled;
-  ASSERT_EQ(enabled.size(), 18u);
+  ASSERT_EQ(enabled.size(), 19u);
   for (const Plugin& plugin : enabled) EXPECT_NE(plugin.name, "VolumeBinding");
-  // Re-enabled with a weight: same place (17th of 18), new weight.
+  // Re-enabled with a weight: same place (17th of 19), new weight.
   EXPECT_EQ(enabled[16], (Plugin{"ImageLocality", 7}));
   EXPECT_EQ(p.ArgsFor("VolumeBinding"), nullptr);
   EXPECT_NE(p.ArgsFor("NodeResourcesFit"), nullptr);

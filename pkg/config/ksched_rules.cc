@@ -23,7 +23,9 @@ std::vector<std::pair<std::string_view, const PluginSet*>> ExtensionPoints(
           {"preBind", &p.pre_bind},
           {"bind", &p.bind},
           {"postBind", &p.post_bind},
-          {"multiPoint", &p.multi_point}};
+          {"multiPoint", &p.multi_point},
+          {"placementGenerate", &p.placement_generate},
+          {"placementScore", &p.placement_score}};
 }
 
 }  // namespace

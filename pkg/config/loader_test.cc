@@ -39,6 +39,28 @@ TEST(LoaderTest, MinimalFile) {
   EXPECT_EQ(config->parallelism, 16);
 }
 
+// v1.36's placementGenerate and placementScore extension points are read
+// and merged like the others.
+TEST(LoaderTest, PlacementExtensionPointsAreRead) {
+  auto config = ParseConfig(
+      "apiVersion: kubescheduler.config.k8s.io/v1\n"
+      "kind: KubeSchedulerConfiguration\n"
+      "profiles:\n"
+      "- schedulerName: ksched\n"
+      "  plugins:\n"
+      "    placementGenerate:\n"
+      "      disabled: [{name: '*'}]\n"
+      "    placementScore:\n"
+      "      enabled: [{name: NodeResourcesFit, weight: 2}]\n");
+  ASSERT_TRUE(config.ok()) << config.error().message();
+  const Plugins& p = config->profiles[0].plugins;
+  ASSERT_EQ(p.placement_generate.disabled.size(), 1u);
+  EXPECT_EQ(p.placement_generate.disabled[0].name, "*");
+  ASSERT_EQ(p.placement_score.enabled.size(), 1u);
+  EXPECT_EQ(p.placement_score.enabled[0].name, "NodeResourcesFit");
+  EXPECT_EQ(p.placement_score.enabled[0].weight, 2);
+}
+
 TEST(LoaderTest, RealisticFile) {
   KubeSchedulerConfiguration c = MustParse(R"(
 parallelism: 8
@@ -111,7 +133,7 @@ profiles:
   const Profile& spread = c.profiles[0];
   EXPECT_EQ(spread.scheduler_name, "ksched");
   const auto& enabled = spread.plugins.multi_point.enabled;
-  ASSERT_EQ(enabled.size(), 18u);
+  ASSERT_EQ(enabled.size(), 19u);
   EXPECT_EQ(enabled[16], (Plugin{"ImageLocality", 5}));
   EXPECT_EQ(enabled[17], (Plugin{"DefaultBinder", std::nullopt}));
   EXPECT_EQ(
@@ -248,8 +270,8 @@ TEST(LoaderTest, UnknownFieldsAreErrorsNamingThePath) {
   EXPECT_EQ(ErrorFor("profiles:\n- plugins:\n    filter:\n      enabled:\n"
                      "      - nmae: NodePorts\n"),
             "profiles[0].plugins.filter.enabled[0].nmae: unknown field");
-  EXPECT_EQ(ErrorFor("profiles:\n- plugins:\n    placementScore: {}\n"),
-            "profiles[0].plugins.placementScore: unknown field");
+  EXPECT_EQ(ErrorFor("profiles:\n- plugins:\n    placementScroe: {}\n"),
+            "profiles[0].plugins.placementScroe: unknown field");
   // Field names are case-sensitive.
   EXPECT_EQ(ErrorFor("Parallelism: 3\n"), "Parallelism: unknown field");
   EXPECT_EQ(ErrorFor(R"(
@@ -501,7 +523,7 @@ TEST(LoaderTest, UnknownPluginListsTheKnownOnes) {
   const std::string known =
       "(known plugins: CustomPlugin, DefaultBinder, DefaultPreemption, "
       "DynamicResources, ImageLocality, InterPodAffinity, NodeAffinity, "
-      "NodeName, NodePorts, "
+      "NodeDeclaredFeatures, NodeName, NodePorts, "
       "NodeResourcesBalancedAllocation, NodeResourcesFit, NodeUnschedulable, "
       "NodeVolumeLimits, PodTopologySpread, PrioritySort, SchedulingGates, "
       "TaintToleration, VolumeBinding, VolumeRestrictions, VolumeZone)";

@@ -46,6 +46,10 @@ struct Plugins {
   PluginSet bind;
   PluginSet post_bind;
   PluginSet multi_point;
+  // v1.36's pod-group placement points (TopologyAwareWorkloadScheduling):
+  // read, merged and shown, but ksched runs no placement plugin yet.
+  PluginSet placement_generate;
+  PluginSet placement_score;
   friend bool operator==(const Plugins&, const Plugins&) = default;
 };
 

@@ -40,6 +40,8 @@ void Fields(V& v, Plugins& p) {
   v("bind", p.bind);
   v("postBind", p.post_bind);
   v("multiPoint", p.multi_point);
+  v("placementGenerate", p.placement_generate);
+  v("placementScore", p.placement_score);
 }
 
 template <typename V>

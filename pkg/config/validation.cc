@@ -146,6 +146,8 @@ void ValidatePluginConfig(const FieldPath& path,
         {"preBind", &p.pre_bind},
         {"bind", &p.bind},
         {"postBind", &p.post_bind},
+        {"placementGenerate", &p.placement_generate},
+        {"placementScore", &p.placement_score},
     };
     FieldPath plugins_path = path.Child("plugins");
     for (const auto& [stage, set] : stages) {

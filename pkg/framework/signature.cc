@@ -44,6 +44,12 @@ void CopyImages(const api::Pod& pod, api::Pod& into) {
   ForEachContainer(pod, into, [](const api::Container& c, api::Container& to) {
     to.image = c.image;
   });
+  // Image volumes are images too: the volumes are copied whole, as
+  // CopyVolumes copies them, so that either copy serves both plugins.
+  const bool has_image_volume =
+      std::any_of(pod.spec.volumes.begin(), pod.spec.volumes.end(),
+                  [](const api::Volume& v) { return v.image.has_value(); });
+  if (has_image_volume) CopyVolumes(pod, into);
 }
 
 void CopyTolerations(const api::Pod& pod, api::Pod& into) {

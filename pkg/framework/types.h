@@ -112,6 +112,11 @@ struct QueuedPodInfo {
   int consecutive_errors_count = 0;
   // When the backoff ends, computed once per requeue (BackoffQueue).
   mutable std::optional<util::Clock::TimePoint> backoff_expiration;
+  // Moved out of the unschedulable pods by the periodic flush (it stayed
+  // past podMaxInUnschedulablePodsDuration) since its last attempt; a pod
+  // that then binds hints at a missing queueing hint (v1.36's
+  // scheduler_pod_scheduled_after_flush_total).
+  bool was_flushed_from_unschedulable = false;
 
   const api::Pod& pod() const { return pod_info->pod(); }
 };

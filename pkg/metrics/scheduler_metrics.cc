@@ -66,6 +66,15 @@ SchedulerMetrics::SchedulerMetrics(prometheus::Registry& registry,
                               "pod.")
                         .Register(registry)
                         .Add({}, ExponentialBuckets(1, 2, 5))),
+      scheduled_after_flush_(
+          prometheus::BuildCounter()
+              .Name("scheduler_pod_scheduled_after_flush_total")
+              .Help("Number of pods that were successfully scheduled after "
+                    "being flushed from unschedulablePods due to timeout. "
+                    "This metric helps detect potential queueing hint "
+                    "misconfigurations or event handling issues.")
+              .Register(registry)
+              .Add({})),
       pending_(prometheus::BuildGauge()
                    .Name("scheduler_pending_pods")
                    .Help("Number of pending pods, by the queue type. 'active' "
@@ -225,6 +234,10 @@ void SchedulerMetrics::ObserveAttempt(std::string_view result,
                                   {"profile", std::string(profile)}};
   attempts_.Add(labels).Increment();
   attempt_duration_.Add(labels, AttemptBuckets()).Observe(seconds);
+}
+
+void SchedulerMetrics::ObserveScheduledAfterFlush() {
+  scheduled_after_flush_.Increment();
 }
 
 void SchedulerMetrics::ObserveScheduled(int attempts, double seconds) {

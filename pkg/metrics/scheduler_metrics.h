@@ -54,6 +54,9 @@ class SchedulerMetrics final : public framework::MetricsRecorder {
   // entered the queue (scheduler_pod_scheduling_sli_duration_seconds,
   // scheduler_pod_scheduling_attempts).
   void ObserveScheduled(int attempts, double seconds);
+  // scheduler_pod_scheduled_after_flush_total (v1.36): a pod bound after
+  // the periodic flush moved it out of the unschedulable pods.
+  void ObserveScheduledAfterFlush();
   // scheduler_pending_pods{queue}.
   void SetPendingPods(int64_t active, int64_t backoff, int64_t unschedulable,
                       int64_t gated);
@@ -86,6 +89,7 @@ class SchedulerMetrics final : public framework::MetricsRecorder {
   prometheus::Family<prometheus::Histogram>& attempt_duration_;
   prometheus::Family<prometheus::Histogram>& sli_duration_;
   prometheus::Histogram& pod_attempts_;
+  prometheus::Counter& scheduled_after_flush_;
   prometheus::Family<prometheus::Gauge>& pending_;
   prometheus::Family<prometheus::Gauge>& cache_size_;
   prometheus::Family<prometheus::Counter>& incoming_;

@@ -24,6 +24,19 @@ void ExpectExposes(prometheus::Registry& registry,
   }
 }
 
+// v1.36's counter of pods bound after the periodic flush: exposed at 0
+// from the start, one per such pod.
+TEST(SchedulerMetricsTest, ScheduledAfterFlushCounts) {
+  prometheus::Registry registry;
+  SchedulerMetrics m(registry, /*async_preemption=*/true);
+  ExpectExposes(registry,
+                {"# TYPE scheduler_pod_scheduled_after_flush_total counter",
+                 "\nscheduler_pod_scheduled_after_flush_total 0\n"});
+  m.ObserveScheduledAfterFlush();
+  m.ObserveScheduledAfterFlush();
+  ExpectExposes(registry, {"\nscheduler_pod_scheduled_after_flush_total 2\n"});
+}
+
 // SchedulerAsyncPreemption's goroutine metrics: registered only with the
 // gate, labelled with each run's result.
 TEST(SchedulerMetricsTest, PreemptionGoroutinesOnlyWithAsyncPreemption) {

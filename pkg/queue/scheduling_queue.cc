@@ -373,6 +373,8 @@ util::Result<void> SchedulingQueue::AddUnschedulableIfNotPresent(
   // The backoff is measured from this failure.
   pod->timestamp = options_.clock->Now();
   pod->backoff_expiration.reset();
+  // Back from an attempt: whatever flushed it before is history.
+  pod->was_flushed_from_unschedulable = false;
   const Strategy strategy = HintForInFlightPod(*pod);
   active_.Done(uid);
   if (Poppable(Requeue(pod, strategy, kScheduleAttemptFailure))) {
@@ -525,6 +527,7 @@ void SchedulingQueue::FlushUnschedulablePodsLeftover() {
   std::vector<QueuedPodInfoPtr> stale;
   unschedulable_.ForEach([&](const QueuedPodInfoPtr& info) {
     if (now - info->timestamp > options_.pod_max_in_unschedulable) {
+      info->was_flushed_from_unschedulable = true;
       stale.push_back(info);
     }
   });

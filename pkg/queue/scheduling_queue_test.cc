@@ -708,6 +708,26 @@ TEST_F(SchedulingQueueTest, FlushUnschedulableMovesPodsPooledTooLong) {
   EXPECT_EQ(hint_calls_[kSkipper], 0);
 }
 
+// v1.36 marks a pod the flush moved, until its next attempt puts it back
+// (scheduler_pod_scheduled_after_flush_total counts marked pods that bind).
+TEST_F(SchedulingQueueTest, FlushedPodsAreMarkedUntilTheirNextAttempt) {
+  QueuedPodInfoPtr rejected = AddAndReject(PodBuilder("old"), {kSkipper});
+  EXPECT_FALSE(rejected->was_flushed_from_unschedulable);
+  clock_.Advance(minutes(5) + nanoseconds(1));
+  q_->FlushUnschedulablePodsLeftover();
+  QueuedPodInfoPtr flushed = PopExpect("old");
+  EXPECT_TRUE(flushed->was_flushed_from_unschedulable);
+  Reject(flushed, {kSkipper});
+  EXPECT_FALSE(flushed->was_flushed_from_unschedulable);
+  // An event, not the flush, moves it this time: not marked.
+  clock_.Advance(minutes(1));
+  q_->MoveAllToActiveOrBackoffQueue(kEventWildCard, framework::EventObjects{});
+  clock_.Advance(minutes(1));
+  q_->FlushBackoffQCompleted();
+  QueuedPodInfoPtr moved = PopExpect("old");
+  EXPECT_FALSE(moved->was_flushed_from_unschedulable);
+}
+
 TEST_F(SchedulingQueueTest, FlushUnschedulableHonoursTheConfiguredLimit) {
   SchedulingQueue::Options options;
   options.pod_max_in_unschedulable = seconds(30);

@@ -627,6 +627,7 @@ void Scheduler::RunBindingCycle(std::shared_ptr<framework::CycleState> state,
       AttemptOutcome::Result::kScheduled, Key(assumed->pod()), node, "", "",
       deps_.clock->Now() - start,         fwk.profile_name()};
   outcome.attempts = queued->attempts;
+  outcome.after_flush = queued->was_flushed_from_unschedulable;
   if (queued->initial_attempt_timestamp.has_value()) {
     outcome.since_first_queued =
         deps_.clock->Now() - *queued->initial_attempt_timestamp;

@@ -56,6 +56,9 @@ struct AttemptOutcome {
   // entered the queue (for the pod-level latency metrics).
   int attempts = 0;
   std::chrono::nanoseconds since_first_queued{0};
+  // Scheduled after the periodic flush took it out of the unschedulable
+  // pods (scheduler_pod_scheduled_after_flush_total).
+  bool after_flush = false;
 };
 
 class Scheduler {

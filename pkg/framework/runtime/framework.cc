@@ -148,6 +148,18 @@ util::Result<std::unique_ptr<Framework>> Framework::Create(
   };
 
   const config::Plugins& p = profile.plugins;
+  // v1.36's placement points are read but not run: a plugin enabled there
+  // would be silently ignored, so it is refused.
+  for (const auto& [point, set] :
+       {std::pair{"placementGenerate", &p.placement_generate},
+        std::pair{"placementScore", &p.placement_score}}) {
+    for (const config::Plugin& plugin : set->enabled) {
+      return fail("plugins." + std::string(point) + ": plugin " +
+                  Quoted(plugin.name) +
+                  " cannot run: ksched does not run pod-group placement "
+                  "plugins yet");
+    }
+  }
   const config::PluginSet* sets[] = {
       &p.pre_enqueue, &p.queue_sort, &p.pre_filter, &p.filter, &p.post_filter,
       &p.pre_score,   &p.score,      &p.reserve,    &p.permit, &p.pre_bind,

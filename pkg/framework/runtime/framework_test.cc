@@ -267,6 +267,23 @@ TEST_F(FrameworkTest, ProfileErrorsAreExplained) {
               "profile \"test\": plugin \"Missing\" does not exist");
   }
   {
+    // v1.36's placement points load, but ksched runs nothing there.
+    config::Plugins p;
+    p.multi_point = Enabled({{"A", 0}});
+    p.placement_score = Enabled({{"A", 1}});
+    auto f = Build(p, false);
+    ASSERT_FALSE(f.ok());
+    EXPECT_EQ(f.error().message(),
+              "profile \"test\": plugins.placementScore: plugin \"A\" cannot "
+              "run: ksched does not run pod-group placement plugins yet");
+  }
+  {
+    config::Plugins p;
+    p.multi_point = Enabled({{"A", 0}});
+    p.placement_generate.disabled = {{"*", std::nullopt}};
+    EXPECT_TRUE(Build(p, false).ok());
+  }
+  {
     config::Plugins p;
     p.multi_point = Enabled({{"A", -2}});
     auto f = Build(p, false);

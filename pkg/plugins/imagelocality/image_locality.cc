@@ -90,10 +90,16 @@ framework::Status ImageLocality::Score(const framework::CycleState& /*state*/,
       sum += ScaledImageScore(*s, total_nodes);
     }
   };
-  // kube v1.32 counts init and app containers; image volumes only with the
-  // ImageVolume alpha gate, off by default.
   for (const api::Container& c : pod.spec.init_containers) add(c);
   for (const api::Container& c : pod.spec.containers) add(c);
+  // v1.36 also counts the images mounted as volumes, with no gate; the
+  // spread below still counts containers only, as kube's does.
+  for (const api::Volume& v : pod.spec.volumes) {
+    if (!v.image) continue;
+    if (const auto* s = FindImage(states, v.image->reference)) {
+      sum += ScaledImageScore(*s, total_nodes);
+    }
+  }
   *score = CalculatePriority(
       sum, pod.spec.init_containers.size() + pod.spec.containers.size());
   return framework::Status();

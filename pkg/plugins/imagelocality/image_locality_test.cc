@@ -153,6 +153,18 @@ std::vector<ScoreCase> ScoreCases() {
        PodWithImages({"gcr.io/30", "gcr.io/40"}),
        {ImageNode("node1", node203040), ImageNode("node2", node400030)},
        {1, 0}},
+      // An image volume counts as an image (v1.36): node1 has gcr.io/300,
+      // 100*(300M/2-23M)/(1000M-23M) = 12; node2 only gcr.io/30, 0.
+      {"pod with ImageVolume",
+       [] {
+         api::Pod pod = PodWithImages({"gcr.io/30"});
+         api::Volume& v = pod.spec.volumes.emplace_back();
+         v.name = "imageVolume";
+         v.image.emplace().reference = "gcr.io/300";
+         return pod;
+       }(),
+       {ImageNode("node1", node300600900), ImageNode("node2", node400030)},
+       {12, 0}},
       // node1: 100*(300M/2-23M)/(2000M-23M) = 6.
       {"include InitContainers: two images spread on two nodes, prefer the "
        "larger image one",
