@@ -854,6 +854,7 @@ Status Framework::RunPermitPluginsUntimed(
     CycleState& state, const PodInfo& pod, const std::string& node,
     std::vector<std::pair<std::string, std::chrono::milliseconds>>* waits) {
   waits->clear();
+  Status wait_status;
   for (PermitPlugin* pl : permit_) {
     std::chrono::milliseconds timeout{0};
     Status s = pl->Permit(state, pod, node, &timeout);
@@ -869,15 +870,17 @@ Status Framework::RunPermitPluginsUntimed(
       waits->emplace_back(
           std::string(pl->Name()),
           std::min<std::chrono::milliseconds>(timeout, kMaxPermitWait));
+      wait_status = std::move(s);
       continue;
     }
     return AsError("running Permit plugin", pl->Name(), s);
   }
   if (!waits->empty()) {
-    return Status(Code::kWait,
-                  "one or more plugins asked to wait and no plugin rejected "
-                  "pod " +
-                      Quoted(pod.pod().metadata.name));
+    // v1.36: the last waiting plugin's status, with the reason added (v1.35
+    // wrote a message of its own naming the pod).
+    wait_status.AppendReason(
+        "one or more plugins asked to wait and no plugin rejected pod");
+    return wait_status;
   }
   return Status();
 }

@@ -476,7 +476,7 @@ TEST_F(FrameworkTest, ReserveFailureRejectsAndUnreserveRunsInReverse) {
 TEST_F(FrameworkTest, PermitCollectsWaitsCappedAtFifteenMinutes) {
   Add("A",
       {.permit = Status(Code::kWait), .permit_timeout = std::chrono::hours(1)});
-  Add("B", {.permit = Status(Code::kWait),
+  Add("B", {.permit = Status(Code::kWait, "waiting for the group"),
             .permit_timeout = std::chrono::milliseconds(500)});
   Add("C", {.permit = Status::Unschedulable("denied")});
   auto pod = testing::PodBuilder("p").Info();
@@ -488,6 +488,10 @@ TEST_F(FrameworkTest, PermitCollectsWaitsCappedAtFifteenMinutes) {
   std::vector<std::pair<std::string, std::chrono::milliseconds>> waits;
   Status s = (*f)->RunPermitPlugins(state, *pod, "n1", &waits);
   EXPECT_TRUE(s.IsWait());
+  // v1.36: the last waiting plugin's reasons, then kube's own.
+  EXPECT_EQ(s.Message(),
+            "waiting for the group, one or more plugins asked to wait and no "
+            "plugin rejected pod");
   ASSERT_EQ(waits.size(), 2u);
   EXPECT_EQ(waits[0].second, std::chrono::minutes(15));
   EXPECT_EQ(waits[1].second, std::chrono::milliseconds(500));
