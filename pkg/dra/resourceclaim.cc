@@ -36,11 +36,18 @@ util::Result<void> IsForPod(const api::Pod& pod,
       break;
     }
   }
-  if (claim.metadata.ns != pod.metadata.ns || !controlled) {
+  // v1.36 words the two cases apart (resourceclaim.IsForPod).
+  if (claim.metadata.ns != pod.metadata.ns) {
     return util::Error("ResourceClaim " + claim.metadata.ns + "/" +
-                       claim.metadata.name + " was not created for pod " +
+                       claim.metadata.name +
+                       " is not in the same namespace as Pod " +
+                       pod.metadata.ns + "/" + pod.metadata.name);
+  }
+  if (!controlled) {
+    return util::Error("ResourceClaim " + claim.metadata.ns + "/" +
+                       claim.metadata.name + " was not created for Pod " +
                        pod.metadata.ns + "/" + pod.metadata.name +
-                       " (pod is not owner)");
+                       " (Pod is not owner)");
   }
   return {};
 }

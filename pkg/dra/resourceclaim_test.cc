@@ -38,8 +38,8 @@ TEST(ResourceClaimIsForPodTest, OtherPod) {
                     MakeClaim("kube-system", "claimNoOwner", "2"));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message(),
-            "ResourceClaim kube-system/claimNoOwner was not created for pod "
-            "kube-system/podNotOwner (pod is not owner)");
+            "ResourceClaim kube-system/claimNoOwner was not created for Pod "
+            "kube-system/podNotOwner (Pod is not owner)");
 }
 
 TEST(ResourceClaimIsForPodTest, NoOwner) {
@@ -47,8 +47,8 @@ TEST(ResourceClaimIsForPodTest, NoOwner) {
                     MakeClaim("kube-system", "claimNoOwner"));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message(),
-            "ResourceClaim kube-system/claimNoOwner was not created for pod "
-            "kube-system/podOwner (pod is not owner)");
+            "ResourceClaim kube-system/claimNoOwner was not created for Pod "
+            "kube-system/podOwner (Pod is not owner)");
 }
 
 TEST(ResourceClaimIsForPodTest, DifferentNamespace) {
@@ -56,8 +56,8 @@ TEST(ResourceClaimIsForPodTest, DifferentNamespace) {
                     MakeClaim("user-namespace", "userClaimWithOwner", "2"));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message(),
-            "ResourceClaim user-namespace/userClaimWithOwner was not created "
-            "for pod kube-system/podOwner (pod is not owner)");
+            "ResourceClaim user-namespace/userClaimWithOwner is not in the "
+            "same namespace as Pod kube-system/podOwner");
 }
 
 TEST(ResourceClaimIsForPodTest, NonControllerOwnerDoesNotCount) {

@@ -441,8 +441,8 @@ TEST_F(PluginCasesTest, WrongClaim) {
   claim.metadata.owner_references[0].uid += "123";
   Outcome o = Run({.pod = PodWithClaimTemplate(true), .claims = {claim}});
   EXPECT_EQ(o.preenqueue.Message(),
-            "ResourceClaim default/my-pod-my-resource was not created for pod "
-            "default/my-pod (pod is not owner)");
+            "ResourceClaim default/my-pod-my-resource was not created for Pod "
+            "default/my-pod (Pod is not owner)");
 }
 
 TEST_F(PluginCasesTest, CouldNotFindClaim) {
