@@ -373,9 +373,12 @@ TEST_F(RecordingV136Test, ClaimStatusAllocationNeedsResourceClaimsBinding) {
   const std::string allocated =
       std::string(kRbacClaims) + "/claim-rbac-allocated";
   rapidjson::Document reserved = ParseJsonOrDie(server_->Get(allocated).body);
+  // Copied into `reserved`'s allocator: the parsed list's own memory goes
+  // with its document.
+  const rapidjson::Document reserved_for =
+      ParseJsonOrDie(R"([{"resource":"pods","name":"p","uid":"pod-uid"}])");
   reserved["status"].AddMember(
-      "reservedFor",
-      ParseJsonOrDie(R"([{"resource":"pods","name":"p","uid":"pod-uid"}])"),
+      "reservedFor", rapidjson::Value(reserved_for, reserved.GetAllocator()),
       reserved.GetAllocator());
   ASSERT_EQ(server_->Update(allocated + "/status", Text(reserved)).code, 200);
   HttpResult unreserve = Call(
