@@ -705,10 +705,9 @@ TEST(FeatureGatesTest, GatesKschedDoesNotImplementStayOffAndAreNamed) {
   // Turning one off takes it out of the list.
   auto off = FeatureGates::Parse("", "DRAExtendedResource=false", nullptr);
   ASSERT_TRUE(off.ok()) << off.error().message();
-  EXPECT_EQ(
-      off->not_in_effect(),
-      (std::vector<Feature>{kDRAConsumableCapacity,
-                            kDRADeviceBindingConditions}));
+  EXPECT_EQ(off->not_in_effect(),
+            (std::vector<Feature>{kDRAConsumableCapacity,
+                                  kDRADeviceBindingConditions}));
   // AllAlpha turns on alpha gates ksched lacks: named, not on.
   auto all_alpha = FeatureGates::Parse("1.35", "AllAlpha=true", nullptr);
   ASSERT_TRUE(all_alpha.ok()) << all_alpha.error().message();
