@@ -17,14 +17,6 @@ namespace {
 constexpr auto kJobSpin = std::chrono::microseconds(20);
 // How long the caller polls for workers to finish their last chunk.
 constexpr auto kDoneSpin = std::chrono::microseconds(50);
-// On a busy machine, how long the caller works alone before it hands
-// chunks to the workers. Waking a parked worker, and the worker's poll for
-// the next job after it, cost tens of microseconds of CPU; a job shorter
-// than this (a Filter pass that finds its feasible nodes in the first few
-// hundred, a Score pass over them) is cheaper done by one thread, and on a
-// machine shared with the API server the CPU saved is the server's. Longer
-// jobs still spread over every worker after this delay.
-constexpr auto kAloneFor = std::chrono::microseconds(50);
 // CPU left by other processes (in cores, over the last fraction of a
 // second) from which a job is shared at once: the caller's own core and
 // half of another, so a woken worker runs on a core nobody else wanted.
@@ -55,9 +47,11 @@ bool SpinFor(Done done, std::chrono::nanoseconds budget) {
 }  // namespace
 
 Parallelizer::Parallelizer(int parallelism,
-                           std::unique_ptr<util::FreeCpu> free_cpu)
+                           std::unique_ptr<util::FreeCpu> free_cpu,
+                           std::chrono::nanoseconds alone_for)
     : free_cpu_(free_cpu ? std::move(free_cpu)
-                         : std::make_unique<util::ProcStatFreeCpu>()) {
+                         : std::make_unique<util::ProcStatFreeCpu>()),
+      alone_for_(alone_for) {
   // The first reading is a baseline; taking it now lets the first jobs,
   // a moment later, get an answer.
   free_cpu_->FreeCores();
@@ -154,7 +148,7 @@ void Parallelizer::UntilChunks(int n, const std::function<bool(int, int)>& fn) {
   // On a busy machine, alone first: chunks are taken from next_ as the
   // workers will take them, so whoever joins later continues in list order.
   const bool share_at_once = free_cpu_->FreeCores() >= kFreeCoresToShare;
-  const auto alone_until = std::chrono::steady_clock::now() + kAloneFor;
+  const auto alone_until = std::chrono::steady_clock::now() + alone_for_;
   while (!share_at_once && !stop_.load(std::memory_order_relaxed)) {
     const int start = next_.fetch_add(chunk_, std::memory_order_relaxed);
     if (start >= n_) break;

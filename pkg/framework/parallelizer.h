@@ -18,6 +18,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -32,12 +33,24 @@ namespace ksched::framework {
 
 class Parallelizer {
  public:
+  // On a busy machine, how long the caller works alone before it hands
+  // chunks to the workers. Waking a parked worker, and the worker's poll for
+  // the next job after it, cost tens of microseconds of CPU; a job shorter
+  // than this (a Filter pass that finds its feasible nodes in the first few
+  // hundred, a Score pass over them) is cheaper done by one thread, and on a
+  // machine shared with the API server the CPU saved is the server's. Longer
+  // jobs still spread over every worker after this delay.
+  static constexpr std::chrono::nanoseconds kAloneFor =
+      std::chrono::microseconds(50);
+
   // `parallelism` is the configured degree (KubeSchedulerConfiguration
   // .parallelism); the pool uses min(parallelism, hardware threads).
   // `free_cpu` tells how much CPU other processes leave; null reads
-  // /proc/stat.
+  // /proc/stat. `alone_for` replaces kAloneFor (tests pick a budget that
+  // never, or always, runs out, whatever the machine's load).
   explicit Parallelizer(int parallelism,
-                        std::unique_ptr<util::FreeCpu> free_cpu = nullptr);
+                        std::unique_ptr<util::FreeCpu> free_cpu = nullptr,
+                        std::chrono::nanoseconds alone_for = kAloneFor);
   ~Parallelizer();
   Parallelizer(const Parallelizer&) = delete;
   Parallelizer& operator=(const Parallelizer&) = delete;
@@ -61,6 +74,7 @@ class Parallelizer {
   bool AwaitJob(uint64_t seen);
 
   std::unique_ptr<util::FreeCpu> free_cpu_;
+  const std::chrono::nanoseconds alone_for_;
   std::vector<std::jthread> threads_;
 
   // Parking: a worker registers in sleepers_ and waits on work_cv_ under

@@ -53,76 +53,87 @@ TEST(ParallelizerTest, ManyJobsInARowFromSeveralThreads) {
   EXPECT_EQ(total.load(), 3L * 200 * 64);
 }
 
-// A short job stays on the calling thread; a long one is shared with the
-// workers once the caller has worked alone for a while.
-TEST(ParallelizerTest, OnABusyMachineShortJobsStayOnTheCaller) {
-  Parallelizer p(4, std::make_unique<util::FixedFreeCpu>(0));
-  if (p.workers() < 2) GTEST_SKIP() << "one hardware thread";
+// Budgets for the caller's time alone on a busy machine that the tests'
+// jobs never exhaust, or always do, however loaded the machine is.
+constexpr std::chrono::nanoseconds kNeverShares = std::chrono::hours(1);
+constexpr std::chrono::nanoseconds kSharesAfterOneChunk{0};
+
+// Whether another thread ran an index of a 64-index job while the caller
+// waited, boundedly, in the first index >= `caller_waits_at` it ran (or, if
+// the caller ran none, whether another thread ran any). Only the caller
+// waits, so a worker that takes the first chunk cannot stall the job.
+bool AnotherThreadJoinedWhileTheCallerWaited(Parallelizer& p,
+                                             int caller_waits_at,
+                                             std::chrono::milliseconds wait) {
+  std::mutex mu;
+  std::condition_variable cv;
+  bool joined = false;
+  bool waited = false;
+  bool answer = false;
+  const auto caller = std::this_thread::get_id();
+  p.Until(64, [&](int i) {
+    std::unique_lock lock(mu);
+    if (std::this_thread::get_id() != caller) {
+      joined = true;
+      cv.notify_all();
+    } else if (!waited && i >= caller_waits_at) {
+      waited = true;
+      answer = cv.wait_for(lock, wait, [&] { return joined; });
+    }
+    return true;
+  });
+  return waited ? answer : joined;
+}
+
+// The threads that ran some index of a job of n indices.
+std::set<std::thread::id> ThreadsThatRan(Parallelizer& p, int n) {
   std::mutex mu;
   std::set<std::thread::id> threads;
-  // Jobs of a few microseconds, back to back (workers that just ran one
-  // would poll for the next): the caller runs them alone unless it is
-  // descheduled for the whole 50 us, which a loaded machine may do now
-  // and then, hence most rather than all.
-  int alone = 0;
-  for (int job = 0; job < 20; ++job) {
-    threads.clear();
-    p.Until(64, [&](int) {
-      std::lock_guard lock(mu);
-      threads.insert(std::this_thread::get_id());
-      return true;
-    });
-    alone += threads == std::set<std::thread::id>{std::this_thread::get_id()};
-  }
-  EXPECT_GE(alone, 10);
-
-  threads.clear();
-  std::atomic<int> calls{0};
-  p.Until(400, [&](int) {
-    std::this_thread::sleep_for(std::chrono::microseconds(500));
-    calls.fetch_add(1);
+  p.Until(n, [&](int) {
     std::lock_guard lock(mu);
     threads.insert(std::this_thread::get_id());
     return true;
   });
-  EXPECT_EQ(calls.load(), 400);
-  EXPECT_GE(threads.size(), 2u);
+  return threads;
 }
 
-// Index 0 waits (boundedly) for another thread to run an index. Where
-// cores sit idle the workers are woken at once and one of them does;
-// on a busy machine the caller keeps the job to itself until index 0
-// returns, so the wait runs out.
-bool AnotherThreadJoinedWhileTheFirstIndexRan(Parallelizer& p,
-                                              std::chrono::milliseconds wait) {
-  std::mutex mu;
-  std::condition_variable cv;
-  bool joined = false;
-  const auto caller = std::this_thread::get_id();
-  bool answer = false;
-  p.Until(64, [&](int i) {
-    std::unique_lock lock(mu);
-    if (i == 0) {
-      answer = cv.wait_for(lock, wait, [&] { return joined; });
-    } else if (std::this_thread::get_id() != caller) {
-      joined = true;
-      cv.notify_all();
-    }
-    return true;
-  });
-  return answer;
+// On a busy machine a job that ends within the caller's time alone is
+// never handed to a worker.
+TEST(ParallelizerTest, OnABusyMachineShortJobsStayOnTheCaller) {
+  Parallelizer p(4, std::make_unique<util::FixedFreeCpu>(0), kNeverShares);
+  if (p.workers() < 2) GTEST_SKIP() << "one hardware thread";
+  const std::set<std::thread::id> caller_only = {std::this_thread::get_id()};
+  for (int job = 0; job < 20; ++job) {
+    EXPECT_EQ(ThreadsThatRan(p, 64), caller_only) << "job " << job;
+  }
+  // However long the caller waits in it: only the clock's budget counts.
+  EXPECT_FALSE(AnotherThreadJoinedWhileTheCallerWaited(
+      p, 0, std::chrono::milliseconds(200)));
 }
 
-TEST(ParallelizerTest, WhereCoresSitIdleJobsAreSharedAtOnce) {
-  Parallelizer idle(2, std::make_unique<util::FixedFreeCpu>(2));
-  if (idle.workers() < 2) GTEST_SKIP() << "one hardware thread";
-  // Generous: a loaded machine may take a while to run the woken worker.
+// Once the caller's time alone runs out, the rest of the job is shared:
+// the first chunk is the caller's alone, a later index is not.
+TEST(ParallelizerTest,
+     OnABusyMachineLongJobsAreSharedAfterTheCallerWorkedAlone) {
+  Parallelizer p(2, std::make_unique<util::FixedFreeCpu>(0),
+                 kSharesAfterOneChunk);
+  if (p.workers() < 2) GTEST_SKIP() << "one hardware thread";
+  EXPECT_FALSE(AnotherThreadJoinedWhileTheCallerWaited(
+      p, 0, std::chrono::milliseconds(200)));
+  // Chunks are at most sqrt(64) = 8 indices, so index 32 comes after the
+  // caller's first chunk. Generous: a loaded machine may take a while to
+  // run the woken worker.
   EXPECT_TRUE(
-      AnotherThreadJoinedWhileTheFirstIndexRan(idle, std::chrono::seconds(20)));
+      AnotherThreadJoinedWhileTheCallerWaited(p, 32, std::chrono::seconds(20)));
+}
 
-  Parallelizer busy(2, std::make_unique<util::FixedFreeCpu>(0));
-  EXPECT_FALSE(AnotherThreadJoinedWhileTheFirstIndexRan(
-      busy, std::chrono::milliseconds(200)));
+// Where cores sit idle the workers are woken at once, whatever the
+// caller's budget alone.
+TEST(ParallelizerTest, WhereCoresSitIdleJobsAreSharedAtOnce) {
+  Parallelizer idle(2, std::make_unique<util::FixedFreeCpu>(2), kNeverShares);
+  if (idle.workers() < 2) GTEST_SKIP() << "one hardware thread";
+  EXPECT_TRUE(AnotherThreadJoinedWhileTheCallerWaited(
+      idle, 0, std::chrono::seconds(20)));
 }
 
 }  // namespace
