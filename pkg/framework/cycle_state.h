@@ -2,8 +2,9 @@
 //
 // Plugins write in the sequential extension points (PreFilter, PreScore,
 // Reserve) and read in the parallel ones (Filter, Score), so reads need no
-// lock. Preemption clones the state to try removing victims without touching
-// the real cycle's data.
+// lock; the PreBind plugins of a parallel group (RunPreBindPlugins) only
+// read entries and change their own data. Preemption clones the state to try
+// removing victims without touching the real cycle's data.
 #pragma once
 
 #include <algorithm>
@@ -17,6 +18,7 @@
 
 namespace ksched::framework {
 
+class CancelCause;
 class CycleRecorder;
 
 class StateData {
@@ -98,6 +100,17 @@ class CycleState {
   void set_recorder(CycleRecorder* recorder) { recorder_ = recorder; }
   CycleRecorder* recorder() const { return recorder_; }
 
+  // While PreBind runs, why the binding cycle was cancelled, if it was
+  // (preemption, or another plugin of a parallel PreBind group failing):
+  // PreBind plugins check it before each API write and, once cancelled,
+  // fail with its cause. Null outside PreBind. Not owned.
+  void set_binding_cancellation(const CancelCause* cancellation) {
+    binding_cancellation_ = cancellation;
+  }
+  const CancelCause* binding_cancellation() const {
+    return binding_cancellation_;
+  }
+
   // Plugins whose PreFilter / PreScore returned Skip: the framework does not
   // call their Filter / Score in this cycle.
   void SkipFilter(std::string_view plugin) {
@@ -132,6 +145,7 @@ class CycleState {
   std::optional<uint64_t> filter_skip_mask_;
   bool record_plugin_metrics_ = false;
   CycleRecorder* recorder_ = nullptr;
+  const CancelCause* binding_cancellation_ = nullptr;
 };
 
 }  // namespace ksched::framework

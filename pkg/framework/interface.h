@@ -138,8 +138,18 @@ class PermitPlugin : public virtual Plugin {
                         std::chrono::milliseconds* timeout) = 0;
 };
 
+// What a PreBind plugin says of its PreBind besides whether it has work.
+struct PreBindPreFlightResult {
+  // PreBind may run at the same time as the PreBind of the plugins next to
+  // this one in the profile that allow it too (v1.36): it only reads the
+  // cycle state, changes its own data and stops once the binding
+  // cancellation is set.
+  bool allow_parallel = false;
+};
+
 class PreBindPlugin : public virtual Plugin {
  public:
+  // May be cancelled while it runs: see CycleState::binding_cancellation.
   virtual Status PreBind(CycleState& state, const PodInfo& pod,
                          const std::string& node) = 0;
   // Whether PreBind will do something for the pod on `node` (v1.34+):
@@ -148,10 +158,12 @@ class PreBindPlugin : public virtual Plugin {
   // failure. A plugin that cannot tell answers Success, which keeps its
   // PreBind.
   virtual Status PreBindPreFlight(CycleState& state, const PodInfo& pod,
-                                  const std::string& node) {
+                                  const std::string& node,
+                                  PreBindPreFlightResult& result) {
     (void)state;
     (void)pod;
     (void)node;
+    (void)result;
     return Status();
   }
 };

@@ -5,27 +5,15 @@ namespace ksched::framework {
 bool PodInPreBind::CancelPod(const std::string& cause) {
   std::lock_guard<std::mutex> lock(mu_);
   if (finished_) return false;
-  // The first cause stands, as a context's does.
-  if (!canceled_) cause_ = cause;
-  canceled_ = true;
+  cancellation_.Cancel(cause);  // the first cause stands
   return true;
 }
 
 bool PodInPreBind::MarkPrebound() {
   std::lock_guard<std::mutex> lock(mu_);
-  if (canceled_) return false;
+  if (cancellation_.cancelled()) return false;
   finished_ = true;
   return true;
-}
-
-bool PodInPreBind::canceled() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return canceled_;
-}
-
-std::string PodInPreBind::cause() const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return cause_;
 }
 
 std::shared_ptr<PodInPreBind> PodsInPreBind::Add(const std::string& uid) {

@@ -1,15 +1,18 @@
 // Pods whose binding cycle is running PreBind (framework/runtime/
 // pods_in_prebind_map.go, v1.36). Preemption may cancel such a victim in
 // memory instead of deleting it through the API: the binding cycle then
-// fails once its PreBind is over rather than binding a pod whose room was
-// given away. Once PreBind is over (MarkPrebound) the pod can no longer be
-// cancelled, and preemption deletes it as any running pod.
+// fails rather than binding a pod whose room was given away: its PreBind
+// plugins stop before their next API write, and if they were done the cycle
+// fails when PreBind ends. Once PreBind is over (MarkPrebound) the pod can no
+// longer be cancelled, and preemption deletes it as any running pod.
 #pragma once
 
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+
+#include "pkg/framework/cancel_cause.h"
 
 namespace ksched::framework {
 
@@ -21,15 +24,16 @@ class PodInPreBind {
   // PreBind is over: from now on CancelPod fails. False if the pod was
   // cancelled first.
   bool MarkPrebound();
-  bool canceled() const;
+  bool canceled() const { return cancellation_.cancelled(); }
   // Why it was cancelled ("preempted by DefaultPreemption"), or "".
-  std::string cause() const;
+  std::string cause() const { return cancellation_.cause(); }
+  // What the binding cycle hands its PreBind plugins (CycleState).
+  const CancelCause& cancellation() const { return cancellation_; }
 
  private:
-  mutable std::mutex mu_;
+  mutable std::mutex mu_;  // orders CancelPod against MarkPrebound
   bool finished_ = false;
-  bool canceled_ = false;
-  std::string cause_;
+  CancelCause cancellation_;
 };
 
 // The pods in PreBind of one scheduler, by UID.

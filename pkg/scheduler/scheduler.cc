@@ -593,7 +593,13 @@ void Scheduler::RunBindingCycle(std::shared_ptr<framework::CycleState> state,
       if (active) pods.Remove(uid);
     }
   } unregister{pods_in_prebind_, uid, in_prebind != nullptr};
+  // Preemption's cancellation reaches the PreBind plugins, which stop
+  // before their next API write.
+  if (in_prebind != nullptr) {
+    state->set_binding_cancellation(&in_prebind->cancellation());
+  }
   Status s = fwk.RunPreBindPlugins(*state, *assumed, node);
+  state->set_binding_cancellation(nullptr);
   if (!s.IsSuccess()) {
     // Since v1.33 Permit is the last point that can find a pod
     // unschedulable: a PreBind failure, rejection or not, is retried after

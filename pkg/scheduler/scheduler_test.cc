@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "pkg/config/config.h"
+#include "pkg/framework/cancel_cause.h"
 #include "pkg/framework/testing/wrappers.h"
 #include "pkg/plugins/registry.h"
 #include "pkg/scheduler/fake_api_server.h"
@@ -61,6 +62,9 @@ struct Behaviour {
   // node is written as nominatedNodeName first), Skip or an error.
   Status pre_flight;
   Status bind = Status::Skip();
+  // PreBind fails with the binding cycle's cancellation cause when it was
+  // cancelled (as a plugin whose next API write is cut short).
+  bool pre_bind_stops_when_cancelled = false;
   // Registered at start-up (EnqueueExtensions): the events that may make a
   // pod this plugin rejected schedulable.
   std::vector<framework::ClusterEventWithHint> events = {
@@ -156,13 +160,20 @@ class RecordingPlugin final : public framework::PreFilterPlugin,
     return b.permit;
   }
   Status PreBindPreFlight(framework::CycleState&, const framework::PodInfo&,
-                          const std::string&) override {
+                          const std::string&,
+                          framework::PreBindPreFlightResult&) override {
     return control_->Get(name_).pre_flight;
   }
-  Status PreBind(framework::CycleState&, const framework::PodInfo& pod,
+  Status PreBind(framework::CycleState& state, const framework::PodInfo& pod,
                  const std::string&) override {
     control_->Called("PreBind", name_, pod.pod());
-    return control_->Get(name_).pre_bind;
+    const Behaviour b = control_->Get(name_);
+    const framework::CancelCause* cancel = state.binding_cancellation();
+    if (b.pre_bind_stops_when_cancelled && cancel != nullptr &&
+        cancel->cancelled()) {
+      return Status::Error(cancel->cause());
+    }
+    return b.pre_bind;
   }
   Status Bind(framework::CycleState&, const framework::PodInfo& pod,
               const std::string&) override {
@@ -1845,6 +1856,33 @@ TEST_F(SchedulerTest, PreBindPreFlightErrorFailsTheBinding) {
   ExpectFailureRecorded("default/p", "SchedulerError",
                         "running PreBindPreFlight \"TestB\": cannot tell");
   EXPECT_EQ(WhereIs(*pod), "backoff");
+  EXPECT_EQ(RequestedMilliCpu("n1"), 0);
+}
+
+// Preemption (v1.36) cancels a pod in PreBind: its PreBind plugins see
+// the cancellation before their next API write and the binding fails with
+// its cause.
+TEST_F(SchedulerTest, PreemptionReachesThePreBindPluginsOfAPodInPreBind) {
+  control_.Set(kTestA, With([](Behaviour& b) {
+                 b.pre_bind_stops_when_cancelled = true;
+               }));
+  ASSERT_TRUE(Start());
+  control_.SetHook([&](std::string_view point, std::string_view plugin,
+                       const api::Pod& pod) {
+    if (point != "PreBind" || plugin != kTestA) return;
+    std::shared_ptr<framework::PodInPreBind> binding =
+        sched_->pods_in_prebind().Get(pod.metadata.uid);
+    ASSERT_NE(binding, nullptr);
+    EXPECT_TRUE(binding->CancelPod("preempted by DefaultPreemption"));
+  });
+  AddNode("n1");
+  std::shared_ptr<const api::Pod> pod = AddPod(Pending("p"));
+  ASSERT_TRUE(sched_->ScheduleOne());
+  sched_->WaitForBindings();
+  EXPECT_THAT(api_.Binds(), IsEmpty());
+  ExpectFailureRecorded(
+      "default/p", "SchedulerError",
+      "running PreBind plugin \"TestA\": preempted by DefaultPreemption");
   EXPECT_EQ(RequestedMilliCpu("n1"), 0);
 }
 

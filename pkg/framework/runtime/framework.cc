@@ -4,10 +4,16 @@
 #include <limits>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
+#include <system_error>
+#include <thread>
+#include <utility>
 
 #include "pkg/api/codec.h"
+#include "pkg/framework/cancel_cause.h"
 #include "pkg/framework/cycle_recorder.h"
+#include "pkg/framework/runtime/prebind_groups.h"
 
 namespace ksched::framework {
 namespace {
@@ -887,25 +893,32 @@ Status Framework::RunPermitPluginsUntimed(
 
 namespace {
 
-// The PreBind plugins whose PreBindPreFlight answered Skip this cycle
-// (kube's CycleState.SkipPreBindPlugins).
-constexpr StateKey kSkipPreBindKey{"SkipPreBindPlugins"};
-struct SkipPreBind final : StateData {
-  std::set<std::string, std::less<>> plugins;
+// What PreBindPreFlight found this cycle: the plugins that answered Skip
+// and those that allow their PreBind to run in parallel (kube's CycleState
+// SkipPreBindPlugins and ParallelPreBindPlugins).
+constexpr StateKey kPreBindPlanKey{"PreBindPlan"};
+struct PreBindPlan final : StateData {
+  PluginNames skipped;
+  PluginNames parallel;
   std::shared_ptr<StateData> Clone() const override {
-    return std::make_shared<SkipPreBind>(*this);
+    return std::make_shared<PreBindPlan>(*this);
   }
 };
+
+// The cause a parallel PreBind group cancels its other plugins with.
+constexpr char kOtherPreBindFailed[] = "some other PreBind operation failed";
 
 }  // namespace
 
 Status Framework::RunPreBindPreFlights(CycleState& state, const PodInfo& pod,
                                        const std::string& node) {
   const auto start = std::chrono::steady_clock::now();
-  auto skip = std::make_shared<SkipPreBind>();
+  auto plan = std::make_shared<PreBindPlan>();
   Status out = Status::Skip();
   for (PreBindPlugin* pl : pre_bind_) {
-    Status s = pl->PreBindPreFlight(state, pod, node);
+    PreBindPreFlightResult result;
+    Status s = pl->PreBindPreFlight(state, pod, node, result);
+    if (result.allow_parallel) plan->parallel.insert(std::string(pl->Name()));
     if (s.code() == Code::kError) {
       out = AsError("running PreBindPreFlight", pl->Name(), s);
       RecordPoint("PreBindPreFlight", out.code(), start);
@@ -914,7 +927,7 @@ Status Framework::RunPreBindPreFlights(CycleState& state, const PodInfo& pod,
     if (s.IsSuccess()) {
       out = Status();
     } else if (s.IsSkip()) {
-      skip->plugins.insert(std::string(pl->Name()));
+      plan->skipped.insert(std::string(pl->Name()));
     } else {
       out = Status::Error("PreBindPreFlight " + std::string(pl->Name()) +
                           " returned " + Quoted(CodeName(s.code())) +
@@ -924,28 +937,95 @@ Status Framework::RunPreBindPreFlights(CycleState& state, const PodInfo& pod,
       return out;
     }
   }
-  state.Write(kSkipPreBindKey, std::move(skip));
+  state.Write(kPreBindPlanKey, std::move(plan));
   RecordPoint("PreBindPreFlight", out.code(), start);
   return out;
+}
+
+namespace {
+
+// A PreBind plugin's failure as the cycle reports it.
+Status PreBindFailure(const PreBindPlugin& pl, Status s) {
+  if (s.IsRejected()) {
+    s.WithPlugin(pl.Name());
+    return s;
+  }
+  return AsError("running PreBind plugin", pl.Name(), s);
+}
+
+}  // namespace
+
+std::vector<std::vector<PreBindPlugin*>> Framework::PreBindGroups(
+    const CycleState& state) const {
+  // Without a PreBindPreFlight run (its gate off) every plugin runs, one at
+  // a time.
+  const auto* plan = state.Read<PreBindPlan>(kPreBindPlanKey);
+  if (plan == nullptr) return PreBindPluginGroups(pre_bind_, {}, {});
+  return PreBindPluginGroups(pre_bind_, plan->skipped, plan->parallel);
+}
+
+Status Framework::RunPreBindGroup(CycleState& state, const PodInfo& pod,
+                                  const std::string& node,
+                                  const std::vector<PreBindPlugin*>& group) {
+  // The first plugin to fail cancels the others, which stop before their
+  // next API write; its status is the group's.
+  const CancelCause* outer = state.binding_cancellation();
+  CancelCause group_cancel(outer);
+  state.set_binding_cancellation(&group_cancel);
+  std::vector<Status> statuses(group.size());
+  std::mutex mu;
+  std::optional<Status> first_failure;
+  auto run = [&](size_t i) {
+    Status s = group[i]->PreBind(state, pod, node);
+    if (!s.IsSuccess()) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (!first_failure.has_value()) {
+        first_failure = PreBindFailure(*group[i], s);
+        group_cancel.Cancel(kOtherPreBindFailed);
+      }
+    }
+    statuses[i] = std::move(s);
+  };
+  {
+    // PreBind waits on the API server: each plugin gets a thread of its own
+    // (the parallelizer's pool serves the scheduling cycle meanwhile). The
+    // group is rare (a pod with both volumes to provision and claims to
+    // allocate) and a thread costs far less than the writes it overlaps.
+    std::vector<std::jthread> others;
+    others.reserve(group.size() - 1);
+    for (size_t i = 1; i < group.size(); ++i) {
+      try {
+        others.emplace_back(run, i);
+      } catch (const std::system_error&) {
+        run(i);  // no thread to be had: in turn, as before v1.36
+      }
+    }
+    run(0);
+  }  // joins the others
+  state.set_binding_cancellation(outer);
+  if (CycleRecorder* recorder = state.recorder()) {
+    for (size_t i = 0; i < group.size(); ++i) {
+      recorder->PreBind(group[i]->Name(), statuses[i]);
+    }
+  }
+  return first_failure.value_or(Status());
 }
 
 Status Framework::RunPreBindPluginsUntimed(CycleState& state,
                                            const PodInfo& pod,
                                            const std::string& node) {
-  const auto* skip = state.Read<SkipPreBind>(kSkipPreBindKey);
-  for (PreBindPlugin* pl : pre_bind_) {
-    if (skip != nullptr && skip->plugins.count(pl->Name()) != 0) continue;
+  for (const std::vector<PreBindPlugin*>& group : PreBindGroups(state)) {
+    if (group.size() > 1) {
+      Status s = RunPreBindGroup(state, pod, node, group);
+      if (!s.IsSuccess()) return s;
+      continue;
+    }
+    PreBindPlugin* pl = group.front();
     Status s = pl->PreBind(state, pod, node);
     if (CycleRecorder* recorder = state.recorder()) {
       recorder->PreBind(pl->Name(), s);
     }
-    if (!s.IsSuccess()) {
-      if (s.IsRejected()) {
-        s.WithPlugin(pl->Name());
-        return s;
-      }
-      return AsError("running PreBind plugin", pl->Name(), s);
-    }
+    if (!s.IsSuccess()) return PreBindFailure(*pl, std::move(s));
   }
   return Status();
 }

@@ -216,6 +216,10 @@ class Framework final : public Handle {
   Status RunPermitPlugins(
       CycleState& state, const PodInfo& pod, const std::string& node,
       std::vector<std::pair<std::string, std::chrono::milliseconds>>* waits);
+  // Runs the PreBind plugins PreBindPreFlight did not skip, in profile
+  // order; neighbours that all allowed it at PreBindPreFlight run together,
+  // and the first of them to fail cancels the others (v1.36). The first
+  // failure is the result.
   Status RunPreBindPlugins(CycleState& state, const PodInfo& pod,
                            const std::string& node);
   // NominatedNodeNameForExpectation: asks each PreBind plugin whether its
@@ -275,6 +279,13 @@ class Framework final : public Handle {
       std::vector<std::pair<std::string, std::chrono::milliseconds>>* waits);
   Status RunPreBindPluginsUntimed(CycleState& state, const PodInfo& pod,
                                   const std::string& node);
+  // The PreBind plugins to run this cycle, in the order of their groups; a
+  // group of several runs in parallel (RunPreBindGroup).
+  std::vector<std::vector<PreBindPlugin*>> PreBindGroups(
+      const CycleState& state) const;
+  Status RunPreBindGroup(CycleState& state, const PodInfo& pod,
+                         const std::string& node,
+                         const std::vector<PreBindPlugin*>& group);
   Status RunBindPluginsUntimed(CycleState& state, const PodInfo& pod,
                                const std::string& node);
   void RunPostBindPluginsUntimed(CycleState& state, const PodInfo& pod,

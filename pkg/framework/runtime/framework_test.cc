@@ -2,9 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <condition_variable>
+#include <functional>
 #include <map>
+#include <mutex>
 #include <set>
+#include <thread>
 
+#include "pkg/framework/cancel_cause.h"
 #include "pkg/framework/cycle_recorder.h"
 #include "pkg/framework/testing/wrappers.h"
 #include "pkg/util/fake_clock.h"
@@ -97,8 +103,8 @@ class FakePlugin : public QueueSortPlugin,
     *timeout = b_.permit_timeout;
     return b_.permit;
   }
-  Status PreBindPreFlight(CycleState&, const PodInfo&,
-                          const std::string&) override {
+  Status PreBindPreFlight(CycleState&, const PodInfo&, const std::string&,
+                          PreBindPreFlightResult&) override {
     log_->calls.push_back("PreBindPreFlight/" + name_);
     return b_.pre_bind_pre_flight;
   }
@@ -128,8 +134,52 @@ class FilterOnly final : public FilterPlugin {
   }
 };
 
+// A PreBind plugin that allows parallel PreBind and runs `body` in it.
+class ParallelPreBind final : public PreBindPlugin {
+ public:
+  ParallelPreBind(std::string name, std::function<Status(CycleState&)> body)
+      : name_(std::move(name)), body_(std::move(body)) {}
+  std::string_view Name() const override { return name_; }
+  Status PreBindPreFlight(CycleState&, const PodInfo&, const std::string&,
+                          PreBindPreFlightResult& result) override {
+    result.allow_parallel = true;
+    return Status();
+  }
+  Status PreBind(CycleState& state, const PodInfo&,
+                 const std::string&) override {
+    return body_(state);
+  }
+
+ private:
+  std::string name_;
+  std::function<Status(CycleState&)> body_;
+};
+
 class FrameworkTest : public ::testing::Test {
  protected:
+  void AddParallelPreBind(const std::string& name,
+                          std::function<Status(CycleState&)> body) {
+    ASSERT_TRUE(
+        registry_
+            .Register(name,
+                      [name, body](const config::PluginArgs*, Handle&) {
+                        return util::Result<std::unique_ptr<Plugin>>(
+                            std::make_unique<ParallelPreBind>(name, body));
+                      })
+            .ok());
+  }
+
+  // A profile whose PreBind plugins are `names`, in order.
+  util::Result<std::unique_ptr<Framework>> BuildPreBind(
+      std::initializer_list<std::pair<const char*, int32_t>> names) {
+    if (registry_.Find("Sorts") == nullptr) Add("Sorts");
+    config::Plugins p;
+    p.queue_sort = Enabled({{"Sorts", 0}});
+    p.pre_bind = Enabled(names);
+    p.bind = Enabled({{"Sorts", 0}});
+    return Build(p);
+  }
+
   void Add(const std::string& name, FakePlugin::Behaviour b = {}) {
     ASSERT_TRUE(
         registry_
@@ -562,6 +612,108 @@ TEST_F(FrameworkTest, PreBindPreFlightsDecideWhichPreBindsRun) {
   ASSERT_TRUE((*f)->RunPreBindPlugins(v132, *pod, "n1").IsSuccess());
   EXPECT_EQ(log_.calls,
             (std::vector<std::string>{"PreBind/Works", "PreBind/Idle"}));
+}
+
+// v1.36: neighbouring PreBind plugins that allow it at PreBindPreFlight
+// (VolumeBinding and DynamicResources) run at the same time.
+TEST_F(FrameworkTest, ParallelPreBindPluginsRunTogether) {
+  std::mutex mu;
+  std::condition_variable cv;
+  int started = 0;
+  // Each waits for the other to start: run in turn, the first would wait
+  // in vain.
+  auto meet = [&](CycleState&) {
+    std::unique_lock lock(mu);
+    ++started;
+    cv.notify_all();
+    return cv.wait_for(lock, std::chrono::seconds(20),
+                       [&] { return started == 2; })
+               ? Status()
+               : Status::Error("ran alone");
+  };
+  AddParallelPreBind("Volumes", meet);
+  AddParallelPreBind("Claims", meet);
+  auto f = BuildPreBind({{"Volumes", 0}, {"Claims", 0}});
+  ASSERT_TRUE(f.ok()) << f.error().message();
+  auto pod = testing::PodBuilder().Info();
+  CycleState state;
+  ASSERT_TRUE((*f)->RunPreBindPreFlights(state, *pod, "n1").IsSuccess());
+  Status s = (*f)->RunPreBindPlugins(state, *pod, "n1");
+  EXPECT_TRUE(s.IsSuccess()) << s.Message();
+  EXPECT_EQ(started, 2);
+}
+
+// Waits (boundedly) for the binding cycle's cancellation and fails with
+// its cause, as a plugin whose API call is cut short does.
+Status AwaitCancellation(CycleState& state, std::string* seen) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (std::chrono::steady_clock::now() < deadline) {
+    const CancelCause* cancel = state.binding_cancellation();
+    if (cancel != nullptr && cancel->cancelled()) {
+      *seen = cancel->cause();
+      return Status::Error(cancel->cause());
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return Status();
+}
+
+// The first plugin of a parallel group to fail cancels the others; its
+// status is the result, and the plugins after the group do not run.
+TEST_F(FrameworkTest, TheFirstParallelPreBindFailureCancelsTheOthers) {
+  std::string seen;
+  AddParallelPreBind("Fails", [](CycleState&) {
+    return Status::Error("claim write refused");
+  });
+  AddParallelPreBind(
+      "Waits", [&](CycleState& s) { return AwaitCancellation(s, &seen); });
+  Add("After");
+  auto f = BuildPreBind({{"Waits", 0}, {"Fails", 0}, {"After", 0}});
+  ASSERT_TRUE(f.ok()) << f.error().message();
+  auto pod = testing::PodBuilder().Info();
+  CycleState state;
+  ASSERT_TRUE((*f)->RunPreBindPreFlights(state, *pod, "n1").IsSuccess());
+  log_.calls.clear();
+  Status s = (*f)->RunPreBindPlugins(state, *pod, "n1");
+  EXPECT_EQ(s.code(), Code::kError);
+  EXPECT_EQ(s.Message(),
+            "running PreBind plugin \"Fails\": claim write refused");
+  EXPECT_EQ(seen, "some other PreBind operation failed");
+  EXPECT_EQ(log_.calls, std::vector<std::string>{});
+  // The group's cancellation does not outlive it.
+  EXPECT_EQ(state.binding_cancellation(), nullptr);
+}
+
+// The binding cycle's own cancellation (preemption, v1.36) reaches every
+// plugin of a group.
+TEST_F(FrameworkTest, PreemptionCancelsAParallelPreBindGroup) {
+  std::string seen_a;
+  std::string seen_b;
+  AddParallelPreBind(
+      "A", [&](CycleState& s) { return AwaitCancellation(s, &seen_a); });
+  AddParallelPreBind(
+      "B", [&](CycleState& s) { return AwaitCancellation(s, &seen_b); });
+  auto f = BuildPreBind({{"A", 0}, {"B", 0}});
+  ASSERT_TRUE(f.ok()) << f.error().message();
+  auto pod = testing::PodBuilder().Info();
+  CycleState state;
+  ASSERT_TRUE((*f)->RunPreBindPreFlights(state, *pod, "n1").IsSuccess());
+  CancelCause preempted;
+  preempted.Cancel("preempted by DefaultPreemption");
+  state.set_binding_cancellation(&preempted);
+  Status s = (*f)->RunPreBindPlugins(state, *pod, "n1");
+  EXPECT_EQ(s.code(), Code::kError);
+  // Whichever failed first: both saw the preemption.
+  EXPECT_TRUE(
+      s.Message() ==
+          "running PreBind plugin \"A\": preempted by DefaultPreemption" ||
+      s.Message() ==
+          "running PreBind plugin \"B\": preempted by DefaultPreemption")
+      << s.Message();
+  EXPECT_EQ(seen_a, "preempted by DefaultPreemption");
+  EXPECT_EQ(seen_b, "preempted by DefaultPreemption");
+  EXPECT_EQ(state.binding_cancellation(), &preempted);
 }
 
 TEST_F(FrameworkTest, BindSkipPassesToTheNextBinder) {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "pkg/dra/resourceclaim.h"
+#include "pkg/framework/cancel_cause.h"
 #include "pkg/framework/cycle_recorder.h"
 #include "pkg/plugins/dynamicresources/state.h"
 #include "pkg/plugins/helper/normalize_score.h"
@@ -564,7 +565,9 @@ void DynamicResources::Unreserve(framework::CycleState& state,
 
 framework::Status DynamicResources::PreBindPreFlight(
     framework::CycleState& state, const framework::PodInfo& /*pod*/,
-    const std::string& /*node*/) {
+    const std::string& /*node*/, framework::PreBindPreFlightResult& result) {
+  // Its writes touch only the pod's claims (v1.36).
+  result.allow_parallel = true;
   if (!options_.enabled) return framework::Status::Skip();
   const DraState* data = ReadState(state);
   if (data == nullptr) return StateNotFound();
@@ -582,6 +585,11 @@ framework::Status DynamicResources::PreBind(framework::CycleState& state,
   const api::Pod& pod = pod_info.pod();
   for (size_t i = 0; i < data->claims.size(); ++i) {
     if (dra::IsReservedForPod(pod, *data->claims[i])) continue;
+    // Preempted, or a PreBind running beside this one failed.
+    if (const framework::CancelCause* cancel = state.binding_cancellation();
+        cancel != nullptr && cancel->cancelled()) {
+      return framework::Status::Error(cancel->cause());
+    }
     auto bound = BindClaim(*data->claims[i], data->infos[i].allocation, pod);
     if (!bound.ok()) return framework::Status::Error(bound.error().message());
     data->claims[i] = std::move(*bound);

@@ -92,10 +92,12 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
   void Unreserve(framework::CycleState& state, const framework::PodInfo& pod,
                  const std::string& node) override;
   // Success when PreBind will write claims, so the framework sets the
-  // pod's nominatedNodeName first, as v1.35 does.
-  framework::Status PreBindPreFlight(framework::CycleState& state,
-                                     const framework::PodInfo& pod,
-                                     const std::string& node) override;
+  // pod's nominatedNodeName first, as v1.35 does. Its PreBind may run in
+  // parallel with VolumeBinding's (v1.36).
+  framework::Status PreBindPreFlight(
+      framework::CycleState& state, const framework::PodInfo& pod,
+      const std::string& node,
+      framework::PreBindPreFlightResult& result) override;
   framework::Status PreBind(framework::CycleState& state,
                             const framework::PodInfo& pod,
                             const std::string& node) override;

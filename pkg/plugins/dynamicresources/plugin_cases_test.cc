@@ -20,6 +20,7 @@
 
 #include "pkg/api/node_selector.h"
 #include "pkg/dra/dra_manager.h"
+#include "pkg/framework/cancel_cause.h"
 #include "pkg/framework/testing/fake_handle.h"
 #include "pkg/framework/testing/wrappers.h"
 #include "pkg/plugins/dynamicresources/dynamic_resources.h"
@@ -229,6 +230,9 @@ struct Case {
   std::function<void(dra_testing::FakeClaimApi&)> before_prebind;
   bool unreserve_before_prebind = false;
   bool unreserve_after_prebind = false;  // as if Bind failed
+  // Set on the cycle state for PreBind (preempted, or a parallel PreBind
+  // failed).
+  const framework::CancelCause* prebind_cancellation = nullptr;
 };
 
 struct Outcome {
@@ -240,6 +244,7 @@ struct Outcome {
   std::string selected;
   std::optional<Status> reserve;
   std::optional<Status> prebind_preflight;
+  bool prebind_allows_parallel = false;
   std::optional<Status> prebind;
   std::optional<Status> postfilter;
   bool unreserved = false;
@@ -335,8 +340,13 @@ class PluginCasesTest : public ::testing::Test {
         return out;
       }
       if (c.before_prebind) c.before_prebind(api_);
-      out.prebind_preflight = p->PreBindPreFlight(state, *pod, out.selected);
+      framework::PreBindPreFlightResult preflight;
+      out.prebind_preflight =
+          p->PreBindPreFlight(state, *pod, out.selected, preflight);
+      out.prebind_allows_parallel = preflight.allow_parallel;
+      state.set_binding_cancellation(c.prebind_cancellation);
       out.prebind = p->PreBind(state, *pod, out.selected);
+      state.set_binding_cancellation(nullptr);
       if (c.unreserve_after_prebind) {
         p->Unreserve(state, *pod, out.selected);
         out.unreserved = true;
@@ -385,6 +395,8 @@ TEST_F(PluginCasesTest, Empty) {
   EXPECT_EQ(o.prefilter->code(), Code::kSkip);
   EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
   EXPECT_EQ(o.prebind_preflight->code(), Code::kSkip);
+  // v1.36 allows parallel PreBind whatever the answer.
+  EXPECT_TRUE(o.prebind_allows_parallel);
   EXPECT_TRUE(o.prebind->IsSuccess());
   EXPECT_TRUE(api_.calls.empty());
 }
@@ -450,6 +462,23 @@ TEST_F(PluginCasesTest, CouldNotFindClaim) {
   EXPECT_EQ(o.preenqueue.code(), Code::kUnschedulableAndUnresolvable);
   EXPECT_EQ(o.preenqueue.Message(),
             "could not find ResourceClaim \"default/my-pod-my-resource\"");
+}
+
+// A cancelled binding cycle (the pod preempted in PreBind, or
+// VolumeBinding's PreBind beside this one failed) writes no claim and fails
+// with the cancellation's cause, as kube's API calls do on a cancelled
+// context.
+TEST_F(PluginCasesTest, CancelledPreBindWritesNothing) {
+  framework::CancelCause cancel;
+  cancel.Cancel("preempted by DefaultPreemption");
+  Outcome o = Run({.claims = {PendingClaim()},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode)},
+                   .prebind_cancellation = &cancel});
+  EXPECT_TRUE(o.prebind_preflight->IsSuccess());
+  EXPECT_TRUE(o.prebind_allows_parallel);
+  ExpectStatus(o.prebind, Code::kError, "preempted by DefaultPreemption");
+  EXPECT_TRUE(api_.calls.empty());
 }
 
 TEST_F(PluginCasesTest, NoResources) {

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "pkg/framework/cancel_cause.h"
 #include "pkg/framework/testing/fake_handle.h"
 #include "pkg/framework/testing/recording_writer.h"
 #include "pkg/framework/testing/wrappers.h"
@@ -217,6 +218,25 @@ TEST_F(VolumeBindingCycleTest, PreBindWriteErrorIsAnError) {
   ASSERT_EQ(pl_->Reserve(state, *pod, "node-a"), Status());
   EXPECT_EQ(pl_->PreBind(state, *pod, "node-a"),
             Status::Error("the object has been modified"));
+}
+
+// v1.36: PreBind may run beside DynamicResources'; once the binding cycle
+// is cancelled (preempted, or that PreBind failed) no claim is written.
+TEST_F(VolumeBindingCycleTest, CancelledPreBindWritesNothing) {
+  handle_.objects_.Upsert(PvcBuilder("pvc-a", "zonal-sc").Obj());
+  auto pod = PodWithClaims("pod-a", {"pvc-a"});
+  framework::CycleState state;
+  ASSERT_EQ(Schedule(state, *pod, "node-a"), Status());
+  ASSERT_EQ(pl_->Reserve(state, *pod, "node-a"), Status());
+  framework::PreBindPreFlightResult preflight;
+  ASSERT_EQ(pl_->PreBindPreFlight(state, *pod, "node-a", preflight), Status());
+  EXPECT_TRUE(preflight.allow_parallel);
+  framework::CancelCause cancel;
+  cancel.Cancel("some other PreBind operation failed");
+  state.set_binding_cancellation(&cancel);
+  EXPECT_EQ(pl_->PreBind(state, *pod, "node-a"),
+            Status::Error("some other PreBind operation failed"));
+  EXPECT_TRUE(writer_.annotations.empty());
 }
 
 TEST_F(VolumeBindingCycleTest, PreBindWithoutWriterIsAnError) {

@@ -5,6 +5,7 @@
 
 #include "pkg/api/storage.h"
 #include "pkg/config/field_errors.h"
+#include "pkg/framework/cancel_cause.h"
 #include "pkg/framework/registry.h"
 #include "pkg/framework/signature.h"
 #include "pkg/plugins/volumebinding/binder.h"
@@ -209,7 +210,9 @@ void VolumeBinding::Unreserve(framework::CycleState& state,
 
 framework::Status VolumeBinding::PreBindPreFlight(
     framework::CycleState& state, const framework::PodInfo& /*pod*/,
-    const std::string& node_name) {
+    const std::string& node_name, framework::PreBindPreFlightResult& result) {
+  // Its writes touch only the pod's claims (v1.36).
+  result.allow_parallel = true;
   const auto* s = state.Read<StateData>(kStateKey);
   if (s == nullptr) return framework::Status::Error(kStateNotFound);
   if (s->all_bound) return framework::Status::Skip();
@@ -237,6 +240,11 @@ framework::Status VolumeBinding::PreBind(framework::CycleState& state,
   // Dynamic provisioning: the selected-node annotation is what the external
   // provisioner (through the PV controller) acts on.
   for (const vb::ClaimPtr& claim : s->reserved->dynamic_provisions) {
+    // Preempted, or a PreBind running beside this one failed.
+    if (const framework::CancelCause* cancel = state.binding_cancellation();
+        cancel != nullptr && cancel->cancelled()) {
+      return framework::Status::Error(cancel->cause());
+    }
     framework::ClusterWriter* writer = handle_.writer();
     if (writer == nullptr) {
       return framework::Status::Error(

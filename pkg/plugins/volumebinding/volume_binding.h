@@ -84,10 +84,12 @@ class VolumeBinding final : public framework::SignPlugin,
                  const std::string& node) override;
   // Skip when every claim is bound already (PreBind has nothing to do),
   // Success when it will write bindings, an error without a reservation on
-  // `node` (v1.35's PreBindPreFlight).
-  framework::Status PreBindPreFlight(framework::CycleState& state,
-                                     const framework::PodInfo& pod,
-                                     const std::string& node) override;
+  // `node` (v1.35's PreBindPreFlight). Its PreBind may run in parallel with
+  // DynamicResources' (v1.36).
+  framework::Status PreBindPreFlight(
+      framework::CycleState& state, const framework::PodInfo& pod,
+      const std::string& node,
+      framework::PreBindPreFlightResult& result) override;
   framework::Status PreBind(framework::CycleState& state,
                             const framework::PodInfo& pod,
                             const std::string& node) override;
