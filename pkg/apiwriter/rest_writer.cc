@@ -77,15 +77,37 @@ Status RestWriter::Bind(const api::Pod& pod, const std::string& node) {
   return result.ok() ? Status() : Failed(result);
 }
 
+bool PodStatusPatchRetriable(const client::ApiError& e) {
+  return client::IsInternalError(e) || client::IsServiceUnavailable(e) ||
+         client::IsConflict(e) || client::IsConnectionRefused(e);
+}
+
 Status RestWriter::UpdatePodStatus(const api::Pod& pod,
                                    const framework::PodStatusUpdate& update) {
-  client::ApiResult result = client_.Do(
-      {.method = "PATCH",
-       .path = ObjectPath(ResourceOf<api::Pod>::kResource, pod.metadata.ns,
-                          pod.metadata.name, "status"),
-       .body = PodStatusPatch(update),
-       .content_type = kStrategicMergePatch});
-  return result.ok() ? Status() : Failed(result);
+  const client::HttpRequest request{
+      .method = "PATCH",
+      .path = ObjectPath(ResourceOf<api::Pod>::kResource, pod.metadata.ns,
+                         pod.metadata.name, "status"),
+      .body = PodStatusPatch(update),
+      .content_type = kStrategicMergePatch};
+  // retry.DefaultBackoff: four tries, 10 ms before the second, five times
+  // longer before each next. (Its 10 % jitter spreads many clients' retries;
+  // one scheduler's few need none.)
+  constexpr int kTries = 4;
+  util::Clock::Duration wait = std::chrono::milliseconds(10);
+  for (int attempt = 1;; ++attempt) {
+    client::ApiResult result = client_.Do(request);
+    if (result.ok()) return Status();
+    if (attempt == kTries || !PodStatusPatchRetriable(*result.error)) {
+      return Failed(result);
+    }
+    if (options_.sleep) {
+      options_.sleep(wait);
+    } else {
+      std::this_thread::sleep_for(wait);
+    }
+    wait *= 5;
+  }
 }
 
 Status RestWriter::DeletePod(const api::Pod& pod) {

@@ -1,6 +1,7 @@
 // RestWriter: the scheduler's writes to the API server.
 //   Bind: POST a v1.Binding to pods/{name}/binding.
-//   UpdatePodStatus: strategic merge patch of pods/{name}/status.
+//   UpdatePodStatus: strategic merge patch of pods/{name}/status, tried
+//     again as kube's PatchPodStatus does (see PodStatusPatchRetriable).
 //   DeletePod: DELETE with the pod's UID as precondition.
 //   AnnotatePersistentVolumeClaim: merge patch of the claim.
 //   UpdatePodGroupStatus: merge patch of podgroups/{name}/status (a custom
@@ -23,6 +24,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -45,7 +47,15 @@ struct RestWriterOptions {
   // client-go's maxTriesPerEvent and the sleep between tries.
   int event_tries = 12;
   util::Clock::Duration event_retry_interval = std::chrono::seconds(10);
+  // The waits between tries of a pod status patch; null sleeps. Tests
+  // record them instead.
+  std::function<void(util::Clock::Duration)> sleep;
 };
+
+// Whether a failed pod status patch is tried again (util.Retriable of
+// kube-scheduler v1.36): the server failed or was unavailable, the
+// connection was refused, or the patch conflicted (new in v1.36).
+bool PodStatusPatchRetriable(const client::ApiError& e);
 
 class RestWriter final : public framework::Binder,
                          public framework::ClusterWriter {

@@ -68,6 +68,10 @@ class RestWriterTest : public ::testing::Test {
     options.host = "test-host";
     options.event_tries = 3;
     options.event_retry_interval = retry_interval;
+    options.sleep = [this](util::Clock::Duration d) {
+      std::lock_guard lock(sleeps_mu_);
+      sleeps_.push_back(d);
+    };
     return std::make_unique<RestWriter>(*client_, clock_, log_, options);
   }
 
@@ -90,6 +94,22 @@ class RestWriterTest : public ::testing::Test {
     return n;
   }
 
+  std::vector<util::Clock::Duration> Sleeps() const {
+    std::lock_guard lock(sleeps_mu_);
+    return sleeps_;
+  }
+
+  int StatusPatches() const {
+    int n = 0;
+    for (const HttpRequest& r : transport_->requests()) {
+      n += r.method == "PATCH" &&
+           r.path == "/api/v1/namespaces/shop/pods/web-1/status";
+    }
+    return n;
+  }
+
+  mutable std::mutex sleeps_mu_;
+  std::vector<util::Clock::Duration> sleeps_;
   util::FakeClock clock_;
   util::DefaultRandom random_{7};
   util::RecordingLogger log_;
@@ -114,6 +134,77 @@ TEST_F(RestWriterTest, BindPostsABindingAndReportsRefusals) {
   ASSERT_EQ(requests.size(), 2u) << "a 409 is not retried";
   EXPECT_EQ(requests[0].path, "/api/v1/namespaces/shop/pods/web-1/binding");
   EXPECT_NE(requests[0].body.find(R"("uid":"uid-1")"), std::string::npos);
+}
+
+HttpResponse Refusal(int code, const std::string& reason) {
+  return Answer(code, R"({"kind":"Status","apiVersion":"v1","status":"Failure",
+      "message":"refused","reason":")" +
+                          reason + R"(","code":)" + std::to_string(code) + "}");
+}
+
+framework::PodStatusUpdate Unschedulable() {
+  framework::PodStatusUpdate update;
+  update.condition = api::PodCondition{
+      .type = "PodScheduled", .status = "False", .reason = "Unschedulable"};
+  return update;
+}
+
+// v1.36 tries a conflicting pod status patch again (util.Retriable), as it
+// did a server error: retry.DefaultBackoff's waits, 10 ms then 50 ms.
+TEST_F(RestWriterTest, ConflictingPodStatusPatchIsTriedAgain) {
+  auto writer = Writer([](int call) -> util::Result<HttpResponse> {
+    if (call <= 2) return Refusal(409, "Conflict");
+    return Answer(200);
+  });
+  EXPECT_TRUE(writer->UpdatePodStatus(Pod(), Unschedulable()).IsSuccess());
+  EXPECT_EQ(StatusPatches(), 3);
+  EXPECT_EQ(Sleeps(),
+            (std::vector<util::Clock::Duration>{
+                std::chrono::milliseconds(10), std::chrono::milliseconds(50)}));
+}
+
+TEST_F(RestWriterTest, PodStatusPatchGivesUpAfterFourTries) {
+  auto writer = Writer([](int) -> util::Result<HttpResponse> {
+    return Refusal(500, "InternalError");
+  });
+  const framework::Status s = writer->UpdatePodStatus(Pod(), Unschedulable());
+  EXPECT_EQ(s.code(), framework::Code::kError);
+  EXPECT_EQ(s.Message(), "refused");
+  EXPECT_EQ(StatusPatches(), 4);
+  EXPECT_EQ(Sleeps(),
+            (std::vector<util::Clock::Duration>{
+                std::chrono::milliseconds(10), std::chrono::milliseconds(50),
+                std::chrono::milliseconds(250)}));
+}
+
+TEST_F(RestWriterTest, WhatPodStatusPatchesTryAgain) {
+  struct Case {
+    const char* name;
+    util::Result<HttpResponse> answer;
+    int patches;
+  };
+  const Case cases[] = {
+      {"conflict", Refusal(409, "Conflict"), 4},
+      {"internal error", Refusal(500, "InternalError"), 4},
+      {"unavailable, no Status", Answer(503, "upstream down"), 4},
+      {"connection refused",
+       util::Error("PATCH https://10.0.0.1:6443/api/v1/namespaces/shop/pods/"
+                   "web-1/status: connect to 10.0.0.1:6443: connection "
+                   "refused"),
+       4},
+      {"connection reset (the patch may have been applied)",
+       util::Error("connection reset"), 1},
+      {"invalid", Refusal(422, "Invalid"), 1},
+      {"not found", Refusal(404, "NotFound"), 1},
+      {"forbidden", Refusal(403, "Forbidden"), 1},
+  };
+  for (const Case& c : cases) {
+    auto writer =
+        Writer([&c](int) -> util::Result<HttpResponse> { return c.answer; });
+    EXPECT_FALSE(writer->UpdatePodStatus(Pod(), Unschedulable()).IsSuccess())
+        << c.name;
+    EXPECT_EQ(StatusPatches(), c.patches) << c.name;
+  }
 }
 
 // No answer: tried again; written once the server answers.

@@ -60,6 +60,21 @@ api::Status GenericStatus(int code, std::string_view verb,
       s.message =
           "the server rejected our request due to an error in our request";
       break;
+    case 406:
+      s.reason = "NotAcceptable";
+      s.message = server.empty() || server == "unknown"
+                      ? "the server was unable to respond with a content "
+                        "type that the client supports"
+                      : server;
+      break;
+    case 415:
+      s.reason = "UnsupportedMediaType";
+      s.message = server;
+      break;
+    case 503:
+      s.reason = "ServiceUnavailable";
+      s.message = "the server is currently unable to handle the request";
+      break;
     case 504:
       s.reason = "Timeout";
       s.message =
@@ -138,7 +153,15 @@ bool IsTooManyRequests(const ApiError& e) {
 bool IsInternalError(const ApiError& e) {
   return e.status.reason == "InternalError";
 }
+bool IsServiceUnavailable(const ApiError& e) {
+  return e.status.reason == "ServiceUnavailable";
+}
 bool IsConnectionError(const ApiError& e) { return e.status.code == 0; }
+bool IsConnectionRefused(const ApiError& e) {
+  // The transport words a refused connect as Go's net package does.
+  return IsConnectionError(e) &&
+         e.status.message.find("connection refused") != std::string::npos;
+}
 
 bool ShouldRetry(const ApiError& e, bool idempotent) {
   if (IsTooManyRequests(e)) return true;

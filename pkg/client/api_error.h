@@ -41,7 +41,11 @@ bool IsGone(const ApiError& e);
 bool IsResourceExpired(const ApiError& e);
 bool IsTooManyRequests(const ApiError& e);
 bool IsInternalError(const ApiError& e);
+bool IsServiceUnavailable(const ApiError& e);
+// No answer came; refused: the server's port took no connection, so
+// nothing was sent (Go's net.IsConnectionRefused).
 bool IsConnectionError(const ApiError& e);
+bool IsConnectionRefused(const ApiError& e);
 
 // Whether sending the request again may succeed: 429 always (the server
 // turned the request away unprocessed); 5xx and connection errors only for

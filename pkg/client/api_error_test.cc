@@ -65,9 +65,18 @@ TEST(ApiErrorTest, OtherBodiesGetClientGosGenericStatus) {
       {429, "GET", "", "TooManyRequests",
        "the server has received too many requests and has asked us to try "
        "again later"},
-      {503, "GET", "upstream connect error", "InternalError",
+      {503, "GET", "upstream connect error", "ServiceUnavailable",
+       "the server is currently unable to handle the request"},
+      {502, "GET", "upstream connect error", "InternalError",
        "an error on the server (\"upstream connect error\") has prevented the "
        "request from succeeding"},
+      {406, "GET", "", "NotAcceptable",
+       "the server was unable to respond with a content type that the client "
+       "supports"},
+      {406, "GET", "only application/json", "NotAcceptable",
+       "only application/json"},
+      {415, "PATCH", "unsupported patch type", "UnsupportedMediaType",
+       "unsupported patch type"},
       {504, "GET", "", "Timeout",
        "the server was unable to return a response in the time allotted, but "
        "may still be processing the request"},
