@@ -485,6 +485,7 @@ void Fields(V& v, PodSpec& s) {
 template <typename V>
 void Fields(V& v, PodCondition& c) {
   v("type", c.type, Emit::kAlways);
+  v("observedGeneration", c.observed_generation);
   v("status", c.status, Emit::kAlways);
   v("lastProbeTime", c.last_probe_time);
   v("lastTransitionTime", c.last_transition_time);

@@ -297,6 +297,9 @@ struct PodSpec {
 
 struct PodCondition {
   std::string type;
+  // The pod's metadata.generation the condition was written for
+  // (PodObservedGenerationTracking); 0 when unset.
+  int64_t observed_generation = 0;
   std::string status;  // "True", "False", "Unknown"
   std::optional<Time> last_probe_time;
   std::optional<Time> last_transition_time;

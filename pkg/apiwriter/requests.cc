@@ -63,6 +63,10 @@ std::string PodStatusPatch(const framework::PodStatusUpdate& update) {
       Field(w, "lastTransitionTime",
             api::FormatRfc3339(c.last_transition_time->value));
     }
+    if (c.observed_generation != 0) {
+      w.Key("observedGeneration");
+      w.Int64(c.observed_generation);
+    }
     w.EndObject();
     w.EndArray();
   }

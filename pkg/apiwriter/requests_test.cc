@@ -45,6 +45,31 @@ TEST(RequestsTest, UnschedulableConditionPatchIsTheRecordedOne) {
       << patch;
 }
 
+// kube-scheduler v1.36's own patch for an unschedulable pod (s3-pods of the
+// v1.36 recordings): observedGeneration joins the condition.
+TEST(RequestsTest, UnschedulableConditionPatchIsKubeSchedulerV136s) {
+  rapidjson::Document writes =
+      Parse(Recorded("v1.36/s3-pods.scheduler-writes.json"));
+  ASSERT_TRUE(writes.IsArray() && writes.Size() > 1);
+  const rapidjson::Value& write = writes[1];
+  ASSERT_STREQ(write["verb"].GetString(), "patch");
+  ASSERT_STREQ(write["requestURI"].GetString(),
+               "/api/v1/namespaces/pods136/pods/restart-all/status");
+  api::PodCondition condition;
+  condition.type = "PodScheduled";
+  condition.status = "False";
+  condition.reason = "Unschedulable";
+  condition.observed_generation = 1;
+  condition.message =
+      "0/2 nodes are available: 2 node(s) didn't match Pod's required "
+      "features. no new claims to deallocate, preemption: 0/2 nodes are "
+      "available: 2 Preemption is not helpful for scheduling.";
+  condition.last_transition_time =
+      api::Time{*api::ParseRfc3339("2026-11-29T01:29:19Z")};
+  const std::string patch = PodStatusPatch({.condition = condition});
+  EXPECT_TRUE(Parse(patch) == write["requestObject"]) << patch;
+}
+
 TEST(RequestsTest, NominationIsSetOrClearedAlone) {
   EXPECT_EQ(PodStatusPatch({.nominated_node_name = "node-2"}),
             R"({"status":{"nominatedNodeName":"node-2"}})");

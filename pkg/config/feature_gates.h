@@ -51,6 +51,7 @@ enum class Feature : int {
   kNominatedNodeNameForExpectation,
   kOpportunisticBatching,
   kPodLevelResources,
+  kPodObservedGenerationTracking,
   kPodSchedulingReadiness,
   kSchedulerAsyncAPICalls,
   kSchedulerAsyncPreemption,

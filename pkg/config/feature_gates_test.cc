@@ -267,6 +267,14 @@ const GateRow kRows[] = {
       {true, kBeta, false},
       {true, kBeta, false},
       {true, kBeta, false}}},
+    // kube_features.go:1801
+    {kPodObservedGenerationTracking,
+     "PodObservedGenerationTracking",
+     {{false, kPreAlpha, false},
+      {false, kAlpha, false},
+      {true, kBeta, false},
+      {true, kGA, true},
+      {true, kGA, true}}},
     // kube_features.go:1812
     {kPodSchedulingReadiness,
      "PodSchedulingReadiness",
@@ -432,6 +440,7 @@ const DependencyRow kDependencies[] = {
     {kNominatedNodeNameForExpectation, {}},                  // :2583
     {kOpportunisticBatching, {}},                            // :2585
     {kPodLevelResources, {}},                                // :2601
+    {kPodObservedGenerationTracking, {}},                    // :2609
     {kPodSchedulingReadiness, {}},                           // :2613
     {kSchedulerAsyncAPICalls, {}},                           // :2663
     {kSchedulerAsyncPreemption, {}},                         // :2665

@@ -45,6 +45,47 @@ const api::PodCondition* FindCondition(const api::Pod& pod,
   return nullptr;
 }
 
+// The PodScheduled=False condition a failed attempt writes, as kube's
+// handleSchedulingFailure builds it and podutil.UpdatePodCondition stamps
+// it: the pod's generation when PodObservedGenerationTracking is on or the
+// old condition carried one; a new transition time when the condition is
+// new or its status changes, the old one otherwise.
+api::PodCondition FailedSchedulingCondition(const api::Pod& pod,
+                                            const api::PodCondition* old,
+                                            const std::string& reason,
+                                            const std::string& message,
+                                            bool track_generation,
+                                            util::Clock::WallTime now) {
+  api::PodCondition c;
+  c.type = std::string(api::kPodScheduled);
+  c.status = "False";
+  c.reason = reason;
+  c.message = message;
+  if (track_generation || (old != nullptr && old->observed_generation != 0)) {
+    c.observed_generation = pod.metadata.generation;
+  }
+  if (old != nullptr && old->status == c.status) {
+    c.last_transition_time = old->last_transition_time;
+  } else {
+    c.last_transition_time =
+        api::Time{std::chrono::time_point_cast<std::chrono::microseconds>(now)};
+  }
+  return c;
+}
+
+// podutil.UpdatePodCondition's equality: an unset time equals a zero one.
+bool SameCondition(const api::PodCondition& a, const api::PodCondition& b) {
+  auto same_time = [](const std::optional<api::Time>& x,
+                      const std::optional<api::Time>& y) {
+    return x.value_or(api::Time{}) == y.value_or(api::Time{});
+  };
+  return a.status == b.status && a.reason == b.reason &&
+         a.message == b.message &&
+         same_time(a.last_probe_time, b.last_probe_time) &&
+         same_time(a.last_transition_time, b.last_transition_time) &&
+         a.observed_generation == b.observed_generation;
+}
+
 }  // namespace
 
 // Forwards to the queue once it exists: the frameworks are built before the
@@ -758,18 +799,16 @@ void Scheduler::HandleSchedulingFailure(framework::Framework& fwk,
         event_note.empty() ? TruncateNote(message) : event_note);
     // Patch only what changed, as kube-scheduler's updatePod does.
     const api::PodCondition* old = FindCondition(*current, api::kPodScheduled);
-    bool condition_changed = old == nullptr || old->status != "False" ||
-                             old->reason != reason || old->message != message;
+    api::PodCondition c = FailedSchedulingCondition(
+        *current, old, reason, message,
+        deps_.features.Enabled(config::Feature::kPodObservedGenerationTracking),
+        deps_.clock->WallNow());
+    bool condition_changed = old == nullptr || !SameCondition(*old, c);
     bool nomination_changed =
         nomination.has_value() &&
         current->status.nominated_node_name != *nomination;
     if (condition_changed || nomination_changed) {
       framework::PodStatusUpdate update;
-      api::PodCondition c;
-      c.type = std::string(api::kPodScheduled);
-      c.status = "False";
-      c.reason = reason;
-      c.message = message;
       update.condition = std::move(c);
       if (nomination_changed) update.nominated_node_name = nomination;
       (void)deps_.writer->UpdatePodStatus(*current, update);

@@ -1094,6 +1094,56 @@ TEST_F(SchedulerTest, SecondFailureDoublesTheBackoff) {
   EXPECT_EQ(WhereIs(*pod), "active");
 }
 
+// A pod at metadata.generation 3, not yet known to the scheduler.
+std::shared_ptr<const api::Pod> AtGeneration3(const PodBuilder& builder) {
+  auto pod = std::make_shared<api::Pod>(*builder.Ptr());
+  pod->metadata.generation = 3;
+  return pod;
+}
+
+// kube's handleSchedulingFailure and podutil.UpdatePodCondition: the
+// PodScheduled=False condition carries the pod's generation
+// (PodObservedGenerationTracking, GA since 1.35) and the time its status
+// turned False, which a later failure with the same status keeps; a
+// failure that changes nothing writes nothing.
+TEST_F(SchedulerTest, FailureConditionCarriesTheGenerationAndTransitionTime) {
+  ASSERT_TRUE(Start());
+  std::shared_ptr<const api::Pod> pod = AtGeneration3(Pending("p"));
+  api_.Store(pod);
+  sched_->OnPodAdd(pod);
+  const api::Time failed_at{
+      std::chrono::time_point_cast<std::chrono::microseconds>(
+          clock_.WallNow())};
+  ASSERT_TRUE(sched_->ScheduleOne());
+  std::vector<framework::PodStatusUpdate> writes =
+      api_.StatusWrites("default/p");
+  ASSERT_EQ(writes.size(), 1u);
+  ASSERT_TRUE(writes[0].condition.has_value());
+  EXPECT_EQ(writes[0].condition->observed_generation, 3);
+  EXPECT_EQ(writes[0].condition->last_transition_time, failed_at);
+  EXPECT_FALSE(writes[0].condition->last_probe_time.has_value());
+
+  clock_.Advance(std::chrono::seconds(11));
+  sched_->Tick();
+  ASSERT_EQ(WhereIs(*pod), "active");
+  ASSERT_TRUE(sched_->ScheduleOne());
+  EXPECT_EQ(api_.StatusWrites("default/p").size(), 1u)
+      << "the same failure again changes nothing";
+}
+
+// Before 1.34 the gate is off (alpha at 1.33): no generation is written.
+TEST_F(SchedulerTest, FailureConditionAt133CarriesNoGeneration) {
+  ASSERT_TRUE(Start({.features = config::FeatureGates({1, 33})}));
+  std::shared_ptr<const api::Pod> pod = AtGeneration3(Pending("p"));
+  api_.Store(pod);
+  sched_->OnPodAdd(pod);
+  ASSERT_TRUE(sched_->ScheduleOne());
+  std::vector<framework::PodStatusUpdate> writes =
+      api_.StatusWrites("default/p");
+  ASSERT_EQ(writes.size(), 1u);
+  EXPECT_EQ(writes[0].condition->observed_generation, 0);
+}
+
 // NodeUnschedulable waits for a node that becomes schedulable: uncordoning
 // is reported (as UpdateNodeTaint), cordoning another node is not.
 TEST_F(SchedulerTest, UncordoningRequeuesButCordoningDoesNot) {
