@@ -616,11 +616,14 @@ int RunScheduler(const std::vector<std::string>& args) {
       api, s, objects, log, random, informer_options, s.SchedulesGangs(),
       &discovered.served, &dra);
   // The informers hand events to the scheduler from their own threads, so
-  // they must stop before it is destroyed, on every way out of here.
+  // they must stop before it is destroyed, on every way out of here. The
+  // object itself outlives the scheduler, whose binding cycles may still
+  // look pods up in its caches (resetting the pointer here once crashed an
+  // informer thread that looked one up while the pointer was already null).
   struct StopInformersFirst {
-    std::unique_ptr<scheduler::ClusterInformers>& informers;
-    ~StopInformersFirst() { informers.reset(); }
-  } stop_informers_first{informers};
+    scheduler::ClusterInformers& informers;
+    ~StopInformersFirst() { informers.Stop(); }
+  } stop_informers_first{*informers};
 
   util::Cancellation stop;
   // Health as kube-scheduler reports it: live while the process runs,

@@ -328,9 +328,13 @@ std::vector<std::string> ClusterInformers::NotServedNotes(
   return notes;
 }
 
-ClusterInformers::~ClusterInformers() {
+ClusterInformers::~ClusterInformers() { Stop(); }
+
+void ClusterInformers::Stop() {
   stop_.Cancel();
-  for (std::thread& t : threads_) t.join();
+  for (std::thread& t : threads_) {
+    if (t.joinable()) t.join();
+  }
 }
 
 void ClusterInformers::Start() {

@@ -68,6 +68,10 @@ class ClusterInformers {
       const client::ServedResources& served, bool watch_pod_groups);
 
   void Start();
+  // Cancels and joins every informer: no event handler runs after it
+  // returns, while the caches stay readable (GetPod) for whoever still
+  // asks. Idempotent.
+  void Stop();
   // Blocks until every informer has listed once; false if `stop` fired
   // first.
   bool WaitForSync(util::Cancellation& stop);
