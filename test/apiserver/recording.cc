@@ -277,4 +277,52 @@ std::string ClientObject(const std::string& recorded_object_json) {
   return Text(doc);
 }
 
+std::string JsonText(const rapidjson::Value& v) {
+  rapidjson::StringBuffer buffer;
+  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
+  v.Accept(writer);
+  return buffer.GetString();
+}
+
+rapidjson::Document WithoutTokenVolume(const std::string& pod_json) {
+  rapidjson::Document pod = ParseJsonOrDie(pod_json);
+  auto token = [](const rapidjson::Value& v) {
+    return v.HasMember("name") &&
+           std::string(v["name"].GetString()).starts_with("kube-api-access-");
+  };
+  auto drop = [&token](rapidjson::Value& parent, const char* list) {
+    if (!parent.HasMember(list)) return;
+    rapidjson::Value& items = parent[list];
+    for (auto it = items.Begin(); it != items.End();) {
+      it = token(*it) ? items.Erase(it) : it + 1;
+    }
+    if (items.Empty()) parent.RemoveMember(list);
+  };
+  rapidjson::Value& spec = pod["spec"];
+  drop(spec, "volumes");
+  for (const char* list : {"containers", "initContainers"}) {
+    if (!spec.HasMember(list)) continue;
+    for (auto& c : spec[list].GetArray()) drop(c, "volumeMounts");
+  }
+  return pod;
+}
+
+void ExpectSamePod(const Recording& want, const HttpResult& got) {
+  EXPECT_EQ(got.code, want.code);
+  EXPECT_EQ(got.reason, want.reason);
+  EXPECT_EQ(got.Header("content-type"), want.Header("content-type"));
+  EXPECT_EQ(got.Header("cache-control"), want.Header("cache-control"));
+  rapidjson::Document pod = WithoutTokenVolume(want.body);
+  rapidjson::Document answer = ParseJsonOrDie(got.body);
+  ExpectSameJson(pod, answer);
+  const rapidjson::Value& want_fields = pod["metadata"]["managedFields"];
+  const rapidjson::Value& got_fields = answer["metadata"]["managedFields"];
+  ASSERT_EQ(want_fields.Size(), got_fields.Size()) << got.body;
+  for (rapidjson::SizeType i = 0; i < want_fields.Size(); ++i) {
+    EXPECT_EQ(JsonText(got_fields[i]["fieldsV1"]),
+              JsonText(want_fields[i]["fieldsV1"]))
+        << "managedFields[" << i << "]";
+  }
+}
+
 }  // namespace ksched::testing

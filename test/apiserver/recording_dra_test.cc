@@ -29,13 +29,6 @@ constexpr char kClaims[] =
 constexpr char kSlices[] = "/apis/resource.k8s.io/v1/resourceslices";
 constexpr char kFinalizer[] = "resource.kubernetes.io/delete-protection";
 
-std::string Text(const rapidjson::Value& v) {
-  rapidjson::StringBuffer buffer;
-  rapidjson::Writer<rapidjson::StringBuffer> writer(buffer);
-  v.Accept(writer);
-  return buffer.GetString();
-}
-
 std::string ReplaceAll(std::string s, const std::string& from,
                        const std::string& to) {
   if (from.empty()) return s;
@@ -79,7 +72,7 @@ class RecordingDraTest : public ApiServerTest {
     rapidjson::Document doc = ParseJsonOrDie(ClientObject(recorded));
     if (edit) edit(doc);
     TestApiServer::Reply reply =
-        server_->Create(collection + "?fieldManager=" + manager, Text(doc));
+        server_->Create(collection + "?fieldManager=" + manager, JsonText(doc));
     EXPECT_EQ(reply.code, 201) << reply.body;
     return ParseJsonOrDie(reply.body);
   }
@@ -114,13 +107,13 @@ class RecordingDraTest : public ApiServerTest {
     finalizers.PushBack(rapidjson::StringRef(kFinalizer), a);
     claim["metadata"].AddMember("finalizers", finalizers, a);
     TestApiServer::Reply updated =
-        server_->Update(path + "?fieldManager=" + kScheduler, Text(claim));
+        server_->Update(path + "?fieldManager=" + kScheduler, JsonText(claim));
     EXPECT_EQ(updated.code, 200) << updated.body;
     claim = ParseJsonOrDie(updated.body);
     rapidjson::Document want = ParseJsonOrDie(allocated);
     claim["status"].CopyFrom(want["status"], claim.GetAllocator());
     TestApiServer::Reply status = server_->Update(
-        path + "/status?fieldManager=" + kScheduler, Text(claim));
+        path + "/status?fieldManager=" + kScheduler, JsonText(claim));
     EXPECT_EQ(status.code, 200) << status.body;
     return ParseJsonOrDie(status.body);
   }
@@ -245,7 +238,7 @@ TEST_F(RecordingDraTest, WatchOfClaims) {
       "application/merge-patch+json");
   ASSERT_EQ(labelled.code, 200) << labelled.body;
   rapidjson::Document event = ParseJsonOrDie(want[1]);
-  Seed(kClaims, Text(event["object"]), "kubectl-create");
+  Seed(kClaims, JsonText(event["object"]), "kubectl-create");
   ASSERT_EQ(server_->Delete(std::string(kClaims) + "/gpu-claim-watch").code,
             200);
 
@@ -307,8 +300,8 @@ TEST_F(RecordingDraTest, SchedulerWritesOnAFreshClaim) {
   // Unreserved twice, allocated still; the finalizer stays.
   rapidjson::Document claim = ParseJsonOrDie(
       server_->Get(std::string(kClaims) + "/gpu-claim-manual").body);
-  EXPECT_FALSE(claim["status"].HasMember("reservedFor")) << Text(claim);
-  EXPECT_TRUE(claim["status"].HasMember("allocation")) << Text(claim);
+  EXPECT_FALSE(claim["status"].HasMember("reservedFor")) << JsonText(claim);
+  EXPECT_TRUE(claim["status"].HasMember("allocation")) << JsonText(claim);
 }
 
 TEST_F(RecordingDraTest, AllocationForNoRequestOfTheClaimIsInvalid) {
@@ -345,7 +338,7 @@ TEST_F(RecordingDraTest, ClaimStatusValidation) {
     }
     doc["status"].CopyFrom(status, doc.GetAllocator());
     doc["metadata"].RemoveMember("resourceVersion");
-    return Text(doc);
+    return JsonText(doc);
   };
   auto consumers = [](int n, bool duplicate) {
     std::string out = R"("reservedFor":[)";
@@ -379,7 +372,7 @@ TEST_F(RecordingDraTest, ClaimStatusValidation) {
   rapidjson::Document changed = ParseJsonOrDie(full.body);
   changed["status"]["allocation"]["devices"]["results"][0]["device"] = "gpu-0";
   changed["metadata"].RemoveMember("resourceVersion");
-  const std::string text = message(Call("PUT", path, Text(changed)));
+  const std::string text = message(Call("PUT", path, JsonText(changed)));
   EXPECT_EQ(text.rfind("ResourceClaim.resource.k8s.io \"gpu-claim-manual\" "
                        "is invalid: status.allocation: Invalid value: ",
                        0),
@@ -419,11 +412,11 @@ TEST_F(RecordingDraTest, DeletingAClaimWaitsForItsFinalizer) {
   consumer.AddMember("name", "late", a);
   consumer.AddMember("uid", "uid-late", a);
   more["status"]["reservedFor"].PushBack(consumer, a);
-  HttpResult refused = Call("PUT", path + "/status", Text(more));
+  HttpResult refused = Call("PUT", path + "/status", JsonText(more));
   EXPECT_EQ(refused.code, 422) << refused.body;
   // The finalizer removed, the claim is gone.
   got["metadata"].RemoveMember("finalizers");
-  HttpResult updated = Call("PUT", path, Text(got));
+  HttpResult updated = Call("PUT", path, JsonText(got));
   ASSERT_EQ(updated.code, 200) << updated.body;
   EXPECT_EQ(Call("GET", path).code, 404);
 }
@@ -479,7 +472,7 @@ TEST_F(RecordingDraTest, PodsAsKubeSchedulerLeftThem) {
       ParseJsonOrDie(Recorded("get-pod-unschedulable"));
   status_patch("dra-pod-200gi",
                R"({"status":{"conditions":[)" +
-                   Text(unschedulable["status"]["conditions"][0]) + "]}}");
+                   JsonText(unschedulable["status"]["conditions"][0]) + "]}}");
   expect_pod("get-pod-unschedulable");
 }
 
@@ -490,7 +483,7 @@ TEST_F(RecordingDraTest, ClaimFromATemplateAndThePodNamingIt) {
   rapidjson::Document recorded_pod =
       ParseJsonOrDie(Recorded("get-pod-with-resourceclaimstatuses"));
   rapidjson::Document pod =
-      Seed("/api/v1/namespaces/default/pods", Text(recorded_pod), kKubectl,
+      Seed("/api/v1/namespaces/default/pods", JsonText(recorded_pod), kKubectl,
            [](rapidjson::Document& p) {
              DropTokenVolume(p);
              p["spec"].RemoveMember("nodeName");
@@ -544,7 +537,7 @@ TEST_F(RecordingDraTest, ClaimFromATemplateAndThePodNamingIt) {
   rapidjson::Document generated =
       ParseJsonOrDie(Recorded("get-resourceclaim-generated-allocated"));
   std::string allocated =
-      ReplaceAll(Text(generated), recorded_pod_uid, pod_uid);
+      ReplaceAll(JsonText(generated), recorded_pod_uid, pod_uid);
   allocated = ReplaceAll(allocated, "dra-pod-tmpl-gpu-6m6vv", name);
   AllocateAsKubeScheduler(name, allocated);
   ASSERT_EQ(server_
