@@ -78,6 +78,29 @@ class GangTest : public ClusterTestBase {
     }
     return false;
   }
+  // Three 4-CPU nodes and gang "train" of four members of `cpu` each, the
+  // fourth pinned to node-3, which does not exist: with a 30% reject
+  // percentage its failure does not release the three others, which wait at
+  // Permit, one on each node. Returns once they do.
+  void HoldThreeMembersAtPermit(const std::string& cpu) {
+    for (int i = 0; i < 3; ++i) CreateNode("node-" + std::to_string(i), "4");
+    CreatePodGroup("train", 4);
+    for (int i = 0; i < 3; ++i)
+      CreateMember("w" + std::to_string(i), "train", cpu);
+    CreateMember("w3", "train", cpu,
+                 R"("nodeSelector":{"kubernetes.io/hostname":"node-3"})");
+    StartGangScheduler(kHoldAtPermit);
+    ASSERT_TRUE(WaitUntil([&] { return FailedWith("w3", "didn't match"); },
+                          seconds(60)))
+        << ksched_->Tail();
+    ASSERT_TRUE(WaitUntil(
+        [&] { return GetPodGroup("train").status.phase == "Scheduling"; },
+        seconds(60)))
+        << ksched_->Tail();
+    EXPECT_EQ(Bound("w"), 0);
+  }
+  static constexpr char kHoldAtPermit[] =
+      "permitWaitingTimeSeconds: 300\n      podGroupRejectPercentage: 30";
 };
 
 TEST_F(GangTest, IncompleteGangWaitsThenBindsWholeWithItsLastMember) {
@@ -180,31 +203,13 @@ TEST_F(GangTest, CompetingGangsOneCompletesNoDeadlock) {
 }
 
 TEST_F(GangTest, RestartInTheMiddleOfAGangLosesNothing) {
-  for (int i = 0; i < 3; ++i) CreateNode("node-" + std::to_string(i), "4");
-  CreatePodGroup("train", 4);
-  // w3 fits no node yet; with a 30% reject percentage its failure does not
-  // release the three others, which wait at Permit.
-  for (int i = 0; i < 3; ++i)
-    CreateMember("w" + std::to_string(i), "train", "1");
-  CreateMember("w3", "train", "1",
-               R"("nodeSelector":{"kubernetes.io/hostname":"node-3"})");
-  StartGangScheduler(
-      "permitWaitingTimeSeconds: 300\n      podGroupRejectPercentage: 30");
-  ASSERT_TRUE(
-      WaitUntil([&] { return FailedWith("w3", "didn't match"); }, seconds(30)))
-      << ksched_->Tail();
-  ASSERT_TRUE(WaitUntil(
-      [&] { return GetPodGroup("train").status.phase == "Scheduling"; },
-      seconds(30)))
-      << ksched_->Tail();
-  EXPECT_EQ(Bound("w"), 0);
+  ASSERT_NO_FATAL_FAILURE(HoldThreeMembersAtPermit("1"));
   // Killed with three members held: nothing was bound, nothing is lost.
   ksched_->Kill();
   Create("/api/v1/nodes",
          NodeJson({.name = "node-3",
                    .labels = R"("kubernetes.io/hostname":"node-3")"}));
-  StartGangScheduler(
-      "permitWaitingTimeSeconds: 300\n      podGroupRejectPercentage: 30");
+  StartGangScheduler(kHoldAtPermit);
   ASSERT_TRUE(WaitUntil([&] { return Bound("w") == 4; }, seconds(30)))
       << ksched_->Tail();
   EXPECT_EQ(GetPod("w3").spec.node_name, "node-3");
@@ -219,24 +224,7 @@ TEST_F(GangTest, RestartInTheMiddleOfAGangLosesNothing) {
 // backoff with "waiting on permit for pod: preempted", and the event about
 // it says so; the higher-priority pod takes its room.
 TEST_F(GangTest, MemberWaitingAtPermitIsPreemptedInMemory) {
-  for (int i = 0; i < 3; ++i) CreateNode("node-" + std::to_string(i), "4");
-  CreatePodGroup("train", 4);
-  // w3 fits no node; with a 30% reject percentage its failure does not
-  // release the three others, which wait at Permit, one on each node.
-  for (int i = 0; i < 3; ++i)
-    CreateMember("w" + std::to_string(i), "train", "3");
-  CreateMember("w3", "train", "3",
-               R"("nodeSelector":{"kubernetes.io/hostname":"node-3"})");
-  StartGangScheduler(
-      "permitWaitingTimeSeconds: 300\n      podGroupRejectPercentage: 30");
-  ASSERT_TRUE(
-      WaitUntil([&] { return FailedWith("w3", "didn't match"); }, seconds(60)))
-      << ksched_->Tail();
-  ASSERT_TRUE(WaitUntil(
-      [&] { return GetPodGroup("train").status.phase == "Scheduling"; },
-      seconds(60)))
-      << ksched_->Tail();
-  EXPECT_EQ(Bound("w"), 0);
+  ASSERT_NO_FATAL_FAILURE(HoldThreeMembersAtPermit("3"));
 
   Create("/apis/scheduling.k8s.io/v1/priorityclasses",
          R"({"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass",
