@@ -32,6 +32,13 @@ class MetricsRecorder {
       ObservePlugin(plugin, extension_point, status, d);
     }
   }
+  // A pod's wait at Permit ended with `result` after `duration`
+  // (scheduler_permit_wait_duration_seconds).
+  virtual void ObservePermitWait(Code result,
+                                 std::chrono::nanoseconds duration) {
+    (void)result;
+    (void)duration;
+  }
   // DefaultPreemption ran for a pod (scheduler_preemption_attempts_total),
   // and picked a node with this many victims (scheduler_preemption_victims).
   virtual void ObservePreemptionAttempt() {}

@@ -8,7 +8,7 @@ WaitingPod::WaitingPod(
     PodInfoPtr pod,
     std::vector<std::pair<std::string, std::chrono::milliseconds>> timeouts,
     util::Clock::TimePoint now)
-    : pod_(std::move(pod)) {
+    : pod_(std::move(pod)), started_(now) {
   for (const auto& [plugin, timeout] : timeouts) {
     pending_[plugin] = now + timeout;
     timeouts_[plugin] = timeout;

@@ -51,6 +51,8 @@ class WaitingPod {
   // ExpireAt from a timer (the scheduler) or a fake clock (tests).
   Status Wait();
   bool Done() const;
+  // When the wait began (scheduler_permit_wait_duration_seconds).
+  util::Clock::TimePoint started() const { return started_; }
   // Calls `fn` once the outcome is known (now, if it is), on the thread
   // that allowed, rejected or expired the pod, after letting go of this
   // pod's lock (though not of the caller's: `fn` must not block).
@@ -61,6 +63,7 @@ class WaitingPod {
                 const std::string& message);
 
   PodInfoPtr pod_;
+  const util::Clock::TimePoint started_;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::map<std::string, util::Clock::TimePoint> pending_;  // plugin -> deadline

@@ -54,10 +54,12 @@ KschedMetrics::KschedMetrics(prometheus::Registry& registry)
                              .Register(registry)),
       leader_(prometheus::BuildGauge()
                   .Name("leader_election_master_status")
-                  .Help("Gauge of if the reporting system is master of the "
-                        "relevant lease, 0 indicates backup, 1 indicates "
-                        "master. 'name' is the string used to identify the "
-                        "lease. Please make sure to group by name.")
+                  .Help(Annotated(
+                      Stability::kAlpha,
+                      "Gauge of if the reporting system is master of the "
+                      "relevant lease, 0 indicates backup, 1 indicates "
+                      "master. 'name' is the string used to identify the "
+                      "lease. Please make sure to group by name."))
                   .Register(registry)) {}
 
 void KschedMetrics::SetLeader(std::string_view lease, bool leading) {

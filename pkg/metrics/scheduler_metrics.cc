@@ -21,12 +21,23 @@ const std::vector<double>& PluginBuckets() {
       ExponentialBuckets(0.00001, 1.5, 20);
   return bounds;
 }
+const std::vector<double>& PermitWaitBuckets() {
+  static const std::vector<double> bounds = ExponentialBuckets(0.001, 2, 15);
+  return bounds;
+}
 const std::vector<double>& SliBuckets() {
   static const std::vector<double> bounds = ExponentialBuckets(0.01, 2, 20);
   return bounds;
 }
 
 }  // namespace
+
+std::string Annotated(Stability level, std::string_view help) {
+  std::string_view name = "ALPHA";
+  if (level == Stability::kBeta) name = "BETA";
+  if (level == Stability::kStable) name = "STABLE";
+  return "[" + std::string(name) + "] " + std::string(help);
+}
 
 std::vector<double> ExponentialBuckets(double start, double factor, int count) {
   std::vector<double> bounds;
@@ -43,111 +54,147 @@ SchedulerMetrics::SchedulerMetrics(prometheus::Registry& registry,
                                    bool async_preemption)
     : attempts_(prometheus::BuildCounter()
                     .Name("scheduler_schedule_attempts_total")
-                    .Help("Number of attempts to schedule pods, by the result. "
-                          "'unschedulable' means a pod could not be scheduled, "
-                          "while 'error' means an internal scheduler problem.")
+                    .Help(Annotated(
+                        Stability::kStable,
+                        "Number of attempts to schedule pods, by the result. "
+                        "'unschedulable' means a pod could not be scheduled, "
+                        "while 'error' means an internal scheduler problem."))
                     .Register(registry)),
       attempt_duration_(
           prometheus::BuildHistogram()
               .Name("scheduler_scheduling_attempt_duration_seconds")
-              .Help("Scheduling attempt latency in seconds (scheduling "
-                    "algorithm + binding)")
+              .Help(
+                  Annotated(Stability::kStable,
+                            "Scheduling attempt latency in seconds (scheduling "
+                            "algorithm + binding)"))
               .Register(registry)),
       sli_duration_(
           prometheus::BuildHistogram()
               .Name("scheduler_pod_scheduling_sli_duration_seconds")
-              .Help("E2e latency for a pod being scheduled, from the time the "
-                    "pod enters the scheduling queue and might involve "
-                    "multiple scheduling attempts.")
+              .Help(Annotated(
+                  Stability::kBeta,
+                  "E2e latency for a pod being scheduled, from the time the "
+                  "pod enters the scheduling queue and might involve "
+                  "multiple scheduling attempts."))
               .Register(registry)),
-      pod_attempts_(prometheus::BuildHistogram()
-                        .Name("scheduler_pod_scheduling_attempts")
-                        .Help("Number of attempts to successfully schedule a "
-                              "pod.")
-                        .Register(registry)
-                        .Add({}, ExponentialBuckets(1, 2, 5))),
+      pod_attempts_(
+          prometheus::BuildHistogram()
+              .Name("scheduler_pod_scheduling_attempts")
+              .Help(Annotated(Stability::kStable,
+                              "Number of attempts to successfully schedule a "
+                              "pod."))
+              .Register(registry)
+              .Add({}, ExponentialBuckets(1, 2, 5))),
       scheduled_after_flush_(
           prometheus::BuildCounter()
               .Name("scheduler_pod_scheduled_after_flush_total")
-              .Help("Number of pods that were successfully scheduled after "
-                    "being flushed from unschedulablePods due to timeout. "
-                    "This metric helps detect potential queueing hint "
-                    "misconfigurations or event handling issues.")
+              .Help(Annotated(
+                  Stability::kAlpha,
+                  "Number of pods that were successfully scheduled after "
+                  "being flushed from unschedulablePods due to timeout. "
+                  "This metric helps detect potential queueing hint "
+                  "misconfigurations or event handling issues."))
               .Register(registry)
               .Add({})),
       pending_(prometheus::BuildGauge()
                    .Name("scheduler_pending_pods")
-                   .Help("Number of pending pods, by the queue type. 'active' "
-                         "means number of pods in activeQ; 'backoff' means "
-                         "number of pods in backoffQ; 'unschedulable' means "
-                         "number of pods in unschedulablePods that the "
-                         "scheduler attempted to schedule and failed; 'gated' "
-                         "is the number of unschedulable pods that the "
-                         "scheduler never attempted to schedule because they "
-                         "are gated.")
+                   .Help(Annotated(
+                       Stability::kStable,
+                       "Number of pending pods, by the queue type. 'active' "
+                       "means number of pods in activeQ; 'backoff' means "
+                       "number of pods in backoffQ; 'unschedulable' means "
+                       "number of pods in unschedulablePods that the "
+                       "scheduler attempted to schedule and failed; 'gated' "
+                       "is the number of unschedulable pods that the "
+                       "scheduler never attempted to schedule because they "
+                       "are gated."))
                    .Register(registry)),
-      cache_size_(prometheus::BuildGauge()
-                      .Name("scheduler_scheduler_cache_size")
-                      .Help("Number of nodes, pods, and assumed (bound) pods "
-                            "in the scheduler cache.")
-                      .Register(registry)),
+      cache_size_(
+          prometheus::BuildGauge()
+              .Name("scheduler_cache_size")
+              .Help(Annotated(Stability::kAlpha,
+                              "Number of nodes, pods, and assumed (bound) pods "
+                              "in the scheduler cache."))
+              .Register(registry)),
       incoming_(prometheus::BuildCounter()
                     .Name("scheduler_queue_incoming_pods_total")
-                    .Help("Number of pods added to scheduling queues by event "
-                          "and queue type.")
+                    .Help(Annotated(
+                        Stability::kStable,
+                        "Number of pods added to scheduling queues by event "
+                        "and queue type."))
                     .Register(registry)),
       unschedulable_(
           prometheus::BuildGauge()
               .Name("scheduler_unschedulable_pods")
-              .Help("The number of unschedulable pods broken down by plugin "
-                    "name. A pod will increment the gauge for all plugins "
-                    "that caused it to not schedule and so this metric have "
-                    "meaning only when broken down by plugin.")
+              .Help(Annotated(
+                  Stability::kBeta,
+                  "The number of unschedulable pods broken down by plugin "
+                  "name. A pod will increment the gauge for all plugins "
+                  "that caused it to not schedule and so this metric have "
+                  "meaning only when broken down by plugin."))
               .Register(registry)),
       preemption_attempts_(
           prometheus::BuildCounter()
               .Name("scheduler_preemption_attempts_total")
-              .Help("Total preemption attempts in the cluster till now")
+              .Help(Annotated(
+                  Stability::kStable,
+                  "Total preemption attempts in the cluster till now"))
               .Register(registry)
               .Add({})),
-      preemption_victims_(prometheus::BuildHistogram()
-                              .Name("scheduler_preemption_victims")
-                              .Help("Number of selected preemption victims")
-                              .Register(registry)
-                              .Add({}, ExponentialBuckets(1, 2, 7))),
+      preemption_victims_(
+          prometheus::BuildHistogram()
+              .Name("scheduler_preemption_victims")
+              .Help(Annotated(Stability::kStable,
+                              "Number of selected preemption victims"))
+              .Register(registry)
+              .Add({}, ExponentialBuckets(1, 2, 7))),
       batch_attempts_(
           prometheus::BuildCounter()
               .Name("scheduler_batch_attempts_total")
-              .Help("Counts of results when we attempt to use batching.")
+              .Help(Annotated(
+                  Stability::kAlpha,
+                  "Counts of results when we attempt to use batching."))
               .Register(registry)),
       batch_flushes_(prometheus::BuildCounter()
                          .Name("scheduler_batch_cache_flushed_total")
-                         .Help("Counts of cache flushes by reason.")
+                         .Help(Annotated(Stability::kAlpha,
+                                         "Counts of cache flushes by reason."))
                          .Register(registry)),
       extension_point_duration_(
           prometheus::BuildHistogram()
               .Name("scheduler_framework_extension_point_duration_seconds")
-              .Help("Latency for running all plugins of a specific extension "
-                    "point.")
+              .Help(Annotated(
+                  Stability::kStable,
+                  "Latency for running all plugins of a specific extension "
+                  "point."))
               .Register(registry)),
       plugin_duration_(
           prometheus::BuildHistogram()
               .Name("scheduler_plugin_execution_duration_seconds")
-              .Help("Duration for running a plugin at a specific extension "
-                    "point.")
-              .Register(registry)) {
+              .Help(Annotated(
+                  Stability::kAlpha,
+                  "Duration for running a plugin at a specific extension "
+                  "point."))
+              .Register(registry)),
+      permit_wait_(prometheus::BuildHistogram()
+                       .Name("scheduler_permit_wait_duration_seconds")
+                       .Help(Annotated(Stability::kBeta,
+                                       "Duration of waiting on permit."))
+                       .Register(registry)) {
   if (async_preemption) {
     preemption_goroutines_ =
         &prometheus::BuildCounter()
              .Name("scheduler_preemption_goroutines_execution_total")
-             .Help("Number of preemption goroutines executed.")
+             .Help(Annotated(Stability::kAlpha,
+                             "Number of preemption goroutines executed."))
              .Register(registry);
     preemption_goroutine_duration_ =
         &prometheus::BuildHistogram()
              .Name("scheduler_preemption_goroutines_duration_seconds")
              .Help(
-                 "Duration in seconds for running goroutines for the "
-                 "preemption.")
+                 Annotated(Stability::kAlpha,
+                           "Duration in seconds for running goroutines for the "
+                           "preemption."))
              .Register(registry);
   }
 }
@@ -297,6 +344,14 @@ void SchedulerMetrics::SetUnschedulablePods(const ReasonCounts& counts) {
     }
     it->second->Set(static_cast<double>(pods));
   }
+}
+
+void SchedulerMetrics::ObservePermitWait(framework::Code result,
+                                         std::chrono::nanoseconds duration) {
+  permit_wait_
+      .Add({{"result", std::string(framework::CodeName(result))}},
+           PermitWaitBuckets())
+      .Observe(std::chrono::duration<double>(duration).count());
 }
 
 void SchedulerMetrics::ObservePreemptionAttempt() {

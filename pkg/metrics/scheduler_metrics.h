@@ -25,6 +25,12 @@ namespace ksched::metrics {
 // Prometheus' exponential buckets: start, start*factor, ... (count bounds).
 std::vector<double> ExponentialBuckets(double start, double factor, int count);
 
+// A kube metric's stability level, which component-base prints at the
+// head of its help text ("[STABLE] Number of ..."). ksched's metrics take
+// kube-scheduler v1.36's levels.
+enum class Stability { kAlpha, kBeta, kStable };
+std::string Annotated(Stability level, std::string_view help);
+
 class SchedulerMetrics final : public framework::MetricsRecorder {
  public:
   // `async_preemption`: SchedulerAsyncPreemption is on, which registers the
@@ -68,9 +74,11 @@ class SchedulerMetrics final : public framework::MetricsRecorder {
   // (profile, plugin) -> pods. Series absent from `counts` drop to 0.
   using ReasonCounts = std::map<std::pair<std::string, std::string>, int64_t>;
   void SetUnschedulablePods(const ReasonCounts& counts);
-  // scheduler_scheduler_cache_size{type}.
+  // scheduler_cache_size{type}.
   void SetCacheSize(int64_t nodes, int64_t pods, int64_t assumed_pods);
   // scheduler_preemption_attempts_total and scheduler_preemption_victims.
+  void ObservePermitWait(framework::Code result,
+                         std::chrono::nanoseconds duration) override;
   void ObservePreemptionAttempt() override;
   void ObservePreemptionVictims(int victims) override;
   // scheduler_preemption_goroutines_execution_total{result} and
@@ -104,6 +112,7 @@ class SchedulerMetrics final : public framework::MetricsRecorder {
   prometheus::Family<prometheus::Counter>& batch_flushes_;
   prometheus::Family<prometheus::Histogram>& extension_point_duration_;
   prometheus::Family<prometheus::Histogram>& plugin_duration_;
+  prometheus::Family<prometheus::Histogram>& permit_wait_;
   // Plugin histograms by label set, so the sampled per-node Filter calls
   // look one up under a short lock instead of hashing labels each time.
   // The series of one plugin, extension point and status, made on first

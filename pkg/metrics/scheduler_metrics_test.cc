@@ -97,9 +97,51 @@ TEST(SchedulerMetricsTest, KubeSchedulersNamesLabelsAndBuckets) {
           R"(scheduler_pod_scheduling_attempts_bucket{le="2"} 1)",
           R"(scheduler_pending_pods{queue="active"} 3)",
           R"(scheduler_pending_pods{queue="gated"} 0)",
-          R"(scheduler_scheduler_cache_size{type="assumed_pods"} 1)",
+          R"(scheduler_cache_size{type="assumed_pods"} 1)",
           "scheduler_preemption_attempts_total 1",
           R"(scheduler_preemption_victims_bucket{le="2"} 1)",
+      });
+}
+
+// Help texts carry kube-scheduler v1.36's stability level as
+// component-base prints it; the cache size has kube's name.
+TEST(SchedulerMetricsTest, HelpTextsCarryKubesStabilityLevels) {
+  prometheus::Registry registry;
+  SchedulerMetrics m(registry);
+  m.SetCacheSize(1, 2, 0);
+  m.ObservePermitWait(framework::Code::kSuccess, std::chrono::milliseconds(3));
+  m.ObserveAttempt("scheduled", "ksched", 0.01);
+  m.ObserveScheduled(1, 0.01);
+  ExpectExposes(
+      registry,
+      {
+          "# HELP scheduler_schedule_attempts_total [STABLE] Number of "
+          "attempts to schedule pods",
+          "# HELP scheduler_pod_scheduling_sli_duration_seconds [BETA] E2e "
+          "latency",
+          "# HELP scheduler_cache_size [ALPHA] Number of nodes, pods, and "
+          "assumed (bound) pods in the scheduler cache.",
+          "# HELP scheduler_permit_wait_duration_seconds [BETA] Duration of "
+          "waiting on permit.",
+          R"(scheduler_cache_size{type="nodes"} 1)",
+      });
+}
+
+// kube's WaitOnPermit: how long each wait at Permit took, by its result.
+TEST(SchedulerMetricsTest, PermitWaitsByResult) {
+  prometheus::Registry registry;
+  SchedulerMetrics m(registry);
+  m.ObservePermitWait(framework::Code::kSuccess, std::chrono::milliseconds(3));
+  m.ObservePermitWait(framework::Code::kUnschedulable, std::chrono::seconds(5));
+  ExpectExposes(
+      registry,
+      {
+          "# TYPE scheduler_permit_wait_duration_seconds histogram",
+          R"(scheduler_permit_wait_duration_seconds_bucket{result="Success",le="0.002"} 0)",
+          R"(scheduler_permit_wait_duration_seconds_bucket{result="Success",le="0.004"} 1)",
+          R"(scheduler_permit_wait_duration_seconds_bucket{result="Unschedulable",le="4.096"} 0)",
+          R"(scheduler_permit_wait_duration_seconds_bucket{result="Unschedulable",le="8.192"} 1)",
+          R"(scheduler_permit_wait_duration_seconds_count{result="Unschedulable"} 1)",
       });
 }
 

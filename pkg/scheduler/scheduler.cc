@@ -602,6 +602,10 @@ void Scheduler::RunBindingCycle(std::shared_ptr<framework::CycleState> state,
   if (auto waiting = waiting_pods_.Get(uid)) {
     Status s = waiting->Wait();  // over: the cycle was posted when it ended
     waiting_pods_.Remove(uid);
+    if (deps_.metrics != nullptr) {
+      deps_.metrics->ObservePermitWait(s.code(),
+                                       deps_.clock->Now() - waiting->started());
+    }
     if (!s.IsSuccess()) {
       // A rejection makes the pod unschedulable; anything else (preemption
       // since v1.36) is an error, wrapped as kube's WaitOnPermit does.

@@ -221,7 +221,7 @@ class ChaosTest : public ChaosTestBase {
     if (r.code != 200) return "/metrics answered " + std::to_string(r.code);
     std::string out;
     for (const std::string series : {
-             R"(scheduler_scheduler_cache_size{type="assumed_pods"})",
+             R"(scheduler_cache_size{type="assumed_pods"})",
              R"(scheduler_pending_pods{queue="active"})",
              R"(scheduler_pending_pods{queue="backoff"})",
              R"(scheduler_pending_pods{queue="unschedulable"})",

@@ -95,7 +95,7 @@ TEST_F(MetricsTest, PrometheusScrapesTheSchedulingRun) {
           R"(ksched_extender_requests_total{code="200",verb="filter"} 1)",
           R"(ksched_extender_errors_total{verb="filter"} 0)",
           R"(ksched_extender_request_duration_seconds_count{verb="filter"} 1)",
-          R"(scheduler_scheduler_cache_size{type="nodes"} 1)",
+          R"(scheduler_cache_size{type="nodes"} 1)",
           R"(scheduler_queue_incoming_pods_total{event="UnscheduledPodAdd",queue="active"} 6)",
           R"(scheduler_queue_incoming_pods_total{event="ScheduleAttemptFailure",queue="unschedulable"} 1)",
           R"(scheduler_unschedulable_pods{plugin="NodeResourcesFit",profile="ksched"} 1)",
