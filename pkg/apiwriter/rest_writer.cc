@@ -93,21 +93,15 @@ Status RestWriter::UpdatePodStatus(const api::Pod& pod,
   // retry.DefaultBackoff: four tries, 10 ms before the second, five times
   // longer before each next. (Its 10 % jitter spreads many clients' retries;
   // one scheduler's few need none.)
-  constexpr int kTries = 4;
-  util::Clock::Duration wait = std::chrono::milliseconds(10);
-  for (int attempt = 1;; ++attempt) {
-    client::ApiResult result = client_.Do(request);
-    if (result.ok()) return Status();
-    if (attempt == kTries || !PodStatusPatchRetriable(*result.error)) {
-      return Failed(result);
-    }
-    if (options_.sleep) {
-      options_.sleep(wait);
-    } else {
-      std::this_thread::sleep_for(wait);
-    }
-    wait *= 5;
-  }
+  static const client::RestClient::RetryPolicy kPodStatusPatchRetry{
+      .backoff = {.initial = std::chrono::milliseconds(10),
+                  .factor = 5,
+                  .max = std::chrono::seconds(1),
+                  .jitter = 0,
+                  .max_retries = 3},
+      .retriable = PodStatusPatchRetriable};
+  client::ApiResult result = client_.Do(request, kPodStatusPatchRetry);
+  return result.ok() ? Status() : Failed(result);
 }
 
 Status RestWriter::DeletePod(const api::Pod& pod) {

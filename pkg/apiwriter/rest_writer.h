@@ -24,7 +24,6 @@
 #include <chrono>
 #include <condition_variable>
 #include <deque>
-#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -47,9 +46,6 @@ struct RestWriterOptions {
   // client-go's maxTriesPerEvent and the sleep between tries.
   int event_tries = 12;
   util::Clock::Duration event_retry_interval = std::chrono::seconds(10);
-  // The waits between tries of a pod status patch; null sleeps. Tests
-  // record them instead.
-  std::function<void(util::Clock::Duration)> sleep;
 };
 
 // Whether a failed pod status patch is tried again (util.Retriable of

@@ -63,15 +63,16 @@ class RestWriterTest : public ::testing::Test {
     client_options.burst = 1000000;
     client_ = std::make_unique<client::RestClient>(
         std::move(transport), clock_, random_,
-        [this](util::Clock::Duration d) { clock_.Advance(d); }, client_options);
+        [this](util::Clock::Duration d) {
+          std::lock_guard lock(sleeps_mu_);
+          sleeps_.push_back(d);
+          clock_.Advance(d);
+        },
+        client_options);
     RestWriterOptions options;
     options.host = "test-host";
     options.event_tries = 3;
     options.event_retry_interval = retry_interval;
-    options.sleep = [this](util::Clock::Duration d) {
-      std::lock_guard lock(sleeps_mu_);
-      sleeps_.push_back(d);
-    };
     return std::make_unique<RestWriter>(*client_, clock_, log_, options);
   }
 

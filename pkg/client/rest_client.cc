@@ -52,8 +52,20 @@ RestClient::RestClient(std::unique_ptr<Transport> transport,
       bucket_(clock, options.qps, options.burst) {}
 
 ApiResult RestClient::Do(const HttpRequest& request, int max_retries) {
+  RetryBackoff backoff = options_.backoff;
+  if (max_retries >= 0) backoff.max_retries = max_retries;
+  return Send(request, backoff, nullptr);
+}
+
+ApiResult RestClient::Do(const HttpRequest& request,
+                         const RetryPolicy& policy) {
+  return Send(request, policy.backoff, policy.retriable);
+}
+
+ApiResult RestClient::Send(
+    const HttpRequest& request, const RetryBackoff& backoff,
+    const std::function<bool(const ApiError&)>& also_retry) {
   const bool idempotent = IsIdempotent(request.method);
-  if (max_retries < 0) max_retries = options_.backoff.max_retries;
   for (int attempt = 0;; ++attempt) {
     // Every attempt, retries included, spends a token.
     if (auto wait = bucket_.Reserve(); wait.count() > 0) sleep_(wait);
@@ -73,11 +85,10 @@ ApiResult RestClient::Do(const HttpRequest& request, int max_retries) {
       result.error = ErrorFromResponse(answer->code, request.method,
                                        answer->body, answer->retry_after);
     }
-    if (attempt >= max_retries || !ShouldRetry(*result.error, idempotent)) {
-      return result;
-    }
-    sleep_(options_.backoff.Wait(attempt, result.error->retry_after_seconds,
-                                 random_));
+    const bool retry = ShouldRetry(*result.error, idempotent) ||
+                       (also_retry && also_retry(*result.error));
+    if (attempt >= backoff.max_retries || !retry) return result;
+    sleep_(backoff.Wait(attempt, result.error->retry_after_seconds, random_));
   }
 }
 

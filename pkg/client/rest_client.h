@@ -61,6 +61,15 @@ class RestClient {
   // `max_retries` overrides the options' backoff.max_retries (-1: keep it).
   ApiResult Do(const HttpRequest& request, int max_retries = -1);
 
+  // A caller's own retry rule on top of ShouldRetry's, as client-go's
+  // retry.OnError wraps a request: errors `retriable` accepts are sent
+  // again too, and every retry waits as `backoff` says.
+  struct RetryPolicy {
+    RetryBackoff backoff;
+    std::function<bool(const ApiError&)> retriable;
+  };
+  ApiResult Do(const HttpRequest& request, const RetryPolicy& policy);
+
   // A streamed GET (a watch): throttled like any request, never retried
   // (the caller relists or rewatches). A non-2xx answer is read whole and
   // returned as the error.
@@ -78,6 +87,9 @@ class RestClient {
   }
 
  private:
+  ApiResult Send(const HttpRequest& request, const RetryBackoff& backoff,
+                 const std::function<bool(const ApiError&)>& also_retry);
+
   std::unique_ptr<Transport> transport_;
   std::unique_ptr<Transport> stream_transport_;
   util::Random& random_;
