@@ -9,7 +9,12 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <unordered_map>
 #include <vector>
+
+#include "pkg/dra/consumed_capacity.h"
+#include "pkg/dra/device_id.h"
 
 namespace ksched::dra {
 
@@ -48,6 +53,24 @@ class AllocatedDevices {
 
  private:
   std::vector<uint64_t> words_;
+};
+
+// Devices shared through consumable capacity (DRAConsumableCapacity), by
+// device ordinal: kube's AllocatedSharedDeviceIDs (which devices have at
+// least one share) and AggregatedCapacity (what the shares consume; an
+// entry exists while some share of the device consumes any capacity).
+// A shared device is not in the taken bits: other claims may still get a
+// share of it, but its counters count as used.
+struct SharedAllocations {
+  AllocatedDevices shared;
+  std::unordered_map<uint32_t, ConsumedCapacity> capacity;
+};
+
+// The same by device id, as tests and callers without a slice index give
+// it.
+struct SharedAllocationsById {
+  std::vector<DeviceId> shared;
+  std::vector<std::pair<DeviceId, ConsumedCapacity>> capacity;
 };
 
 }  // namespace ksched::dra

@@ -37,12 +37,41 @@ Allocator::Allocator(Features features, const DeviceIdSet& allocated,
                      DeviceClassLookup classes,
                      std::shared_ptr<const SliceIndex> slices,
                      std::shared_ptr<cel::dra::SelectorCache> selectors)
-    : Allocator(features, AllocatedDevices(), std::move(classes),
+    : Allocator(features, allocated, SharedAllocationsById{},
+                std::move(classes), std::move(slices), std::move(selectors)) {}
+
+Allocator::Allocator(Features features, const DeviceIdSet& allocated,
+                     const SharedAllocationsById& shared,
+                     DeviceClassLookup classes,
+                     std::shared_ptr<const SliceIndex> slices,
+                     std::shared_ptr<cel::dra::SelectorCache> selectors)
+    : Allocator(features, AllocatedDevices(), nullptr, std::move(classes),
                 OrEmpty(std::move(slices)), std::move(selectors)) {
   taken_ = ToBits(*slices_, allocated);
+  auto by_ordinal = std::make_shared<SharedAllocations>();
+  by_ordinal->shared = AllocatedDevices(slices_->num_devices());
+  for (const DeviceId& id : shared.shared) {
+    for (uint32_t ordinal : slices_->Ordinals(id)) {
+      by_ordinal->shared.Set(ordinal, true);
+    }
+  }
+  for (const auto& [id, consumed] : shared.capacity) {
+    for (uint32_t ordinal : slices_->Ordinals(id)) {
+      AddCapacity(by_ordinal->capacity[ordinal], consumed);
+    }
+  }
+  shared_allocations_ = std::move(by_ordinal);
 }
 
 Allocator::Allocator(Features features, AllocatedDevices taken,
+                     DeviceClassLookup classes,
+                     std::shared_ptr<const SliceIndex> slices,
+                     std::shared_ptr<cel::dra::SelectorCache> selectors)
+    : Allocator(features, std::move(taken), nullptr, std::move(classes),
+                std::move(slices), std::move(selectors)) {}
+
+Allocator::Allocator(Features features, AllocatedDevices taken,
+                     std::shared_ptr<const SharedAllocations> shared,
                      DeviceClassLookup classes,
                      std::shared_ptr<const SliceIndex> slices,
                      std::shared_ptr<cel::dra::SelectorCache> selectors)
@@ -50,11 +79,18 @@ Allocator::Allocator(Features features, AllocatedDevices taken,
       classes_(std::move(classes)),
       slices_(OrEmpty(std::move(slices))),
       selectors_(selectors ? std::move(selectors)
-                           : std::make_shared<cel::dra::SelectorCache>()),
+                           : std::make_shared<cel::dra::SelectorCache>(
+                                 1000, cel::dra::Features{
+                                           .consumable_capacity =
+                                               features.consumable_capacity})),
       taken_(std::move(taken)),
+      shared_allocations_(std::move(shared)),
       shared_(std::make_unique<Shared>()) {
   if (taken_.capacity() < slices_->num_devices()) {
     taken_ = AllocatedDevices(slices_->num_devices());
+  }
+  if (!shared_allocations_) {
+    shared_allocations_ = std::make_shared<const SharedAllocations>();
   }
 }
 

@@ -1,5 +1,5 @@
 // Allocator: finds devices for a pod's unallocated ResourceClaims on one
-// node, as kube-scheduler v1.35's structured allocator does with its default
+// node, as kube-scheduler v1.36's structured allocator does with its default
 // feature gates (the "incubating" implementation in
 // k8s.io/dynamic-resource-allocation/structured). One Allocator serves one
 // scheduling cycle: PreFilter builds it from the cluster's state at that
@@ -7,9 +7,10 @@
 //
 // The search is depth first and the first solution wins: claims in the
 // pod's order, requests and sub-requests in the claim's order, pools in
-// (driver, pool) order, slices by name, devices in the slice's order.
-// Kubernetes walks pools in Go map order (random), so where a node sees
-// several pools ksched's answer is one of the answers kube may give.
+// (driver, pool) order with pools that have devices with binding
+// conditions last, slices by name, devices in the slice's order. Within a
+// request it tries combinations of devices, never two orders of one set.
+// v1.36 made this order deterministic, so ksched picks kube's devices.
 #pragma once
 
 #include <atomic>
@@ -26,6 +27,7 @@
 #include "pkg/api/resource.h"
 #include "pkg/cel/dra.h"
 #include "pkg/dra/allocated_devices.h"
+#include "pkg/dra/consumed_capacity.h"
 #include "pkg/dra/device_id.h"
 #include "pkg/dra/slice_index.h"
 #include "pkg/util/clock.h"
@@ -33,12 +35,16 @@
 namespace ksched::dra {
 
 // The DRA feature gates the allocator decides by (kube's
-// structured.Features). Defaults are kube-scheduler v1.35's.
+// structured.Features). Defaults are kube-scheduler v1.36's.
 struct Features {
-  bool admin_access = true;            // DRAAdminAccess (beta, on)
-  bool prioritized_list = true;        // DRAPrioritizedList (beta, on)
-  bool partitionable_devices = false;  // DRAPartitionableDevices (alpha)
-  bool device_taints = false;          // DRADeviceTaints (alpha)
+  bool admin_access = true;           // DRAAdminAccess (GA)
+  bool prioritized_list = true;       // DRAPrioritizedList (GA)
+  bool partitionable_devices = true;  // DRAPartitionableDevices (beta, on)
+  bool device_taints = true;          // DRADeviceTaints (beta, on)
+  bool consumable_capacity = true;    // DRAConsumableCapacity (beta, on)
+  // DRADeviceBindingConditions and DRAResourceClaimDeviceStatus: devices
+  // with binding conditions may be picked, and results carry them.
+  bool device_binding_and_status = true;
 };
 
 // kube's AllocationResultsMaxSize and FirstAvailableDeviceRequestMaxSize.
@@ -59,6 +65,9 @@ struct AllocateLimits {
   std::optional<util::Clock::TimePoint> deadline;
   const std::atomic<bool>* canceled = nullptr;
   std::string cancel_cause = "context canceled";
+  // Makes the shareID of each share of a device that allows multiple
+  // allocations; null: a random UUID (kube's uuid.NewUUID). Tests fix it.
+  const std::function<std::string()>* new_share_id = nullptr;
   // Without results, a fitting node answers kAllocated with no
   // allocations (unless building them could fail, which is then checked):
   // Filter asks every node whether the claims fit and builds the results
@@ -115,6 +124,18 @@ class Allocator {
   Allocator(Features features, AllocatedDevices taken,
             DeviceClassLookup classes, std::shared_ptr<const SliceIndex> slices,
             std::shared_ptr<cel::dra::SelectorCache> selectors);
+  // The same with the devices shared through consumable capacity: which
+  // have shares and how much of their capacity the shares consume (by
+  // committed and in-flight claims).
+  Allocator(Features features, AllocatedDevices taken,
+            std::shared_ptr<const SharedAllocations> shared,
+            DeviceClassLookup classes, std::shared_ptr<const SliceIndex> slices,
+            std::shared_ptr<cel::dra::SelectorCache> selectors);
+  // The set form of the above, by device id (tests).
+  Allocator(Features features, const DeviceIdSet& allocated,
+            const SharedAllocationsById& shared, DeviceClassLookup classes,
+            std::shared_ptr<const SliceIndex> slices,
+            std::shared_ptr<cel::dra::SelectorCache> selectors);
   ~Allocator();
   Allocator(const Allocator&) = delete;
   Allocator& operator=(const Allocator&) = delete;
@@ -147,6 +168,7 @@ class Allocator {
   std::shared_ptr<const SliceIndex> slices_;
   std::shared_ptr<cel::dra::SelectorCache> selectors_;
   AllocatedDevices taken_;  // by slices_' device ordinals
+  std::shared_ptr<const SharedAllocations> shared_allocations_;  // never null
   std::unique_ptr<Shared> shared_;
 };
 

@@ -1,6 +1,6 @@
 // The test table of Kubernetes' structured allocator
 // (k8s.io/dynamic-resource-allocation/structured/internal/allocatortesting,
-// v1.35), ported case by case with kube's names. allocator_test.cc runs
+// v1.35, and v1.36's cases in allocator_kube_cases_v136.cc), ported case by case with kube's names. allocator_test.cc runs
 // them.
 #pragma once
 
@@ -18,6 +18,10 @@ struct KubeCase {
   Features features = NoFeatures();
   std::vector<WrapClaim> claims;
   std::vector<DeviceId> allocated;
+  // kube's allocatedSharedDeviceIDs (device ids only: the share ids do not
+  // change what the allocator does) and allocatedCapacityDevices.
+  std::vector<DeviceId> allocated_shared;
+  std::vector<std::pair<DeviceId, QuantityMap>> allocated_capacity;
   std::vector<api::DeviceClass> classes;
   std::vector<api::ResourceSlice> slices;
   std::optional<api::Node> node;

@@ -112,6 +112,16 @@ std::shared_ptr<const SliceIndex> Index(
 std::unique_ptr<Allocator> MakeAllocator(
     const Features& features, const std::vector<DeviceId>& allocated,
     const std::vector<api::DeviceClass>& classes,
+    const std::vector<api::ResourceSlice>& slices,
+    const SharedAllocationsById& shared) {
+  return std::make_unique<Allocator>(
+      features, DeviceIdSet(allocated.begin(), allocated.end()), shared,
+      Lookup(classes), Index(slices), nullptr);
+}
+
+std::unique_ptr<Allocator> MakeAllocator(
+    const Features& features, const std::vector<DeviceId>& allocated,
+    const std::vector<api::DeviceClass>& classes,
     const std::vector<api::ResourceSlice>& slices) {
   return std::make_unique<Allocator>(
       features, DeviceIdSet(allocated.begin(), allocated.end()),

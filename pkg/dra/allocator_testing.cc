@@ -36,6 +36,8 @@ Features NoFeatures() {
   f.prioritized_list = false;
   f.partitionable_devices = false;
   f.device_taints = false;
+  f.consumable_capacity = false;
+  f.device_binding_and_status = false;
   return f;
 }
 

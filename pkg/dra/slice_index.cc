@@ -33,6 +33,7 @@ bool IsNodeLocal(const api::ResourceSliceSpec& spec) {
 void BuildCelDevice(const std::string& driver, const api::Device& in,
                     cel::dra::Device& out, std::string& error) {
   out.driver = driver;
+  out.allow_multiple_allocations = in.allow_multiple_allocations;
   out.attributes.reserve(in.attributes.size());
   for (const auto& [name, attr] : in.attributes) {
     cel::dra::DeviceAttribute a;
