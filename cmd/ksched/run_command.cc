@@ -536,7 +536,7 @@ int RunScheduler(const std::vector<std::string>& args) {
   }
   apiwriter::RestWriter writer(api, clock, log, {.host = HostName()});
   framework::InMemoryClusterObjects objects;
-  dra::DraManager dra;
+  dra::DraManager dra(gates->Enabled(config::Feature::kDRAConsumableCapacity));
   std::unique_ptr<scheduler::ClusterInformers> informers;
   scheduler::Scheduler::Dependencies deps;
   deps.clock = &clock;

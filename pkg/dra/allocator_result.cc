@@ -2,6 +2,8 @@
 // the class and claim config that applies to them, and the node selector
 // that says where the devices can be used.
 #include <algorithm>
+#include <cstdio>
+#include <random>
 #include <unordered_map>
 
 #include "pkg/dra/allocator_search.h"
@@ -40,6 +42,22 @@ void AddNewRequirements(const std::vector<api::NodeSelectorRequirement>& from,
   }
 }
 
+// A random (version 4) UUID, as the shareID kube-scheduler writes.
+std::string RandomShareId() {
+  thread_local std::mt19937_64 engine{std::random_device{}()};
+  const uint64_t hi = (engine() & ~uint64_t{0xF000}) | uint64_t{0x4000};
+  const uint64_t lo =
+      (engine() & ~(uint64_t{0xC} << 60)) | (uint64_t{0x8} << 60);
+  char text[37];
+  std::snprintf(text, sizeof(text), "%08x-%04x-%04x-%04x-%012llx",
+                static_cast<unsigned>(hi >> 32),
+                static_cast<unsigned>((hi >> 16) & 0xFFFF),
+                static_cast<unsigned>(hi & 0xFFFF),
+                static_cast<unsigned>(lo >> 48),
+                static_cast<unsigned long long>(lo & 0xFFFFFFFFFFFFULL));
+  return text;
+}
+
 }  // namespace
 }  // namespace allocator_result_detail
 using namespace allocator_result_detail;
@@ -64,6 +82,18 @@ bool AllocatorSearch::BuildResults(std::vector<api::AllocationResult>& out) {
       if (picked.data->request.admin()) r.admin_access = true;
       if (picked.data->request.tolerations != nullptr) {
         r.tolerations = *picked.data->request.tolerations;
+      }
+      if (picked.shared) {
+        r.share_id = limits_.new_share_id != nullptr ? (*limits_.new_share_id)()
+                                                     : RandomShareId();
+      }
+      for (const auto& [name, value] : picked.consumed) {
+        r.consumed_capacity.Set(name, value);
+      }
+      if (allocator_.features_.device_binding_and_status) {
+        const api::Device& device = DeviceOf(picked.ref);
+        r.binding_conditions = device.binding_conditions;
+        r.binding_failure_conditions = device.binding_failure_conditions;
       }
     }
 
@@ -127,9 +157,10 @@ bool AllocatorSearch::BuildResults(std::vector<api::AllocationResult>& out) {
       }
     }
 
-    // Where the devices are: the first node-local device pins the claim
-    // to that node; otherwise the devices' single-term node selectors are
-    // merged into one term; devices for all nodes add nothing.
+    // Where the devices are: the first node-local device, or device that
+    // binds to the node it is attached to, pins the claim to this node;
+    // otherwise the devices' single-term node selectors are merged into
+    // one term; devices for all nodes add nothing.
     api::NodeSelectorTerm term;
     std::optional<std::string> pinned;
     for (const DeviceResult& picked : results_[c]) {
@@ -141,8 +172,8 @@ bool AllocatorSearch::BuildResults(std::vector<api::AllocationResult>& out) {
           per_device ? device.node_name : spec.node_name;
       const std::optional<api::NodeSelector>& selector =
           per_device ? device.node_selector : spec.node_selector;
-      if (node_name) {
-        pinned = *node_name;
+      if (node_name || device.binds_to_node.value_or(false)) {
+        pinned = node_.metadata.name;
         break;
       }
       if (!selector) continue;

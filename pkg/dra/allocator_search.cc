@@ -104,7 +104,7 @@ AllocateResult AllocatorSearch::Run() {
 
   if (!ValidateClaims()) return finish_error();
 
-  Step step = AllocateOne(Position{}, false);
+  Step step = AllocateOne(Position{}, false, Location{});
   result.allocate_one_invocations = invocations_;
   if (step == Step::kError) return finish_error();
   if (step == Step::kMaxSize) {
@@ -256,6 +256,22 @@ bool AllocatorSearch::ValidateClaims() {
                     ": has subrequests, but the DRAPrioritizedList feature is "
                     "disabled");
       }
+      if (!features.consumable_capacity) {
+        if (request.exactly && request.exactly->capacity) {
+          return Fail("claim " + ClaimRef(claim) + ", request " +
+                      request.name +
+                      ": has capacity requests, but the DRAConsumableCapacity "
+                      "feature is disabled");
+        }
+        for (const api::DeviceSubRequest& sub : request.first_available) {
+          if (sub.capacity) {
+            return Fail("claim " + ClaimRef(claim) + ", subrequest " +
+                        sub.name +
+                        ": has capacity requests, but the "
+                        "DRAConsumableCapacity feature is disabled");
+          }
+        }
+      }
       if (has_sub_requests) {
         slot.first_available = true;
         slot.options.resize(request.first_available.size());
@@ -268,12 +284,10 @@ bool AllocatorSearch::ValidateClaims() {
                            .count = sub.count,
                            .admin_access = nullptr,
                            .selectors = &sub.selectors,
-                           .tolerations = &sub.tolerations};
-          // Kubernetes numbers the subrequest after validating it, so the
-          // match cache entries that mode All fills here carry the index
-          // of the subrequest before (0 for the first two).
+                           .tolerations = &sub.tolerations,
+                           .capacity = &sub.capacity};
           MatchKey key{0, static_cast<uint32_t>(c), static_cast<uint32_t>(r),
-                       static_cast<uint32_t>(s == 0 ? 0 : s - 1)};
+                       static_cast<uint32_t>(s)};
           if (!ValidateRequest(view, request.name, key, slot.options[s])) {
             return false;
           }
@@ -292,6 +306,7 @@ bool AllocatorSearch::ValidateClaims() {
           view.admin_access = &exact.admin_access;
           view.selectors = &exact.selectors;
           view.tolerations = &exact.tolerations;
+          view.capacity = &exact.capacity;
         }
         MatchKey key{0, static_cast<uint32_t>(c), static_cast<uint32_t>(r), 0};
         if (!ValidateRequest(view, {}, key, slot.options[0])) return false;
@@ -317,13 +332,18 @@ bool AllocatorSearch::ValidateClaims() {
         claim.spec.devices.constraints;
     constraints_[c].reserve(constraints.size());
     for (size_t i = 0; i < constraints.size(); ++i) {
-      if (!constraints[i].match_attribute) {
+      if (constraints[i].match_attribute) {
+        constraints_[c].push_back(std::make_unique<MatchAttributeConstraint>(
+            constraints[i].requests, *constraints[i].match_attribute));
+      } else if (constraints[i].distinct_attribute) {
+        constraints_[c].push_back(
+            std::make_unique<DistinctAttributeConstraint>(
+                constraints[i].requests, *constraints[i].distinct_attribute));
+      } else {
         return Fail("claim " + ClaimRef(claim) + ", constraint #" +
                     std::to_string(i) +
                     ": empty constraint (unsupported constraint type?)");
       }
-      constraints_[c].emplace_back(constraints[i].requests,
-                                   *constraints[i].match_attribute);
     }
   }
   return true;
@@ -404,7 +424,14 @@ bool AllocatorSearch::ValidateRequest(const RequestView& request,
             k.device = Ordinal(ref);
             int selectable = IsSelectable(k, data, ref);
             if (selectable < 0) return false;
-            if (selectable > 0) data.all_devices.push_back(ref);
+            if (selectable == 0) continue;
+            // A device whose capacity cannot take the request (or lacks a
+            // capacity it names) is not one of "all".
+            if (allocator_.features_.consumable_capacity &&
+                CapacityFits(data.request, ref) != CapacityFit::kFits) {
+              continue;
+            }
+            data.all_devices.push_back(ref);
           }
         }
       }
@@ -438,14 +465,15 @@ bool AllocatorSearch::Interrupted() {
 }
 
 AllocatorSearch::Step AllocatorSearch::AllocateOne(Position r,
-                                                   bool inside_sub_request) {
+                                                   bool inside_sub_request,
+                                                   Location start) {
   ++invocations_;
   if (Interrupted()) return Step::kError;
   if (r.claim >= claims_.size()) return Step::kDone;
 
   std::vector<RequestSlot>& slots = requests_[r.claim];
   if (r.request >= slots.size()) {
-    Step step = AllocateOne(Position{.claim = r.claim + 1}, false);
+    Step step = AllocateOne(Position{.claim = r.claim + 1}, false, Location{});
     // A later claim over the limit is no reason to give up on this one: a
     // different choice here may let it pick a smaller subrequest.
     return step == Step::kMaxSize ? Step::kFailed : step;
@@ -456,7 +484,7 @@ AllocatorSearch::Step AllocatorSearch::AllocateOne(Position r,
     bool all_exceeded = true;
     for (size_t sub = 0; sub < slot.options.size(); ++sub) {
       r.sub = sub;
-      Step step = AllocateOne(r, true);
+      Step step = AllocateOne(r, true, Location{});
       if (step == Step::kMaxSize) continue;
       all_exceeded = false;
       if (step == Step::kError) return step;
@@ -475,7 +503,7 @@ AllocatorSearch::Step AllocatorSearch::AllocateOne(Position r,
 
   if (static_cast<int64_t>(r.device) >= data.num_devices) {
     return AllocateOne(Position{.claim = r.claim, .request = r.request + 1},
-                       false);
+                       false, Location{});
   }
   int64_t after = static_cast<int64_t>(results_[r.claim].size()) +
                   data.num_devices - static_cast<int64_t>(r.device);
@@ -485,12 +513,11 @@ AllocatorSearch::Step AllocatorSearch::AllocateOne(Position r,
     const DeviceRef& device = data.all_devices[r.device];
     Step taken = AllocateDevice(r, device, true);
     if (taken != Step::kDone) return taken;
-    // Kubernetes moves to the next device of an All request without the
-    // subrequest index, so it continues with the first subrequest's data.
-    Step step = AllocateOne(
-        Position{
-            .claim = r.claim, .request = r.request, .device = r.device + 1},
-        inside_sub_request);
+    Step step = AllocateOne(Position{.claim = r.claim,
+                                     .request = r.request,
+                                     .sub = r.sub,
+                                     .device = r.device + 1},
+                            inside_sub_request, Location{});
     if (step != Step::kDone) Deallocate(r, device);
     return step;
   }
@@ -501,15 +528,21 @@ AllocatorSearch::Step AllocatorSearch::AllocateOne(Position r,
     const Step enough = EnoughCandidates(r, data);
     if (enough != Step::kDone) return enough;
   }
-  for (const Pool& pool : pools_) {
+  const bool consumable = allocator_.features_.consumable_capacity;
+  for (size_t p = start.pool; p < pools_.size(); ++p) {
+    const Pool& pool = pools_[p];
     if (pool.incomplete || pool.invalid) continue;
-    for (uint32_t s : pool.slices) {
+    const size_t first_slice = p == start.pool ? start.slice : 0;
+    for (size_t si = first_slice; si < pool.slices.size(); ++si) {
+      const uint32_t s = pool.slices[si];
       // A slice whose devices are all allocated has nothing for a request
       // that skips allocated devices (the in-use check below would pass
       // over each one before any selector runs).
       if (!admin && FreeDevices(s) == 0) continue;
       size_t n = index_.slice(s).slice->spec.devices.size();
-      for (size_t d = 0; d < n; ++d) {
+      const size_t first_device =
+          p == start.pool && si == start.slice ? start.device : 0;
+      for (size_t d = first_device; d < n; ++d) {
         DeviceRef device{s, static_cast<uint32_t>(d), &pool};
         uint32_t ordinal = Ordinal(device);
         if (InUse(device, ordinal, request, r.claim)) continue;
@@ -518,12 +551,16 @@ AllocatorSearch::Step AllocatorSearch::AllocateOne(Position r,
         int selectable = IsSelectable(key, data, device);
         if (selectable < 0) return Step::kError;
         if (selectable == 0) continue;
+        if (consumable && CapacityFits(request, device) != CapacityFit::kFits) {
+          continue;
+        }
         Step taken = AllocateDevice(r, device, false);
         if (taken == Step::kError) return taken;
         if (taken != Step::kDone) continue;
         Position next = r;
         next.device = r.device + 1;
-        Step step = AllocateOne(next, inside_sub_request);
+        Step step = AllocateOne(next, inside_sub_request,
+                                Location{.pool = p, .slice = si, .device = d + 1});
         if (step == Step::kDone) return step;
         Deallocate(r, device);
         if (step == Step::kError || step == Step::kMaxSize) return step;
@@ -592,9 +629,12 @@ bool AllocatorSearch::InUse(const DeviceRef& device, uint32_t ordinal,
 int AllocatorSearch::IsSelectable(const MatchKey& key, const RequestData& data,
                                   const DeviceRef& device) {
   const api::Device& d = DeviceOf(device);
-  // Binding conditions need DRADeviceBindingConditions, which ksched's
-  // allocator does not support: such devices are never picked.
-  if (!d.binding_conditions.empty()) return 0;
+  // Without DRADeviceBindingConditions, devices that need binding
+  // conditions are never picked.
+  if (!allocator_.features_.device_binding_and_status &&
+      !d.binding_conditions.empty()) {
+    return 0;
+  }
   if (auto it = matches_.find(key); it != matches_.end()) return it->second;
 
   auto remember = [&](bool match) {
@@ -718,36 +758,95 @@ bool AllocatorSearch::TaintPreventsAllocation(
   return false;
 }
 
+bool AllocatorSearch::AllowsMultipleAllocations(
+    const api::Device& device) const {
+  return allocator_.features_.consumable_capacity &&
+         device.allow_multiple_allocations.value_or(false);
+}
+
+bool AllocatorSearch::CapacityInUse(uint32_t ordinal) const {
+  return allocator_.shared_allocations_->capacity.contains(ordinal) ||
+         allocating_capacity_.contains(ordinal);
+}
+
+bool AllocatorSearch::AllocatedOrShared(const DeviceRef& device) const {
+  if (DeviceAllocated(device)) return true;
+  const SharedAllocations& shared = *allocator_.shared_allocations_;
+  const uint32_t ordinal = Ordinal(device);
+  if (shared.shared.capacity() > ordinal && shared.shared.Test(ordinal)) {
+    return true;
+  }
+  return shared.capacity.contains(ordinal);
+}
+
+CapacityFit AllocatorSearch::CapacityFits(const RequestView& request,
+                                          const DeviceRef& device) {
+  static const ConsumedCapacity kNone;
+  const uint32_t ordinal = Ordinal(device);
+  const auto& committed = allocator_.shared_allocations_->capacity;
+  auto allocated = committed.find(ordinal);
+  auto allocating = allocating_capacity_.find(ordinal);
+  return CmpRequestOverCapacity(
+      allocated != committed.end() ? allocated->second : kNone,
+      request.capacity_requests(), DeviceOf(device).capacity,
+      allocating != allocating_capacity_.end() ? &allocating->second
+                                               : nullptr);
+}
+
 AllocatorSearch::Step AllocatorSearch::AllocateDevice(const Position& r,
                                                       const DeviceRef& device,
                                                       bool must) {
   const RequestData& data = requests_[r.claim][r.request].options[r.sub];
   const RequestView& request = data.request;
-  uint32_t ordinal = Ordinal(device);
-  if (InUse(device, ordinal, request, r.claim)) return Step::kFailed;
-
+  const uint32_t ordinal = Ordinal(device);
   const api::Device& d = DeviceOf(device);
   const Features& features = allocator_.features_;
-  if (!d.consumes_counters.empty()) {
-    if (!features.partitionable_devices) return Step::kFailed;
+  const bool multiple = AllowsMultipleAllocations(d);
+  if (!multiple && request.admin() && AllocatingForClaim(ordinal, r.claim)) {
+    return Step::kFailed;
+  }
+  if (!request.admin() &&
+      (DeviceAllocated(device) || AllocatingForAnyClaim(ordinal))) {
+    return Step::kFailed;
+  }
+  if (!features.partitionable_devices && !d.consumes_counters.empty()) {
+    return Step::kFailed;
+  }
+
+  DeviceResult picked{.data = &data, .ref = device};
+  // A further share of a device some share already uses has had its
+  // counters counted then.
+  const bool skip_counters = multiple && CapacityInUse(ordinal);
+  if (!skip_counters && !d.consumes_counters.empty()) {
     if (!CheckAvailableCounters(device)) return Step::kFailed;
+    picked.counters_reserved = true;
   }
   std::string_view base = data.parent.empty() ? request.name : data.parent;
   std::string_view sub =
       data.parent.empty() ? std::string_view() : request.name;
+  std::vector<std::unique_ptr<ClaimConstraint>>& constraints =
+      constraints_[r.claim];
+  // v1.36 gives back what a refused device took (its counters, the
+  // constraints it joined), where v1.35 kept the counters until the end.
+  auto refuse = [&](size_t constraints_joined) {
+    if (picked.marked) {
+      allocating_.pop_back();
+      picked.marked = false;
+    }
+    for (size_t j = constraints_joined; j-- > 0;) {
+      constraints[j]->Remove(base, sub);
+    }
+    if (picked.counters_reserved) ReleaseCounters(device);
+  };
 
-  // Kubernetes keeps the counters it just reserved when a taint or a
-  // constraint then refuses the device (they stay used until this call
-  // ends); ksched gives the same answers, so it does too.
   if (features.device_taints && TaintPreventsAllocation(d, request)) {
+    refuse(0);
     return Step::kFailed;
   }
-
   std::string_view driver = index_.slice(device.slice).slice->spec.driver;
-  std::vector<MatchAttributeConstraint>& constraints = constraints_[r.claim];
   for (size_t i = 0; i < constraints.size(); ++i) {
-    if (constraints[i].Add(base, sub, d, driver)) continue;
-    for (size_t j = 0; j < i; ++j) constraints[j].Remove(base, sub);
+    if (constraints[i]->Add(base, sub, d, driver)) continue;
+    refuse(i);
     if (must) {
       Fail("claim " + ClaimRef(*claims_[r.claim]) + ", request " +
            std::string(request.name) + ": cannot add device " +
@@ -758,32 +857,60 @@ AllocatorSearch::Step AllocatorSearch::AllocateDevice(const Position& r,
     return Step::kFailed;
   }
 
-  allocating_.emplace_back(ordinal, r.claim);
-  results_[r.claim].push_back(DeviceResult{&data, device});
+  if (!multiple) {
+    allocating_.emplace_back(ordinal, r.claim);
+    picked.marked = true;
+  }
+  if (features.consumable_capacity) {
+    if (CapacityFits(request, device) != CapacityFit::kFits) {
+      refuse(constraints.size());
+      return Step::kFailed;
+    }
+    if (multiple) {
+      picked.shared = true;
+      picked.consumed =
+          ConsumedCapacityFromRequest(request.capacity_requests(), d.capacity);
+      auto [entry, created] = allocating_capacity_.try_emplace(ordinal);
+      picked.capacity_entry_existed = !created;
+      AddCapacity(entry->second, picked.consumed);
+    }
+  }
+  results_[r.claim].push_back(std::move(picked));
   return Step::kDone;
 }
 
 void AllocatorSearch::Deallocate(const Position& r, const DeviceRef& device) {
-  const RequestData& data = *results_[r.claim].back().data;
+  DeviceResult picked = std::move(results_[r.claim].back());
+  results_[r.claim].pop_back();
+  const RequestData& data = *picked.data;
+  const uint32_t ordinal = Ordinal(device);
+  if (picked.shared) {
+    auto it = allocating_capacity_.find(ordinal);
+    if (it != allocating_capacity_.end() &&
+        SubtractCapacity(it->second, picked.consumed)) {
+      allocating_capacity_.erase(it);
+    }
+    // The entry also marks the device as shared by an earlier share of
+    // this search, which still needs it.
+    if (picked.capacity_entry_existed) allocating_capacity_.try_emplace(ordinal);
+  }
+  if (picked.marked) {
+    for (auto it = allocating_.rbegin(); it != allocating_.rend(); ++it) {
+      if (it->first == ordinal && it->second == r.claim) {
+        allocating_.erase(std::next(it).base());
+        break;
+      }
+    }
+  }
   std::string_view base = data.parent.empty() ? data.request.name : data.parent;
   std::string_view sub =
       data.parent.empty() ? std::string_view() : data.request.name;
-  for (MatchAttributeConstraint& c : constraints_[r.claim]) {
-    c.Remove(base, sub);
+  std::vector<std::unique_ptr<ClaimConstraint>>& constraints =
+      constraints_[r.claim];
+  for (size_t j = constraints.size(); j-- > 0;) {
+    constraints[j]->Remove(base, sub);
   }
-  uint32_t ordinal = Ordinal(device);
-  for (auto it = allocating_.rbegin(); it != allocating_.rend(); ++it) {
-    if (it->first == ordinal && it->second == r.claim) {
-      allocating_.erase(std::next(it).base());
-      break;
-    }
-  }
-  const api::Device& d = DeviceOf(device);
-  if (allocator_.features_.partitionable_devices &&
-      !d.consumes_counters.empty()) {
-    ReleaseCounters(device);
-  }
-  results_[r.claim].pop_back();
+  if (picked.counters_reserved) ReleaseCounters(device);
 }
 
 bool AllocatorSearch::CheckAvailableCounters(const DeviceRef& device) {
@@ -811,7 +938,8 @@ bool AllocatorSearch::CheckAvailableCounters(const DeviceRef& device) {
       for (uint32_t s : *slices) {
         const auto& devices = index_.slice(s).slice->spec.devices;
         for (size_t i = 0; i < devices.size(); ++i) {
-          if (!DeviceAllocated(DeviceRef{s, static_cast<uint32_t>(i), &pool})) {
+          if (!AllocatedOrShared(
+                  DeviceRef{s, static_cast<uint32_t>(i), &pool})) {
             continue;
           }
           for (const api::DeviceCounterConsumption& c :

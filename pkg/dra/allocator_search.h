@@ -62,7 +62,12 @@ class AllocatorSearch {
     const std::optional<bool>* admin_access = nullptr;  // null: subrequest
     const std::vector<api::DeviceSelector>* selectors = nullptr;
     const std::vector<api::DeviceToleration>* tolerations = nullptr;
+    const std::optional<api::CapacityRequirements>* capacity = nullptr;
 
+    const api::CapacityRequirements* capacity_requests() const {
+      return capacity != nullptr && capacity->has_value() ? &**capacity
+                                                          : nullptr;
+    }
     bool admin() const {
       return admin_access != nullptr && admin_access->value_or(false);
     }
@@ -99,9 +104,24 @@ class AllocatorSearch {
     size_t device = 0;
   };
 
+  // Where the search looks for a request's next device: combinations,
+  // not permutations, so after picking a device it only looks further on.
+  struct Location {
+    size_t pool = 0;
+    size_t slice = 0;  // within the pool's slices
+    size_t device = 0;
+  };
+
+  // A device picked for a request, with what picking it changed (kube's
+  // deviceRollbackState), so Deallocate undoes exactly that.
   struct DeviceResult {
     const RequestData* data = nullptr;
     DeviceRef ref;
+    bool counters_reserved = false;
+    bool marked = false;  // in allocating_ (not a share)
+    bool shared = false;  // a share of a device allowing several
+    bool capacity_entry_existed = false;
+    ConsumedCapacity consumed;  // by a share
   };
 
   struct MatchKey {
@@ -121,7 +141,7 @@ class AllocatorSearch {
                        const MatchKey& key, RequestData& data);
 
   // ---- the search ----
-  Step AllocateOne(Position r, bool inside_sub_request);
+  Step AllocateOne(Position r, bool inside_sub_request, Location start);
   // Whether the node has as many devices for the request at r as it asks
   // for, free and matching its selectors (kDone), or fewer (kFailed: no
   // order of picking them can succeed, and the search need not try every
@@ -135,6 +155,14 @@ class AllocatorSearch {
   // returns true (undo with Deallocate).
   Step AllocateDevice(const Position& r, const DeviceRef& device, bool must);
   void Deallocate(const Position& r, const DeviceRef& device);
+  // Whether the request's capacity fits on the device beside what is
+  // consumed already (kFits), or why not.
+  CapacityFit CapacityFits(const RequestView& request, const DeviceRef& device);
+  bool AllowsMultipleAllocations(const api::Device& device) const;
+  // kube's deviceCapacityInUse: some share of the device consumes capacity.
+  bool CapacityInUse(uint32_t ordinal) const;
+  // kube's IsDeviceAllocated: dedicated, or shared by some claim.
+  bool AllocatedOrShared(const DeviceRef& device) const;
   bool Interrupted();
 
   // 1 selectable, 0 not, -1 error (in error_).
@@ -173,7 +201,7 @@ class AllocatorSearch {
 
   std::vector<Pool> pools_;
   std::vector<std::vector<RequestSlot>> requests_;  // per claim
-  std::vector<std::vector<MatchAttributeConstraint>> constraints_;
+  std::vector<std::vector<std::unique_ptr<ClaimConstraint>>> constraints_;
   std::vector<std::vector<DeviceResult>> results_;  // per claim
   // Devices taken by this attempt: device ordinal and claim index.
   std::vector<std::pair<uint32_t, size_t>> allocating_;
@@ -186,6 +214,9 @@ class AllocatorSearch {
   };
   std::unordered_map<std::string_view, CompiledSelector> compiled_;
   std::map<std::string, CounterValues, std::less<>> consumed_counters_;
+  // What shares picked by this search consume, by device ordinal (kube's
+  // allocatingCapacity; an entry marks a device as shared).
+  std::unordered_map<uint32_t, ConsumedCapacity> allocating_capacity_;
   int64_t invocations_ = 0;
 
   AllocateResult::Code error_code_ = AllocateResult::Code::kError;

@@ -63,6 +63,41 @@ api::DeviceClass Class(const std::string& name, const std::string& driver) {
   return c;
 }
 
+api::DeviceClass ClassWithAllowMultipleAllocations(const std::string& name,
+                                                   const std::string& driver,
+                                                   bool multi_alloc) {
+  api::DeviceClass c;
+  c.metadata.name = name;
+  c.spec.selectors.push_back(CelSelector(
+      Sprintf(R"(device.driver == "%s" && device.allowMultipleAllocations == %v)",
+              driver, multi_alloc)));
+  return c;
+}
+
+api::DeviceAttribute StringValue(const std::string& value) {
+  api::DeviceAttribute a;
+  a.string_value = value;
+  return a;
+}
+
+api::DeviceAttribute IntValue(int64_t value) {
+  api::DeviceAttribute a;
+  a.int_value = value;
+  return a;
+}
+
+api::DeviceAttribute BoolValue(bool value) {
+  api::DeviceAttribute a;
+  a.bool_value = value;
+  return a;
+}
+
+api::DeviceAttribute VersionValue(const std::string& value) {
+  api::DeviceAttribute a;
+  a.version_value = value;
+  return a;
+}
+
 api::DeviceConfiguration DeviceConfiguration(const std::string& driver,
                                              const std::string& attribute) {
   api::DeviceConfiguration c;
@@ -91,6 +126,27 @@ WrapRequest Request(const std::string& name, const std::string& device_class,
   exact.device_class_name = device_class;
   exact.selectors = std::move(selectors);
   return r;
+}
+
+api::CapacityRequirements CapacityRequests(
+    std::optional<api::Quantity> request) {
+  api::CapacityRequirements r;
+  if (request) r.requests.Set(kCapacity0, *request);
+  return r;
+}
+
+WrapRequest WrapRequest::WithCapacityRequest(
+    std::optional<api::Quantity> quantity) const {
+  WrapRequest out = *this;
+  out.exactly->capacity = CapacityRequests(std::move(quantity));
+  return out;
+}
+
+WrapSubRequest WrapSubRequest::WithCapacityRequest(
+    std::optional<api::Quantity> quantity) const {
+  WrapSubRequest out = *this;
+  out.capacity = CapacityRequests(std::move(quantity));
+  return out;
 }
 
 WrapRequest DeviceRequest(const std::string& name,
@@ -180,6 +236,54 @@ WrapDevice WrapDevice::WithBindingConditions(
   return out;
 }
 
+WrapDevice WrapDevice::WithBindsToNode(bool binds_to_node) const {
+  WrapDevice out;
+  static_cast<api::Device&>(out) = *this;
+  out.binds_to_node = binds_to_node;
+  return out;
+}
+
+WrapDevice WrapDevice::WithAllowMultipleAllocations() const {
+  WrapDevice out;
+  static_cast<api::Device&>(out) = *this;
+  out.allow_multiple_allocations = true;
+  return out;
+}
+
+WrapDevice WrapDevice::WithCapacityRequestPolicyRange(
+    QuantityMap capacity) const {
+  const api::Quantity two =
+      api::Quantity::FromValue(2, api::Quantity::Format::kBinarySI);
+  const api::Quantity four =
+      api::Quantity::FromValue(4, api::Quantity::Format::kBinarySI);
+  WrapDevice out;
+  static_cast<api::Device&>(out) = *this;
+  for (auto& [name, value] : capacity) {
+    api::CapacityRequestPolicy policy;
+    policy.default_value = two;
+    policy.valid_range = api::CapacityRequestPolicyRange{two, four, two};
+    out.capacity.Set(name, api::DeviceCapacity{value, std::move(policy)});
+  }
+  return out;
+}
+
+WrapDevice WrapDevice::WithCapacityRequestPolicyValidValues(
+    api::Quantity default_value, QuantityMap capacity,
+    std::vector<api::Quantity> additional_valid_values) const {
+  WrapDevice out;
+  static_cast<api::Device&>(out) = *this;
+  for (auto& [name, value] : capacity) {
+    api::CapacityRequestPolicy policy;
+    policy.default_value = default_value;
+    policy.valid_values.push_back(default_value);
+    policy.valid_values.insert(policy.valid_values.end(),
+                               additional_valid_values.begin(),
+                               additional_valid_values.end());
+    out.capacity.Set(name, api::DeviceCapacity{value, std::move(policy)});
+  }
+  return out;
+}
+
 api::DeviceCounterConsumption DeviceCounterConsumption(
     const std::string& counter_set, QuantityMap counters) {
   api::DeviceCounterConsumption c;
@@ -259,6 +363,30 @@ std::vector<api::DeviceRequestAllocationResult> MultipleDeviceAllocationResults(
   return out;
 }
 
+WrapDeviceRequestAllocationResult DeviceRequestAllocationResult(
+    const std::string& request, const std::string& driver,
+    const std::string& pool, const std::string& device) {
+  WrapDeviceRequestAllocationResult r;
+  r.request = request;
+  r.driver = driver;
+  r.pool = pool;
+  r.device = device;
+  return r;
+}
+
+api::DeviceRequestAllocationResult
+WrapDeviceRequestAllocationResult::WithConsumedCapacity(
+    std::optional<std::string> share_id,
+    const QuantityMap& consumed_capacity) const {
+  api::DeviceRequestAllocationResult out = *this;
+  out.share_id = std::move(share_id);
+  out.consumed_capacity.clear();
+  for (const auto& [name, value] : consumed_capacity) {
+    out.consumed_capacity.Set(name, value);
+  }
+  return out;
+}
+
 void AppendResults(std::vector<api::DeviceRequestAllocationResult>& out,
                    const api::DeviceRequestAllocationResult& r) {
   out.push_back(r);
@@ -283,10 +411,38 @@ api::AllocationResult AllocationResultWithConfigs(
 namespace allocator_testing_detail {
 namespace {
 
+std::string NanoText(const api::Quantity& q) {
+  __int128 v = q.NanoValue();
+  const bool negative = v < 0;
+  std::string digits;
+  do {
+    const int digit = static_cast<int>(v % 10);
+    digits.insert(digits.begin(), static_cast<char>('0' + (digit < 0 ? -digit : digit)));
+    v /= 10;
+  } while (v != 0);
+  return negative ? "-" + digits : digits;
+}
+
+// Every field operator== compares, so that results equal as multisets
+// sort into the same sequence.
 std::string Key(const api::DeviceRequestAllocationResult& r) {
-  return r.request + "|" + r.driver + "|" + r.pool + "|" + r.device + "|" +
-         (r.admin_access ? (*r.admin_access ? "admin" : "noadmin") : "") + "|" +
-         std::to_string(r.tolerations.size());
+  std::string key =
+      r.request + "|" + r.driver + "|" + r.pool + "|" + r.device + "|" +
+      (r.admin_access ? (*r.admin_access ? "admin" : "noadmin") : "") + "|" +
+      std::to_string(r.tolerations.size());
+  for (const api::DeviceToleration& t : r.tolerations) {
+    key += "|tol:" + t.key + "," + std::to_string(static_cast<int>(t.op)) +
+           "," + t.value + "," + std::to_string(static_cast<int>(t.effect)) +
+           "," +
+           (t.toleration_seconds ? std::to_string(*t.toleration_seconds) : "");
+  }
+  for (const std::string& c : r.binding_conditions) key += "|bc:" + c;
+  for (const std::string& c : r.binding_failure_conditions) key += "|bfc:" + c;
+  if (r.share_id) key += "|share:" + *r.share_id;
+  for (const auto& [name, value] : r.consumed_capacity) {
+    key += "|cap:" + name + "=" + NanoText(value);
+  }
+  return key;
 }
 
 void SortRequirements(std::vector<api::NodeSelectorRequirement>& rs) {
@@ -341,6 +497,21 @@ std::string Describe(const api::AllocationResult& r) {
     out << " " << d.request << "=" << d.driver << "/" << d.pool << "/"
         << d.device << (d.admin_access.value_or(false) ? "(admin)" : "");
     if (!d.tolerations.empty()) out << "+" << d.tolerations.size() << "tol";
+    if (!d.binding_conditions.empty() || !d.binding_failure_conditions.empty()) {
+      out << " binding{";
+      for (const auto& c : d.binding_conditions) out << c << ",";
+      out << " failure:";
+      for (const auto& c : d.binding_failure_conditions) out << c << ",";
+      out << "}";
+    }
+    if (d.share_id) out << " share=" << *d.share_id;
+    if (!d.consumed_capacity.empty()) {
+      out << " consumed{";
+      for (const auto& [name, value] : d.consumed_capacity) {
+        out << name << "=" << value.ToString() << ",";
+      }
+      out << "}";
+    }
   }
   out << " ] config:[";
   for (const auto& c : r.devices.config) {

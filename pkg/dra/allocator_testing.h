@@ -43,6 +43,7 @@ inline constexpr const char* kReq0SubReq1 = "req-0/subReq-1";
 inline constexpr const char* kReq1SubReq0 = "req-1/subReq-0";
 inline constexpr const char* kReq1SubReq1 = "req-1/subReq-1";
 inline constexpr const char* kReq2SubReq0 = "req-2/subReq-0";
+inline constexpr const char* kReq2SubReq1 = "req-2/subReq-1";
 inline constexpr const char* kClaim0 = "claim-0";
 inline constexpr const char* kClaim1 = "claim-1";
 inline constexpr const char* kSlice1 = "slice-1";
@@ -56,6 +57,13 @@ inline constexpr const char* kDevice3 = "device-3";
 inline constexpr const char* kDevice4 = "device-4";
 inline constexpr const char* kCounterSet1 = "counter-set-1";
 inline constexpr const char* kCounterSet2 = "counter-set-2";
+inline constexpr const char* kCapacity0 = "capacity-0";
+inline constexpr const char* kCapacity1 = "capacity-1";
+// kube's fixedShareID: the share id the test runner makes the allocator
+// hand out (kube overwrites every share id with it), so expected results
+// can name it.
+inline constexpr const char* kFixedShareID =
+    "aaaaaaaa-aaaa-aaaa-aaaa-aaaaaaaaaaaa";
 inline constexpr const char* kFieldNameKey = "metadata.name";
 inline constexpr const char* kRegionKey = "region";
 inline constexpr const char* kPlanetKey = "planet";
@@ -96,8 +104,24 @@ api::DeviceClass ClassWithConfig(const std::string& name,
                                  const std::string& driver,
                                  const std::string& attribute);
 api::DeviceSelector CelSelector(const std::string& expression);
+// A class whose selector also requires device.allowMultipleAllocations to
+// be `multi_alloc`.
+api::DeviceClass ClassWithAllowMultipleAllocations(const std::string& name,
+                                                   const std::string& driver,
+                                                   bool multi_alloc);
+
+// Device attributes, as kube's literals spell them ({StringValue: ...}).
+api::DeviceAttribute StringValue(const std::string& value);
+api::DeviceAttribute IntValue(int64_t value);
+api::DeviceAttribute BoolValue(bool value);
+api::DeviceAttribute VersionValue(const std::string& value);
 
 // ---- requests ----
+
+// Capacity requirements asking for `request` of kCapacity0; none given:
+// requirements without any request (kube's nil quantity).
+api::CapacityRequirements CapacityRequests(
+    std::optional<api::Quantity> request);
 
 struct WrapRequest : api::DeviceRequest {
   WrapRequest WithSelectors(auto... selectors) const {
@@ -105,6 +129,7 @@ struct WrapRequest : api::DeviceRequest {
     out.exactly->selectors = {selectors...};
     return out;
   }
+  WrapRequest WithCapacityRequest(std::optional<api::Quantity> quantity) const;
 };
 
 struct WrapSubRequest : api::DeviceSubRequest {
@@ -113,6 +138,8 @@ struct WrapSubRequest : api::DeviceSubRequest {
     out.allocation_mode = mode;
     return out;
   }
+  WrapSubRequest WithCapacityRequest(
+      std::optional<api::Quantity> quantity) const;
 };
 
 WrapRequest Request(const std::string& name, const std::string& device_class,
@@ -263,6 +290,17 @@ struct WrapDevice : api::Device {
   WrapDevice WithNodeSelection(NodeSelectionArg selection) const;
   WrapDevice WithBindingConditions(std::vector<std::string> conditions,
                                    std::vector<std::string> failure) const;
+  WrapDevice WithBindsToNode(bool binds_to_node) const;
+  WrapDevice WithAllowMultipleAllocations() const;
+  // Adds each capacity with kube's default range policy: default 2, valid
+  // from 2 to 4 in steps of 2.
+  WrapDevice WithCapacityRequestPolicyRange(QuantityMap capacity) const;
+  // Adds each capacity with a policy whose default (also the smallest
+  // valid value) is `default_value`, and whose other valid values are
+  // `additional_valid_values`.
+  WrapDevice WithCapacityRequestPolicyValidValues(
+      api::Quantity default_value, QuantityMap capacity,
+      std::vector<api::Quantity> additional_valid_values) const;
 
  private:
   static void SetCapacityFromCounters(api::Device& device);
@@ -331,6 +369,36 @@ api::DeviceRequestAllocationResult DeviceAllocationResult(
   r.tolerations = {tolerations...};
   return r;
 }
+// A result without admin access or tolerations, to which a share id and
+// consumed capacity may be added (kube's deviceRequestAllocationResult).
+struct WrapDeviceRequestAllocationResult : api::DeviceRequestAllocationResult {
+  // No share id: kube's nil; an empty `consumed_capacity`: kube's nil map.
+  api::DeviceRequestAllocationResult WithConsumedCapacity(
+      std::optional<std::string> share_id,
+      const QuantityMap& consumed_capacity) const;
+};
+WrapDeviceRequestAllocationResult DeviceRequestAllocationResult(
+    const std::string& request, const std::string& driver,
+    const std::string& pool, const std::string& device);
+
+api::DeviceRequestAllocationResult
+DeviceRequestAllocationResultWithBindingConditions(
+    const std::string& request, const std::string& driver,
+    const std::string& pool, const std::string& device,
+    std::vector<std::string> binding_conditions,
+    std::vector<std::string> binding_failure_conditions,
+    auto... tolerations) {
+  api::DeviceRequestAllocationResult r;
+  r.request = request;
+  r.driver = driver;
+  r.pool = pool;
+  r.device = device;
+  r.binding_conditions = std::move(binding_conditions);
+  r.binding_failure_conditions = std::move(binding_failure_conditions);
+  r.tolerations = {tolerations...};
+  return r;
+}
+
 std::vector<api::DeviceRequestAllocationResult> MultipleDeviceAllocationResults(
     const std::string& request, const std::string& driver,
     const std::string& pool, int64_t count, int64_t start_index);

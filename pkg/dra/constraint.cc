@@ -14,8 +14,8 @@ const api::DeviceAttribute* LookupAttribute(const api::Device& device,
   return device.attributes.Find(name.substr(slash + 1));
 }
 
-bool MatchAttributeConstraint::Applies(std::string_view request,
-                                       std::string_view sub_request) const {
+bool ClaimConstraint::Applies(std::string_view request,
+                              std::string_view sub_request) const {
   if (requests_.empty()) return true;
   auto listed = [&](std::string_view name) {
     return std::find(requests_.begin(), requests_.end(), name) !=
@@ -65,6 +65,50 @@ bool MatchAttributeConstraint::Add(std::string_view request,
 void MatchAttributeConstraint::Remove(std::string_view request,
                                       std::string_view sub_request) {
   if (!Applies(request, sub_request)) return;
+  --num_devices_;
+}
+
+bool DistinctAttributeConstraint::Distinct(
+    const api::DeviceAttribute& attribute) const {
+  for (const auto& [request, held] : values_) {
+    if (attribute.string_value) {
+      if (held->string_value && *held->string_value == *attribute.string_value)
+        return false;
+    } else if (attribute.int_value) {
+      if (held->int_value && *held->int_value == *attribute.int_value)
+        return false;
+    } else if (attribute.bool_value) {
+      if (held->bool_value && *held->bool_value == *attribute.bool_value)
+        return false;
+    } else if (attribute.version_value) {
+      if (held->version_value &&
+          *held->version_value == *attribute.version_value)
+        return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool DistinctAttributeConstraint::Add(std::string_view request,
+                                      std::string_view sub_request,
+                                      const api::Device& device,
+                                      std::string_view driver) {
+  if (!Applies(request, sub_request)) return true;
+  const api::DeviceAttribute* attr =
+      LookupAttribute(device, driver, attribute_name_);
+  if (attr == nullptr) return false;
+  if (num_devices_ > 0 && !Distinct(*attr)) return false;
+  values_[request] = attr;
+  ++num_devices_;
+  return true;
+}
+
+void DistinctAttributeConstraint::Remove(std::string_view request,
+                                         std::string_view sub_request) {
+  if (!Applies(request, sub_request)) return;
+  values_.erase(request);
   --num_devices_;
 }
 

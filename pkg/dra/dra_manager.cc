@@ -16,16 +16,31 @@ int64_t Version(const api::ResourceClaim& c) {
   return v;
 }
 
-// Calls f(DeviceId) for every device the claim's allocation holds, leaving
-// out results with admin access (they do not take a device from others).
-template <typename F>
-void ForeachAllocatedDevice(const api::ResourceClaim& c, F&& f) {
+// Calls dedicated(DeviceId) for every device the claim's allocation holds
+// for itself, and shared(DeviceId, result) for every share of a device
+// (with consumable capacity on), leaving out results with admin access
+// (they do not take a device from others).
+template <typename D, typename S>
+void ForeachAllocatedDevice(const api::ResourceClaim& c,
+                            bool consumable_capacity, D&& dedicated,
+                            S&& shared) {
   if (!c.status.allocation) return;
   for (const api::DeviceRequestAllocationResult& r :
        c.status.allocation->devices.results) {
     if (r.admin_access.value_or(false)) continue;
-    f(DeviceId{r.driver, r.pool, r.device});
+    DeviceId id{r.driver, r.pool, r.device};
+    if (consumable_capacity && r.share_id) {
+      shared(std::move(id), r);
+    } else {
+      dedicated(std::move(id));
+    }
   }
+}
+
+ConsumedCapacity Consumed(const api::DeviceRequestAllocationResult& r) {
+  ConsumedCapacity out;
+  for (const auto& [name, value] : r.consumed_capacity) out.emplace(name, value);
+  return out;
 }
 
 }  // namespace
@@ -140,7 +155,19 @@ DraManager::AllocationState DraManager::SnapshotForAllocation() const {
     }
     taken_bits_index_ = index;
   }
-  return {index, taken_bits_};
+  if (shared_snapshot_ == nullptr || shared_snapshot_index_ != index) {
+    auto snapshot = std::make_shared<SharedAllocations>();
+    snapshot->shared = AllocatedDevices(index->num_devices());
+    for (const auto& [id, shares] : shares_) {
+      for (uint32_t ordinal : index->Ordinals(id)) {
+        if (shares.count > 0) snapshot->shared.Set(ordinal, true);
+        if (shares.capacity) snapshot->capacity[ordinal] = *shares.capacity;
+      }
+    }
+    shared_snapshot_ = std::move(snapshot);
+    shared_snapshot_index_ = index;
+  }
+  return {index, taken_bits_, shared_snapshot_};
 }
 
 void DraManager::MarkLocked(const DeviceId& id, bool taken) {
@@ -155,19 +182,44 @@ void DraManager::MarkLocked(const DeviceId& id, bool taken) {
 // ---- claims: the assume cache and the allocated devices ----
 
 void DraManager::AddDevices(const api::ResourceClaim& c) {
-  ForeachAllocatedDevice(c, [&](DeviceId id) {
-    if (++allocated_[id] == 1) MarkLocked(id, true);
-  });
+  ForeachAllocatedDevice(
+      c, consumable_capacity_,
+      [&](DeviceId id) {
+        if (++allocated_[id] == 1) MarkLocked(id, true);
+      },
+      [&](DeviceId id, const api::DeviceRequestAllocationResult& r) {
+        Shares& shares = shares_[std::move(id)];
+        ++shares.count;
+        if (!r.consumed_capacity.empty()) {
+          if (!shares.capacity) shares.capacity.emplace();
+          AddCapacity(*shares.capacity, Consumed(r));
+        }
+        shared_snapshot_.reset();
+      });
 }
 
 void DraManager::RemoveDevices(const api::ResourceClaim& c) {
-  ForeachAllocatedDevice(c, [&](const DeviceId& id) {
-    auto it = allocated_.find(id);
-    if (it != allocated_.end() && --it->second <= 0) {
-      allocated_.erase(it);
-      MarkLocked(id, false);
-    }
-  });
+  ForeachAllocatedDevice(
+      c, consumable_capacity_,
+      [&](const DeviceId& id) {
+        auto it = allocated_.find(id);
+        if (it != allocated_.end() && --it->second <= 0) {
+          allocated_.erase(it);
+          MarkLocked(id, false);
+        }
+      },
+      [&](const DeviceId& id, const api::DeviceRequestAllocationResult& r) {
+        auto it = shares_.find(id);
+        if (it == shares_.end()) return;
+        Shares& shares = it->second;
+        --shares.count;
+        if (shares.capacity && !r.consumed_capacity.empty() &&
+            SubtractCapacity(*shares.capacity, Consumed(r))) {
+          shares.capacity.reset();
+        }
+        if (shares.count <= 0 && !shares.capacity) shares_.erase(it);
+        shared_snapshot_.reset();
+      });
 }
 
 // Allocations are immutable: a claim's devices change only when its
@@ -306,8 +358,12 @@ bool DraManager::ClaimHasPendingAllocation(const std::string& uid) const {
 DeviceIdSet DraManager::ListAllAllocatedDevices() const {
   std::lock_guard lock(mu_);
   DeviceIdSet out;
-  out.reserve(allocated_.size());
+  out.reserve(allocated_.size() + shares_.size());
   for (const auto& [id, count] : allocated_) out.insert(id);
+  // As kube's ListAllAllocatedDevices, a shared device counts as allocated.
+  for (const auto& [id, shares] : shares_) {
+    if (shares.count > 0) out.insert(id);
+  }
   return out;
 }
 

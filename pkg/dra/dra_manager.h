@@ -16,6 +16,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -36,7 +37,10 @@ class DraManager {
   using Listener = std::function<void(const framework::ClusterEvent&,
                                       const framework::EventObjects&)>;
 
-  DraManager() = default;
+  // `consumable_capacity`: DRAConsumableCapacity. Off, a share of a device
+  // counts as the whole device, as kube's legacy dedicated mode.
+  explicit DraManager(bool consumable_capacity = true)
+      : consumable_capacity_(consumable_capacity) {}
   DraManager(const DraManager&) = delete;
   DraManager& operator=(const DraManager&) = delete;
 
@@ -84,7 +88,8 @@ class DraManager {
   bool ClaimHasPendingAllocation(const std::string& uid) const;
 
   // Devices allocated to cached claims plus those of in-flight claims
-  // (admin-access results excluded), as one consistent set.
+  // (admin-access results excluded; a shared device counts), as one
+  // consistent set.
   DeviceIdSet ListAllAllocatedDevices() const;
 
   // The same, as what one scheduling cycle's allocator takes: the slices
@@ -94,6 +99,8 @@ class DraManager {
   struct AllocationState {
     std::shared_ptr<const SliceIndex> slices;
     AllocatedDevices taken;
+    // Devices with shares and what the shares consume (never null).
+    std::shared_ptr<const SharedAllocations> shared;
   };
   AllocationState SnapshotForAllocation() const;
 
@@ -127,6 +134,18 @@ class DraManager {
   // How many cached claims and in-flight allocations hold each device
   // (allocations are immutable, so a count per device is exact).
   std::unordered_map<DeviceId, int, DeviceIdHash> allocated_;
+  // Shares of devices that allow multiple allocations: how many results
+  // hold one, and what they consume together (kube's AggregatedCapacity:
+  // absent when no share recorded any, dropped when it sums to zero).
+  struct Shares {
+    int count = 0;
+    std::optional<ConsumedCapacity> capacity;
+  };
+  std::unordered_map<DeviceId, Shares, DeviceIdHash> shares_;
+  bool consumable_capacity_ = true;
+  // shares_ by the current index's ordinals; null when stale.
+  mutable std::shared_ptr<const SharedAllocations> shared_snapshot_;
+  mutable std::shared_ptr<const SliceIndex> shared_snapshot_index_;
   // allocated_ as bits over slice_index_'s device ordinals; valid while
   // taken_bits_index_ is slice_index_.
   mutable AllocatedDevices taken_bits_;

@@ -205,6 +205,15 @@ util::Result<bool> NodeMatches(const api::Node& node,
   return false;
 }
 
+bool HasBindingConditions(const SliceIndex& index, const Pool& pool) {
+  for (uint32_t s : pool.slices) {
+    for (const api::Device& device : index.slice(s).slice->spec.devices) {
+      if (!device.binding_conditions.empty()) return true;
+    }
+  }
+  return false;
+}
+
 util::Result<std::vector<Pool>> GatherPools(const SliceIndex& index,
                                             const api::Node& node,
                                             bool partitionable_devices) {
@@ -280,6 +289,11 @@ util::Result<std::vector<Pool>> GatherPools(const SliceIndex& index,
     pools.push_back(
         BuildPool(index, pool_id, current, all, partitionable_devices));
   }
+  // Devices with binding conditions make a pod wait in PreBind, so pools
+  // that have any are tried after all others (in the same order).
+  std::stable_partition(pools.begin(), pools.end(), [&](const Pool& pool) {
+    return !HasBindingConditions(index, pool);
+  });
   return pools;
 }
 

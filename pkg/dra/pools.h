@@ -47,7 +47,12 @@ util::Result<bool> NodeMatches(const api::Node& node,
                                const std::optional<bool>& all_nodes,
                                const api::CompiledNodeSelector* selector);
 
-// The pools `node` sees, sorted by (driver, pool name). Fails (Kubernetes'
+// Whether a device of the pool's slices for the node has binding
+// conditions.
+bool HasBindingConditions(const SliceIndex& index, const Pool& pool);
+
+// The pools `node` sees, sorted by (driver, pool name), those with devices
+// that have binding conditions last. Fails (Kubernetes'
 // message, without the "gather pool information: " its caller adds) only
 // when a node selector does not parse.
 util::Result<std::vector<Pool>> GatherPools(const SliceIndex& index,

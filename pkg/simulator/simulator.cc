@@ -380,7 +380,8 @@ util::Result<SimulationResult> SimulateFrom(
 
   // DRA's classes, slices and claims, as the informers would deliver them
   // (it outlives the scheduler, which listens to it).
-  dra::DraManager dra;
+  dra::DraManager dra(
+      options.features.Enabled(config::Feature::kDRAConsumableCapacity));
   dra.SetServed(cluster.dra_served);
   for (const auto& c : cluster.device_classes) {
     dra.UpsertDeviceClass(std::make_shared<const api::DeviceClass>(c));

@@ -45,8 +45,10 @@ DynamicResources::DynamicResources(Options options, framework::Handle& handle)
     : options_(options),
       handle_(handle),
       manager_(handle.dra_manager()),
-      selectors_(
-          std::make_shared<cel::dra::SelectorCache>(kSelectorCacheSize)) {}
+      selectors_(std::make_shared<cel::dra::SelectorCache>(
+          kSelectorCacheSize,
+          cel::dra::Features{.consumable_capacity =
+                                 options.features.consumable_capacity})) {}
 
 // ---------------------------------------------------------------- claims
 
@@ -280,7 +282,7 @@ framework::Status DynamicResources::PreFilter(
     // cycles), read together and frozen for this cycle as kube does.
     dra::DraManager::AllocationState taken = manager_->SnapshotForAllocation();
     data->allocator = std::make_shared<const dra::Allocator>(
-        options_.features, std::move(taken.taken),
+        options_.features, std::move(taken.taken), std::move(taken.shared),
         [classes](
             std::string_view name) -> std::shared_ptr<const api::DeviceClass> {
           auto it = classes->find(name);
@@ -615,12 +617,16 @@ util::Result<std::unique_ptr<framework::Plugin>> NewDynamicResources(
   options.features.partitionable_devices =
       gates.Enabled(Feature::kDRAPartitionableDevices);
   options.features.device_taints = gates.Enabled(Feature::kDRADeviceTaints);
+  options.features.consumable_capacity =
+      gates.Enabled(Feature::kDRAConsumableCapacity);
+  options.features.device_binding_and_status =
+      gates.Enabled(Feature::kDRADeviceBindingConditions) &&
+      gates.Enabled(Feature::kDRAResourceClaimDeviceStatus);
   // What kube's experimental allocator and the alpha extras add is not
   // implemented: refuse them rather than schedule differently than kube.
   if (options.enabled) {
     for (Feature f :
-         {Feature::kDRAConsumableCapacity, Feature::kDRAExtendedResource,
-          Feature::kDRADeviceTaintRules}) {
+         {Feature::kDRAExtendedResource, Feature::kDRADeviceTaintRules}) {
       if (gates.Enabled(f)) {
         return util::Error("DynamicResources: feature gate " +
                            std::string(config::FeatureName(f)) +
