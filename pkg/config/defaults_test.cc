@@ -39,12 +39,13 @@ void ExpectDefaultArgs(const Profile& profile) {
   ASSERT_NE(preemption, nullptr);
   EXPECT_EQ(preemption->min_candidate_nodes_percentage, 10);
   EXPECT_EQ(preemption->min_candidate_nodes_absolute, 100);
-  // DRASchedulerFilterTimeout is on: 10 s; binding conditions are off, so no
-  // binding timeout.
+  // DRASchedulerFilterTimeout is on: 10 s; binding conditions are on at
+  // v1.36 (DRADeviceBindingConditions and DRAResourceClaimDeviceStatus):
+  // 10 minutes.
   auto* dra = Args<DynamicResourcesArgs>(profile, "DynamicResources");
   ASSERT_NE(dra, nullptr);
   EXPECT_EQ(dra->filter_timeout, std::chrono::seconds(10));
-  EXPECT_EQ(dra->binding_timeout, std::chrono::seconds(0));
+  EXPECT_EQ(dra->binding_timeout, std::chrono::minutes(10));
   auto* affinity = Args<InterPodAffinityArgs>(profile, "InterPodAffinity");
   ASSERT_NE(affinity, nullptr);
   EXPECT_EQ(affinity->hard_pod_affinity_weight, 1);

@@ -639,7 +639,6 @@ namespace {
 // Gates kube-scheduler v1.36 reads whose behaviour ksched does not have yet.
 // Remove a gate here when its feature lands.
 constexpr Feature kNotBuilt[] = {
-    kDRADeviceBindingConditions,
     kDRADeviceTaintRules,
     kDRAExtendedResource,
     kDRAListTypeAttributes,

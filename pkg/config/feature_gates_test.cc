@@ -698,7 +698,7 @@ TEST(FeatureGatesTest, HelpListsAlphaAndBetaGatesWithTheirDefaults) {
 TEST(FeatureGatesTest, GatesKschedDoesNotImplementStayOffAndAreNamed) {
   EXPECT_EQ(
       FeatureGates().not_in_effect(),
-      (std::vector<Feature>{kDRADeviceBindingConditions, kDRAExtendedResource}));
+      (std::vector<Feature>{kDRAExtendedResource}));
   // Before 1.36 every default-on gate is built.
   for (int minor = 32; minor <= 35; ++minor) {
     EXPECT_TRUE(FeatureGates({1, minor}).not_in_effect().empty()) << minor;
@@ -714,7 +714,7 @@ TEST(FeatureGatesTest, GatesKschedDoesNotImplementStayOffAndAreNamed) {
   auto off = FeatureGates::Parse("", "DRAExtendedResource=false", nullptr);
   ASSERT_TRUE(off.ok()) << off.error().message();
   EXPECT_EQ(off->not_in_effect(),
-            (std::vector<Feature>{kDRADeviceBindingConditions}));
+            (std::vector<Feature>{}));
   // AllAlpha turns on alpha gates ksched lacks: named, not on.
   auto all_alpha = FeatureGates::Parse("1.35", "AllAlpha=true", nullptr);
   ASSERT_TRUE(all_alpha.ok()) << all_alpha.error().message();

@@ -32,6 +32,11 @@ struct KubeCase {
   std::string expect_error;
   // allocateOne calls, when the case checks them.
   int64_t expect_num_allocate_one_invocations = 0;
+  // ksched's count, where it takes fewer steps than kube's allocator to
+  // the same answer: before searching a request it counts the free
+  // devices that match it and gives up at once when there are fewer than
+  // it asks for (AllocatorSearch::EnoughCandidates). 0: kube's count.
+  int64_t ksched_num_allocate_one_invocations = 0;
 };
 
 const std::vector<KubeCase>& KubeCases();

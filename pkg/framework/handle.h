@@ -37,6 +37,11 @@ class Handle {
   virtual const Snapshot& snapshot() const = 0;
   virtual Parallelizer& parallelizer() = 0;
   virtual const util::Clock& clock() const = 0;
+  // The name of the profile the plugins run in (metrics' profile label).
+  virtual const std::string& profile_name() const {
+    static const std::string kNone;
+    return kNone;
+  }
   // The labels of a namespace, for namespaceSelector; nullptr if unknown.
   // The pointer stays valid until the next scheduling cycle starts.
   virtual const api::StringMap* NamespaceLabels(std::string_view ns) const = 0;

@@ -41,6 +41,27 @@ class MetricsRecorder {
   }
   // DefaultPreemption ran for a pod (scheduler_preemption_attempts_total),
   // and picked a node with this many victims (scheduler_preemption_victims).
+  // DynamicResources waited in PreBind for a device's binding conditions
+  // (scheduler_dra_bindingconditions_wait_duration_seconds, one
+  // observation per allocated device), and an allocation with such devices
+  // ended, per driver (scheduler_dra_bindingconditions_allocations_total);
+  // status is success, failure, timeout or error.
+  virtual void ObserveBindingConditionsWait(std::string_view profile,
+                                            std::string_view driver,
+                                            std::string_view status,
+                                            std::chrono::nanoseconds wait) {
+    (void)profile;
+    (void)driver;
+    (void)status;
+    (void)wait;
+  }
+  virtual void CountBindingConditionsAllocation(std::string_view profile,
+                                                std::string_view driver,
+                                                std::string_view status) {
+    (void)profile;
+    (void)driver;
+    (void)status;
+  }
   virtual void ObservePreemptionAttempt() {}
   virtual void ObservePreemptionVictims(int victims) { (void)victims; }
   // An asynchronous preemption's background work ended, "success" or

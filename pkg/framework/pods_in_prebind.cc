@@ -28,6 +28,15 @@ void PodsInPreBind::Remove(const std::string& uid) {
   pods_.erase(uid);
 }
 
+void PodsInPreBind::CancelAll(const std::string& cause) {
+  std::map<std::string, std::shared_ptr<PodInPreBind>> pods;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    pods = pods_;
+  }
+  for (const auto& [uid, pod] : pods) pod->CancelPod(cause);
+}
+
 std::shared_ptr<PodInPreBind> PodsInPreBind::Get(const std::string& uid) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = pods_.find(uid);

@@ -43,6 +43,9 @@ class PodsInPreBind {
   std::shared_ptr<PodInPreBind> Add(const std::string& uid);
   void Remove(const std::string& uid);
   std::shared_ptr<PodInPreBind> Get(const std::string& uid) const;
+  // Cancels every pod still in PreBind (shutdown: a PreBind that waits for
+  // devices' binding conditions would otherwise hold it up for minutes).
+  void CancelAll(const std::string& cause);
 
  private:
   mutable std::mutex mu_;

@@ -25,6 +25,10 @@ const std::vector<double>& PermitWaitBuckets() {
   static const std::vector<double> bounds = ExponentialBuckets(0.001, 2, 15);
   return bounds;
 }
+const std::vector<double>& BindingConditionsBuckets() {
+  static const std::vector<double> bounds = ExponentialBuckets(0.1, 2, 14);
+  return bounds;
+}
 const std::vector<double>& SliBuckets() {
   static const std::vector<double> bounds = ExponentialBuckets(0.01, 2, 20);
   return bounds;
@@ -180,7 +184,23 @@ SchedulerMetrics::SchedulerMetrics(prometheus::Registry& registry,
                        .Name("scheduler_permit_wait_duration_seconds")
                        .Help(Annotated(Stability::kBeta,
                                        "Duration of waiting on permit."))
-                       .Register(registry)) {
+                       .Register(registry)),
+      binding_conditions_allocations_(
+          prometheus::BuildCounter()
+              .Name("scheduler_dra_bindingconditions_allocations_total")
+              .Help(Annotated(Stability::kAlpha,
+                              "Number of allocations using devices with "
+                              "BindingConditions, counted per driver per "
+                              "scheduling attempt"))
+              .Register(registry)),
+      binding_conditions_wait_(
+          prometheus::BuildHistogram()
+              .Name("scheduler_dra_bindingconditions_wait_duration_seconds")
+              .Help(Annotated(Stability::kAlpha,
+                              "Time in seconds spent waiting for "
+                              "BindingConditions to be satisfied during "
+                              "PreBind."))
+              .Register(registry)) {
   if (async_preemption) {
     preemption_goroutines_ =
         &prometheus::BuildCounter()
@@ -352,6 +372,27 @@ void SchedulerMetrics::ObservePermitWait(framework::Code result,
       .Add({{"result", std::string(framework::CodeName(result))}},
            PermitWaitBuckets())
       .Observe(std::chrono::duration<double>(duration).count());
+}
+
+void SchedulerMetrics::ObserveBindingConditionsWait(
+    std::string_view profile, std::string_view driver, std::string_view status,
+    std::chrono::nanoseconds wait) {
+  binding_conditions_wait_
+      .Add({{"profile", std::string(profile)},
+            {"driver", std::string(driver)},
+            {"status", std::string(status)}},
+           BindingConditionsBuckets())
+      .Observe(std::chrono::duration<double>(wait).count());
+}
+
+void SchedulerMetrics::CountBindingConditionsAllocation(
+    std::string_view profile, std::string_view driver,
+    std::string_view status) {
+  binding_conditions_allocations_
+      .Add({{"profile", std::string(profile)},
+            {"driver", std::string(driver)},
+            {"status", std::string(status)}})
+      .Increment();
 }
 
 void SchedulerMetrics::ObservePreemptionAttempt() {

@@ -79,6 +79,15 @@ class SchedulerMetrics final : public framework::MetricsRecorder {
   // scheduler_preemption_attempts_total and scheduler_preemption_victims.
   void ObservePermitWait(framework::Code result,
                          std::chrono::nanoseconds duration) override;
+  // scheduler_dra_bindingconditions_wait_duration_seconds and
+  // scheduler_dra_bindingconditions_allocations_total{profile,driver,status}.
+  void ObserveBindingConditionsWait(std::string_view profile,
+                                    std::string_view driver,
+                                    std::string_view status,
+                                    std::chrono::nanoseconds wait) override;
+  void CountBindingConditionsAllocation(std::string_view profile,
+                                        std::string_view driver,
+                                        std::string_view status) override;
   void ObservePreemptionAttempt() override;
   void ObservePreemptionVictims(int victims) override;
   // scheduler_preemption_goroutines_execution_total{result} and
@@ -113,6 +122,8 @@ class SchedulerMetrics final : public framework::MetricsRecorder {
   prometheus::Family<prometheus::Histogram>& extension_point_duration_;
   prometheus::Family<prometheus::Histogram>& plugin_duration_;
   prometheus::Family<prometheus::Histogram>& permit_wait_;
+  prometheus::Family<prometheus::Counter>& binding_conditions_allocations_;
+  prometheus::Family<prometheus::Histogram>& binding_conditions_wait_;
   // Plugin histograms by label set, so the sampled per-node Filter calls
   // look one up under a short lock instead of hashing labels each time.
   // The series of one plugin, extension point and status, made on first

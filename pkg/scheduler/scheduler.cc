@@ -132,6 +132,7 @@ Scheduler::~Scheduler() {
   waiting_pods_.ForEach([](framework::WaitingPod& waiting) {
     waiting.Reject("", "the scheduler is shutting down");
   });
+  pods_in_prebind_.CancelAll("the scheduler is shutting down");
   if (binding_pool_) binding_pool_->Drain();
 }
 

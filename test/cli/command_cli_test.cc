@@ -183,8 +183,7 @@ TEST(CommandCliTest, EmulatedVersionAndFeatureGatesAsKubeTakesThem) {
   const auto plain = RunCommand(simulate);
   EXPECT_FALSE(Has(plain.err, "decides as"));
   EXPECT_EQ(Count(plain.err,
-                  "note: not yet in effect: DRADeviceBindingConditions, "
-                  "DRAExtendedResource"),
+                  "note: not yet in effect: DRAExtendedResource"),
             1)
       << plain.err;
   // --quiet leaves the note out; at 1.35 there is nothing to say.

@@ -74,7 +74,7 @@ class Framework final : public Handle {
       const config::Profile& profile, const Registry& registry,
       Options options);
 
-  const std::string& profile_name() const { return profile_name_; }
+  const std::string& profile_name() const override { return profile_name_; }
   std::optional<int32_t> percentage_of_nodes_to_score() const {
     return percentage_of_nodes_to_score_;
   }

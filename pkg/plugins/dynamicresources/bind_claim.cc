@@ -80,6 +80,20 @@ DynamicResources::BindClaim(
         api::ResourceClaimConsumerReference{.resource = "pods",
                                             .name = pod.metadata.name,
                                             .uid = pod.metadata.uid});
+    // With binding conditions on, every allocation carries the time it was
+    // made (bindingTimeout counts from it), whether or not its devices
+    // have conditions.
+    if (binding_conditions()) {
+      if (!claim->status.allocation) {
+        failure = util::Error("claim " + Ref(*claim) +
+                              " got deallocated elsewhere in the meantime");
+        break;
+      }
+      if (!claim->status.allocation->allocation_timestamp) {
+        claim->status.allocation->allocation_timestamp = api::Time{
+            std::chrono::floor<std::chrono::seconds>(WallNow())};
+      }
+    }
     framework::ClaimWrite w = writer->UpdateResourceClaimStatus(*claim);
     if (!w.ok()) {
       failure = util::Error(

@@ -7,6 +7,7 @@
 #include "pkg/dra/resourceclaim.h"
 #include "pkg/framework/cancel_cause.h"
 #include "pkg/framework/cycle_recorder.h"
+#include "pkg/plugins/dynamicresources/binding_conditions.h"
 #include "pkg/plugins/dynamicresources/state.h"
 #include "pkg/plugins/helper/normalize_score.h"
 
@@ -311,6 +312,19 @@ framework::Status DynamicResources::Filter(
     const auto& selector = data->infos[i].available_on_nodes;
     if (selector != nullptr && !selector->Matches(node)) {
       unavailable.push_back(i);
+      continue;
+    }
+    // An allocated claim whose binding failed, or that has waited past
+    // bindingTimeout, is given back by PostFilter so other devices can be
+    // tried.
+    const api::ResourceClaim& claim = *data->claims[i];
+    if (claim.status.allocation && binding_conditions()) {
+      util::Result<bool> ready = dynamic_resources::ClaimReadyForBinding(claim);
+      if (!ready.ok() ||
+          (!*ready && dynamic_resources::ClaimBindingTimedOut(
+                          claim, options_.binding_timeout, WallNow()))) {
+        unavailable.push_back(i);
+      }
     }
   }
 
@@ -333,8 +347,12 @@ framework::Status DynamicResources::Filter(
     using Code = dra::AllocateResult::Code;
     switch (r.code) {
       case Code::kTimedOut:
-        return framework::Status::Unresolvable(
-            "timed out trying to allocate devices");
+        // Possibly transient: an error retries after backoff rather than
+        // waiting for a cluster event. The node's slices may be the cause,
+        // so it is named.
+        return framework::Status::Error("node " + node_info.name() +
+                                        ": timed out trying to allocate "
+                                        "devices");
       case Code::kFailedOnNode:
         return framework::Status::Unresolvable(r.message);
       case Code::kCanceled:
@@ -579,7 +597,7 @@ framework::Status DynamicResources::PreBindPreFlight(
 
 framework::Status DynamicResources::PreBind(framework::CycleState& state,
                                             const framework::PodInfo& pod_info,
-                                            const std::string& /*node*/) {
+                                            const std::string& node) {
   if (!options_.enabled) return {};
   DraState* data = ReadState(state);
   if (data == nullptr) return StateNotFound();
@@ -596,7 +614,11 @@ framework::Status DynamicResources::PreBind(framework::CycleState& state,
     if (!bound.ok()) return framework::Status::Error(bound.error().message());
     data->claims[i] = std::move(*bound);
   }
-  return {};
+  if (!binding_conditions() ||
+      !dynamic_resources::AnyBindingConditions(data->claims)) {
+    return {};
+  }
+  return WaitForBindingConditions(state, data->claims, pod, node);
 }
 
 bool DynamicResources::SignPod(const api::Pod& pod, api::Pod& /*into*/) const {
@@ -633,15 +655,12 @@ util::Result<std::unique_ptr<framework::Plugin>> NewDynamicResources(
                            " is not supported by ksched");
       }
     }
-    if (gates.Enabled(Feature::kDRADeviceBindingConditions) &&
-        gates.Enabled(Feature::kDRAResourceClaimDeviceStatus)) {
-      return util::Error(
-          "DynamicResources: feature gate DRADeviceBindingConditions is not "
-          "supported by ksched");
-    }
   }
   if (const auto* a = dynamic_cast<const config::DynamicResourcesArgs*>(args)) {
     options.filter_timeout = a->filter_timeout;
+    if (a->binding_timeout.count() > 0) {
+      options.binding_timeout = a->binding_timeout;
+    }
   } else if (gates.Enabled(Feature::kDRASchedulerFilterTimeout)) {
     options.filter_timeout = std::chrono::seconds(10);
   }

@@ -14,7 +14,9 @@
 //   Reserve     holds the chosen devices in flight, so no other cycle
 //               takes them
 //   PreBind     writes the finalizer, then the allocation and reservedFor
-//               into each claim (retrying conflicts)
+//               into each claim (retrying conflicts); with binding
+//               conditions, waits until the devices' drivers report them
+//               (or a failure, or bindingTimeout)
 //   Unreserve   lets the in-flight devices go and removes the pod from
 //               reservedFor
 //
@@ -25,6 +27,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -60,6 +63,17 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
     dra::Features features;
     // filterTimeout; zero means none.
     std::chrono::nanoseconds filter_timeout{0};
+    // bindingTimeout: how long PreBind waits for binding conditions, and
+    // after an allocation's timestamp a claim still waiting is given back.
+    std::chrono::nanoseconds binding_timeout{std::chrono::minutes(10)};
+    // How often PreBind looks at the claims while it waits. kube looks
+    // every 5 s; a shorter look binds sooner after a driver reports, and
+    // costs a few lookups in the claim cache.
+    std::chrono::nanoseconds binding_poll_interval{
+        std::chrono::milliseconds(200)};
+    // PreBind's waits go through this (tests move a fake clock); null:
+    // the thread sleeps.
+    std::function<void(std::chrono::nanoseconds)> sleep;
   };
   DynamicResources(Options options, framework::Handle& handle);
 
@@ -128,6 +142,17 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
       const api::Pod& pod);
   framework::Status ValidateDeviceClass(std::string_view class_name,
                                         const std::string& request) const;
+  // PreBind's wait for the binding conditions of the pod's devices;
+  // `claims` are updated to what the cache holds as the drivers report.
+  framework::Status WaitForBindingConditions(
+      const framework::CycleState& state,
+      std::vector<std::shared_ptr<const api::ResourceClaim>>& claims,
+      const api::Pod& pod, const std::string& node);
+  bool binding_conditions() const {
+    return options_.features.device_binding_and_status;
+  }
+  // The handle's wall clock, as claims' timestamps count.
+  api::Timestamp WallNow() const;
 
   Options options_;
   framework::Handle& handle_;

@@ -190,9 +190,19 @@ api::ResourceClaim Allocated(api::ResourceClaim c, api::AllocationResult a) {
   return c;
 }
 
+// An allocation timestamp whose value is not checked (kube's
+// addAllocationTimestamp: v1.36's PreBind stamps every allocation it
+// writes when binding conditions are on).
+const api::Time kAnyTimestamp{api::Timestamp::max()};
+
+// The claim as PreBind writes it: reserved for the pod, and an allocated
+// claim stamped.
 api::ResourceClaim Reserved(api::ResourceClaim c) {
   c.status.reserved_for.push_back(
       {.resource = "pods", .name = kPodName, .uid = kPodUid});
+  if (c.status.allocation && !c.status.allocation->allocation_timestamp) {
+    c.status.allocation->allocation_timestamp = kAnyTimestamp;
+  }
   return c;
 }
 
@@ -369,6 +379,12 @@ class PluginCasesTest : public ::testing::Test {
     got.metadata.uid.clear();
     want.metadata.resource_version.clear();
     want.metadata.uid.clear();
+    if (want.status.allocation &&
+        want.status.allocation->allocation_timestamp == kAnyTimestamp &&
+        got.status.allocation && got.status.allocation->allocation_timestamp) {
+      want.status.allocation->allocation_timestamp =
+          got.status.allocation->allocation_timestamp;
+    }
     EXPECT_EQ(got, want) << name;
   }
   // The claim the scheduler now works with (the assume cache).
@@ -716,8 +732,11 @@ TEST_F(PluginCasesTest, BindFailure) {
       .node_selector = LabelSelector("kubernetes.io/hostname", kNode)};
   Outcome o = Run({.claims = {claim}, .unreserve_after_prebind = true});
   EXPECT_TRUE(o.prebind->IsSuccess());
-  // Unreserve takes the pod out of reservedFor and keeps the allocation.
-  ExpectStored(kClaimName, claim);
+  // Unreserve takes the pod out of reservedFor and keeps the allocation,
+  // as PreBind stamped it.
+  api::ResourceClaim want = claim;
+  want.status.allocation->allocation_timestamp = kAnyTimestamp;
+  ExpectStored(kClaimName, want);
   EXPECT_EQ(api_.calls.back(), "unreserve default/my-pod-my-resource 1234");
 }
 
