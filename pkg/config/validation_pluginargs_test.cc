@@ -231,8 +231,14 @@ TEST(PluginArgsValidationTest, DynamicResources) {
             std::string(kArgs) +
                 "filterTimeout: Invalid value: \"-1s\": must be zero or "
                 "positive");
-  // Binding conditions are alpha and off: a binding timeout is forbidden.
+  // Binding conditions are on at v1.36: a binding timeout is taken; with
+  // them off (as before 1.36) it is forbidden.
   EXPECT_EQ(ErrorFor(WithArgs("DynamicResources", "{bindingTimeout: 5m}")),
+            "<accepted>");
+  LoadOptions without_binding;
+  without_binding.gates.Set(Feature::kDRADeviceBindingConditions, false);
+  EXPECT_EQ(ErrorFor(WithArgs("DynamicResources", "{bindingTimeout: 5m}"),
+                     without_binding),
             std::string(kArgs) +
                 "bindingTimeout: Forbidden: DRADeviceBindingConditions or "
                 "DRAResourceClaimDeviceStatus feature gate is disabled");
