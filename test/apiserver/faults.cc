@@ -118,6 +118,11 @@ void Faults::Record(const std::string& method, const std::string& target) {
   requests_.emplace_back(method, target);
 }
 
+std::vector<std::pair<std::string, std::string>> Faults::Requests() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return requests_;
+}
+
 int Faults::Count(const std::string& method,
                   const std::string& substring) const {
   std::lock_guard<std::mutex> lock(mu_);

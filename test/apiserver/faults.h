@@ -63,6 +63,8 @@ class Faults {
                      const std::string& configured) const;
 
   void Record(const std::string& method, const std::string& target);
+  // Every request received, in order: method and target.
+  std::vector<std::pair<std::string, std::string>> Requests() const;
   int Count(const std::string& method, const std::string& substring) const;
 
   // What the switches served, counted as it is answered: injected

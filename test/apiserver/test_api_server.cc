@@ -348,6 +348,11 @@ int TestApiServer::RequestCount(const std::string& method,
   return state_->faults.Count(method, path_substring);
 }
 
+std::vector<std::pair<std::string, std::string>> TestApiServer::Requests()
+    const {
+  return state_->faults.Requests();
+}
+
 TestApiServer::FaultsServed TestApiServer::Served() const {
   const State& s = *state_;
   return FaultsServed{.injected = s.faults.InjectedByCode(),

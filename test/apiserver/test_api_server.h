@@ -234,6 +234,9 @@ class TestApiServer {
   void Restart();
   int RequestCount(const std::string& method,
                    const std::string& path_substring) const;
+  // Every request received since Start, in order: method and target
+  // (path and query).
+  std::vector<std::pair<std::string, std::string>> Requests() const;
 
   // What the fault switches served since Start, counted as it was
   // answered: injected failures by HTTP code, requests answered after a
