@@ -507,6 +507,19 @@ void Fields(V& v, PodResourceClaimStatus& c) {
 }
 
 template <typename V>
+void Fields(V& v, ContainerExtendedResourceRequest& r) {
+  v("containerName", r.container_name, Emit::kAlways);
+  v("resourceName", r.resource_name, Emit::kAlways);
+  v("requestName", r.request_name, Emit::kAlways);
+}
+
+template <typename V>
+void Fields(V& v, PodExtendedResourceClaimStatus& s) {
+  v("requestMappings", s.request_mappings, Emit::kAlways);
+  v("resourceClaimName", s.resource_claim_name, Emit::kAlways);
+}
+
+template <typename V>
 void Fields(V& v, PodStatus& s) {
   v("phase", s.phase);
   v("conditions", s.conditions);
@@ -517,6 +530,7 @@ void Fields(V& v, PodStatus& s) {
   v("allocatedResources", s.allocated_resources);
   v("resources", s.resources);
   v("resourceClaimStatuses", s.resource_claim_statuses);
+  v("extendedResourceClaimStatus", s.extended_resource_claim_status);
 }
 
 template <typename V>

@@ -331,6 +331,24 @@ struct PodResourceClaimStatus {
                          const PodResourceClaimStatus&) = default;
 };
 
+// Which device request of the claim the scheduler made for a pod's
+// extended resources backed by DRA serves a container's request of one
+// resource (DRAExtendedResource).
+struct ContainerExtendedResourceRequest {
+  std::string container_name;
+  std::string resource_name;
+  std::string request_name;
+  friend bool operator==(const ContainerExtendedResourceRequest&,
+                         const ContainerExtendedResourceRequest&) = default;
+};
+
+struct PodExtendedResourceClaimStatus {
+  std::vector<ContainerExtendedResourceRequest> request_mappings;
+  std::string resource_claim_name;
+  friend bool operator==(const PodExtendedResourceClaimStatus&,
+                         const PodExtendedResourceClaimStatus&) = default;
+};
+
 struct PodStatus {
   std::string phase;  // Pending, Running, Succeeded, Failed, Unknown
   std::vector<PodCondition> conditions;
@@ -345,6 +363,9 @@ struct PodStatus {
   Box<ResourceRequirements> resources;
   // The claims generated from the spec's resourceClaimTemplateName entries.
   std::vector<PodResourceClaimStatus> resource_claim_statuses;
+  // The claim the scheduler made for the pod's extended resources backed
+  // by DRA.
+  std::optional<PodExtendedResourceClaimStatus> extended_resource_claim_status;
   friend bool operator==(const PodStatus&, const PodStatus&) = default;
 };
 

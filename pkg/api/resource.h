@@ -26,6 +26,10 @@ inline constexpr std::string_view kResourceClaimFinalizer =
 // by DRA.
 inline constexpr std::string_view kExtendedResourceClaimAnnotation =
     "resource.kubernetes.io/extended-resource-claim";
+// The implicit extended resource of every DeviceClass is this prefix and
+// the class's name (resourceapi.ResourceDeviceClassPrefix).
+inline constexpr std::string_view kDeviceClassResourcePrefix =
+    "deviceclass.resource.kubernetes.io/";
 
 // runtime.RawExtension: an arbitrary JSON value (a driver's opaque
 // parameters, a device's status data) kept as compact JSON text. The

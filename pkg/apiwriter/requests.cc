@@ -78,6 +78,25 @@ std::string PodStatusPatch(const framework::PodStatusUpdate& update) {
       w.String(update.nominated_node_name->c_str());
     }
   }
+  if (update.extended_resource_claim_status) {
+    // Keys in the order kube's patch (a map) prints them.
+    const api::PodExtendedResourceClaimStatus& s =
+        *update.extended_resource_claim_status;
+    w.Key("extendedResourceClaimStatus");
+    w.StartObject();
+    w.Key("requestMappings");
+    w.StartArray();
+    for (const api::ContainerExtendedResourceRequest& m : s.request_mappings) {
+      w.StartObject();
+      Field(w, "containerName", m.container_name);
+      Field(w, "requestName", m.request_name);
+      Field(w, "resourceName", m.resource_name);
+      w.EndObject();
+    }
+    w.EndArray();
+    Field(w, "resourceClaimName", s.resource_claim_name);
+    w.EndObject();
+  }
   w.EndObject();
   w.EndObject();
   return buffer.GetString();

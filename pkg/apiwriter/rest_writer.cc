@@ -147,6 +147,25 @@ framework::ClaimWrite RestWriter::GetResourceClaim(const std::string& ns,
                                      ns, name)}));
 }
 
+framework::ClaimWrite RestWriter::CreateResourceClaim(
+    const api::ResourceClaim& claim) {
+  return ClaimAnswer(client_.Do(
+      {.method = "POST",
+       .path = CollectionPath(ResourceOf<api::ResourceClaim>::kResource,
+                              claim.metadata.ns),
+       .body = api::EncodeJson(claim),
+       .content_type = "application/json"}));
+}
+
+Status RestWriter::DeleteResourceClaim(const api::ResourceClaim& claim) {
+  client::ApiResult result =
+      client_.Do({.method = "DELETE",
+                  .path = ObjectPath(ResourceOf<api::ResourceClaim>::kResource,
+                                     claim.metadata.ns, claim.metadata.name)});
+  if (!result.ok() && client::IsNotFound(*result.error)) return Status();
+  return result.ok() ? Status() : Failed(result);
+}
+
 framework::ClaimWrite RestWriter::UpdateResourceClaim(
     const api::ResourceClaim& claim) {
   return ClaimAnswer(

@@ -76,6 +76,10 @@ class RestWriter final : public framework::Binder,
       const api::PodGroup& group, const api::PodGroupStatus& status) override;
   framework::ClaimWrite GetResourceClaim(const std::string& ns,
                                          const std::string& name) override;
+  framework::ClaimWrite CreateResourceClaim(
+      const api::ResourceClaim& claim) override;
+  framework::Status DeleteResourceClaim(
+      const api::ResourceClaim& claim) override;
   framework::ClaimWrite UpdateResourceClaim(
       const api::ResourceClaim& claim) override;
   framework::ClaimWrite UpdateResourceClaimStatus(

@@ -640,7 +640,6 @@ namespace {
 // Remove a gate here when its feature lands.
 constexpr Feature kNotBuilt[] = {
     kDRADeviceTaintRules,
-    kDRAExtendedResource,
     kDRAListTypeAttributes,
     kDRANodeAllocatableResources,
     kDRAWorkloadResourceClaims,

@@ -693,28 +693,20 @@ TEST(FeatureGatesTest, HelpListsAlphaAndBetaGatesWithTheirDefaults) {
   }
 }
 
-// v1.36 turns on gates whose behaviour ksched has not built: they stay
-// off, are named, and cannot be turned on by flag.
+// Gates whose behaviour ksched has not built stay off, are named, and
+// cannot be turned on by flag. Every gate v1.32 to v1.36 turn on by default
+// is built.
 TEST(FeatureGatesTest, GatesKschedDoesNotImplementStayOffAndAreNamed) {
-  EXPECT_EQ(
-      FeatureGates().not_in_effect(),
-      (std::vector<Feature>{kDRAExtendedResource}));
-  // Before 1.36 every default-on gate is built.
-  for (int minor = 32; minor <= 35; ++minor) {
+  for (int minor = 32; minor <= 36; ++minor) {
     EXPECT_TRUE(FeatureGates({1, minor}).not_in_effect().empty()) << minor;
   }
   EXPECT_EQ(ParseError("", "GangScheduling=true,GenericWorkload=true"),
             "[cannot set feature gate GangScheduling to true, ksched does not "
             "implement it yet, cannot set feature gate GenericWorkload to "
             "true, ksched does not implement it yet]");
-  EXPECT_EQ(ParseError("1.35", "DRAExtendedResource=true"),
-            "cannot set feature gate DRAExtendedResource to true, ksched does "
+  EXPECT_EQ(ParseError("1.35", "DRADeviceTaintRules=true"),
+            "cannot set feature gate DRADeviceTaintRules to true, ksched does "
             "not implement it yet");
-  // Turning one off takes it out of the list.
-  auto off = FeatureGates::Parse("", "DRAExtendedResource=false", nullptr);
-  ASSERT_TRUE(off.ok()) << off.error().message();
-  EXPECT_EQ(off->not_in_effect(),
-            (std::vector<Feature>{}));
   // AllAlpha turns on alpha gates ksched lacks: named, not on.
   auto all_alpha = FeatureGates::Parse("1.35", "AllAlpha=true", nullptr);
   ASSERT_TRUE(all_alpha.ok()) << all_alpha.error().message();

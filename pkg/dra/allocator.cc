@@ -80,9 +80,10 @@ Allocator::Allocator(Features features, AllocatedDevices taken,
       slices_(OrEmpty(std::move(slices))),
       selectors_(selectors ? std::move(selectors)
                            : std::make_shared<cel::dra::SelectorCache>(
-                                 1000, cel::dra::Features{
-                                           .consumable_capacity =
-                                               features.consumable_capacity})),
+                                 1000,
+                                 cel::dra::Features{
+                                     .consumable_capacity =
+                                         features.consumable_capacity})),
       taken_(std::move(taken)),
       shared_allocations_(std::move(shared)),
       shared_(std::make_unique<Shared>()) {

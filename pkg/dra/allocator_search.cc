@@ -258,8 +258,7 @@ bool AllocatorSearch::ValidateClaims() {
       }
       if (!features.consumable_capacity) {
         if (request.exactly && request.exactly->capacity) {
-          return Fail("claim " + ClaimRef(claim) + ", request " +
-                      request.name +
+          return Fail("claim " + ClaimRef(claim) + ", request " + request.name +
                       ": has capacity requests, but the DRAConsumableCapacity "
                       "feature is disabled");
         }
@@ -336,9 +335,8 @@ bool AllocatorSearch::ValidateClaims() {
         constraints_[c].push_back(std::make_unique<MatchAttributeConstraint>(
             constraints[i].requests, *constraints[i].match_attribute));
       } else if (constraints[i].distinct_attribute) {
-        constraints_[c].push_back(
-            std::make_unique<DistinctAttributeConstraint>(
-                constraints[i].requests, *constraints[i].distinct_attribute));
+        constraints_[c].push_back(std::make_unique<DistinctAttributeConstraint>(
+            constraints[i].requests, *constraints[i].distinct_attribute));
       } else {
         return Fail("claim " + ClaimRef(claim) + ", constraint #" +
                     std::to_string(i) +
@@ -559,8 +557,9 @@ AllocatorSearch::Step AllocatorSearch::AllocateOne(Position r,
         if (taken != Step::kDone) continue;
         Position next = r;
         next.device = r.device + 1;
-        Step step = AllocateOne(next, inside_sub_request,
-                                Location{.pool = p, .slice = si, .device = d + 1});
+        Step step =
+            AllocateOne(next, inside_sub_request,
+                        Location{.pool = p, .slice = si, .device = d + 1});
         if (step == Step::kDone) return step;
         Deallocate(r, device);
         if (step == Step::kError || step == Step::kMaxSize) return step;
@@ -789,8 +788,7 @@ CapacityFit AllocatorSearch::CapacityFits(const RequestView& request,
   return CmpRequestOverCapacity(
       allocated != committed.end() ? allocated->second : kNone,
       request.capacity_requests(), DeviceOf(device).capacity,
-      allocating != allocating_capacity_.end() ? &allocating->second
-                                               : nullptr);
+      allocating != allocating_capacity_.end() ? &allocating->second : nullptr);
 }
 
 AllocatorSearch::Step AllocatorSearch::AllocateDevice(const Position& r,
@@ -892,7 +890,8 @@ void AllocatorSearch::Deallocate(const Position& r, const DeviceRef& device) {
     }
     // The entry also marks the device as shared by an earlier share of
     // this search, which still needs it.
-    if (picked.capacity_entry_existed) allocating_capacity_.try_emplace(ordinal);
+    if (picked.capacity_entry_existed)
+      allocating_capacity_.try_emplace(ordinal);
   }
   if (picked.marked) {
     for (auto it = allocating_.rbegin(); it != allocating_.rend(); ++it) {

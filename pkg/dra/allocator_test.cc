@@ -150,11 +150,11 @@ class KubeTableTest : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(KubeTableTest, Allocate) { RunKubeCase(KubeCases()[GetParam()]); }
 
-INSTANTIATE_TEST_SUITE_P(
-    Kube, KubeTableTest, ::testing::Range<size_t>(0, KubeCases().size()),
-    [](const ::testing::TestParamInfo<size_t>& info) {
-      return CaseName(KubeCases()[info.param]);
-    });
+INSTANTIATE_TEST_SUITE_P(Kube, KubeTableTest,
+                         ::testing::Range<size_t>(0, KubeCases().size()),
+                         [](const ::testing::TestParamInfo<size_t>& info) {
+                           return CaseName(KubeCases()[info.param]);
+                         });
 
 // The cases v1.36's table added, or that need features ksched gained with
 // it (allocator_kube_cases_v136.cc).
@@ -164,12 +164,11 @@ TEST_P(KubeV136TableTest, Allocate) {
   RunKubeCase(KubeCasesV136()[GetParam()]);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Kube, KubeV136TableTest,
-    ::testing::Range<size_t>(0, KubeCasesV136().size()),
-    [](const ::testing::TestParamInfo<size_t>& info) {
-      return CaseName(KubeCasesV136()[info.param]);
-    });
+INSTANTIATE_TEST_SUITE_P(Kube, KubeV136TableTest,
+                         ::testing::Range<size_t>(0, KubeCasesV136().size()),
+                         [](const ::testing::TestParamInfo<size_t>& info) {
+                           return CaseName(KubeCasesV136()[info.param]);
+                         });
 
 // Kubernetes' "interrupt" subtests: a search that needs ~thousands of
 // steps (6 of 5 devices), stopped by a deadline or cancellation before it
@@ -281,11 +280,11 @@ TEST(AllocatorTest, WithinARequestEachSetOfDevicesIsTriedOnce) {
   auto device = [](const std::string& name, const std::string& value) {
     return Device(name, {}, {{"kind", StringValue(value)}});
   };
-  auto allocator = MakeAllocator(
-      NoFeatures(), {}, {Class(kClassA, kDriverA)},
-      {SliceWithDevices(kSlice1, kNode1, kPool1, kDriverA, device("a1", "A"),
-                        device("a2", "A"), device("b1", "B"),
-                        device("b2", "B"))});
+  auto allocator =
+      MakeAllocator(NoFeatures(), {}, {Class(kClassA, kDriverA)},
+                    {SliceWithDevices(kSlice1, kNode1, kPool1, kDriverA,
+                                      device("a1", "A"), device("a2", "A"),
+                                      device("b1", "B"), device("b2", "B"))});
   api::DeviceConstraint same_kind;
   same_kind.match_attribute = std::string(kDriverA) + "/kind";
   WrapClaim claim =

@@ -68,9 +68,9 @@ api::DeviceClass ClassWithAllowMultipleAllocations(const std::string& name,
                                                    bool multi_alloc) {
   api::DeviceClass c;
   c.metadata.name = name;
-  c.spec.selectors.push_back(CelSelector(
-      Sprintf(R"(device.driver == "%s" && device.allowMultipleAllocations == %v)",
-              driver, multi_alloc)));
+  c.spec.selectors.push_back(CelSelector(Sprintf(
+      R"(device.driver == "%s" && device.allowMultipleAllocations == %v)",
+      driver, multi_alloc)));
   return c;
 }
 
@@ -417,7 +417,8 @@ std::string NanoText(const api::Quantity& q) {
   std::string digits;
   do {
     const int digit = static_cast<int>(v % 10);
-    digits.insert(digits.begin(), static_cast<char>('0' + (digit < 0 ? -digit : digit)));
+    digits.insert(digits.begin(),
+                  static_cast<char>('0' + (digit < 0 ? -digit : digit)));
     v /= 10;
   } while (v != 0);
   return negative ? "-" + digits : digits;
@@ -497,7 +498,8 @@ std::string Describe(const api::AllocationResult& r) {
     out << " " << d.request << "=" << d.driver << "/" << d.pool << "/"
         << d.device << (d.admin_access.value_or(false) ? "(admin)" : "");
     if (!d.tolerations.empty()) out << "+" << d.tolerations.size() << "tol";
-    if (!d.binding_conditions.empty() || !d.binding_failure_conditions.empty()) {
+    if (!d.binding_conditions.empty() ||
+        !d.binding_failure_conditions.empty()) {
       out << " binding{";
       for (const auto& c : d.binding_conditions) out << c << ",";
       out << " failure:";

@@ -386,8 +386,7 @@ DeviceRequestAllocationResultWithBindingConditions(
     const std::string& request, const std::string& driver,
     const std::string& pool, const std::string& device,
     std::vector<std::string> binding_conditions,
-    std::vector<std::string> binding_failure_conditions,
-    auto... tolerations) {
+    std::vector<std::string> binding_failure_conditions, auto... tolerations) {
   api::DeviceRequestAllocationResult r;
   r.request = request;
   r.driver = driver;

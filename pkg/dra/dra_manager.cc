@@ -39,7 +39,8 @@ void ForeachAllocatedDevice(const api::ResourceClaim& c,
 
 ConsumedCapacity Consumed(const api::DeviceRequestAllocationResult& r) {
   ConsumedCapacity out;
-  for (const auto& [name, value] : r.consumed_capacity) out.emplace(name, value);
+  for (const auto& [name, value] : r.consumed_capacity)
+    out.emplace(name, value);
   return out;
 }
 
@@ -62,36 +63,89 @@ std::string DraManager::Key(std::string_view ns, std::string_view name) {
 void DraManager::Notify(framework::EventResource resource, uint32_t action,
                         const api::ResourceClaim* old_claim,
                         const api::ResourceClaim* new_claim) {
+  framework::EventObjects objs;
+  objs.old_claim = old_claim;
+  objs.new_claim = new_claim;
+  NotifyObjects(resource, action, objs);
+}
+
+void DraManager::NotifyObjects(framework::EventResource resource,
+                               uint32_t action,
+                               const framework::EventObjects& objs) {
   Listener listener;
   {
     std::lock_guard lock(mu_);
     listener = listener_;
   }
   if (!listener) return;
-  framework::EventObjects objs;
-  objs.old_claim = old_claim;
-  objs.new_claim = new_claim;
   listener(framework::ClusterEvent{resource, action}, objs);
 }
 
 // ---- classes and slices ----
 
+void DraManager::MapResourcesLocked(
+    const std::shared_ptr<const api::DeviceClass>& now,
+    const api::DeviceClass* old) {
+  const std::optional<std::string>& name = now->spec.extended_resource_name;
+  if (name) {
+    auto held = resource_classes_.find(*name);
+    if (held != resource_classes_.end() && held->second != nullptr) {
+      const api::DeviceClass& other = *held->second;
+      const auto mine = now->metadata.creation_timestamp.value;
+      const auto theirs = other.metadata.creation_timestamp.value;
+      // The older class keeps the name; so does the smaller name among
+      // classes made at once. Like kube, a class that loses the clash is
+      // not mapped under its own implicit name either.
+      if (mine < theirs) return;
+      if (mine == theirs && now->metadata.name >= other.metadata.name) return;
+    }
+  }
+  if (old != nullptr) UnmapResourcesLocked(*old);
+  if (name) resource_classes_[*name] = now;
+  resource_classes_[std::string(api::kDeviceClassResourcePrefix) +
+                    now->metadata.name] = now;
+}
+
+void DraManager::UnmapResourcesLocked(const api::DeviceClass& c) {
+  resource_classes_.erase(std::string(api::kDeviceClassResourcePrefix) +
+                          c.metadata.name);
+  if (c.spec.extended_resource_name) {
+    resource_classes_.erase(*c.spec.extended_resource_name);
+  }
+}
+
+std::shared_ptr<const api::DeviceClass> DraManager::DeviceClassForResource(
+    std::string_view resource) const {
+  std::lock_guard lock(mu_);
+  auto it = resource_classes_.find(resource);
+  return it == resource_classes_.end() ? nullptr : it->second;
+}
+
 void DraManager::UpsertDeviceClass(std::shared_ptr<const api::DeviceClass> c) {
-  bool existed;
+  std::shared_ptr<const api::DeviceClass> old;
   {
     std::lock_guard lock(mu_);
     auto [it, inserted] = classes_.try_emplace(c->metadata.name, c);
-    existed = !inserted;
-    if (existed) it->second = std::move(c);
+    if (!inserted) {
+      old = std::move(it->second);
+      it->second = c;
+    }
+    MapResourcesLocked(c, old.get());
   }
-  Notify(framework::EventResource::kDeviceClass,
-         existed ? framework::kUpdateOther : framework::kAdd, nullptr, nullptr);
+  framework::EventObjects objs;
+  objs.old_device_class = old.get();
+  objs.new_device_class = c.get();
+  NotifyObjects(framework::EventResource::kDeviceClass,
+                old ? framework::kUpdateOther : framework::kAdd, objs);
 }
 
 void DraManager::DeleteDeviceClass(const std::string& name) {
   {
     std::lock_guard lock(mu_);
-    if (classes_.erase(name) == 0) return;
+    auto it = classes_.find(name);
+    if (it == classes_.end()) return;
+    UnmapResourcesLocked(*it->second);
+    classes_.erase(it);
   }
   Notify(framework::EventResource::kDeviceClass, framework::kDelete, nullptr,
          nullptr);

@@ -64,6 +64,13 @@ class DraManager {
   // ---- plugin side ----
   std::shared_ptr<const api::DeviceClass> GetDeviceClass(
       std::string_view name) const;
+  // The class that serves an extended resource (DRAExtendedResource): the
+  // one naming it in spec.extendedResourceName, or the class `<c>` for
+  // "deviceclass.resource.kubernetes.io/<c>"; null when none does. Where
+  // two classes name one resource the newer wins (ties: the smaller name),
+  // as kube's extended resource cache decides.
+  std::shared_ptr<const api::DeviceClass> DeviceClassForResource(
+      std::string_view resource) const;
   // The slices as of now, indexed; rebuilt lazily after a change.
   std::shared_ptr<const SliceIndex> ResourceSlices() const;
   // The claim as the scheduler last knew it (assumed or from the API).
@@ -121,12 +128,20 @@ class DraManager {
   void Notify(framework::EventResource resource, uint32_t action,
               const api::ResourceClaim* old_claim,
               const api::ResourceClaim* new_claim);
+  void NotifyObjects(framework::EventResource resource, uint32_t action,
+                     const framework::EventObjects& objs);
 
   std::atomic<bool> served_{true};
   mutable std::mutex mu_;
   Listener listener_;
   std::map<std::string, std::shared_ptr<const api::DeviceClass>, std::less<>>
       classes_;
+  // Extended resource name -> class (kube's resourceName2class).
+  std::map<std::string, std::shared_ptr<const api::DeviceClass>, std::less<>>
+      resource_classes_;
+  void MapResourcesLocked(const std::shared_ptr<const api::DeviceClass>& now,
+                          const api::DeviceClass* old);
+  void UnmapResourcesLocked(const api::DeviceClass& c);
   std::map<std::string, std::shared_ptr<const api::ResourceSlice>, std::less<>>
       slices_;
   mutable std::shared_ptr<const SliceIndex> slice_index_;   // null: stale

@@ -93,6 +93,8 @@ struct EventObjects {
   const api::PodGroup* new_pod_group = nullptr;
   const api::ResourceClaim* old_claim = nullptr;
   const api::ResourceClaim* new_claim = nullptr;
+  const api::DeviceClass* old_device_class = nullptr;
+  const api::DeviceClass* new_device_class = nullptr;
 };
 
 // Decides whether the event may make `pod` (which this plugin rejected)

@@ -21,6 +21,9 @@ struct PodStatusUpdate {
   std::optional<api::PodCondition> condition;
   // status.nominatedNodeName: a node to set, "" to clear, nullopt to keep.
   std::optional<std::string> nominated_node_name;
+  // status.extendedResourceClaimStatus to set (DRAExtendedResource).
+  std::optional<api::PodExtendedResourceClaimStatus>
+      extended_resource_claim_status;
 };
 
 // What a ResourceClaim write or read answered: the object the server
@@ -65,6 +68,17 @@ class ClusterWriter {
     (void)ns;
     (void)name;
     return ClaimWrite{.error = "resource claims are not supported here"};
+  }
+  // POSTs a new claim (its generateName makes the name); the created
+  // object, or why not.
+  virtual ClaimWrite CreateResourceClaim(const api::ResourceClaim& claim) {
+    (void)claim;
+    return ClaimWrite{.error = "resource claims are not supported here"};
+  }
+  // DELETEs the claim (gone already counts as done).
+  virtual Status DeleteResourceClaim(const api::ResourceClaim& claim) {
+    (void)claim;
+    return Status::Error("resource claims are not supported here");
   }
   virtual ClaimWrite UpdateResourceClaim(const api::ResourceClaim& claim) {
     (void)claim;

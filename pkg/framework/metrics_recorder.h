@@ -62,6 +62,11 @@ class MetricsRecorder {
     (void)driver;
     (void)status;
   }
+  // DynamicResources created a claim for a pod's extended resources,
+  // "success" or "failure" (scheduler_resourceclaim_creates_total).
+  virtual void CountResourceClaimCreate(std::string_view status) {
+    (void)status;
+  }
   virtual void ObservePreemptionAttempt() {}
   virtual void ObservePreemptionVictims(int victims) { (void)victims; }
   // An asynchronous preemption's background work ended, "success" or

@@ -200,6 +200,13 @@ SchedulerMetrics::SchedulerMetrics(prometheus::Registry& registry,
                               "Time in seconds spent waiting for "
                               "BindingConditions to be satisfied during "
                               "PreBind."))
+              .Register(registry)),
+      resourceclaim_creates_(
+          prometheus::BuildCounter()
+              .Name("scheduler_resourceclaim_creates_total")
+              .Help(Annotated(Stability::kAlpha,
+                              "Number of ResourceClaims creation requests "
+                              "within scheduler"))
               .Register(registry)) {
   if (async_preemption) {
     preemption_goroutines_ =
@@ -393,6 +400,10 @@ void SchedulerMetrics::CountBindingConditionsAllocation(
             {"driver", std::string(driver)},
             {"status", std::string(status)}})
       .Increment();
+}
+
+void SchedulerMetrics::CountResourceClaimCreate(std::string_view status) {
+  resourceclaim_creates_.Add({{"status", std::string(status)}}).Increment();
 }
 
 void SchedulerMetrics::ObservePreemptionAttempt() {

@@ -88,6 +88,8 @@ class SchedulerMetrics final : public framework::MetricsRecorder {
   void CountBindingConditionsAllocation(std::string_view profile,
                                         std::string_view driver,
                                         std::string_view status) override;
+  // scheduler_resourceclaim_creates_total{status}.
+  void CountResourceClaimCreate(std::string_view status) override;
   void ObservePreemptionAttempt() override;
   void ObservePreemptionVictims(int victims) override;
   // scheduler_preemption_goroutines_execution_total{result} and
@@ -124,6 +126,7 @@ class SchedulerMetrics final : public framework::MetricsRecorder {
   prometheus::Family<prometheus::Histogram>& permit_wait_;
   prometheus::Family<prometheus::Counter>& binding_conditions_allocations_;
   prometheus::Family<prometheus::Histogram>& binding_conditions_wait_;
+  prometheus::Family<prometheus::Counter>& resourceclaim_creates_;
   // Plugin histograms by label set, so the sampled per-node Filter calls
   // look one up under a short lock instead of hashing labels each time.
   // The series of one plugin, extension point and status, made on first

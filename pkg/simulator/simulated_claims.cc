@@ -36,6 +36,19 @@ ClaimWrite Conflict(const std::string& name) {
                      "changes to the latest version and try again");
 }
 
+// Five characters of the API server's generateName alphabet (no vowels,
+// no look-alikes), made from a count.
+std::string GeneratedSuffix(int64_t n) {
+  static constexpr std::string_view kAlphabet = "bcdfghjklmnpqrstvwxz2456789";
+  std::string out(5, kAlphabet[0]);
+  uint64_t v = static_cast<uint64_t>(n) * 2654435761u;
+  for (char& c : out) {
+    c = kAlphabet[v % kAlphabet.size()];
+    v /= kAlphabet.size();
+  }
+  return out;
+}
+
 ClaimWrite Invalid(const std::string& name, const std::string& cause) {
   return Failure(422, "ResourceClaim.resource.k8s.io \"" + name +
                           "\" is invalid: " + cause);
@@ -45,7 +58,22 @@ ClaimWrite Invalid(const std::string& name, const std::string& cause) {
 }  // namespace simulated_claims_detail
 using namespace simulated_claims_detail;
 
-ClaimWrite SimulatedCluster::CreateResourceClaim(api::ResourceClaim claim) {
+ClaimWrite SimulatedCluster::CreateResourceClaim(
+    const api::ResourceClaim& sent) {
+  api::ResourceClaim claim = sent;
+  if (claim.metadata.name.empty()) {
+    if (claim.metadata.generate_name.empty()) {
+      return Failure(422,
+                     "ResourceClaim.resource.k8s.io \"\" is invalid: "
+                     "metadata.name: Required value: name or "
+                     "generateName is required");
+    }
+    // The API server's five random characters; a count keeps the names of
+    // one simulation the same from run to run.
+    std::lock_guard<std::mutex> lock(mu_);
+    claim.metadata.name = claim.metadata.generate_name.substr(0, 58) +
+                          GeneratedSuffix(++generated_names_);
+  }
   if (claim.metadata.uid.empty()) {
     claim.metadata.uid =
         "claim-" + claim.metadata.ns + "-" + claim.metadata.name;
@@ -67,6 +95,20 @@ ClaimWrite SimulatedCluster::CreateResourceClaim(api::ResourceClaim claim) {
   }
   Deliver(stored);
   return ClaimWrite{.claim = stored};
+}
+
+framework::Status SimulatedCluster::DeleteResourceClaim(
+    const api::ResourceClaim& claim) {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (claims_.erase(ClaimKey(claim.metadata.ns, claim.metadata.name)) == 0) {
+      return framework::Status();  // gone already
+    }
+  }
+  if (dra_ != nullptr) {
+    dra_->DeleteResourceClaim(claim.metadata.ns, claim.metadata.name);
+  }
+  return framework::Status();
 }
 
 std::vector<std::shared_ptr<const api::ResourceClaim>>

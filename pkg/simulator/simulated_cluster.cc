@@ -76,6 +76,10 @@ Status SimulatedCluster::UpdatePodStatus(
   if (update.nominated_node_name) {
     next->status.nominated_node_name = *update.nominated_node_name;
   }
+  if (update.extended_resource_claim_status) {
+    next->status.extended_resource_claim_status =
+        update.extended_resource_claim_status;
+  }
   next->metadata.resource_version = std::to_string(++resource_version_);
   Replace(current, next);
   return Status();

@@ -47,11 +47,16 @@ class SimulatedCluster final : public framework::Binder,
   // them; set before any claim is stored. May stay null (no DRA).
   void set_dra(dra::DraManager* dra) { dra_ = dra; }
 
-  // Stores a claim as the manifests give it or as the resourceclaim
-  // controller creates it, with a new resourceVersion (and a UID when it
-  // has none), and delivers it. Fails, as a create does, when the name is
-  // taken (409 AlreadyExists).
-  framework::ClaimWrite CreateResourceClaim(api::ResourceClaim claim);
+  // Stores a claim as the manifests give it, as the resourceclaim
+  // controller creates it or as the scheduler creates one for extended
+  // resources, with a new resourceVersion (and a UID when it has none), a
+  // name made from generateName when it has none, and delivers it. Fails,
+  // as a create does, when the name is taken (409 AlreadyExists).
+  framework::ClaimWrite CreateResourceClaim(
+      const api::ResourceClaim& claim) override;
+  // Removes a claim and delivers the deletion.
+  framework::Status DeleteResourceClaim(
+      const api::ResourceClaim& claim) override;
   // The claims as they stand now, by namespace/name.
   std::vector<std::shared_ptr<const api::ResourceClaim>> ResourceClaims() const;
 
@@ -121,6 +126,7 @@ class SimulatedCluster final : public framework::Binder,
   dra::DraManager* dra_ = nullptr;
   std::vector<Preemption> preemptions_;
   int64_t resource_version_ = 1000;
+  int64_t generated_names_ = 0;
 };
 
 }  // namespace ksched::simulator

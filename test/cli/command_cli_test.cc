@@ -178,16 +178,18 @@ TEST(CommandCliTest, EmulatedVersionAndFeatureGatesAsKubeTakesThem) {
       << emulated.err;
   EXPECT_FALSE(
       Has(RunCommand(kSimulate + "--emulated-version 1.33").err, "emulating"));
-  // At v1.36 nothing is said about the version, but the gates v1.36 has
-  // on that ksched has not built are named, once.
+  // At v1.36 nothing is said about the version, and every gate v1.36 has
+  // on is built, so there is no note about gates either.
   const auto plain = RunCommand(simulate);
   EXPECT_FALSE(Has(plain.err, "decides as"));
-  EXPECT_EQ(Count(plain.err,
-                  "note: not yet in effect: DRAExtendedResource"),
-            1)
-      << plain.err;
+  EXPECT_FALSE(Has(plain.err, "not yet in effect")) << plain.err;
+  // Gates turned on that ksched has not built are named, once.
+  const auto alpha = RunCommand(simulate + "--feature-gates AllAlpha=true");
+  EXPECT_EQ(Count(alpha.err, "note: not yet in effect: "), 1) << alpha.err;
+  EXPECT_TRUE(Has(alpha.err, "GangScheduling")) << alpha.err;
   // --quiet leaves the note out; at 1.35 there is nothing to say.
-  EXPECT_FALSE(Has(RunCommand(kSimulate).err, "not yet in effect"));
+  EXPECT_FALSE(Has(RunCommand(kSimulate + "--feature-gates AllAlpha=true").err,
+                   "not yet in effect"));
   EXPECT_FALSE(
       Has(RunCommand(simulate + "--emulated-version 1.35").err, "not yet"));
 

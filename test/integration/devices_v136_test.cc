@@ -313,6 +313,83 @@ TEST_F(DevicesV136Test, SharesOfOneNicUntilItsBandwidthIsSpent) {
   EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
 }
 
+// Scenario 7: a pod asks for example.com/gpu as it always did; no node has
+// it in allocatable, and a DeviceClass names it. ksched makes the pod a
+// claim of its own, allocates it on node-2's GPUs, writes the pod's
+// extendedResourceClaimStatus and binds it, in kube's order.
+TEST_F(DevicesV136Test, AnExtendedResourcePodGetsItsOwnClaimAndStatus) {
+  CreateNodes();
+  Create("/apis/resource.k8s.io/v1/deviceclasses",
+         Recorded("v1.36/post-deviceclass-extendedresource.request.json"));
+  CreateManifest("s7-resourceslice-node-2-gpu.yaml");
+  StartKsched();
+  CreateManifest("s7-pod-extended-resource.yaml");
+  ASSERT_TRUE(WaitBound("extres", "pod-ext-gpu")) << ksched_->Tail();
+
+  const auto recorded = api::DecodeJson<api::Pod>(
+      Recorded("v1.36/get-pod-extended-resource-bound.json"));
+  ASSERT_TRUE(recorded.ok());
+  const api::Pod pod = PodIn("extres", "pod-ext-gpu");
+  EXPECT_EQ(pod.spec.node_name, recorded->spec.node_name);
+  ASSERT_TRUE(pod.status.extended_resource_claim_status.has_value());
+  const auto& status = *pod.status.extended_resource_claim_status;
+  EXPECT_EQ(status.request_mappings,
+            recorded->status.extended_resource_claim_status->request_mappings);
+  const std::string name = status.resource_claim_name;
+  EXPECT_TRUE(name.starts_with("pod-ext-gpu-extended-resources-")) << name;
+
+  const auto want = api::DecodeJson<api::ResourceClaim>(
+      Recorded("v1.36/get-resourceclaim-extended-resource.json"));
+  ASSERT_TRUE(want.ok());
+  const api::ResourceClaim claim = Claim("extres", name);
+  EXPECT_EQ(claim.metadata.generate_name, want->metadata.generate_name);
+  EXPECT_EQ(claim.metadata.annotations, want->metadata.annotations);
+  ASSERT_EQ(claim.metadata.owner_references.size(), 1u);
+  EXPECT_EQ(claim.metadata.owner_references[0].uid, pod.metadata.uid);
+  EXPECT_EQ(claim.metadata.owner_references[0].controller, true);
+  EXPECT_EQ(claim.metadata.finalizers, want->metadata.finalizers);
+  EXPECT_EQ(claim.spec, want->spec);
+  ASSERT_TRUE(claim.status.allocation.has_value());
+  EXPECT_EQ(claim.status.allocation->devices, want->status.allocation->devices);
+  EXPECT_EQ(claim.status.allocation->node_selector,
+            want->status.allocation->node_selector);
+  ASSERT_EQ(claim.status.reserved_for.size(), 1u);
+  EXPECT_EQ(claim.status.reserved_for[0].uid, pod.metadata.uid);
+
+  // nominatedNodeName, the claim's creation, finalizer and allocation, the
+  // pod's status, the binding: kube's writes, in kube's order.
+  auto normalized = [](std::vector<std::string> writes,
+                       const std::string& claim_name) {
+    for (std::string& w : writes) {
+      if (const size_t at = w.find(claim_name); at != std::string::npos) {
+        w.replace(at, claim_name.size(), "<claim>");
+      }
+    }
+    return writes;
+  };
+  rapidjson::Document writes;
+  writes.Parse(
+      Recorded("v1.36/s7-extended-resource.scheduler-writes.json").c_str());
+  std::vector<std::string> kube;
+  for (const auto& w : writes.GetArray()) {
+    const std::string uri = w["requestURI"].GetString();
+    if (uri.find("/events") != std::string::npos) continue;
+    kube.push_back(Method(w["verb"].GetString()) + " " + uri);
+  }
+  std::vector<std::string> ours;
+  for (const auto& [method, target] : server_->Requests()) {
+    if (method == "GET") continue;
+    const std::string path = target.substr(0, target.find('?'));
+    if (path.find("/namespaces/extres/") == std::string::npos ||
+        path.find("/events") != std::string::npos || path.ends_with("/pods")) {
+      continue;
+    }
+    ours.push_back(method + " " + path);
+  }
+  EXPECT_EQ(normalized(ours, name), normalized(kube, want->metadata.name));
+  EXPECT_EQ(ksched_->Terminate(), 0) << ksched_->Tail();
+}
+
 // Scenario 8: a device that must be attached first. The pod waits in
 // PreBind until the driver reports the binding condition, then binds; a
 // device whose attachment fails is given back and allocated again.

@@ -15,6 +15,11 @@ namespace {
 // client-go's retry.DefaultRetry: five attempts, 10 ms apart.
 constexpr int kConflictAttempts = 5;
 constexpr std::chrono::milliseconds kConflictDelay{10};
+// How long PreBind waits for the informer to deliver a claim it created,
+// and how often it looks (kube: 120 s, every second; the cache is local
+// here, so a shorter look costs nothing).
+constexpr std::chrono::seconds kInformerWait{120};
+constexpr std::chrono::milliseconds kInformerPoll{20};
 
 std::string Ref(const api::ResourceClaim& c) {
   return c.metadata.ns + "/" + c.metadata.name;
@@ -27,8 +32,8 @@ using namespace bind_claim_detail;
 util::Result<std::shared_ptr<const api::ResourceClaim>>
 DynamicResources::BindClaim(
     const api::ResourceClaim& cached,
-    const std::optional<api::AllocationResult>& allocation,
-    const api::Pod& pod) {
+    const std::optional<api::AllocationResult>& allocation, const api::Pod& pod,
+    const std::string& pending_uid, bool wait_for_informer) {
   framework::ClusterWriter* writer = handle_.writer();
   if (writer == nullptr) {
     return util::Error("claim " + Ref(cached) +
@@ -90,8 +95,8 @@ DynamicResources::BindClaim(
         break;
       }
       if (!claim->status.allocation->allocation_timestamp) {
-        claim->status.allocation->allocation_timestamp = api::Time{
-            std::chrono::floor<std::chrono::seconds>(WallNow())};
+        claim->status.allocation->allocation_timestamp =
+            api::Time{std::chrono::floor<std::chrono::seconds>(WallNow())};
       }
     }
     framework::ClaimWrite w = writer->UpdateResourceClaimStatus(*claim);
@@ -107,11 +112,23 @@ DynamicResources::BindClaim(
     break;
   }
   // The devices move from in flight to the claim's allocation without a
-  // moment where neither holds them: assume the written claim first.
+  // moment where neither holds them: assume the written claim first. A
+  // claim created in this PreBind is assumed once the informer has
+  // delivered it (kube waits up to two minutes, looking every second).
   if (written != nullptr) {
-    (void)manager_->AssumeClaimAfterAPICall(written);
+    const auto deadline = handle_.clock().Now() + kInformerWait;
+    while (!manager_->AssumeClaimAfterAPICall(written).ok() &&
+           wait_for_informer && handle_.clock().Now() < deadline &&
+           manager_->GetResourceClaim(written->metadata.ns,
+                                      written->metadata.name) == nullptr) {
+      if (options_.sleep) {
+        options_.sleep(kInformerPoll);
+      } else {
+        std::this_thread::sleep_for(kInformerPoll);
+      }
+    }
   }
-  if (allocation) manager_->RemoveClaimPendingAllocation(cached.metadata.uid);
+  if (allocation) manager_->RemoveClaimPendingAllocation(pending_uid);
   if (written == nullptr) return failure;
   return written;
 }

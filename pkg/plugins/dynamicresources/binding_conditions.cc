@@ -78,9 +78,8 @@ util::Result<bool> ClaimReadyForBinding(const api::ResourceClaim& claim) {
     for (const std::string& type : result.binding_failure_conditions) {
       const api::Condition* failed = FindCondition(status->conditions, type);
       if (failed != nullptr && failed->status == "True") {
-        return util::Error(std::string(kDeviceBindingFailed) +
-                           ": claim=" + claim.metadata.name +
-                           ", reason=" + failed->reason +
+        return util::Error(std::string(kDeviceBindingFailed) + ": claim=" +
+                           claim.metadata.name + ", reason=" + failed->reason +
                            ", message=" + Quote(failed->message));
       }
     }
@@ -142,10 +141,9 @@ framework::Status DynamicResources::WaitForBindingConditions(
     std::vector<std::shared_ptr<const api::ResourceClaim>>& claims,
     const api::Pod& pod, const std::string& node) {
   if (framework::ClusterWriter* writer = handle_.writer()) {
-    writer->RecordEvent(pod, "Normal", "BindingConditionsPending",
-                        "Scheduling",
-                        "waiting for binding conditions for device on node " +
-                            node);
+    writer->RecordEvent(
+        pod, "Normal", "BindingConditionsPending", "Scheduling",
+        "waiting for binding conditions for device on node " + node);
   }
   const util::Clock& clock = handle_.clock();
   const util::Clock::TimePoint start = clock.Now();
@@ -202,9 +200,8 @@ framework::Status DynamicResources::WaitForBindingConditions(
       status = "timeout";
       break;
     }
-    const auto step =
-        std::min<std::chrono::nanoseconds>(options_.binding_poll_interval,
-                                           options_.binding_timeout - waited);
+    const auto step = std::min<std::chrono::nanoseconds>(
+        options_.binding_poll_interval, options_.binding_timeout - waited);
     if (options_.sleep) {
       options_.sleep(step);
     } else {

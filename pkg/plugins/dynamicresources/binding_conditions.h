@@ -31,8 +31,7 @@ util::Result<bool> ClaimReadyForBinding(const api::ResourceClaim& claim);
 // Whether a device with binding conditions has waited longer than
 // `timeout` since the allocation's timestamp.
 bool ClaimBindingTimedOut(const api::ResourceClaim& claim,
-                          std::chrono::nanoseconds timeout,
-                          api::Timestamp now);
+                          std::chrono::nanoseconds timeout, api::Timestamp now);
 
 // Whether some allocated claim has a device with binding conditions.
 bool AnyBindingConditions(

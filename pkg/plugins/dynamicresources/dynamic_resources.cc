@@ -199,12 +199,28 @@ framework::Status DynamicResources::PreFilter(
   state.Write(kStateKey, data);
   const api::Pod& pod = pod_info.pod();
   // As an extender kube-scheduler allocates; nothing to do here then.
-  if (manager_ == nullptr || pod.spec.resource_claims.empty()) {
-    return framework::Status::Skip();
-  }
+  if (manager_ == nullptr) return framework::Status::Skip();
   auto claims = PodClaims(pod);
   if (!claims.ok()) {
     return framework::Status::Unresolvable(claims.error().message());
+  }
+  data->num_user_claims = claims->size();
+  // Extended resources a DeviceClass serves: the claim an earlier cycle
+  // made for them, or a new one in memory.
+  if (options_.extended_resources) {
+    data->extended_requests =
+        dynamic_resources::DraBackedRequests(pod, ClassResolver());
+    if (!data->extended_requests.empty()) {
+      std::shared_ptr<const api::ResourceClaim> extended =
+          dynamic_resources::FindExtendedResourceClaim(
+              pod, manager_->ListResourceClaims());
+      if (extended == nullptr) {
+        extended = std::make_shared<const api::ResourceClaim>(
+            dynamic_resources::NewExtendedResourceClaim(pod, NewClaimUid()));
+      }
+      data->initial_extended_claim_uid = extended->metadata.uid;
+      claims->push_back(std::move(extended));
+    }
   }
   if (claims->empty()) return framework::Status::Skip();
 
@@ -226,6 +242,8 @@ framework::Status DynamicResources::PreFilter(
           "resource claim " + ClaimRef(claim) +
           " is in the process of being allocated");
     }
+    // The extended resource claim gets its requests per node in Filter.
+    if (i == data->num_user_claims) continue;
     for (const api::DeviceRequest& request : claim.spec.devices.requests) {
       if (request.exactly) {
         framework::Status s = ValidateDeviceClass(
@@ -279,6 +297,12 @@ framework::Status DynamicResources::PreFilter(
         }
       }
     }
+    // The classes Filter's requests for extended resources will name.
+    for (const auto& [resource, quantity] : data->extended_requests) {
+      if (auto cls = manager_->DeviceClassForResource(resource)) {
+        classes->emplace(cls->metadata.name, std::move(cls));
+      }
+    }
     // The slices and the devices taken (allocated, or in flight in other
     // cycles), read together and frozen for this cycle as kube does.
     dra::DraManager::AllocationState taken = manager_->SnapshotForAllocation();
@@ -299,13 +323,48 @@ framework::Status DynamicResources::PreFilter(
 // ---------------------------------------------------------------- Filter
 
 framework::Status DynamicResources::Filter(
-    const framework::CycleState& state, const framework::PodInfo& /*pod*/,
+    const framework::CycleState& state, const framework::PodInfo& pod_info,
     const framework::NodeInfo& node_info) const {
   if (!options_.enabled) return {};
   const DraState* data = ReadState(state);
   if (data == nullptr) return StateNotFound();
   if (data->claims.empty()) return {};
   const api::Node& node = *node_info.node();
+
+  // The extended resource claim as this node needs it (kube's
+  // filterExtendedResources).
+  std::shared_ptr<const api::ResourceClaim> node_extended_claim;
+  std::vector<api::ContainerExtendedResourceRequest> mappings;
+  if (const api::ResourceClaim* extended = data->ExtendedClaim()) {
+    // Made by an earlier cycle that did not bind: PostFilter deletes it
+    // and the next attempt starts anew.
+    if (!extended->spec.devices.requests.empty()) {
+      return framework::Status::Unschedulable(
+          "cannot schedule extended resource claim");
+    }
+    std::map<std::string, int64_t, std::less<>> from_dra;
+    const framework::Resource& allocatable = node_info.allocatable();
+    for (const auto& [name, quantity] : data->extended_requests) {
+      if (quantity == 0) continue;
+      const bool backed = manager_->DeviceClassForResource(name) != nullptr;
+      if (backed && allocatable.Scalar(name) == 0) {
+        from_dra.emplace(name, quantity);
+      } else if (std::none_of(allocatable.scalar_resources.begin(),
+                              allocatable.scalar_resources.end(),
+                              [&](const auto& r) { return r.first == name; })) {
+        return framework::Status::Unschedulable("cannot fit resource");
+      }
+    }
+    if (data->num_user_claims == 0 && from_dra.empty()) return {};
+    if (!extended->status.allocation && !from_dra.empty()) {
+      auto claim = std::make_shared<api::ResourceClaim>(*extended);
+      auto made = dynamic_resources::CreateRequestsAndMappings(
+          pod_info.pod(), from_dra, ClassResolver());
+      claim->spec.devices.requests = std::move(made.requests);
+      mappings = std::move(made.mappings);
+      node_extended_claim = std::move(claim);
+    }
+  }
 
   std::vector<size_t> unavailable;
   for (size_t i = 0; i < data->claims.size(); ++i) {
@@ -329,11 +388,23 @@ framework::Status DynamicResources::Filter(
   }
 
   std::vector<api::AllocationResult> allocations;
+  std::vector<size_t> claim_indices;
   if (data->allocator != nullptr) {
     std::vector<const api::ResourceClaim*> to_allocate;
     for (size_t i : data->ToAllocate()) {
+      if (data->IsExtendedClaim(i)) {
+        // Where the node's allocatable serves every extended resource the
+        // claim has nothing to allocate. (kube hands its empty in-memory
+        // claim to the allocator there and then fails in Reserve.)
+        if (node_extended_claim == nullptr) continue;
+        claim_indices.push_back(i);
+        to_allocate.push_back(node_extended_claim.get());
+        continue;
+      }
+      claim_indices.push_back(i);
       to_allocate.push_back(data->claims[i].get());
     }
+    if (to_allocate.empty()) return {};
     dra::AllocateLimits limits;
     // Results are built for the node Reserve picks; Score needs them per
     // node only to rank prioritized-list alternatives.
@@ -387,7 +458,10 @@ framework::Status DynamicResources::Filter(
         "resourceclaim not available on the node");
   }
   if (data->allocator != nullptr) {
-    data->node_allocations[node_info.name()] = std::move(allocations);
+    data->node_allocations[node_info.name()] =
+        dynamic_resources::NodeAllocation{
+            std::move(allocations), std::move(node_extended_claim),
+            std::move(mappings), std::move(claim_indices)};
   }
   return {};
 }
@@ -411,9 +485,17 @@ framework::Status DynamicResources::PostFilter(
     std::lock_guard lock(data->mu);
     unavailable = data->unavailable_claims;
   }
+  const api::ResourceClaim* extended = data->ExtendedClaim();
+  const bool extended_written =
+      extended != nullptr &&
+      extended->metadata.name != dynamic_resources::kInMemoryClaimName;
   // kube takes the unavailable claims in map order (random); ascending
   // index is one of its possible orders.
   for (size_t index : unavailable) {
+    if (data->IsExtendedClaim(index)) {
+      if (extended_written) break;  // deleted below
+      continue;
+    }
     const api::ResourceClaim& claim = *data->claims[index];
     const auto& reserved = claim.status.reserved_for;
     if (!(reserved.empty() ||
@@ -430,6 +512,14 @@ framework::Status DynamicResources::PostFilter(
     if (!w.ok()) return framework::Status::Error(w.error);
     return framework::Status::Unschedulable(
         "deallocation of ResourceClaim completed");
+  }
+  // A claim an earlier cycle made for the pod's extended resources, which
+  // did not bind: deleted, so the next attempt starts anew.
+  if (extended_written) {
+    framework::Status s = DeleteExtendedResourceClaim(*extended);
+    if (!s.IsSuccess()) return s;
+    return framework::Status::Unschedulable(
+        "deletion of ResourceClaim completed");
   }
   return framework::Status::Unschedulable("still not schedulable");
 }
@@ -450,7 +540,7 @@ framework::Status DynamicResources::Score(const framework::CycleState& state,
     std::lock_guard lock(data->mu);
     auto it = data->node_allocations.find(node.name());
     if (it == data->node_allocations.end()) return {};
-    allocations = &it->second;
+    allocations = &it->second.results;
   }
   // Earlier alternatives of a prioritized list score higher: 8 for the
   // first sub-request, 7 for the second, ...
@@ -509,24 +599,37 @@ framework::Status DynamicResources::Reserve(framework::CycleState& state,
   DraState* data = ReadState(state);
   if (data == nullptr) return StateNotFound();
   if (data->claims.empty()) return {};
-  const std::vector<size_t> to_allocate = data->ToAllocate();
-  if (to_allocate.empty() || data->allocator == nullptr) return {};
-  std::vector<api::AllocationResult> results;
+  if (data->ToAllocate().empty() || data->allocator == nullptr) return {};
+  dynamic_resources::NodeAllocation found;
   bool feasible = false;
   {
     std::lock_guard lock(data->mu);
     auto it = data->node_allocations.find(node);
     if (it != data->node_allocations.end()) {
       feasible = true;
-      results = it->second;
+      found = it->second;
     }
   }
-  if (feasible && results.empty()) {
+  // Only the extended resource claim was to be allocated, and the node's
+  // allocatable serves it: nothing to reserve.
+  if (!feasible || found.claim_indices.empty()) {
+    bool user_claims = false;
+    for (size_t i : data->ToAllocate()) {
+      if (!data->IsExtendedClaim(i)) user_claims = true;
+    }
+    if (!user_claims) return {};
+  }
+  const std::vector<size_t>& to_allocate = found.claim_indices;
+  std::vector<api::AllocationResult> results = std::move(found.results);
+  if (feasible && results.empty() && !to_allocate.empty()) {
     // Filter only learnt that the claims fit here: the same search on the
     // same frozen state gives the same devices, now with their results.
     if (const framework::NodeInfo* info = handle_.snapshot().Get(node)) {
       std::vector<const api::ResourceClaim*> claims;
-      for (size_t i : to_allocate) claims.push_back(data->claims[i].get());
+      for (size_t i : to_allocate) {
+        claims.push_back(data->IsExtendedClaim(i) ? found.extended_claim.get()
+                                                  : data->claims[i].get());
+      }
       dra::AllocateResult r = data->allocator->Allocate(*info->node(), claims);
       if (r.code == dra::AllocateResult::Code::kAllocated) {
         results = std::move(r.allocations);
@@ -546,7 +649,15 @@ framework::Status DynamicResources::Reserve(framework::CycleState& state,
   for (size_t k = 0; k < to_allocate.size(); ++k) {
     const size_t index = to_allocate[k];
     data->infos[index].allocation = results[k];
-    auto claim = std::make_shared<api::ResourceClaim>(*data->claims[index]);
+    // The extended resource claim goes in flight as this node needs it.
+    const api::ResourceClaim& source = data->IsExtendedClaim(index)
+                                           ? *found.extended_claim
+                                           : *data->claims[index];
+    if (data->IsExtendedClaim(index)) {
+      data->chosen_extended_claim = found.extended_claim;
+      data->chosen_mappings = found.mappings;
+    }
+    auto claim = std::make_shared<api::ResourceClaim>(source);
     auto& finalizers = claim->metadata.finalizers;
     if (std::find(finalizers.begin(), finalizers.end(),
                   api::kResourceClaimFinalizer) == finalizers.end()) {
@@ -566,7 +677,8 @@ void DynamicResources::Unreserve(framework::CycleState& state,
   DraState* data = ReadState(state);
   if (data == nullptr || data->claims.empty()) return;
   const api::Pod& pod = pod_info.pod();
-  for (const auto& claim : data->claims) {
+  for (size_t i = 0; i < data->num_user_claims; ++i) {
+    const auto& claim = data->claims[i];
     if (manager_->RemoveClaimPendingAllocation(claim->metadata.uid)) {
       manager_->AssumedClaimRestore(claim->metadata.ns, claim->metadata.name);
     }
@@ -577,6 +689,18 @@ void DynamicResources::Unreserve(framework::CycleState& state,
       if (framework::ClusterWriter* writer = handle_.writer()) {
         (void)writer->UnreserveResourceClaim(*claim, pod.metadata.uid);
       }
+    }
+  }
+  // The extended resource claim is the scheduler's own: once written it
+  // is deleted, so no claim is left behind for a pod that did not bind.
+  if (const api::ResourceClaim* extended = data->ExtendedClaim()) {
+    if (manager_->RemoveClaimPendingAllocation(
+            data->initial_extended_claim_uid)) {
+      manager_->AssumedClaimRestore(extended->metadata.ns,
+                                    extended->metadata.name);
+    }
+    if (extended->metadata.name != dynamic_resources::kInMemoryClaimName) {
+      (void)DeleteExtendedResourceClaim(*extended);
     }
   }
 }
@@ -605,14 +729,37 @@ framework::Status DynamicResources::PreBind(framework::CycleState& state,
   const api::Pod& pod = pod_info.pod();
   for (size_t i = 0; i < data->claims.size(); ++i) {
     if (dra::IsReservedForPod(pod, *data->claims[i])) continue;
+    const bool extended = data->IsExtendedClaim(i);
+    // Extended resources the node's allocatable serves: no claim.
+    if (extended && !data->infos[i].allocation &&
+        data->claims[i]->spec.devices.requests.empty()) {
+      continue;
+    }
     // Preempted, or a PreBind running beside this one failed.
     if (const framework::CancelCause* cancel = state.binding_cancellation();
         cancel != nullptr && cancel->cancelled()) {
       return framework::Status::Error(cancel->cause());
     }
-    auto bound = BindClaim(*data->claims[i], data->infos[i].allocation, pod);
+    std::string pending_uid = data->claims[i]->metadata.uid;
+    if (extended && data->claims[i]->metadata.name ==
+                        dynamic_resources::kInMemoryClaimName) {
+      auto created = CreateExtendedResourceClaim(*data, pod);
+      if (!created.ok()) {
+        return framework::Status::Error(created.error().message());
+      }
+      pending_uid = data->initial_extended_claim_uid;
+      // From now on Unreserve deletes what was written.
+      data->claims[i] = std::move(*created);
+    }
+    auto bound = BindClaim(*data->claims[i], data->infos[i].allocation, pod,
+                           pending_uid, /*wait_for_informer=*/extended);
     if (!bound.ok()) return framework::Status::Error(bound.error().message());
     data->claims[i] = std::move(*bound);
+    if (extended) {
+      framework::Status s = WriteExtendedResourceClaimStatus(
+          pod, data->claims[i]->metadata.name, data->chosen_mappings);
+      if (!s.IsSuccess()) return s;
+    }
   }
   if (!binding_conditions() ||
       !dynamic_resources::AnyBindingConditions(data->claims)) {
@@ -639,6 +786,7 @@ util::Result<std::unique_ptr<framework::Plugin>> NewDynamicResources(
   options.features.partitionable_devices =
       gates.Enabled(Feature::kDRAPartitionableDevices);
   options.features.device_taints = gates.Enabled(Feature::kDRADeviceTaints);
+  options.extended_resources = gates.Enabled(Feature::kDRAExtendedResource);
   options.features.consumable_capacity =
       gates.Enabled(Feature::kDRAConsumableCapacity);
   options.features.device_binding_and_status =
@@ -647,8 +795,7 @@ util::Result<std::unique_ptr<framework::Plugin>> NewDynamicResources(
   // What kube's experimental allocator and the alpha extras add is not
   // implemented: refuse them rather than schedule differently than kube.
   if (options.enabled) {
-    for (Feature f :
-         {Feature::kDRAExtendedResource, Feature::kDRADeviceTaintRules}) {
+    for (Feature f : {Feature::kDRADeviceTaintRules}) {
       if (gates.Enabled(f)) {
         return util::Error("DynamicResources: feature gate " +
                            std::string(config::FeatureName(f)) +

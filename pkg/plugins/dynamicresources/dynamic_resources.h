@@ -26,6 +26,7 @@
 // PreEnqueue when ksched schedules it, and passes as an extender.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -38,10 +39,14 @@
 #include "pkg/dra/dra_manager.h"
 #include "pkg/framework/handle.h"
 #include "pkg/framework/interface.h"
+#include "pkg/plugins/dynamicresources/extended_resources.h"
 #include "pkg/plugins/names.h"
 #include "pkg/util/result.h"
 
 namespace ksched::plugins {
+namespace dynamic_resources {
+struct DraState;
+}  // namespace dynamic_resources
 
 // PostFilter's answer for a pod that has no claim to free.
 inline constexpr std::string_view kNoClaimsToDeallocate =
@@ -60,6 +65,9 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
   struct Options {
     // The DynamicResourceAllocation gate: off, the plugin does nothing.
     bool enabled = true;
+    // DRAExtendedResource: extended resources a DeviceClass serves get a
+    // claim of their own.
+    bool extended_resources = true;
     dra::Features features;
     // filterTimeout; zero means none.
     std::chrono::nanoseconds filter_timeout{0};
@@ -136,10 +144,31 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
 
  private:
   // PreBind's write of one claim; the updated claim or kube's error text.
+  // `pending_uid`: the UID its in-flight allocation is kept under (the
+  // claim's own, or the stand-in of an extended resource claim created
+  // just now, which the cache learns of only from the informer: with
+  // `wait_for_informer` the written claim is assumed once it has).
   util::Result<std::shared_ptr<const api::ResourceClaim>> BindClaim(
       const api::ResourceClaim& claim,
       const std::optional<api::AllocationResult>& allocation,
-      const api::Pod& pod);
+      const api::Pod& pod, const std::string& pending_uid,
+      bool wait_for_informer);
+  // ---- extended resources backed by DRA (extended_resources_plugin.cc)
+  // The class that serves an extended resource.
+  dynamic_resources::ClassForResource ClassResolver() const;
+  // A stand-in UID for a claim that exists only in memory.
+  std::string NewClaimUid();
+  // POSTs Reserve's node's version of the extended resource claim.
+  util::Result<std::shared_ptr<const api::ResourceClaim>>
+  CreateExtendedResourceClaim(const dynamic_resources::DraState& data,
+                              const api::Pod& pod);
+  // Writes pod.status.extendedResourceClaimStatus.
+  framework::Status WriteExtendedResourceClaimStatus(
+      const api::Pod& pod, const std::string& claim_name,
+      const std::vector<api::ContainerExtendedResourceRequest>& mappings);
+  // Removes the finalizer (retrying conflicts), then deletes the claim.
+  framework::Status DeleteExtendedResourceClaim(
+      const api::ResourceClaim& claim);
   framework::Status ValidateDeviceClass(std::string_view class_name,
                                         const std::string& request) const;
   // PreBind's wait for the binding conditions of the pod's devices;
@@ -156,6 +185,7 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
 
   Options options_;
   framework::Handle& handle_;
+  std::atomic<uint64_t> claim_uids_{0};
   dra::DraManager* manager_;  // null: inert (see above)
   std::shared_ptr<cel::dra::SelectorCache> selectors_;
 };

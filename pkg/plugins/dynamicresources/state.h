@@ -27,12 +27,41 @@ struct ClaimInfo {
   std::optional<api::AllocationResult> allocation;
 };
 
+// What Filter found for one node.
+struct NodeAllocation {
+  // One result per unallocated claim in claim order, or none yet (see
+  // DraState::needs_results_per_node).
+  std::vector<api::AllocationResult> results;
+  // The claim for the pod's extended resources as this node needs it
+  // (null when the node's allocatable serves them all).
+  std::shared_ptr<const api::ResourceClaim> extended_claim;
+  std::vector<api::ContainerExtendedResourceRequest> mappings;
+  // The claims `results` are for (indices into DraState::claims): the
+  // unallocated ones, less the extended resource claim where the node's
+  // allocatable serves it.
+  std::vector<size_t> claim_indices;
+};
+
 struct DraState final : framework::StateData,
                         std::enable_shared_from_this<DraState> {
   // The pod's claims in spec order (template entries the controller
-  // decided need no claim are left out). Empty when PreFilter found none
-  // or rejected the pod.
+  // decided need no claim are left out), then, when the pod asks for
+  // extended resources a DeviceClass serves, the claim for those. Empty
+  // when PreFilter found none or rejected the pod.
   std::vector<std::shared_ptr<const api::ResourceClaim>> claims;
+  // How many of `claims` are the pod's own; a further one is the extended
+  // resource claim.
+  size_t num_user_claims = 0;
+  // The extended resource claim's UID when PreFilter found or made it (the
+  // in-flight allocation is kept under it).
+  std::string initial_extended_claim_uid;
+  // The pod's requests of extended resources, in whole units, when some
+  // class serves one of them.
+  std::map<std::string, int64_t, std::less<>> extended_requests;
+  // Reserve's node's version of the extended resource claim, and which of
+  // its requests serves which container (PreBind writes both).
+  std::shared_ptr<const api::ResourceClaim> chosen_extended_claim;
+  std::vector<api::ContainerExtendedResourceRequest> chosen_mappings;
   std::vector<ClaimInfo> infos;  // by index of claims
   // Set when some claim has no allocation yet.
   std::shared_ptr<const dra::Allocator> allocator;
@@ -44,10 +73,17 @@ struct DraState final : framework::StateData,
   // Filter runs in parallel over nodes; these two are written there.
   mutable std::mutex mu;
   mutable std::set<size_t> unavailable_claims;
-  // Per node Filter passed, one result per unallocated claim in claim
-  // order, or none yet (see needs_results_per_node).
-  mutable std::map<std::string, std::vector<api::AllocationResult>>
-      node_allocations;
+  // Per node Filter passed.
+  mutable std::map<std::string, NodeAllocation> node_allocations;
+
+  // The extended resource claim, or null.
+  const api::ResourceClaim* ExtendedClaim() const {
+    return claims.size() > num_user_claims ? claims[num_user_claims].get()
+                                           : nullptr;
+  }
+  bool IsExtendedClaim(size_t index) const {
+    return index == num_user_claims && index < claims.size();
+  }
 
   // Indices of the claims without an allocation, in order.
   std::vector<size_t> ToAllocate() const {

@@ -5,6 +5,7 @@
 #include "pkg/api/pod_resources.h"
 #include "pkg/api/resource_names.h"
 #include "pkg/config/field_errors.h"
+#include "pkg/dra/dra_manager.h"
 #include "pkg/framework/pod_info.h"
 #include "pkg/framework/registry.h"
 #include "pkg/framework/signature.h"
@@ -61,7 +62,7 @@ bool IsIgnored(std::string_view name, const IgnoredResources& ignored) {
 
 std::vector<InsufficientResource> FitsRequest(
     const framework::Resource& pod_request, const framework::NodeInfo& node,
-    const IgnoredResources& ignored) {
+    const IgnoredResources& ignored, const DraBackedResource* dra_backed) {
   std::vector<InsufficientResource> out;
   const framework::Resource& allocatable = node.allocatable();
   const framework::Resource& requested = node.requested();
@@ -98,6 +99,12 @@ std::vector<InsufficientResource> FitsRequest(
         requested.ephemeral_storage, allocatable.ephemeral_storage);
   for (const auto& [name, quantity] : pod_request.scalar_resources) {
     if (quantity == 0 || IsIgnored(name, ignored)) continue;
+    // A node without the resource in its allocatable may still have
+    // devices a DeviceClass maps to it: DynamicResources decides.
+    if (dra_backed != nullptr && allocatable.Scalar(name) <= 0 &&
+        (*dra_backed)(name)) {
+      continue;
+    }
     check(name, quantity, requested.Scalar(name), allocatable.Scalar(name));
   }
   return out;
@@ -127,7 +134,7 @@ NodeResourcesFit::EventsToRegister() const {
   if (!features_.scheduler_queueing_hints) {
     node_actions |= framework::kUpdateNodeTaint | framework::kUpdateNodeLabel;
   }
-  return {
+  std::vector<framework::ClusterEventWithHint> events = {
       {{framework::EventResource::kPod, pod_actions},
        [this](const api::Pod& pod, const framework::EventObjects& objs) {
          return HintAfterPodEvent(pod, objs);
@@ -137,6 +144,47 @@ NodeResourcesFit::EventsToRegister() const {
          return HintAfterNodeChange(pod, objs);
        }},
   };
+  // A pod may wait for a class that serves its extended resource.
+  if (dra_backed_) {
+    events.push_back(
+        {{framework::EventResource::kDeviceClass,
+          framework::kAdd | framework::kUpdateOther},
+         [this](const api::Pod& pod, const framework::EventObjects& objs) {
+           return HintAfterDeviceClassEvent(pod, objs);
+         }});
+  }
+  return events;
+}
+
+framework::QueueingHint NodeResourcesFit::HintAfterDeviceClassEvent(
+    const api::Pod& pod, const framework::EventObjects& objs) const {
+  const api::DeviceClass* before = objs.old_device_class;
+  const api::DeviceClass* after = objs.new_device_class;
+  if (after == nullptr) return framework::QueueingHint::kQueue;
+  const api::ResourceList requests = api::PodRequests(pod, {});
+  if (before != nullptr) {
+    if (before->spec.extended_resource_name.value_or("") ==
+        after->spec.extended_resource_name.value_or("")) {
+      return framework::QueueingHint::kQueueSkip;
+    }
+  } else if (requests.Contains(std::string(api::kDeviceClassResourcePrefix) +
+                               after->metadata.name)) {
+    // A class's implicit name only appears when it is added.
+    return framework::QueueingHint::kQueue;
+  }
+  if (after->spec.extended_resource_name &&
+      requests.Contains(*after->spec.extended_resource_name)) {
+    return framework::QueueingHint::kQueue;
+  }
+  return framework::QueueingHint::kQueueSkip;
+}
+
+bool NodeResourcesFit::AsksForDraBackedResource(const api::Pod& pod) const {
+  if (!dra_backed_) return false;
+  for (const auto& [name, quantity] : PodRequest(pod).scalar_resources) {
+    if (quantity != 0 && dra_backed_(name)) return true;
+  }
+  return false;
 }
 
 framework::QueueingHint NodeResourcesFit::HintAfterPodEvent(
@@ -239,7 +287,7 @@ framework::QueueingHint NodeResourcesFit::HintAfterNodeChange(
   // it (kube's isFit, which ignores no resources).
   framework::NodeInfo empty;
   empty.SetNode(std::make_shared<const api::Node>(*after));
-  if (!FitsRequest(request, empty, IgnoredResources{}).empty()) {
+  if (!FitsRequest(request, empty, IgnoredResources{}, dra_backed()).empty()) {
     return framework::QueueingHint::kQueueSkip;
   }
   if (objs.old_node == nullptr) return framework::QueueingHint::kQueue;
@@ -283,7 +331,7 @@ framework::Status NodeResourcesFit::Filter(
         "found");
   }
   std::vector<InsufficientResource> insufficient =
-      FitsRequest(s->request(), node, ignored_);
+      FitsRequest(s->request(), node, ignored_, dra_backed());
   if (insufficient.empty()) return framework::Status();
   // Every shortfall is reported. One the node could not meet even empty
   // makes the node unresolvable, so preemption does not try it (v1.35).
@@ -358,15 +406,25 @@ util::Result<std::unique_ptr<framework::Plugin>> NewNodeResourcesFit(
       .in_place_pod_vertical_scaling = false,
       .pod_level_resources = false,
       .in_place_pod_level_resources_vertical_scaling = false};
+  DraBackedResource dra_backed;
+  if (dra::DraManager* manager = handle.dra_manager();
+      manager != nullptr &&
+      handle.features().Enabled(config::Feature::kDRAExtendedResource)) {
+    dra_backed = [manager](std::string_view resource) {
+      return manager->DeviceClassForResource(resource) != nullptr;
+    };
+  }
   return std::unique_ptr<framework::Plugin>(std::make_unique<NodeResourcesFit>(
       std::move(ignored),
       noderesources::ResourceAllocationScorer(s.resources,
                                               /*use_requested=*/false,
                                               std::move(fn), kScoreFeatures),
-      features));
+      features, std::move(dra_backed)));
 }
 
 bool NodeResourcesFit::SignPod(const api::Pod& pod, api::Pod& into) const {
+  // Whether such a pod fits depends on devices, not the node alone.
+  if (AsksForDraBackedResource(pod)) return false;
   framework::signature::CopyResources(pod, into);
   return true;
 }

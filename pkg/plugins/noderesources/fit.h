@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <set>
 #include <string>
@@ -46,12 +47,19 @@ struct IgnoredResources {
   std::set<std::string, std::less<>> groups;
 };
 
+// Whether a DeviceClass serves an extended resource (DRAExtendedResource):
+// on a node whose allocatable lacks the resource, DynamicResources
+// allocates devices for it instead, and the fit check leaves it out
+// (kube's shouldDelegateResourceToDRA).
+using DraBackedResource = std::function<bool(std::string_view resource)>;
+
 // fitsRequest: every shortfall of `node` for a pod requesting
 // `pod_request`, in kube's order (pods, cpu, memory, ephemeral-storage, then
 // scalar resources, here sorted by name where kube's map order is random).
 std::vector<InsufficientResource> FitsRequest(
     const framework::Resource& pod_request, const framework::NodeInfo& node,
-    const IgnoredResources& ignored);
+    const IgnoredResources& ignored,
+    const DraBackedResource* dra_backed = nullptr);
 
 // The gates NodeResourcesFit reads (its part of kube's feature.Features).
 struct NodeResourcesFitFeatures {
@@ -77,10 +85,11 @@ class NodeResourcesFit final : public framework::SignPlugin,
 
   NodeResourcesFit(IgnoredResources ignored,
                    noderesources::ResourceAllocationScorer scorer,
-                   Features features = {})
+                   Features features = {}, DraBackedResource dra_backed = {})
       : ignored_(std::move(ignored)),
         scorer_(std::move(scorer)),
-        features_(features) {}
+        features_(features),
+        dra_backed_(std::move(dra_backed)) {}
 
   std::string_view Name() const override { return names::kNodeResourcesFit; }
   bool SignPod(const api::Pod& pod, api::Pod& into) const override;
@@ -94,6 +103,10 @@ class NodeResourcesFit final : public framework::SignPlugin,
   framework::QueueingHint HintAfterPodEvent(
       const api::Pod& pod, const framework::EventObjects& objs) const;
   framework::QueueingHint HintAfterNodeChange(
+      const api::Pod& pod, const framework::EventObjects& objs) const;
+  // isSchedulableAfterDeviceClassEvent: a class that now serves an
+  // extended resource the pod asks for.
+  framework::QueueingHint HintAfterDeviceClassEvent(
       const api::Pod& pod, const framework::EventObjects& objs) const;
 
   // computePodResourceRequest: what the pod asks of a node to fit. A pod
@@ -125,9 +138,17 @@ class NodeResourcesFit final : public framework::SignPlugin,
   bool ScaleDownHelps(const api::Pod& pod, const api::Pod& original,
                       const api::Pod& modified) const;
 
+  // The extended resources this pod asks for that a DeviceClass serves.
+  bool AsksForDraBackedResource(const api::Pod& pod) const;
+  const DraBackedResource* dra_backed() const {
+    return dra_backed_ ? &dra_backed_ : nullptr;
+  }
+
   IgnoredResources ignored_;
   noderesources::ResourceAllocationScorer scorer_;
   Features features_;
+  // Empty without DRAExtendedResource (or without DRA state).
+  DraBackedResource dra_backed_;
 };
 
 // Fails, with kube's field errors, on args that do not validate. Without
