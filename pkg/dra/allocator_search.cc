@@ -33,6 +33,22 @@ bool ToleratesTaint(const api::DeviceToleration& toleration,
   }
 }
 
+// A taint as kube prints one: "key=value:Effect".
+std::string TaintString(const api::DeviceTaint& taint) {
+  std::string out = taint.key;
+  if (!taint.value.empty()) out += "=" + taint.value;
+  switch (taint.effect) {
+    case api::DeviceTaintEffect::kNoSchedule:
+      return out + ":NoSchedule";
+    case api::DeviceTaintEffect::kNoExecute:
+      return out + ":NoExecute";
+    case api::DeviceTaintEffect::kNone:
+      return out + ":None";
+    default:
+      return out;
+  }
+}
+
 const util::Clock& DefaultClock() {
   static const util::RealClock clock;
   return clock;
@@ -168,6 +184,9 @@ std::string AllocatorSearch::Diagnose() {
       for (size_t sub = 0; sub < slot.options.size(); ++sub) {
         const RequestData& data = slot.options[sub];
         int64_t matching = 0, free = 0, total = 0;
+        // Why free devices still cannot serve the request, each reason
+        // once, in the order the devices are met.
+        std::vector<std::string> unusable;
         for (const Pool& pool : pools_) {
           if (pool.incomplete || pool.invalid) continue;
           for (uint32_t s : pool.slices) {
@@ -182,7 +201,14 @@ std::string AllocatorSearch::Diagnose() {
               if (selectable < 0) return error_;
               if (selectable == 0) continue;
               ++matching;
-              if (data.request.admin() || !DeviceAllocated(device)) ++free;
+              if (!data.request.admin() && DeviceAllocated(device)) continue;
+              std::string why = WhyUnusable(data, device);
+              if (why.empty()) {
+                ++free;
+              } else if (std::find(unusable.begin(), unusable.end(), why) ==
+                         unusable.end()) {
+                unusable.push_back(std::move(why));
+              }
             }
           }
         }
@@ -217,6 +243,14 @@ std::string AllocatorSearch::Diagnose() {
           why += std::to_string(free) + " of " + std::to_string(matching) +
                  " matching devices free, " + std::to_string(needed) +
                  " needed";
+        }
+        constexpr size_t kShownReasons = 3;
+        for (size_t k = 0; k < unusable.size() && k < kShownReasons; ++k) {
+          why += "; " + unusable[k];
+        }
+        if (unusable.size() > kShownReasons) {
+          why += "; and " + std::to_string(unusable.size() - kShownReasons) +
+                 " more";
         }
         if (best.empty()) best = std::move(why);
       }
@@ -732,6 +766,101 @@ int AllocatorSearch::SelectorsMatch(
     if (!*match) return 0;
   }
   return 1;
+}
+
+std::string AllocatorSearch::WhyUnusable(const RequestData& data,
+                                         const DeviceRef& device) {
+  const api::Device& d = DeviceOf(device);
+  const Features& features = allocator_.features_;
+  const RequestView& request = data.request;
+  if (features.device_taints) {
+    for (const api::DeviceTaint& taint : d.taints) {
+      if (taint.effect != api::DeviceTaintEffect::kNoSchedule &&
+          taint.effect != api::DeviceTaintEffect::kNoExecute) {
+        continue;
+      }
+      bool tolerated = false;
+      if (request.tolerations != nullptr) {
+        for (const api::DeviceToleration& t : *request.tolerations) {
+          if (ToleratesTaint(t, taint)) tolerated = true;
+        }
+      }
+      if (!tolerated) {
+        return d.name + ": taint " + TaintString(taint) + " not tolerated";
+      }
+    }
+  }
+  if (features.consumable_capacity) {
+    const CapacityFit fit = CapacityFits(request, device);
+    if (fit == CapacityFit::kUndefinedCapacity) {
+      return d.name + ": the request names a capacity the device lacks";
+    }
+    if (fit == CapacityFit::kDoesNotFit) {
+      const auto& committed = allocator_.shared_allocations_->capacity;
+      auto held = committed.find(Ordinal(device));
+      for (const auto& [name, cap] : d.capacity) {
+        const api::Quantity* asked = nullptr;
+        if (const api::CapacityRequirements* r = request.capacity_requests()) {
+          asked = r->requests.Find(name);
+        }
+        const api::Quantity wanted = ConsumedFromRequest(asked, cap);
+        api::Quantity used;
+        if (held != committed.end()) {
+          if (auto it = held->second.find(name); it != held->second.end()) {
+            used = it->second;
+          }
+        }
+        api::Quantity total = used;
+        total += wanted;
+        if (total > cap.value) {
+          return d.name + ": " + name + " " + used.ToString() + " of " +
+                 cap.value.ToString() + " consumed, " + wanted.ToString() +
+                 " requested";
+        }
+      }
+      return d.name + ": the request is outside its capacity's request policy";
+    }
+  }
+  if (features.partitionable_devices && !d.consumes_counters.empty() &&
+      !(AllowsMultipleAllocations(d) && CapacityInUse(Ordinal(device)))) {
+    if (CheckAvailableCounters(device)) {
+      ReleaseCounters(device);
+    } else {
+      // The counter that ran out, against what the pool's counter sets
+      // offer and what allocated devices use of them.
+      std::shared_ptr<const CounterValues> available;
+      {
+        std::lock_guard<std::mutex> lock(allocator_.shared_->counters_mu);
+        auto it = allocator_.shared_->available_counters.find(device.pool->name);
+        if (it != allocator_.shared_->available_counters.end()) {
+          available = it->second;
+        }
+      }
+      for (const api::DeviceCounterConsumption& c : d.consumes_counters) {
+        const api::CounterSet* set = nullptr;
+        for (const api::CounterSet* s : device.pool->counter_sets) {
+          if (s->name == c.counter_set) set = s;
+        }
+        if (set == nullptr || available == nullptr) continue;
+        auto left_set = available->find(c.counter_set);
+        if (left_set == available->end()) continue;
+        for (const auto& [name, counter] : c.counters) {
+          const api::Counter* offered = set->counters.Find(name);
+          auto left = left_set->second.find(name);
+          if (offered == nullptr || left == left_set->second.end()) continue;
+          if (counter.value > left->second) {
+            api::Quantity used = offered->value;
+            used -= left->second;
+            return "counter set " + c.counter_set + ": " + used.ToString() +
+                   " of " + offered->value.ToString() + " " + name +
+                   " in use, " + counter.value.ToString() + " needed";
+          }
+        }
+      }
+      return d.name + ": its counter sets are spent";
+    }
+  }
+  return "";
 }
 
 bool AllocatorSearch::TaintPreventsAllocation(

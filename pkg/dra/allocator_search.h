@@ -180,6 +180,10 @@ class AllocatorSearch {
              const RequestView& request, size_t claim) const;
   bool TaintPreventsAllocation(const api::Device& device,
                                const RequestView& request) const;
+  // Why a matching device nobody holds still cannot serve the request
+  // (an untolerated taint, its counter set spent, its shared capacity
+  // spent), for Diagnose; "" when it can.
+  std::string WhyUnusable(const RequestData& data, const DeviceRef& device);
   bool CheckAvailableCounters(const DeviceRef& device);
   void ReleaseCounters(const DeviceRef& device);
 

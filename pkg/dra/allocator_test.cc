@@ -486,6 +486,84 @@ TEST(AllocatorTest, DiagnoseNamesTheRequestThatLacksDevices) {
             "publishes no devices)");
 }
 
+// explain's words for devices that match but cannot serve: a counter set
+// spent by a whole GPU, a taint the request does not tolerate, a shared
+// device's capacity spent by other shares.
+TEST(AllocatorTest, DiagnoseSaysWhyFreeDevicesCannotServe) {
+  Features features = NoFeatures();
+  features.partitionable_devices = true;
+  features.device_taints = true;
+  features.consumable_capacity = true;
+  const api::Node node = Node(kNode1, kRegion1);
+  api::DeviceClass cls = Class(kClassA, kDriverA);
+
+  // gpu-0 whole is allocated; its 1g partition draws on the same counters.
+  WrapSlice counters = SliceWithCounterSets(
+      "counters", kNode1, ResourcePool(kPool1, 2), kDriverA,
+      CounterSet("gpu-0-counters", {{"memory", Q("80Gi")}}));
+  WrapSlice partitions = SliceWithDevices(
+      "devices", kNode1, ResourcePool(kPool1, 2), kDriverA,
+      Device("gpu-0", {}, {{"profile", StringValue("full")}})
+          .WithDeviceCounterConsumption(
+          DeviceCounterConsumption("gpu-0-counters", {{"memory", Q("80Gi")}})),
+      Device("gpu-0-1g", {}, {{"profile", StringValue("1g")}})
+          .WithDeviceCounterConsumption(DeviceCounterConsumption(
+              "gpu-0-counters", {{"memory", Q("10Gi")}})));
+  partitions.spec.per_device_node_selection.reset();
+  WrapClaim one_g = ClaimWithRequests(
+      kClaim0, {},
+      Request(kReq0, kClassA, 1,
+              CelSelector("device.attributes[\"driver-a\"].profile == "
+                          "\"1g\"")));
+  std::vector<const api::ResourceClaim*> claims = {&one_g};
+  auto spent = MakeAllocator(features, {{kDriverA, kPool1, "gpu-0"}}, {cls},
+                             {counters, partitions});
+  EXPECT_EQ(spent->Allocate(node, claims).code, Code::kNoFit);
+  EXPECT_EQ(spent->Diagnose(node, claims),
+            "claim claim-0, request req-0: 0 of 1 matching devices free, 1 "
+            "needed; counter set gpu-0-counters: 80Gi of 80Gi memory in use, "
+            "10Gi needed");
+
+  // A tainted device.
+  api::DeviceTaint taint;
+  taint.key = "example.com/unhealthy";
+  taint.value = "ecc";
+  taint.effect = api::DeviceTaintEffect::kNoSchedule;
+  auto tainted = MakeAllocator(
+      features, {}, {cls},
+      {SliceWithDevices(kSlice1, kNode1, kPool1, kDriverA,
+                        Device("gpu-1").WithTaints(taint))});
+  WrapClaim any = ClaimWithRequest(kClaim0, kReq0, kClassA);
+  claims = {&any};
+  EXPECT_EQ(tainted->Diagnose(node, claims),
+            "claim claim-0, request req-0: 0 of 1 matching devices free, 1 "
+            "needed; gpu-1: taint example.com/unhealthy=ecc:NoSchedule not "
+            "tolerated");
+
+  // A NIC with 90Gi of its 100Gi bandwidth taken by other shares.
+  WrapDevice nic = Device("nic-0", QuantityMap{{"bandwidth", Q("100Gi")}})
+                       .WithAllowMultipleAllocations();
+  SharedAllocationsById shared;
+  shared.shared.push_back({kDriverA, kPool1, "nic-0"});
+  shared.capacity.push_back(
+      {{kDriverA, kPool1, "nic-0"}, {{"bandwidth", Q("90Gi")}}});
+  auto busy = MakeAllocator(
+      features, {}, {cls},
+      {SliceWithDevices(kSlice1, kNode1, kPool1, kDriverA, nic)}, shared);
+  WrapClaim twenty = ClaimWithRequest(kClaim0, kReq0, kClassA);
+  twenty.spec.devices.requests[0].exactly->capacity =
+      api::CapacityRequirements{{{"bandwidth", Q("20Gi")}}};
+  claims = {&twenty};
+  EXPECT_EQ(busy->Allocate(node, claims).code, Code::kNoFit);
+  EXPECT_EQ(busy->Diagnose(node, claims),
+            "claim claim-0, request req-0: 0 of 1 matching devices free, 1 "
+            "needed; nic-0: bandwidth 90Gi of 100Gi consumed, 20Gi requested");
+  // 10Gi still fits beside the others.
+  twenty.spec.devices.requests[0].exactly->capacity =
+      api::CapacityRequirements{{{"bandwidth", Q("10Gi")}}};
+  EXPECT_EQ(busy->Allocate(node, claims).code, Code::kAllocated);
+}
+
 // Pools are searched in (driver, pool) order and slices by name, whatever
 // order the slices come in.
 TEST(AllocatorTest, PoolsInDriverAndPoolOrder) {

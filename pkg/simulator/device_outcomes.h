@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "pkg/api/pod.h"
@@ -18,10 +19,52 @@ namespace ksched::simulator {
 using ClaimsByKey =
     std::map<std::string, std::shared_ptr<const api::ResourceClaim>>;
 
-// The pod's claims in spec order (entries without a claim left out), each
-// with the devices its allocation holds.
+// The devices the slices publish (a pool's newest generation), by
+// driver, pool and device name, with the node of their slice ("" when it
+// is not one node's) and the pools' counter sets.
+class DeviceCatalog {
+ public:
+  explicit DeviceCatalog(const std::vector<api::ResourceSlice>& slices);
+  struct Entry {
+    const api::Device* device = nullptr;
+    std::string node;
+  };
+  const Entry* Find(const std::string& driver, const std::string& pool,
+                    const std::string& device) const;
+  // Every device, in (driver, pool, device) order.
+  const std::map<std::tuple<std::string, std::string, std::string>, Entry>&
+  devices() const {
+    return devices_;
+  }
+  struct CounterSetEntry {
+    const api::CounterSet* set = nullptr;
+    std::string node;  // of the pool's device slices, if all share one
+  };
+  // By (driver, pool, counter set name).
+  const std::map<std::tuple<std::string, std::string, std::string>,
+                 CounterSetEntry>&
+  counter_sets() const {
+    return counter_sets_;
+  }
+
+ private:
+  std::map<std::tuple<std::string, std::string, std::string>, Entry> devices_;
+  std::map<std::tuple<std::string, std::string, std::string>, CounterSetEntry>
+      counter_sets_;
+};
+
+// The pod's claims in spec order (entries without a claim left out), then
+// the claim made for its extended resources, each with the devices its
+// allocation holds and what they are (partitions, shares, taints).
 std::vector<PodClaimOutcome> PodClaimOutcomes(const api::Pod& pod,
-                                              const ClaimsByKey& claims);
+                                              const ClaimsByKey& claims,
+                                              const DeviceCatalog& catalog);
+
+// The counter sets of partitionable devices with what allocations leave
+// of them, the devices shared by several claims with what their shares
+// consume, and the tainted devices.
+DeviceUsage UsageOfDevices(const DeviceCatalog& catalog,
+                           const ClaimsByKey& claims);
 
 // Per node name, per driver (in name order): the devices the slices publish
 // for that node and how many of them allocations hold (admin access takes

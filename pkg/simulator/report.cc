@@ -92,6 +92,20 @@ void WriteString(JsonWriter& w, const std::string& s) {
 
 namespace {
 
+// A list of strings under `key`; nothing when it is empty.
+void WriteStrings(JsonWriter& w, const char* key,
+                  const std::vector<std::string>& values) {
+  if (values.empty()) return;
+  w.Key(key);
+  w.StartArray();
+  for (const std::string& v : values) WriteString(w, v);
+  w.EndArray();
+}
+
+}  // namespace
+
+namespace {
+
 // The first `most` of `items`, joined by ", ", and how many more.
 std::string JoinSome(const std::vector<std::string>& items, size_t most) {
   std::string out;
@@ -168,6 +182,53 @@ std::string NodesNeededLines(const SimulationResult& r) {
 
 }  // namespace
 
+namespace {
+
+// The COUNTERS, SHARED DEVICES and TAINTED DEVICES sections of the table.
+std::string RenderDeviceUsage(const DeviceUsage& u) {
+  std::ostringstream out;
+  auto node = [](const std::string& n) { return n.empty() ? "-" : n; };
+  if (!u.counter_sets.empty()) {
+    out << "\nCOUNTERS (left of each counter set)\n";
+    for (const CounterSetOutcome& c : u.counter_sets) {
+      out << Pad(node(c.node), 12) << c.driver << "/" << c.pool << " "
+          << c.name << ":";
+      for (size_t i = 0; i < c.counters.size(); ++i) {
+        const CounterSetOutcome::Counter& k = c.counters[i];
+        out << (i == 0 ? " " : ", ") << k.name << " " << k.left << " of "
+            << k.total << " left";
+      }
+      out << "\n";
+    }
+  }
+  if (!u.shared_devices.empty()) {
+    out << "\nSHARED DEVICES\n";
+    for (const SharedDeviceOutcome& s : u.shared_devices) {
+      out << Pad(node(s.node), 12) << s.driver << "/" << s.pool << "/"
+          << s.device << ": " << s.shares << " share"
+          << (s.shares == 1 ? "" : "s");
+      for (const SharedDeviceOutcome::Capacity& c : s.capacity) {
+        out << ", " << c.name << " " << c.consumed << " of " << c.total
+            << " consumed";
+      }
+      out << "\n";
+    }
+  }
+  if (!u.tainted_devices.empty()) {
+    out << "\nTAINTED DEVICES\n";
+    for (const TaintedDeviceOutcome& t : u.tainted_devices) {
+      out << Pad(node(t.node), 12) << t.driver << "/" << t.pool << "/"
+          << t.device << ":";
+      for (const std::string& taint : t.taints) out << " " << taint;
+      out << (t.held_by.empty() ? ", free" : ", held by " + t.held_by + " (tolerated)")
+          << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace
+
 std::string RenderTable(const SimulationResult& r) {
   std::ostringstream out;
   size_t scheduled = std::count_if(r.pods.begin(), r.pods.end(),
@@ -205,6 +266,7 @@ std::string RenderTable(const SimulationResult& r) {
       out << Pad(pod, pod_width) << line << "\n";
     }
   }
+  out << RenderDeviceUsage(r.device_usage);
   if (!r.preempted.empty()) {
     out << "\nPreempted (" << r.preempted.size() << "):\n";
     for (const PreemptedPod& p : r.preempted) {
@@ -359,6 +421,21 @@ void WritePodClaims(JsonWriter& w, const PodOutcome& p) {
           w.Key("adminAccess");
           w.Bool(true);
         }
+        WriteStrings(w, "counterSets", d.counter_sets);
+        if (d.share_id) {
+          w.Key("shareID");
+          WriteString(w, *d.share_id);
+        }
+        if (!d.consumed_capacity.empty()) {
+          w.Key("consumedCapacity");
+          w.StartObject();
+          for (const auto& [name, value] : d.consumed_capacity) {
+            w.Key(name.c_str(), static_cast<rapidjson::SizeType>(name.size()));
+            WriteString(w, value);
+          }
+          w.EndObject();
+        }
+        WriteStrings(w, "taints", d.taints);
         w.EndObject();
       }
       w.EndArray();
@@ -368,7 +445,85 @@ void WritePodClaims(JsonWriter& w, const PodOutcome& p) {
   }
 }
 
+void WriteDeviceUsage(JsonWriter& w, const DeviceUsage& u) {
+  if (u.empty()) return;
+  auto where = [&](const std::string& node, const std::string& driver,
+                   const std::string& pool) {
+    w.Key("node");
+    WriteString(w, node);
+    w.Key("driver");
+    WriteString(w, driver);
+    w.Key("pool");
+    WriteString(w, pool);
+  };
+  w.Key("deviceUsage");
+  w.StartObject();
+  w.Key("counterSets");
+  w.StartArray();
+  for (const CounterSetOutcome& c : u.counter_sets) {
+    w.StartObject();
+    where(c.node, c.driver, c.pool);
+    w.Key("name");
+    WriteString(w, c.name);
+    w.Key("counters");
+    w.StartArray();
+    for (const CounterSetOutcome::Counter& k : c.counters) {
+      w.StartObject();
+      w.Key("name");
+      WriteString(w, k.name);
+      w.Key("left");
+      WriteString(w, k.left);
+      w.Key("total");
+      WriteString(w, k.total);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("sharedDevices");
+  w.StartArray();
+  for (const SharedDeviceOutcome& s : u.shared_devices) {
+    w.StartObject();
+    where(s.node, s.driver, s.pool);
+    w.Key("device");
+    WriteString(w, s.device);
+    w.Key("shares");
+    w.Int(s.shares);
+    w.Key("capacity");
+    w.StartArray();
+    for (const SharedDeviceOutcome::Capacity& c : s.capacity) {
+      w.StartObject();
+      w.Key("name");
+      WriteString(w, c.name);
+      w.Key("consumed");
+      WriteString(w, c.consumed);
+      w.Key("total");
+      WriteString(w, c.total);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+  w.Key("taintedDevices");
+  w.StartArray();
+  for (const TaintedDeviceOutcome& t : u.tainted_devices) {
+    w.StartObject();
+    where(t.node, t.driver, t.pool);
+    w.Key("device");
+    WriteString(w, t.device);
+    WriteStrings(w, "taints", t.taints);
+    w.Key("heldBy");
+    WriteString(w, t.held_by);
+    w.EndObject();
+  }
+  w.EndArray();
+  w.EndObject();
+}
+
 void WritePlanOutcomes(JsonWriter& w, const SimulationResult& r) {
+  WriteDeviceUsage(w, r.device_usage);
   if (!r.workloads.empty()) {
     w.Key("workloads");
     w.StartArray();

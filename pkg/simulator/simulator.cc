@@ -747,6 +747,8 @@ util::Result<SimulationResult> SimulateFrom(
   for (auto& claim : api_server.ResourceClaims()) {
     claims_at_end[claim->metadata.ns + "/" + claim->metadata.name] = claim;
   }
+  const DeviceCatalog catalog(cluster.resource_slices);
+  out.device_usage = UsageOfDevices(catalog, claims_at_end);
 
   // Pods in the order they were first tried, then those never tried.
   std::vector<std::string> order = attempt_order;
@@ -761,7 +763,7 @@ util::Result<SimulationResult> SimulateFrom(
     PodOutcome o{ns, name, pod->spec.scheduler_name, std::nullopt, "", ""};
     if (!pod->spec.node_name.empty()) {
       o.node = pod->spec.node_name;
-      o.claims = PodClaimOutcomes(*pod, claims_at_end);
+      o.claims = PodClaimOutcomes(*pod, claims_at_end, catalog);
     } else if (auto it = last_attempt.find(key); it != last_attempt.end()) {
       o.message = it->second.message;
     } else if (auto it = s.profiles().find(pod->spec.scheduler_name);

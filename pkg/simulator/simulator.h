@@ -31,6 +31,67 @@ struct AllocatedDevice {
   std::string pool;
   std::string device;
   bool admin_access = false;
+  // A partition: the counter sets it draws on (its GPU's).
+  std::vector<std::string> counter_sets;
+  // A share of a device that allows several: its shareID and what it
+  // consumes ("bandwidth" -> "35Gi").
+  std::optional<std::string> share_id;
+  std::vector<std::pair<std::string, std::string>> consumed_capacity;
+  // The device's NoSchedule/NoExecute taints, which the claim tolerated.
+  std::vector<std::string> taints;
+};
+
+// A counter set of a pool of partitionable devices at the end: each
+// counter's value and what allocated devices leave of it.
+struct CounterSetOutcome {
+  std::string node;  // where the pool's devices are; "" when not one node
+  std::string driver;
+  std::string pool;
+  std::string name;
+  struct Counter {
+    std::string name;
+    std::string left;
+    std::string total;
+    bool spent = false;
+  };
+  std::vector<Counter> counters;
+};
+
+// A device that allows several allocations and has shares at the end.
+struct SharedDeviceOutcome {
+  std::string node;
+  std::string driver;
+  std::string pool;
+  std::string device;
+  int shares = 0;
+  struct Capacity {
+    std::string name;
+    std::string consumed;
+    std::string total;
+  };
+  std::vector<Capacity> capacity;
+};
+
+// A device with a NoSchedule or NoExecute taint, and the claim that holds
+// it despite the taint ("" when none).
+struct TaintedDeviceOutcome {
+  std::string node;
+  std::string driver;
+  std::string pool;
+  std::string device;
+  std::vector<std::string> taints;
+  std::string held_by;
+};
+
+// How the devices that need more than a yes or no stand at the end.
+struct DeviceUsage {
+  std::vector<CounterSetOutcome> counter_sets;
+  std::vector<SharedDeviceOutcome> shared_devices;
+  std::vector<TaintedDeviceOutcome> tainted_devices;
+  bool empty() const {
+    return counter_sets.empty() && shared_devices.empty() &&
+           tainted_devices.empty();
+  }
 };
 
 // One of a scheduled pod's ResourceClaims at the end of the simulation,
@@ -170,6 +231,8 @@ struct SimulationResult {
   std::vector<DisplacedOutcome> displaced;
   std::vector<std::string> added_nodes;
   std::vector<NodeSummary> nodes;
+  // Partitions' counter sets, shared devices and tainted devices.
+  DeviceUsage device_usage;
   // Running pods deleted to make room for higher-priority ones.
   std::vector<PreemptedPod> preempted;
   // Scheduling cycles run (a pod may take several: backoff, preemption).

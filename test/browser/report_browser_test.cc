@@ -451,6 +451,61 @@ TEST_F(ReportBrowserTest, PlansShowWorkloadsDrainsNodesNeededCapacityAndGangs) {
   }
 }
 
+// The devices v1.36 turns on: each claim's devices say which are
+// partitions, shares and tolerated taints, and the counter sets, shared
+// devices and tainted devices are listed as the JSON has them.
+TEST_F(ReportBrowserTest, DevicesShowPartitionsSharesAndTaints) {
+  const std::string args =
+      "--cluster " + kSource + "/examples/devices/cluster.yaml";
+  const rapidjson::Document json = ParseJsonOrDie(Simulate(args, "json"));
+  const std::vector<Tag> tags = Render(Simulate(args, "html"), "devices.html");
+  ExpectSummaryAndPods(tags, json);
+  // The row of a claim's devices: its fourth cell.
+  auto devices_of = [&](const std::string& claim) {
+    auto rows = WithAttr(tags, "data-claim", &claim);
+    if (rows.size() != 1u) return std::string("<no row>");
+    const size_t first = IndexOf(tags, rows[0]) + 1;
+    return first + 3 < tags.size() ? tags[first + 3].text : "";
+  };
+  EXPECT_EQ(devices_of("claim-3g"),
+            "gpu.example.com/node-1/gpu-1-3g-0 (draws on gpu-1-counters)");
+  EXPECT_EQ(devices_of("claim-bw-33gi"),
+            "nic.example.com/node-3/nic-0 (share bandwidth 35Gi)");
+  EXPECT_EQ(devices_of("claim-tol"),
+            "accel.example.com/node-2/accel-0 (tolerates "
+            "example.com/unhealthy=ecc:NoSchedule)");
+  const rapidjson::Value& usage = json["deviceUsage"];
+  for (const auto& c : usage["counterSets"].GetArray()) {
+    const std::string name = c["name"].GetString();
+    auto rows = WithAttr(tags, "data-counter-set", &name);
+    ASSERT_EQ(rows.size(), 1u) << name;
+    const size_t first = IndexOf(tags, rows[0]) + 1;
+    ASSERT_LT(first + 3, tags.size());
+    std::string left;
+    for (const auto& k : c["counters"].GetArray()) {
+      if (!left.empty()) left += ", ";
+      left += std::string(k["name"].GetString()) + " " + k["left"].GetString() +
+              " of " + k["total"].GetString();
+    }
+    EXPECT_EQ(tags[first + 3].text, left) << name;
+  }
+  ASSERT_EQ(usage["sharedDevices"].Size(), 1u);
+  EXPECT_EQ(usage["sharedDevices"][0]["shares"].GetInt(), 3);
+  const std::string nic = "nic-0";
+  auto shared = WithAttr(tags, "data-device", &nic);
+  ASSERT_EQ(shared.size(), 1u);
+  const size_t first = IndexOf(tags, shared[0]) + 1;
+  ASSERT_LT(first + 3, tags.size());
+  EXPECT_EQ(tags[first + 3].text, "bandwidth 65Gi of 100Gi");
+  ASSERT_EQ(usage["taintedDevices"].Size(), 1u);
+  const std::string accel = "accel-0";
+  auto tainted = WithAttr(tags, "data-device", &accel);
+  ASSERT_EQ(tainted.size(), 1u);
+  const size_t at = IndexOf(tags, tainted[0]) + 1;
+  ASSERT_LT(at + 3, tags.size());
+  EXPECT_EQ(tags[at + 3].text, "taints/claim-tol");
+}
+
 TEST_F(ReportBrowserTest, ExampleScreenshotIsDrawn) {
   // Run from the source tree, as the README's command is.
   const CommandResult r =

@@ -339,7 +339,7 @@ framework::Status DynamicResources::Filter(
     // Made by an earlier cycle that did not bind: PostFilter deletes it
     // and the next attempt starts anew.
     if (!extended->spec.devices.requests.empty()) {
-      return framework::Status::Unschedulable(
+      return framework::Status::Unresolvable(
           "cannot schedule extended resource claim");
     }
     std::map<std::string, int64_t, std::less<>> from_dra;
@@ -352,7 +352,7 @@ framework::Status DynamicResources::Filter(
       } else if (std::none_of(allocatable.scalar_resources.begin(),
                               allocatable.scalar_resources.end(),
                               [&](const auto& r) { return r.first == name; })) {
-        return framework::Status::Unschedulable("cannot fit resource");
+        return framework::Status::Unresolvable("cannot fit resource");
       }
     }
     if (data->num_user_claims == 0 && from_dra.empty()) return {};
@@ -745,6 +745,9 @@ framework::Status DynamicResources::PreBind(framework::CycleState& state,
                         dynamic_resources::kInMemoryClaimName) {
       auto created = CreateExtendedResourceClaim(*data, pod);
       if (!created.ok()) {
+        // Nothing was written: its devices are no longer in flight (kube's
+        // bindClaim lets them go on every way out).
+        manager_->RemoveClaimPendingAllocation(data->initial_extended_claim_uid);
         return framework::Status::Error(created.error().message());
       }
       pending_uid = data->initial_extended_claim_uid;

@@ -36,6 +36,13 @@ std::shared_ptr<const api::ResourceClaim> FakeClaimApi::Stored(
   return it == claims_.end() ? nullptr : it->second;
 }
 
+std::vector<std::string> FakeClaimApi::Names() const {
+  std::lock_guard lock(mu_);
+  std::vector<std::string> names;
+  for (const auto& [name, claim] : claims_) names.push_back(name);
+  return names;
+}
+
 framework::ClaimWrite FakeClaimApi::GetResourceClaim(const std::string& ns,
                                                      const std::string& name) {
   std::lock_guard lock(mu_);
@@ -102,6 +109,7 @@ framework::Status FakeClaimApi::UnreserveResourceClaim(
   std::lock_guard lock(mu_);
   calls.push_back("unreserve " + claim.metadata.ns + "/" + claim.metadata.name +
                   " " + std::string(pod_uid));
+  if (fail_patches) return framework::Status::Error("patch error");
   auto stored = Stored(claim.metadata.name);
   if (stored == nullptr || stored->metadata.uid != claim.metadata.uid) {
     return framework::Status::Error("unreserve: no such claim");
@@ -112,6 +120,70 @@ framework::Status FakeClaimApi::UnreserveResourceClaim(
                   return r.uid == pod_uid;
                 });
   Store(next, true);
+  return {};
+}
+
+framework::ClaimWrite FakeClaimApi::CreateResourceClaim(
+    const api::ResourceClaim& claim) {
+  std::lock_guard lock(mu_);
+  calls.push_back("create " + claim.metadata.ns + "/" +
+                  (claim.metadata.name.empty() ? claim.metadata.generate_name
+                                               : claim.metadata.name));
+  if (!fail_creates_with.empty()) {
+    return {.code = 400, .error = fail_creates_with};
+  }
+  // What the API server refuses on create.
+  if (!claim.metadata.uid.empty()) {
+    return {.code = 400, .error = "UID must not be set on create"};
+  }
+  if (!claim.metadata.resource_version.empty()) {
+    return {.code = 400, .error = "resourceVersion must not be set on create"};
+  }
+  auto created = std::make_shared<api::ResourceClaim>(claim);
+  if (created->metadata.name.empty()) {
+    if (created->metadata.generate_name.empty()) {
+      return {.code = 422, .error = "name or generateName is required"};
+    }
+    created->metadata.name =
+        created->metadata.generate_name + std::to_string(generated_names_++);
+  }
+  if (claims_.contains(created->metadata.name)) {
+    return {.code = 409,
+            .error = "resourceclaims.resource.k8s.io \"" +
+                     created->metadata.name + "\" already exists"};
+  }
+  const std::string name = created->metadata.name;
+  Store(std::move(created), true);
+  return {.claim = Stored(name), .code = 201};
+}
+
+framework::Status FakeClaimApi::DeleteResourceClaim(
+    const api::ResourceClaim& claim) {
+  std::lock_guard lock(mu_);
+  calls.push_back("delete " + claim.metadata.ns + "/" + claim.metadata.name);
+  auto stored = Stored(claim.metadata.name);
+  if (stored == nullptr) return {};  // gone already
+  if (!stored->metadata.finalizers.empty()) {
+    // The API server only marks an object that still has finalizers.
+    auto next = std::make_shared<api::ResourceClaim>(*stored);
+    if (!next->metadata.deletion_timestamp) {
+      next->metadata.deletion_timestamp = api::Time{};
+    }
+    Store(std::move(next), true);
+    return {};
+  }
+  claims_.erase(claim.metadata.name);
+  informer_.DeleteResourceClaim(claim.metadata.ns, claim.metadata.name);
+  return {};
+}
+
+framework::Status FakeClaimApi::UpdatePodStatus(
+    const api::Pod& pod, const framework::PodStatusUpdate& update) {
+  std::lock_guard lock(mu_);
+  const std::string ref = pod.metadata.ns + "/" + pod.metadata.name;
+  calls.push_back("patch-pod-status " + ref);
+  if (fail_patches) return framework::Status::Error("patch error");
+  pod_status_writes.push_back({ref, update});
   return {};
 }
 

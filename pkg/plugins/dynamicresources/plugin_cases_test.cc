@@ -1,16 +1,41 @@
-// Kubernetes v1.35's TestPlugin (dynamicresources_test.go), case by case:
+// Kubernetes v1.36's TestPlugin (dynamicresources_test.go), case by case:
 // the same pod, claims, classes and slices run through PreEnqueue,
 // PreFilter, Filter on every node, Score, Reserve, PreBind (or PostFilter
 // when no node fits) as kube's table runner drives them, and each case
 // checks what kube's checks: the statuses, the claims as the API server
-// then holds them, and what is in flight.
+// then holds them and as the scheduler assumes them, what is in flight,
+// and the metrics kube's cases look at. The extended-resource
+// (DRAExtendedResource) and binding-conditions (DRADeviceBindingConditions
+// with DRAResourceClaimDeviceStatus) cases are here too; PreBind's waits
+// move the case's clock instead of sleeping.
 //
-// Not ported: the extended-resource cases (DRAExtendedResource, alpha, off)
-// and the binding-conditions cases (DRADeviceBindingConditions, alpha,
-// off), which ksched refuses at start-up; kube's "prescore" expectation of
-// CEL-runtime-error-for-one-of-three-nodes (the plugin has no PreScore).
+// Not ported:
+//  - the cases of DRAWorkloadResourceClaims (alpha in v1.36, not built in
+//    ksched): podgroup-claim-reference(-feature-disabled-reserves-for-pod),
+//    podgroup-claim-template, podgroup-with-resources(-feature-disabled-
+//    reserves-for-pod), bind-podgroup-failure, postfilter-unreserve-
+//    podgroup, postfilter-skip-unreserve-podgroup-feature-disabled,
+//    postfilter-deallocate-podgroup, postfilter-skip-unreserve-podgroup-
+//    when-pods-active, postfilter-skip-unreserve-podgroup-other-claim-
+//    deallocated, reserved-okay-podgroup;
+//  - the cases of DRANodeAllocatableResources (alpha in v1.36, not built):
+//    node-allocatable-resource-multiplier, -capacitykey,
+//    -capacitykey-and-multiplier, -insufficient-resources-with-multiplier,
+//    -insufficient-with-capacityKey;
+//  - canceled: ksched's Filter is never cancelled from outside (it takes
+//    no context), so there is no cancelled Filter to drive;
+//  - timeout_disabled and timeout_zero, which check how New() reads the
+//    DRASchedulerFilterTimeout gate and filterTimeout from the arguments
+//    (this fixture builds the plugin from the case's options);
+//  - kube's "prescore" expectation of CEL-runtime-error-for-one-of-three-
+//    nodes (the plugin has no PreScore).
+// exhausted-resources-in-informer-cache was ported as exhausted-resources
+// (v1.35's name) and is named as in v1.36 now.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -25,12 +50,14 @@
 #include "pkg/framework/testing/wrappers.h"
 #include "pkg/plugins/dynamicresources/dynamic_resources.h"
 #include "pkg/plugins/dynamicresources/fake_claim_api.h"
+#include "pkg/util/clock.h"
 
 namespace ksched::plugins {
 namespace {
 
 using framework::Code;
 using framework::Status;
+using namespace std::chrono_literals;
 
 constexpr char kNode[] = "worker";
 constexpr char kNode2[] = "worker-2";
@@ -196,11 +223,12 @@ api::ResourceClaim Allocated(api::ResourceClaim c, api::AllocationResult a) {
 const api::Time kAnyTimestamp{api::Timestamp::max()};
 
 // The claim as PreBind writes it: reserved for the pod, and an allocated
-// claim stamped.
-api::ResourceClaim Reserved(api::ResourceClaim c) {
+// claim stamped (unless binding conditions are off: `stamp` false).
+api::ResourceClaim Reserved(api::ResourceClaim c, bool stamp = true) {
   c.status.reserved_for.push_back(
       {.resource = "pods", .name = kPodName, .uid = kPodUid});
-  if (c.status.allocation && !c.status.allocation->allocation_timestamp) {
+  if (stamp && c.status.allocation &&
+      !c.status.allocation->allocation_timestamp) {
     c.status.allocation->allocation_timestamp = kAnyTimestamp;
   }
   return c;
@@ -223,7 +251,264 @@ api::ResourceClaim BreakCel(api::ResourceClaim c) {
   return c;
 }
 
+// ---- extended resources backed by DRA ----
+
+constexpr char kExtendedResource[] = "example.com/gpu";
+constexpr char kExtendedResource2[] = "example.com/gpu2";
+constexpr char kImplicitExtendedResource[] =
+    "deviceclass.resource.kubernetes.io/my-resource-class";
+// kube's test API server names created claims generateName + a counter
+// from 0.
+constexpr char kExtendedClaimName[] = "my-pod-extended-resources-0";
+// The UID ksched keeps the in-memory extended resource claim's in-flight
+// allocation under: the first one a new plugin makes up.
+constexpr char kExtendedClaimStandInUid[] = "ksched-extended-resources-1";
+
+// A class serving an extended resource by its spec.extendedResourceName.
+api::DeviceClass ExtendedClass(const std::string& name,
+                               const std::string& resource) {
+  api::DeviceClass c;
+  c.metadata.name = name;
+  c.spec.extended_resource_name = resource;
+  return c;
+}
+
+// The pod with one container per entry, named as kube's st.MakePod().Req
+// names them ("con0", "con1", ...).
+api::Pod PodWithRequests(
+    const std::vector<testing::ResourcePairs>& containers) {
+  testing::PodBuilder b(kPodName);
+  b.Namespace(kNs).Uid(kPodUid);
+  for (const auto& c : containers) b.Req(c);
+  api::Pod pod = b.Obj();
+  for (size_t i = 0; i < pod.spec.containers.size(); ++i) {
+    pod.spec.containers[i].name = "con" + std::to_string(i);
+  }
+  return pod;
+}
+
+api::Node NodeWithCapacity(const testing::ResourcePairs& capacity) {
+  return testing::NodeBuilder(kNode)
+      .Label("kubernetes.io/hostname", kNode)
+      .Capacity(capacity)
+      .Obj();
+}
+
+api::DeviceRequest NamedRequest(const std::string& name, const std::string& cls,
+                                int64_t count = 1) {
+  return {.name = name, .exactly = Exactly(cls, count)};
+}
+
+// The claim the scheduler makes for the pod's extended resources, as the
+// API server holds it once created (`name` given) or as it is in memory.
+api::ResourceClaim ExtendedClaim(
+    const std::string& name, std::vector<api::DeviceRequest> requests,
+    std::optional<api::AllocationResult> allocation = std::nullopt) {
+  api::ResourceClaim c;
+  c.metadata.name = name;
+  c.metadata.generate_name = std::string(kPodName) + "-extended-resources-";
+  c.metadata.ns = kNs;
+  c.metadata.annotations.Set(api::kExtendedResourceClaimAnnotation, "true");
+  c.metadata.owner_references.push_back({.api_version = "v1",
+                                         .kind = "Pod",
+                                         .name = kPodName,
+                                         .uid = kPodUid,
+                                         .controller = true});
+  c.spec.devices.requests = std::move(requests);
+  if (allocation) return Allocated(std::move(c), std::move(*allocation));
+  return c;
+}
+
+// ---- binding conditions ----
+
+constexpr char kDriver2[] = "some-driver-2";
+const std::vector<std::string> kBindingConditions = {"condition"};
+const std::vector<std::string> kBindingFailureConditions = {"failed"};
+
+// A slice whose device must be attached before binding (kube's
+// fabricSlice): bound to the node, with binding conditions.
+api::ResourceSlice FabricSlice(const std::string& driver,
+                               const std::string& device) {
+  api::ResourceSlice s;
+  s.metadata.name = std::string(kNode) + "-" + driver;
+  s.spec.driver = driver;
+  s.spec.node_name = kNode;
+  s.spec.pool = {.name = kNode, .generation = 0, .resource_slice_count = 1};
+  api::Device d;
+  d.name = device;
+  d.binds_to_node = true;
+  d.binding_conditions = kBindingConditions;
+  d.binding_failure_conditions = kBindingFailureConditions;
+  s.spec.devices.push_back(std::move(d));
+  s.spec.node_selector = NameSelector(kNode);
+  return s;
+}
+
+// kube's allocationResultWithBindingConditions (driver, instance-1, req-1)
+// and ...2 (driver 2, instance-2, req-2), stamped with `timestamp`.
+api::AllocationResult BindingAllocation(int which,
+                                        std::optional<api::Time> timestamp) {
+  api::AllocationResult a;
+  a.devices.results.push_back(
+      {.request = which == 1 ? "req-1" : "req-2",
+       .driver = which == 1 ? kDriver : kDriver2,
+       .pool = kNode,
+       .device = which == 1 ? "instance-1" : "instance-2",
+       .binding_conditions = kBindingConditions,
+       .binding_failure_conditions = kBindingFailureConditions});
+  a.node_selector = NameSelector(kNode);
+  a.allocation_timestamp = timestamp;
+  return a;
+}
+
+// A device status with conditions (type, status).
+api::AllocatedDeviceStatus DeviceStatus(
+    int which,
+    const std::vector<std::pair<std::string, std::string>>& conditions = {}) {
+  api::AllocatedDeviceStatus s{
+      .driver = which == 1 ? kDriver : kDriver2,
+      .pool = kNode,
+      .device = which == 1 ? "instance-1" : "instance-2"};
+  for (const auto& [type, status] : conditions) {
+    s.conditions.push_back({.type = type, .status = status});
+  }
+  return s;
+}
+
+// kube's new(metav1.Time): a timestamp that is set, the zero time.
+const api::Time kZeroTime{};
+
+// kube's boundClaim/boundClaim2 (binding conditions met) and
+// failedBindingClaim/failedBindingClaim2 (the failure condition true).
+api::ResourceClaim BoundClaim(int which, bool failed = false) {
+  api::ResourceClaim c =
+      Allocated(PendingClaim(which == 1 ? kClaimName : kClaimName2),
+                BindingAllocation(which, kZeroTime));
+  c.status.devices.push_back(
+      DeviceStatus(which, {{"condition", failed ? "False" : "True"},
+                           {"failed", failed ? "True" : "False"}}));
+  return c;
+}
+
 // ---- the runner ----
+
+// kube's tests run on the wall clock; this one starts at a whole second
+// and moves only when PreBind waits (or, with `tick`, a little on every
+// reading, as real time passes while Filter searches).
+class CaseClock final : public util::Clock {
+ public:
+  static constexpr WallTime kWallStart{std::chrono::sys_days{
+      std::chrono::year{2026} / std::chrono::January / 1}};
+
+  TimePoint Now() const override {
+    return TimePoint(Duration(offset_.fetch_add(tick_.load())));
+  }
+  WallTime WallNow() const override {
+    return kWallStart + Duration(offset_.load());
+  }
+  void Advance(Duration d) { offset_ += d.count(); }
+  void set_tick(Duration d) { tick_ = d.count(); }
+
+ private:
+  mutable std::atomic<Duration::rep> offset_{0};
+  std::atomic<Duration::rep> tick_{0};
+};
+
+// The wall clock at the start of a case, as claims' timestamps count.
+api::Time WallStartPlus(std::chrono::seconds offset) {
+  return api::Time{std::chrono::time_point_cast<std::chrono::microseconds>(
+      CaseClock::kWallStart + offset)};
+}
+
+// What kube's metrics checks look at.
+class RecordingMetrics final : public framework::MetricsRecorder {
+ public:
+  void ObserveExtensionPoint(std::string_view, framework::Code,
+                             std::string_view,
+                             std::chrono::nanoseconds) override {}
+  void ObservePlugin(std::string_view, std::string_view, framework::Code,
+                     std::chrono::nanoseconds) override {}
+  void ObserveBindingConditionsWait(std::string_view, std::string_view,
+                                    std::string_view status,
+                                    std::chrono::nanoseconds) override {
+    ++binding_waits[std::string(status)];
+  }
+  void CountBindingConditionsAllocation(std::string_view, std::string_view,
+                                        std::string_view status) override {
+    ++binding_allocations[std::string(status)];
+  }
+  void CountResourceClaimCreate(std::string_view status) override {
+    ++claim_creates[std::string(status)];
+  }
+
+  // By status: scheduler_dra_bindingconditions_wait_duration_seconds'
+  // samples, scheduler_dra_bindingconditions_allocations_total and
+  // scheduler_resourceclaim_creates_total.
+  std::map<std::string, int> binding_waits;
+  std::map<std::string, int> binding_allocations;
+  std::map<std::string, int> claim_creates;
+};
+
+// The FakeHandle with the case's clock and metrics.
+class CaseHandle final : public framework::Handle {
+ public:
+  CaseHandle(testing::FakeHandle& base, const CaseClock& clock,
+             RecordingMetrics& metrics)
+      : base_(base), clock_(clock), metrics_(metrics) {}
+
+  const framework::Snapshot& snapshot() const override {
+    return base_.snapshot();
+  }
+  framework::Parallelizer& parallelizer() override {
+    return base_.parallelizer();
+  }
+  const util::Clock& clock() const override { return clock_; }
+  const api::StringMap* NamespaceLabels(std::string_view ns) const override {
+    return base_.NamespaceLabels(ns);
+  }
+  const framework::ClusterObjects& objects() const override {
+    return base_.objects();
+  }
+  framework::ClusterWriter* writer() override { return base_.writer(); }
+  framework::PodNominator* nominator() override { return base_.nominator(); }
+  framework::WaitingPods& waiting_pods() override {
+    return base_.waiting_pods();
+  }
+  framework::PodsInPreBind& pods_in_prebind() override {
+    return base_.pods_in_prebind();
+  }
+  framework::Status RunFilterPluginsWithNominatedPods(
+      const framework::CycleState& state, const framework::PodInfo& pod,
+      const framework::NodeInfo& node) override {
+    return base_.RunFilterPluginsWithNominatedPods(state, pod, node);
+  }
+  framework::Status RunPreFilterExtensionAddPod(
+      framework::CycleState& state, const framework::PodInfo& pod,
+      const framework::PodInfoPtr& to_add,
+      const framework::NodeInfo& node) const override {
+    return base_.RunPreFilterExtensionAddPod(state, pod, to_add, node);
+  }
+  framework::Status RunPreFilterExtensionRemovePod(
+      framework::CycleState& state, const framework::PodInfo& pod,
+      const framework::PodInfoPtr& to_remove,
+      const framework::NodeInfo& node) const override {
+    return base_.RunPreFilterExtensionRemovePod(state, pod, to_remove, node);
+  }
+  framework::Binder* binder() override { return base_.binder(); }
+  framework::MetricsRecorder* metrics() override { return &metrics_; }
+  const framework::PodGroupMembers* pod_group_members() const override {
+    return base_.pod_group_members();
+  }
+  const config::FeatureGates& features() const override {
+    return base_.features();
+  }
+  dra::DraManager* dra_manager() override { return base_.dra_manager(); }
+
+ private:
+  testing::FakeHandle& base_;
+  const CaseClock& clock_;
+  RecordingMetrics& metrics_;
+};
 
 struct Case {
   api::Pod pod = PodWithClaimName();
@@ -235,6 +520,19 @@ struct Case {
   bool admin_access = true;
   bool prioritized_list = true;
   bool device_taints = false;
+  // kube's enableDRAExtendedResource (off unless a case turns it on).
+  bool extended_resources = false;
+  // DRADeviceBindingConditions with DRAResourceClaimDeviceStatus (on, as
+  // in kube's v1.36 table unless a case disables them).
+  bool binding_conditions = true;
+  // DynamicResourcesArgs' filterTimeout (zero: none) and bindingTimeout.
+  std::chrono::nanoseconds filter_timeout{0};
+  std::chrono::nanoseconds binding_timeout{std::chrono::minutes(10)};
+  // The clock moves this much on every reading (real time passing).
+  std::chrono::nanoseconds clock_tick{0};
+  // Allocations another pod's cycle holds in flight when this one starts,
+  // each under the UID of the stored claim of its name.
+  std::vector<api::ResourceClaim> in_flight;
   // Changes to the API server's claims before PreBind, not yet seen by the
   // informer (another client raced the scheduler).
   std::function<void(dra_testing::FakeClaimApi&)> before_prebind;
@@ -258,8 +556,10 @@ struct Outcome {
   std::optional<Status> prebind;
   std::optional<Status> postfilter;
   bool unreserved = false;
-  // Claims in flight after Reserve, by name.
+  // Claims in flight after Reserve and after PreBind, by name (the
+  // in-memory extended resource claim as "<extended-resources>").
   std::vector<std::string> in_flight_after_reserve;
+  std::vector<std::string> in_flight_after_prebind;
 };
 
 class PluginCasesTest : public ::testing::Test {
@@ -270,8 +570,13 @@ class PluginCasesTest : public ::testing::Test {
     handle_.features_.Set(config::Feature::kDRAPrioritizedList,
                           c.prioritized_list);
     handle_.features_.Set(config::Feature::kDRADeviceTaints, c.device_taints);
+    handle_.features_.Set(config::Feature::kDRAExtendedResource,
+                          c.extended_resources);
+    handle_.features_.Set(config::Feature::kDRADeviceBindingConditions,
+                          c.binding_conditions);
     handle_.dra_manager_ = &manager_;
     handle_.writer_ = &api_;
+    clock_.set_tick(c.clock_tick);
     for (auto& cls : c.classes) {
       manager_.UpsertDeviceClass(
           std::make_shared<api::DeviceClass>(std::move(cls)));
@@ -281,14 +586,35 @@ class PluginCasesTest : public ::testing::Test {
           std::make_shared<api::ResourceSlice>(std::move(s)));
     }
     for (auto& claim : c.claims) api_.Create(std::move(claim));
+    for (auto& claim : c.in_flight) {
+      claim.metadata.uid = api_.Stored(claim.metadata.name)->metadata.uid;
+      const std::string uid = claim.metadata.uid;
+      manager_.SignalClaimPendingAllocation(
+          uid, std::make_shared<api::ResourceClaim>(std::move(claim)));
+    }
     std::vector<framework::NodeInfoPtr> infos;
     for (const api::Node& node : c.nodes) {
       infos.push_back(testing::MakeNodeInfo(node));
     }
     handle_.SetNodes(infos);
-    auto built = NewDynamicResources(nullptr, handle_);
-    EXPECT_TRUE(built.ok()) << built.error().message();
-    plugin_ = std::move(*built);
+    // The gates the case sets are ones ksched builds the plugin with.
+    {
+      auto built = NewDynamicResources(nullptr, handle_);
+      EXPECT_TRUE(built.ok()) << built.error().message();
+    }
+    // The plugin as kube's test builds it: its features from the case
+    // (kube's feature.Features), PreBind's waits moving the clock.
+    DynamicResources::Options options;
+    options.enabled = c.dra;
+    options.extended_resources = c.extended_resources;
+    options.features.admin_access = c.admin_access;
+    options.features.prioritized_list = c.prioritized_list;
+    options.features.device_taints = c.device_taints;
+    options.features.device_binding_and_status = c.binding_conditions;
+    options.filter_timeout = c.filter_timeout;
+    options.binding_timeout = c.binding_timeout;
+    options.sleep = [this](std::chrono::nanoseconds d) { clock_.Advance(d); };
+    plugin_ = std::make_unique<DynamicResources>(options, case_handle_);
     auto* p = dynamic_cast<DynamicResources*>(plugin_.get());
 
     Outcome out;
@@ -334,11 +660,7 @@ class PluginCasesTest : public ::testing::Test {
         if (score > out.normalized[out.selected]) out.selected = name;
       }
       out.reserve = p->Reserve(state, *pod, out.selected);
-      for (const auto& claim : manager_.ListResourceClaims()) {
-        if (manager_.ClaimHasPendingAllocation(claim->metadata.uid)) {
-          out.in_flight_after_reserve.push_back(claim->metadata.name);
-        }
-      }
+      out.in_flight_after_reserve = InFlight();
       if (!out.reserve->IsSuccess()) {
         p->Unreserve(state, *pod, out.selected);
         out.unreserved = true;
@@ -357,6 +679,7 @@ class PluginCasesTest : public ::testing::Test {
       state.set_binding_cancellation(c.prebind_cancellation);
       out.prebind = p->PreBind(state, *pod, out.selected);
       state.set_binding_cancellation(nullptr);
+      out.in_flight_after_prebind = InFlight();
       if (c.unreserve_after_prebind) {
         p->Unreserve(state, *pod, out.selected);
         out.unreserved = true;
@@ -369,11 +692,34 @@ class PluginCasesTest : public ::testing::Test {
     return out;
   }
 
+  // The claims in flight now, by name, sorted.
+  std::vector<std::string> InFlight() const {
+    std::vector<std::string> names;
+    for (const auto& claim : manager_.ListResourceClaims()) {
+      if (manager_.ClaimHasPendingAllocation(claim->metadata.uid)) {
+        names.push_back(claim->metadata.name);
+      }
+    }
+    if (manager_.ClaimHasPendingAllocation(kExtendedClaimStandInUid)) {
+      names.emplace_back(dynamic_resources::kInMemoryClaimName);
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+  }
+
   // The claim as the API server holds it, without the fields the fake
   // server sets (resourceVersion, uid), compared with `want`.
   void ExpectStored(const std::string& name, api::ResourceClaim want) {
-    auto stored = api_.Stored(name);
-    ASSERT_NE(stored, nullptr) << name;
+    ExpectClaim(api_.Stored(name), std::move(want), "stored " + name);
+  }
+  // The claim the scheduler now works with (kube's assumedClaim).
+  void ExpectAssumed(const std::string& name, api::ResourceClaim want) {
+    ExpectClaim(manager_.GetResourceClaim(kNs, name), std::move(want),
+                "assumed " + name);
+  }
+  void ExpectClaim(std::shared_ptr<const api::ResourceClaim> stored,
+                   api::ResourceClaim want, const std::string& what) {
+    ASSERT_NE(stored, nullptr) << what;
     api::ResourceClaim got = *stored;
     got.metadata.resource_version.clear();
     got.metadata.uid.clear();
@@ -385,7 +731,7 @@ class PluginCasesTest : public ::testing::Test {
       want.status.allocation->allocation_timestamp =
           got.status.allocation->allocation_timestamp;
     }
-    EXPECT_EQ(got, want) << name;
+    EXPECT_EQ(got, want) << what;
   }
   // The claim the scheduler now works with (the assume cache).
   std::shared_ptr<const api::ResourceClaim> Assumed(const std::string& name) {
@@ -395,13 +741,17 @@ class PluginCasesTest : public ::testing::Test {
   dra::DraManager manager_;
   dra_testing::FakeClaimApi api_{manager_};
   testing::FakeHandle handle_;
+  CaseClock clock_;
+  RecordingMetrics metrics_;
+  CaseHandle case_handle_{handle_, clock_, metrics_};
   std::unique_ptr<framework::Plugin> plugin_;
 };
 
 void ExpectStatus(const std::optional<Status>& got, Code code,
                   const std::string& message) {
   ASSERT_TRUE(got.has_value());
-  EXPECT_EQ(got->code(), code) << got->Message();
+  EXPECT_EQ(framework::CodeName(got->code()), framework::CodeName(code))
+      << got->Message();
   EXPECT_EQ(got->Message(), message);
 }
 
@@ -590,7 +940,7 @@ TEST_F(PluginCasesTest, SkipBind) {
   EXPECT_TRUE(api_.calls.empty());
 }
 
-TEST_F(PluginCasesTest, ExhaustedResources) {
+TEST_F(PluginCasesTest, ExhaustedResourcesInInformerCache) {
   api::ResourceClaim other = Allocated(PendingClaim("not-my-claim", 1, false),
                                        Allocation({{"req-1", "instance-1"}}));
   Outcome o = Run({.claims = {PendingClaim(), other},
@@ -895,6 +1245,643 @@ TEST_F(PluginCasesTest, TaintedDeviceEnabled) {
                    .device_taints = true});
   ExpectStatus(o.filter.at(kNode), Code::kUnschedulableAndUnresolvable,
                "cannot allocate all claims");
+}
+
+// ---- in-flight allocations of other pods, the filter timeout ----
+
+TEST_F(PluginCasesTest, ExhaustedResourcesInFlightClaim) {
+  api::ResourceClaim other = PendingClaim("not-my-claim", 1, false);
+  Outcome o = Run(
+      {.claims = {PendingClaim(), other},
+       .classes = {Class()},
+       .slices = {Slice(kNode)},
+       .in_flight = {Allocated(other, Allocation({{"req-1", "instance-1"}}))}});
+  EXPECT_TRUE(o.preenqueue.IsSuccess());
+  EXPECT_TRUE(o.prefilter->IsSuccess());
+  ExpectStatus(o.filter.at(kNode), Code::kUnschedulableAndUnresolvable,
+               "cannot allocate all claims");
+  ExpectStatus(o.postfilter, Code::kUnschedulable, "still not schedulable");
+  EXPECT_EQ(InFlight(), std::vector<std::string>{"not-my-claim"});
+  ExpectStored(kClaimName, PendingClaim());
+  ExpectStored("not-my-claim", other);
+  EXPECT_TRUE(api_.calls.empty());
+}
+
+TEST_F(PluginCasesTest, OtherResourcesInFlightClaim) {
+  api::ResourceClaim other = PendingClaim("not-my-claim", 1, false);
+  Outcome o = Run({.claims = {PendingClaim(), other},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode)},
+                   .in_flight = {Allocated(
+                       other, Allocation({{"req-1", "instance-1-other"}}))}});
+  EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
+  EXPECT_TRUE(o.reserve->IsSuccess());
+  EXPECT_EQ(o.in_flight_after_reserve,
+            (std::vector<std::string>{kClaimName, "not-my-claim"}));
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  EXPECT_EQ(o.in_flight_after_prebind,
+            std::vector<std::string>{"not-my-claim"});
+  api::ResourceClaim want = Reserved(
+      Allocated(PendingClaim(), Allocation({{"req-1", "instance-1"}})));
+  ExpectStored(kClaimName, want);
+  ExpectAssumed(kClaimName, want);
+  ExpectStored("not-my-claim", other);
+}
+
+// kube's 1 ns filterTimeout runs out while the allocator searches, as the
+// clock moves on every reading here.
+TEST_F(PluginCasesTest, Timeout) {
+  Outcome o = Run({.claims = {PendingClaim(kClaimName, 5, false)},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode, 4)},
+                   .filter_timeout = 1ns,
+                   .clock_tick = 1ns});
+  EXPECT_TRUE(o.prefilter->IsSuccess());
+  // An Error, so the pod is retried after backoff; the attempt ends.
+  ExpectStatus(o.filter.at(kNode), Code::kError,
+               "node worker: timed out trying to allocate devices");
+  EXPECT_TRUE(o.selected.empty());
+  EXPECT_FALSE(o.postfilter.has_value());
+}
+
+// ---- the allocation timestamp ----
+
+TEST_F(PluginCasesTest, DontAddAllocationTimestamp) {
+  Outcome o = Run({.claims = {PendingClaim()},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode)},
+                   .binding_conditions = false});
+  EXPECT_EQ(o.in_flight_after_reserve, std::vector<std::string>{kClaimName});
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  EXPECT_TRUE(o.in_flight_after_prebind.empty());
+  api::ResourceClaim want =
+      Reserved(Allocated(PendingClaim(), Allocation({{"req-1", "instance-1"}})),
+               /*stamp=*/false);
+  ExpectStored(kClaimName, want);
+  ExpectAssumed(kClaimName, want);
+}
+
+TEST_F(PluginCasesTest, AddAllocationTimestamp) {
+  Outcome o = Run({.claims = {PendingClaim()},
+                   .classes = {Class()},
+                   .slices = {Slice(kNode)}});
+  EXPECT_EQ(o.in_flight_after_reserve, std::vector<std::string>{kClaimName});
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  EXPECT_TRUE(o.in_flight_after_prebind.empty());
+  api::ResourceClaim want = Reserved(
+      Allocated(PendingClaim(), Allocation({{"req-1", "instance-1"}})));
+  ExpectStored(kClaimName, want);
+  ExpectAssumed(kClaimName, want);
+}
+
+// The claim is deallocated by someone else before PreBind: the stale
+// write conflicts, and the fresh read has no allocation to stamp.
+TEST_F(PluginCasesTest, AddAllocationTimestampFailure) {
+  api::ResourceClaim allocated =
+      Allocated(PendingClaim(), Allocation({{"req-1", "instance-1"}}));
+  Outcome o = Run({.claims = {allocated},
+                   .before_prebind = [](dra_testing::FakeClaimApi& api) {
+                     api.Modify(kClaimName, [](api::ResourceClaim& c) {
+                       c.status.allocation.reset();
+                     });
+                   }});
+  EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
+  ExpectStatus(o.prebind, Code::kError,
+               "claim default/my-pod-my-resource got deallocated elsewhere in "
+               "the meantime");
+  api::ResourceClaim want = allocated;
+  want.status.allocation.reset();
+  ExpectStored(kClaimName, want);
+}
+
+// ---- extended resources backed by DRA (DRAExtendedResource) ----
+
+TEST_F(PluginCasesTest, EmptyWithExtendedResourcesEnabled) {
+  Outcome o = Run({.pod = testing::PodBuilder("foo").Namespace(kNs).Obj(),
+                   .extended_resources = true});
+  EXPECT_TRUE(o.preenqueue.IsSuccess());
+  EXPECT_EQ(o.prefilter->code(), Code::kSkip);
+  EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
+  EXPECT_EQ(o.prebind_preflight->code(), Code::kSkip);
+  EXPECT_TRUE(o.prebind_allows_parallel);
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  EXPECT_TRUE(api_.calls.empty());
+}
+
+// The node's allocatable serves the resource: no claim is made.
+TEST_F(PluginCasesTest, ExtendedResourceNameWithNodeResource) {
+  Outcome o = Run({.pod = PodWithRequests(
+                       {testing::ResourcePairs{{kExtendedResource, "1"}}}),
+                   .classes = {ExtendedClass(kClassName, kExtendedResource)},
+                   .nodes = {NodeWithCapacity({{kExtendedResource, "1"}})},
+                   .extended_resources = true});
+  EXPECT_TRUE(o.preenqueue.IsSuccess());
+  EXPECT_TRUE(o.prefilter->IsSuccess());
+  EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
+  EXPECT_TRUE(o.reserve->IsSuccess());
+  EXPECT_TRUE(o.in_flight_after_reserve.empty());
+  EXPECT_TRUE(o.prebind_preflight->IsSuccess());
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  EXPECT_TRUE(api_.Names().empty());
+  EXPECT_TRUE(api_.calls.empty());
+  EXPECT_TRUE(metrics_.claim_creates.empty());
+}
+
+// gpu from the node's allocatable, gpu2 from a device.
+TEST_F(PluginCasesTest, ExtendedResourceOneDevicePluginOneDra) {
+  Outcome o = Run({.pod = PodWithRequests({testing::ResourcePairs{
+                       {kExtendedResource, "1"}, {kExtendedResource2, "1"}}}),
+                   .classes = {ExtendedClass(kClassName, kExtendedResource),
+                               ExtendedClass(std::string(kClassName) + "2",
+                                             kExtendedResource2)},
+                   .slices = {Slice(kNode)},
+                   .nodes = {NodeWithCapacity({{kExtendedResource, "1"}})},
+                   .extended_resources = true});
+  EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
+  EXPECT_TRUE(o.reserve->IsSuccess());
+  EXPECT_EQ(o.in_flight_after_reserve,
+            std::vector<std::string>{
+                std::string(dynamic_resources::kInMemoryClaimName)});
+  EXPECT_TRUE(o.prebind->IsSuccess()) << o.prebind->Message();
+  EXPECT_TRUE(o.in_flight_after_prebind.empty());
+  api::ResourceClaim want = Reserved(ExtendedClaim(
+      kExtendedClaimName,
+      {NamedRequest("container-0-request-1", std::string(kClassName) + "2")},
+      Allocation({{"container-0-request-1", "instance-1"}})));
+  EXPECT_EQ(api_.Names(), std::vector<std::string>{kExtendedClaimName});
+  ExpectStored(kExtendedClaimName, want);
+  ExpectAssumed(kExtendedClaimName, want);
+  ASSERT_EQ(api_.pod_status_writes.size(), 1u);
+  EXPECT_EQ(api_.pod_status_writes[0].update.extended_resource_claim_status,
+            (api::PodExtendedResourceClaimStatus{
+                .request_mappings = {{"con0", kExtendedResource2,
+                                      "container-0-request-1"}},
+                .resource_claim_name = kExtendedClaimName}));
+  EXPECT_EQ(metrics_.claim_creates,
+            (std::map<std::string, int>{{"success", 1}}));
+}
+
+TEST_F(PluginCasesTest, ExtendedResourceNameWithZeroAllocatable) {
+  Outcome o = Run({.pod = PodWithRequests(
+                       {testing::ResourcePairs{{kExtendedResource, "1"}}}),
+                   .classes = {ExtendedClass(kClassName, kExtendedResource)},
+                   .slices = {Slice(kNode)},
+                   .nodes = {NodeWithCapacity({{kExtendedResource, "0"}})},
+                   .extended_resources = true});
+  EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
+  EXPECT_EQ(o.in_flight_after_reserve,
+            std::vector<std::string>{
+                std::string(dynamic_resources::kInMemoryClaimName)});
+  EXPECT_TRUE(o.prebind->IsSuccess()) << o.prebind->Message();
+  EXPECT_TRUE(o.in_flight_after_prebind.empty());
+  api::ResourceClaim want = Reserved(ExtendedClaim(
+      kExtendedClaimName, {NamedRequest("container-0-request-0", kClassName)},
+      Allocation({{"container-0-request-0", "instance-1"}})));
+  EXPECT_EQ(api_.Names(), std::vector<std::string>{kExtendedClaimName});
+  ExpectStored(kExtendedClaimName, want);
+  ExpectAssumed(kExtendedClaimName, want);
+}
+
+// No class serves the resource: nothing for this plugin.
+TEST_F(PluginCasesTest, NonDRAExtendedResourceNameWithZeroAllocatable) {
+  Outcome o = Run({.pod = PodWithRequests(
+                       {testing::ResourcePairs{{kExtendedResource, "1"}}}),
+                   .classes = {Class()},
+                   .slices = {Slice(kNode)},
+                   .nodes = {NodeWithCapacity({{kExtendedResource, "0"}})},
+                   .extended_resources = true});
+  EXPECT_EQ(o.prefilter->code(), Code::kSkip);
+  EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
+  EXPECT_EQ(o.prebind_preflight->code(), Code::kSkip);
+  EXPECT_TRUE(o.prebind->IsSuccess());
+  EXPECT_TRUE(api_.calls.empty());
+}
+
+TEST_F(PluginCasesTest, ExtendedResourceNameNoResource) {
+  Outcome o = Run({.pod = PodWithRequests(
+                       {testing::ResourcePairs{{kExtendedResource, "1"}}}),
+                   .classes = {ExtendedClass(kClassName, kExtendedResource)},
+                   .extended_resources = true});
+  EXPECT_TRUE(o.prefilter->IsSuccess());
+  ExpectStatus(o.filter.at(kNode), Code::kUnschedulableAndUnresolvable,
+               "cannot allocate all claims");
+  ExpectStatus(o.postfilter, Code::kUnschedulable, "still not schedulable");
+  EXPECT_TRUE(api_.calls.empty());
+  EXPECT_TRUE(metrics_.claim_creates.empty());
+}
+
+TEST_F(PluginCasesTest, ExtendedResourceNameWithResources) {
+  Outcome o = Run({.pod = PodWithRequests(
+                       {testing::ResourcePairs{{kExtendedResource, "1"}}}),
+                   .classes = {ExtendedClass(kClassName, kExtendedResource)},
+                   .slices = {Slice(kNode)},
+                   .extended_resources = true});
+  EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
+  EXPECT_EQ(o.in_flight_after_reserve,
+            std::vector<std::string>{
+                std::string(dynamic_resources::kInMemoryClaimName)});
+  EXPECT_TRUE(o.prebind->IsSuccess()) << o.prebind->Message();
+  EXPECT_TRUE(o.in_flight_after_prebind.empty());
+  api::ResourceClaim want = Reserved(ExtendedClaim(
+      kExtendedClaimName, {NamedRequest("container-0-request-0", kClassName)},
+      Allocation({{"container-0-request-0", "instance-1"}})));
+  EXPECT_EQ(api_.Names(), std::vector<std::string>{kExtendedClaimName});
+  ExpectStored(kExtendedClaimName, want);
+  ExpectAssumed(kExtendedClaimName, want);
+  // Created without the finalizer, which the update then adds, as kube.
+  EXPECT_EQ(api_.calls, (std::vector<std::string>{
+                            "create default/my-pod-extended-resources-",
+                            "update default/my-pod-extended-resources-0",
+                            "update-status default/my-pod-extended-resources-0",
+                            "patch-pod-status default/my-pod"}));
+  ASSERT_EQ(api_.pod_status_writes.size(), 1u);
+  EXPECT_EQ(api_.pod_status_writes[0].update.extended_resource_claim_status,
+            (api::PodExtendedResourceClaimStatus{
+                .request_mappings = {{"con0", kExtendedResource,
+                                      "container-0-request-0"}},
+                .resource_claim_name = kExtendedClaimName}));
+  EXPECT_EQ(metrics_.claim_creates,
+            (std::map<std::string, int>{{"success", 1}}));
+}
+
+// The class's implicit name deviceclass.resource.kubernetes.io/<class>
+// sorts before example.com/gpu, so it gets the container's request 0.
+TEST_F(PluginCasesTest, ImplicitExtendedResourceNameWithResources) {
+  Outcome o =
+      Run({.pod = PodWithRequests({testing::ResourcePairs{
+               {kImplicitExtendedResource, "1"}, {kExtendedResource, "2"}}}),
+           .classes = {ExtendedClass(kClassName, kExtendedResource)},
+           .slices = {Slice(kNode, 4)},
+           .extended_resources = true});
+  EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
+  EXPECT_EQ(o.in_flight_after_reserve,
+            std::vector<std::string>{
+                std::string(dynamic_resources::kInMemoryClaimName)});
+  EXPECT_TRUE(o.prebind->IsSuccess()) << o.prebind->Message();
+  api::ResourceClaim want = Reserved(
+      ExtendedClaim(kExtendedClaimName,
+                    {NamedRequest("container-0-request-0", kClassName),
+                     NamedRequest("container-0-request-1", kClassName, 2)},
+                    Allocation({{"container-0-request-0", "instance-1"},
+                                {"container-0-request-1", "instance-2"},
+                                {"container-0-request-1", "instance-3"}})));
+  EXPECT_EQ(api_.Names(), std::vector<std::string>{kExtendedClaimName});
+  ExpectStored(kExtendedClaimName, want);
+  ExpectAssumed(kExtendedClaimName, want);
+  ASSERT_EQ(api_.pod_status_writes.size(), 1u);
+  EXPECT_EQ(api_.pod_status_writes[0].update.extended_resource_claim_status,
+            (api::PodExtendedResourceClaimStatus{
+                .request_mappings = {{"con0", kImplicitExtendedResource,
+                                      "container-0-request-0"},
+                                     {"con0", kExtendedResource,
+                                      "container-0-request-1"}},
+                .resource_claim_name = kExtendedClaimName}));
+  EXPECT_EQ(metrics_.claim_creates,
+            (std::map<std::string, int>{{"success", 1}}));
+}
+
+TEST_F(PluginCasesTest,
+       ImplicitExtendedResourceNameTwoContainersWithResources) {
+  Outcome o =
+      Run({.pod = PodWithRequests(
+               {testing::ResourcePairs{{kImplicitExtendedResource, "1"}},
+                testing::ResourcePairs{{kExtendedResource, "2"}}}),
+           .classes = {ExtendedClass(kClassName, kExtendedResource)},
+           .slices = {Slice(kNode, 4)},
+           .extended_resources = true});
+  EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
+  EXPECT_EQ(o.in_flight_after_reserve,
+            std::vector<std::string>{
+                std::string(dynamic_resources::kInMemoryClaimName)});
+  EXPECT_TRUE(o.prebind->IsSuccess()) << o.prebind->Message();
+  api::ResourceClaim want = Reserved(
+      ExtendedClaim(kExtendedClaimName,
+                    {NamedRequest("container-0-request-0", kClassName),
+                     NamedRequest("container-1-request-0", kClassName, 2)},
+                    Allocation({{"container-0-request-0", "instance-1"},
+                                {"container-1-request-0", "instance-2"},
+                                {"container-1-request-0", "instance-3"}})));
+  EXPECT_EQ(api_.Names(), std::vector<std::string>{kExtendedClaimName});
+  ExpectStored(kExtendedClaimName, want);
+  ExpectAssumed(kExtendedClaimName, want);
+  ASSERT_EQ(api_.pod_status_writes.size(), 1u);
+  EXPECT_EQ(api_.pod_status_writes[0].update.extended_resource_claim_status,
+            (api::PodExtendedResourceClaimStatus{
+                .request_mappings = {{"con0", kImplicitExtendedResource,
+                                      "container-0-request-0"},
+                                     {"con1", kExtendedResource,
+                                      "container-1-request-0"}},
+                .resource_claim_name = kExtendedClaimName}));
+  EXPECT_EQ(metrics_.claim_creates,
+            (std::map<std::string, int>{{"success", 1}}));
+}
+
+// The pod status patch fails after the claim is written; the claim stays
+// (Unreserve, which would delete it, is not called here).
+TEST_F(PluginCasesTest, ExtendedResourceNameWithResourcesFailPatch) {
+  api_.fail_patches = true;
+  Outcome o = Run({.pod = PodWithRequests(
+                       {testing::ResourcePairs{{kExtendedResource, "1"}}}),
+                   .classes = {ExtendedClass(kClassName, kExtendedResource)},
+                   .slices = {Slice(kNode)},
+                   .extended_resources = true});
+  EXPECT_EQ(o.in_flight_after_reserve,
+            std::vector<std::string>{
+                std::string(dynamic_resources::kInMemoryClaimName)});
+  // kube's table matches the text "patch error" within the error.
+  ExpectStatus(o.prebind, Code::kError,
+               "update pod default/my-pod ExtendedResourceClaimStatus: patch "
+               "error");
+  EXPECT_TRUE(o.in_flight_after_prebind.empty());
+  api::ResourceClaim want = Reserved(ExtendedClaim(
+      kExtendedClaimName, {NamedRequest("container-0-request-0", kClassName)},
+      Allocation({{"container-0-request-0", "instance-1"}})));
+  EXPECT_EQ(api_.Names(), std::vector<std::string>{kExtendedClaimName});
+  ExpectStored(kExtendedClaimName, want);
+  ExpectAssumed(kExtendedClaimName, want);
+  EXPECT_EQ(metrics_.claim_creates,
+            (std::map<std::string, int>{{"success", 1}}));
+}
+
+// A claim an earlier cycle made: PostFilter deletes it, so the next
+// attempt starts anew.
+TEST_F(PluginCasesTest, ExtendedResourceNameWithResourcesHasClaim) {
+  Outcome o = Run({.pod = PodWithRequests(
+                       {testing::ResourcePairs{{kExtendedResource, "1"}}}),
+                   .claims = {ExtendedClaim(
+                       kExtendedClaimName,
+                       {NamedRequest("container-0-request-0", kClassName)},
+                       Allocation({{"container-0-request-0", "instance-1"}}))},
+                   .classes = {ExtendedClass(kClassName, kExtendedResource)},
+                   .slices = {Slice(kNode)},
+                   .extended_resources = true});
+  EXPECT_TRUE(o.prefilter->IsSuccess());
+  ExpectStatus(o.filter.at(kNode), Code::kUnschedulableAndUnresolvable,
+               "cannot schedule extended resource claim");
+  ExpectStatus(o.postfilter, Code::kUnschedulable,
+               "deletion of ResourceClaim completed");
+  EXPECT_TRUE(api_.Names().empty());
+  EXPECT_EQ(Assumed(kExtendedClaimName), nullptr);
+  EXPECT_EQ(api_.calls, (std::vector<std::string>{
+                            "update default/my-pod-extended-resources-0",
+                            "delete default/my-pod-extended-resources-0"}));
+  EXPECT_TRUE(metrics_.claim_creates.empty());
+}
+
+TEST_F(PluginCasesTest, ExtendedResourceNameWithResourcesDeleteClaim) {
+  Outcome o =
+      Run({.pod = PodWithRequests(
+               {testing::ResourcePairs{{kExtendedResource, "1"}}}),
+           .claims = {ExtendedClaim(
+               kExtendedClaimName,
+               {NamedRequest("container-0-request-0", kClassName)},
+               Allocation({{"container-0-request-0", "instance-1"}}, kNode2))},
+           .classes = {ExtendedClass(kClassName, kExtendedResource)},
+           .slices = {Slice(kNode)},
+           .extended_resources = true});
+  ExpectStatus(o.filter.at(kNode), Code::kUnschedulableAndUnresolvable,
+               "cannot schedule extended resource claim");
+  ExpectStatus(o.postfilter, Code::kUnschedulable,
+               "deletion of ResourceClaim completed");
+  EXPECT_TRUE(api_.Names().empty());
+  EXPECT_TRUE(metrics_.claim_creates.empty());
+}
+
+// Bind fails after PreBind: Unreserve deletes the claim it wrote.
+TEST_F(PluginCasesTest, ExtendedResourceNameBindFailure) {
+  Outcome o = Run({.pod = PodWithRequests(
+                       {testing::ResourcePairs{{kExtendedResource, "1"}}}),
+                   .classes = {ExtendedClass(kClassName, kExtendedResource)},
+                   .slices = {Slice(kNode)},
+                   .extended_resources = true,
+                   .unreserve_after_prebind = true});
+  EXPECT_EQ(o.in_flight_after_reserve,
+            std::vector<std::string>{
+                std::string(dynamic_resources::kInMemoryClaimName)});
+  EXPECT_TRUE(o.prebind->IsSuccess()) << o.prebind->Message();
+  EXPECT_TRUE(o.in_flight_after_prebind.empty());
+  EXPECT_TRUE(o.unreserved);
+  EXPECT_TRUE(api_.Names().empty());
+  EXPECT_TRUE(InFlight().empty());
+  EXPECT_EQ(api_.calls, (std::vector<std::string>{
+                            "create default/my-pod-extended-resources-",
+                            "update default/my-pod-extended-resources-0",
+                            "update-status default/my-pod-extended-resources-0",
+                            "patch-pod-status default/my-pod",
+                            "update default/my-pod-extended-resources-0",
+                            "delete default/my-pod-extended-resources-0"}));
+  EXPECT_EQ(metrics_.claim_creates,
+            (std::map<std::string, int>{{"success", 1}}));
+}
+
+// Another PreBind failed first: the in-memory claim is let go, nothing was
+// written.
+TEST_F(PluginCasesTest, ExtendedResourceNameSkipBind) {
+  Outcome o = Run({.pod = PodWithRequests(
+                       {testing::ResourcePairs{{kExtendedResource, "1"}}}),
+                   .classes = {ExtendedClass(kClassName, kExtendedResource)},
+                   .slices = {Slice(kNode)},
+                   .extended_resources = true,
+                   .unreserve_before_prebind = true});
+  EXPECT_EQ(o.in_flight_after_reserve,
+            std::vector<std::string>{
+                std::string(dynamic_resources::kInMemoryClaimName)});
+  EXPECT_TRUE(o.unreserved);
+  EXPECT_TRUE(InFlight().empty());
+  EXPECT_TRUE(manager_.ListAllAllocatedDevices().empty());
+  EXPECT_TRUE(api_.Names().empty());
+  EXPECT_TRUE(api_.calls.empty());
+}
+
+TEST_F(PluginCasesTest, ExtendedResourceNameClaimCreationFailure) {
+  api_.fail_creates_with = "claim creation errors";
+  Outcome o = Run({.pod = PodWithRequests(
+                       {testing::ResourcePairs{{kExtendedResource, "1"}}}),
+                   .classes = {ExtendedClass(kClassName, kExtendedResource)},
+                   .slices = {Slice(kNode)},
+                   .extended_resources = true,
+                   .unreserve_after_prebind = true});
+  EXPECT_EQ(o.in_flight_after_reserve,
+            std::vector<std::string>{
+                std::string(dynamic_resources::kInMemoryClaimName)});
+  // kube's table matches the text "claim creation errors" within the error.
+  ExpectStatus(o.prebind, Code::kError,
+               "create claim for extended resources default/: claim creation "
+               "errors");
+  EXPECT_TRUE(o.in_flight_after_prebind.empty());
+  EXPECT_TRUE(o.unreserved);
+  EXPECT_TRUE(InFlight().empty());
+  EXPECT_TRUE(api_.Names().empty());
+  EXPECT_EQ(api_.calls, std::vector<std::string>{
+                            "create default/my-pod-extended-resources-"});
+  EXPECT_EQ(metrics_.claim_creates,
+            (std::map<std::string, int>{{"failure", 1}}));
+}
+
+// ---- binding conditions (DRADeviceBindingConditions with
+// DRAResourceClaimDeviceStatus) ----
+
+// No driver reports the conditions: PreBind waits out the 1 s
+// bindingTimeout.
+TEST_F(PluginCasesTest, BindClaimWithBindingConditions) {
+  Outcome o = Run({.claims = {PendingClaim()},
+                   .classes = {Class()},
+                   .slices = {FabricSlice(kDriver, "instance-1")},
+                   .binding_timeout = 1s});
+  EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
+  EXPECT_TRUE(o.reserve->IsSuccess());
+  EXPECT_EQ(o.in_flight_after_reserve, std::vector<std::string>{kClaimName});
+  ExpectStatus(o.prebind, Code::kError,
+               "device binding timeout: context deadline exceeded");
+  EXPECT_TRUE(o.in_flight_after_prebind.empty());
+  api::ResourceClaim want =
+      Reserved(Allocated(PendingClaim(), BindingAllocation(1, kAnyTimestamp)));
+  ExpectStored(kClaimName, want);
+  ExpectAssumed(kClaimName, want);
+}
+
+// kube's table has this case with the same content as the one above.
+TEST_F(PluginCasesTest, BindFailureConcurrentDeallocation) {
+  Outcome o = Run({.claims = {PendingClaim()},
+                   .classes = {Class()},
+                   .slices = {FabricSlice(kDriver, "instance-1")},
+                   .binding_timeout = 1s});
+  EXPECT_EQ(o.in_flight_after_reserve, std::vector<std::string>{kClaimName});
+  ExpectStatus(o.prebind, Code::kError,
+               "device binding timeout: context deadline exceeded");
+  EXPECT_TRUE(o.in_flight_after_prebind.empty());
+  api::ResourceClaim want =
+      Reserved(Allocated(PendingClaim(), BindingAllocation(1, kAnyTimestamp)));
+  ExpectStored(kClaimName, want);
+  ExpectAssumed(kClaimName, want);
+}
+
+TEST_F(PluginCasesTest, BoundClaimWithSucceededBindingConditions) {
+  Outcome o = Run({.claims = {BoundClaim(1)}});
+  EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
+  EXPECT_TRUE(o.prebind->IsSuccess()) << o.prebind->Message();
+  ExpectStored(kClaimName, Reserved(BoundClaim(1)));
+  ExpectAssumed(kClaimName, Reserved(BoundClaim(1)));
+  EXPECT_EQ(metrics_.binding_allocations,
+            (std::map<std::string, int>{{"success", 1}}));
+  EXPECT_EQ(metrics_.binding_waits,
+            (std::map<std::string, int>{{"success", 1}}));
+}
+
+// The failure condition is true: Filter rejects the claim and PostFilter
+// deallocates it so other devices can be tried.
+TEST_F(PluginCasesTest, BoundClaimWithFailedBinding) {
+  Outcome o = Run(
+      {.claims = {BoundClaim(1, /*failed=*/true)}, .slices = {Slice(kNode)}});
+  ExpectStatus(o.filter.at(kNode), Code::kUnschedulableAndUnresolvable,
+               "resourceclaim not available on the node");
+  ExpectStatus(o.postfilter, Code::kUnschedulable,
+               "deallocation of ResourceClaim completed");
+  api::ResourceClaim want = BoundClaim(1, true);
+  want.status.allocation.reset();
+  want.status.devices.clear();
+  ExpectStored(kClaimName, want);
+}
+
+// Allocated longer than bindingTimeout ago, conditions not met. (kube's
+// claim is exactly 10 minutes old and times out as real time passes;
+// here it is a second older, the clock standing still.)
+TEST_F(PluginCasesTest, BoundClaimWithTimedOutBinding) {
+  api::ResourceClaim claim = Allocated(
+      PendingClaim(), BindingAllocation(1, WallStartPlus(-10min - 1s)));
+  claim.status.devices = {DeviceStatus(1)};
+  Outcome o = Run({.claims = {claim}});
+  ExpectStatus(o.filter.at(kNode), Code::kUnschedulableAndUnresolvable,
+               "resourceclaim not available on the node");
+  ExpectStatus(o.postfilter, Code::kUnschedulable,
+               "deallocation of ResourceClaim completed");
+  api::ResourceClaim want = claim;
+  want.status.allocation.reset();
+  want.status.devices.clear();
+  ExpectStored(kClaimName, want);
+}
+
+// Allocated 10 s short of the 600 s bindingTimeout: Filter passes, and
+// PreBind's wait ends when the claim times out.
+TEST_F(PluginCasesTest, PrebindFailWithBindingTimeout) {
+  api::ResourceClaim claim = Allocated(
+      PendingClaim(), BindingAllocation(1, WallStartPlus(-600s + 10s)));
+  claim.status.devices = {DeviceStatus(1)};
+  Outcome o = Run({.claims = {claim}, .binding_timeout = 600s});
+  EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
+  ExpectStatus(o.prebind, Code::kError,
+               "device binding timeout: claim=my-pod-my-resource");
+  ExpectStored(kClaimName, Reserved(claim));
+  ExpectAssumed(kClaimName, Reserved(claim));
+  EXPECT_EQ(
+      api_.calls,
+      (std::vector<std::string>{"update-status default/my-pod-my-resource"}));
+  EXPECT_EQ(metrics_.binding_allocations,
+            (std::map<std::string, int>{{"timeout", 1}}));
+  EXPECT_EQ(metrics_.binding_waits,
+            (std::map<std::string, int>{{"timeout", 1}}));
+}
+
+// The device reports conditions, but not the ones its allocation waits
+// for, and the claim has timed out.
+TEST_F(PluginCasesTest, BoundClaimWithMixedBindingConditions) {
+  api::ResourceClaim claim = Allocated(
+      PendingClaim(), BindingAllocation(1, WallStartPlus(-10min - 1s)));
+  claim.status.devices = {
+      DeviceStatus(1, {{"condition1", "True"}, {"condition2", "False"}})};
+  Outcome o = Run({.claims = {claim}});
+  ExpectStatus(o.filter.at(kNode), Code::kUnschedulableAndUnresolvable,
+               "resourceclaim not available on the node");
+  ExpectStatus(o.postfilter, Code::kUnschedulable,
+               "deallocation of ResourceClaim completed");
+  api::ResourceClaim want = claim;
+  want.status.allocation.reset();
+  want.status.devices.clear();
+  ExpectStored(kClaimName, want);
+}
+
+// The gates on, the claim's devices without conditions: bound at once.
+TEST_F(PluginCasesTest, BoundClaimWithoutBindingConditions) {
+  api::ResourceClaim allocated =
+      Allocated(PendingClaim(), Allocation({{"req-1", "instance-1"}}));
+  Outcome o =
+      Run({.pod = PodWithClaimTemplate(true),
+           .claims = {allocated, PendingClaim("not-my-claim", 1, false)}});
+  EXPECT_TRUE(o.prebind->IsSuccess()) << o.prebind->Message();
+  ExpectStored(kClaimName, Reserved(allocated));
+  ExpectAssumed(kClaimName, Reserved(allocated));
+  ExpectStored("not-my-claim", PendingClaim("not-my-claim", 1, false));
+}
+
+TEST_F(PluginCasesTest, MultiClaimsBindingConditionsAllSuccess) {
+  Outcome o = Run({.pod = PodWithClaimName(2),
+                   .claims = {BoundClaim(1), BoundClaim(2)},
+                   .classes = {Class()},
+                   .slices = {FabricSlice(kDriver, "instance-1"),
+                              FabricSlice(kDriver2, "instance-2")}});
+  EXPECT_TRUE(o.filter.at(kNode).IsSuccess());
+  EXPECT_TRUE(o.prebind->IsSuccess()) << o.prebind->Message();
+  ExpectStored(kClaimName, Reserved(BoundClaim(1)));
+  ExpectStored(kClaimName2, Reserved(BoundClaim(2)));
+  ExpectAssumed(kClaimName, Reserved(BoundClaim(1)));
+}
+
+// The second claim's binding failed: only it is deallocated.
+TEST_F(PluginCasesTest, MultiClaimsBindingConditionsOneFail) {
+  Outcome o = Run({.pod = PodWithClaimName(2),
+                   .claims = {BoundClaim(1), BoundClaim(2, /*failed=*/true)},
+                   .classes = {Class()},
+                   .slices = {FabricSlice(kDriver, "instance-1"),
+                              FabricSlice(kDriver2, "instance-2")}});
+  ExpectStatus(o.filter.at(kNode), Code::kUnschedulableAndUnresolvable,
+               "resourceclaim not available on the node");
+  ExpectStatus(o.postfilter, Code::kUnschedulable,
+               "deallocation of ResourceClaim completed");
+  ExpectStored(kClaimName, BoundClaim(1));
+  api::ResourceClaim want = BoundClaim(2, true);
+  want.status.allocation.reset();
+  want.status.devices.clear();
+  ExpectStored(kClaimName2, want);
 }
 
 // ---- ours ----

@@ -529,16 +529,49 @@ window.addEventListener('error', (e) => {
   drawPods();
 
   (function devices() {
+    // A device and what it is: a partition drawing on a counter set, a
+    // share of a device with the capacity it takes, a tolerated taint.
+    const deviceText = (d) => {
+      const notes = [];
+      if (d.adminAccess) notes.push('admin access');
+      if (d.counterSets) notes.push('draws on ' + d.counterSets.join(' '));
+      if (d.shareID) {
+        notes.push(['share'].concat(Object.entries(d.consumedCapacity || {}).map(([k, v]) => k + ' ' + v)).join(' '));
+      }
+      for (const t of d.taints || []) notes.push('tolerates ' + t);
+      return d.driver + '/' + d.pool + '/' + d.device + (notes.length ? ' (' + notes.join(', ') + ')' : '');
+    };
     const rows = [];
     for (const p of scheduled) {
       for (const c of p.claims || []) {
         if (!c.devices.length) continue;
         rows.push(el('tr', {'data-pod': podKey(p), 'data-claim': c.claim}, el('td', null, podKey(p)),
           el('td', null, c.claim), el('td', null, p.node),
-          el('td', null, c.devices.map((d) => d.driver + '/' + d.pool + '/' + d.device).join(', '))));
+          el('td', null, c.devices.map(deviceText).join(', '))));
       }
     }
     if (rows.length) $('devices').append(el('h3', null, 'Devices'), table('device-table', ['Pod', 'Claim', 'Node', 'Devices'], rows));
+    const u = model.deviceUsage;
+    if (!u) return;
+    const where = (x) => (x.node || '-');
+    if (u.counterSets.length) {
+      $('devices').append(el('h3', null, 'Counters left'), table('counter-table', ['Node', 'Pool', 'Counter set', 'Left'],
+        u.counterSets.map((c) => el('tr', {'data-counter-set': c.name}, el('td', null, where(c)),
+          el('td', null, c.driver + '/' + c.pool), el('td', null, c.name),
+          el('td', null, c.counters.map((k) => k.name + ' ' + k.left + ' of ' + k.total).join(', '))))));
+    }
+    if (u.sharedDevices.length) {
+      $('devices').append(el('h3', null, 'Shared devices'), table('shared-device-table', ['Node', 'Device', 'Shares', 'Consumed'],
+        u.sharedDevices.map((s) => el('tr', {'data-device': s.device}, el('td', null, where(s)),
+          el('td', null, s.driver + '/' + s.pool + '/' + s.device), el('td', null, String(s.shares)),
+          el('td', null, s.capacity.map((c) => c.name + ' ' + c.consumed + ' of ' + c.total).join(', '))))));
+    }
+    if (u.taintedDevices.length) {
+      $('devices').append(el('h3', null, 'Tainted devices'), table('tainted-device-table', ['Node', 'Device', 'Taints', 'Held by'],
+        u.taintedDevices.map((t) => el('tr', {'data-device': t.device}, el('td', null, where(t)),
+          el('td', null, t.driver + '/' + t.pool + '/' + t.device), el('td', null, t.taints.join(', ')),
+          el('td', null, t.heldBy || 'free')))));
+    }
   })();
 
   // ---- explanations ----
