@@ -344,7 +344,11 @@ framework::Status DynamicResources::Filter(
     }
     std::map<std::string, int64_t, std::less<>> from_dra;
     const framework::Resource& allocatable = node_info.allocatable();
-    for (const auto& [name, quantity] : data->extended_requests) {
+    for (const auto& request : data->extended_requests) {
+      // Named, not a structured binding: lambdas cannot capture those in
+      // every compiler this builds with.
+      const std::string& name = request.first;
+      const int64_t quantity = request.second;
       if (quantity == 0) continue;
       const bool backed = manager_->DeviceClassForResource(name) != nullptr;
       if (backed && allocatable.Scalar(name) == 0) {
