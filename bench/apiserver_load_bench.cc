@@ -156,7 +156,8 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
                 << " (basic, anti-affinity, spread, dra)\n";
       return std::nullopt;
     }
-    o.nodes = *o.workload == Workload::kDra ? ksched::bench::kDraNodes : 5000;
+    o.nodes =
+        ksched::bench::IsDra(*o.workload) ? ksched::bench::kDraNodes : 5000;
     o.pods = ksched::bench::DefaultPods(*o.workload);
     o.mode = "backlog";
   }
@@ -236,15 +237,19 @@ int main(int argc, char** argv) {
       return 1;
     }
   }
-  if (workload == Workload::kDra) {
+  int slices = 0;
+  if (ksched::bench::IsDra(workload)) {
     server->Create("/apis/resource.k8s.io/v1/deviceclasses",
                    ksched::bench::DeviceClassJson());
     server->Create(
         "/apis/resource.k8s.io/v1/namespaces/default/resourceclaimtemplates",
         ksched::bench::ResourceClaimTemplateJson());
     for (int i = 0; i < o.nodes; ++i) {
-      server->Create("/apis/resource.k8s.io/v1/resourceslices",
-                     ksched::bench::ResourceSliceJson(i));
+      for (const std::string& slice :
+           ksched::bench::ResourceSlicesJson(workload, i)) {
+        server->Create("/apis/resource.k8s.io/v1/resourceslices", slice);
+        ++slices;
+      }
     }
   }
   for (int i = 0; i < o.running_pods; ++i) {
@@ -304,7 +309,7 @@ int main(int argc, char** argv) {
         std::cerr << "create failed: " << reply.body << "\n";
         return false;
       }
-      if (workload == Workload::kDra && !make_claim(i, reply.body)) {
+      if (ksched::bench::IsDra(workload) && !make_claim(i, reply.body)) {
         return false;
       }
     }
@@ -319,8 +324,8 @@ int main(int argc, char** argv) {
   const Clock::duration backlog_time = Clock::now() - backlog_begin;
   const long filled_rss_kib = SelfRssKiB();
   // Printed now: they stand even if ksched then fails.
-  const int filled =
-      o.nodes + o.running_pods + (workload == Workload::kDra ? o.nodes + 2 : 0);
+  const int filled = o.nodes + o.running_pods +
+                     (ksched::bench::IsDra(workload) ? slices + 2 : 0);
   std::printf(
       "filling the server: %d objects in %.0f ms (%.0f objects/s), %.1f MiB "
       "RSS then\n",

@@ -68,11 +68,14 @@ std::string ClusterJson(Workload workload, int nodes, int pods, int running,
     json +=
         ksched::bench::RunningPodJson(i, "node-" + std::to_string(i % nodes));
   }
-  if (workload == Workload::kDra) {
+  if (ksched::bench::IsDra(workload)) {
     json += "," + ksched::bench::DeviceClassJson();
     json += "," + ksched::bench::ResourceClaimTemplateJson();
     for (int i = 0; i < nodes; ++i) {
-      json += "," + ksched::bench::ResourceSliceJson(i);
+      for (const std::string& slice :
+           ksched::bench::ResourceSlicesJson(workload, i)) {
+        json += "," + slice;
+      }
     }
   }
   for (int i = 0; i < pods; ++i) {
@@ -147,7 +150,8 @@ int main(int argc, char** argv) {
     flags[argv[i]] = argv[i + 1];
   }
   std::vector<Workload> workloads = {Workload::kBasic, Workload::kAntiAffinity,
-                                     Workload::kSpread, Workload::kDra};
+                                     Workload::kSpread, Workload::kDra,
+                                     Workload::kDraPartitions};
   std::optional<int> nodes_flag;
   std::optional<int> pods;
   int running = 0;
@@ -201,7 +205,7 @@ int main(int argc, char** argv) {
       return 2;
     }
     const int nodes = nodes_flag.value_or(
-        workloads[0] == Workload::kDra ? ksched::bench::kDraNodes : 5000);
+        ksched::bench::IsDra(workloads[0]) ? ksched::bench::kDraNodes : 5000);
     std::ofstream out(write);
     out << ClusterJson(workloads[0], nodes,
                        pods.value_or(ksched::bench::DefaultPods(workloads[0])),
@@ -210,7 +214,7 @@ int main(int argc, char** argv) {
   }
   for (Workload w : workloads) {
     const int nodes = nodes_flag.value_or(
-        w == Workload::kDra ? ksched::bench::kDraNodes : 5000);
+        ksched::bench::IsDra(w) ? ksched::bench::kDraNodes : 5000);
     if (int rc = Bench(w, nodes, pods.value_or(ksched::bench::DefaultPods(w)),
                        running, shape, options);
         rc != 0) {

@@ -23,6 +23,7 @@ std::optional<Workload> ParseWorkload(std::string_view name) {
   if (name == "anti-affinity") return Workload::kAntiAffinity;
   if (name == "spread") return Workload::kSpread;
   if (name == "dra") return Workload::kDra;
+  if (name == "dra-partitions") return Workload::kDraPartitions;
   return std::nullopt;
 }
 
@@ -36,6 +37,8 @@ std::string_view WorkloadName(Workload workload) {
       return "spread";
     case Workload::kDra:
       return "dra";
+    case Workload::kDraPartitions:
+      return "dra-partitions";
   }
   return "";
 }
@@ -49,6 +52,7 @@ int DefaultPods(Workload workload) {
     case Workload::kSpread:
       return 5000;
     case Workload::kDra:
+    case Workload::kDraPartitions:
       return kDraNodes * kDraDevicesPerNode;
   }
   return 0;
@@ -112,6 +116,7 @@ std::string PendingPodJson(Workload workload, int i,
       break;
     }
     case Workload::kDra:
+    case Workload::kDraPartitions:
       pod.extra_spec =
           R"("resourceClaims":[{"name":"resource","resourceClaimTemplateName":"test-claim-template"}])";
       break;
@@ -153,6 +158,39 @@ std::string ResourceSliceJson(int node) {
          name + R"(","pool":{"name":")" + name +
          R"(","generation":0,"resourceSliceCount":1},"devices":[)" + devices +
          "]}}";
+}
+
+std::vector<std::string> ResourceSlicesJson(Workload workload, int node) {
+  if (workload != Workload::kDraPartitions) return {ResourceSliceJson(node)};
+  const std::string name = "node-" + std::to_string(node);
+  const std::string pool =
+      R"("driver":"test-driver.cdi.k8s.io","pool":{"name":")" + name +
+      R"(","generation":0,"resourceSliceCount":2})";
+  std::string sets, devices;
+  for (int g = 0; g < kPartitionGpusPerNode; ++g) {
+    const std::string gpu = "gpu-" + std::to_string(g);
+    if (g > 0) sets += ",";
+    sets +=
+        R"({"name":")" + gpu +
+        R"(-counters","counters":{"memory":{"value":"80Gi"},"slices":{"value":")" +
+        std::to_string(kPartitionsPerGpu) + R"("}}})";
+    for (int p = 0; p < kPartitionsPerGpu; ++p) {
+      if (!devices.empty()) devices += ",";
+      devices +=
+          R"({"name":")" + gpu + "-part-" + std::to_string(p) +
+          R"(","attributes":{"model":{"string":"A100"},"parentGPU":{"string":")" +
+          gpu + R"("}},"consumesCounters":[{"counterSet":")" + gpu +
+          R"(-counters","counters":{"memory":{"value":"10Gi"},"slices":{"value":"1"}}}]})";
+    }
+  }
+  return {R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice",
+    "metadata":{"name":")" +
+              name + R"(-counters"},"spec":{)" + pool + R"(,"nodeName":")" +
+              name + R"(","sharedCounters":[)" + sets + "]}}",
+          R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice",
+    "metadata":{"name":")" +
+              name + R"(-devices"},"spec":{)" + pool + R"(,"nodeName":")" +
+              name + R"(","devices":[)" + devices + "]}}"};
 }
 
 std::string GeneratedClaimName(int pod) {

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ksched::bench {
 
@@ -19,10 +20,22 @@ enum class Workload {
   // slice of kDraDevicesPerNode devices (scheduler_perf's test driver), so
   // the default 5,000 pods fill 500 nodes exactly.
   kDra,
+  // The same pods, each taking one partition of a GPU: every node
+  // publishes kPartitionGpusPerNode GPUs as counter sets, each offered as
+  // kPartitionsPerGpu partitions drawing on it (a counter slice and a
+  // device slice per node's pool).
+  kDraPartitions,
 };
 
 inline constexpr int kDraDevicesPerNode = 10;
 inline constexpr int kDraNodes = 500;
+inline constexpr int kPartitionGpusPerNode = 4;
+inline constexpr int kPartitionsPerGpu = 8;
+
+// Whether the workload's pods claim devices (kDra, kDraPartitions).
+inline bool IsDra(Workload w) {
+  return w == Workload::kDra || w == Workload::kDraPartitions;
+}
 
 std::optional<Workload> ParseWorkload(std::string_view name);
 std::string_view WorkloadName(Workload workload);
@@ -54,6 +67,9 @@ std::string PendingPodJson(Workload workload, int i,
 std::string DeviceClassJson();
 std::string ResourceClaimTemplateJson();
 std::string ResourceSliceJson(int node);
+// Node i's slices for the workload: kDra's one, kDraPartitions' counter
+// slice and device slice.
+std::vector<std::string> ResourceSlicesJson(Workload workload, int node);
 std::string GeneratedClaimName(int pod);
 std::string GeneratedClaimJson(int pod, const std::string& pod_uid);
 std::string ClaimStatusPatch(int pod);

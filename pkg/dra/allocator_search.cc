@@ -110,13 +110,13 @@ AllocateResult AllocatorSearch::Run() {
     return result;
   };
 
-  auto pools =
-      GatherPools(index_, node_, allocator_.features_.partitionable_devices);
-  if (!pools) {
-    Fail("gather pool information: " + pools.error().message());
+  auto gathered =
+      PoolsForNode(index_, node_, allocator_.features_.partitionable_devices);
+  if (!gathered) {
+    Fail("gather pool information: " + gathered.error().message());
     return finish_error();
   }
-  pools_ = std::move(*pools);
+  pools_holder_ = std::move(*gathered);
 
   if (!ValidateClaims()) return finish_error();
 
@@ -130,7 +130,7 @@ AllocateResult AllocatorSearch::Run() {
     return finish_error();
   }
   if (step != Step::kDone) {
-    for (const Pool& pool : pools_) {
+    for (const Pool& pool : pools()) {
       if (pool.invalid) {
         result.code = AllocateResult::Code::kFailedOnNode;
         result.message = "invalid resource pools were encountered";
@@ -173,7 +173,7 @@ std::string AllocatorSearch::Diagnose() {
     default:
       return outcome.message;
   }
-  // Run() left pools_ and requests_ as the search saw them; the search's
+  // Run() left pools() and requests_ as the search saw them; the search's
   // own devices were released as it backtracked.
   for (size_t c = 0; c < requests_.size(); ++c) {
     const std::string claim_ref = ClaimRef(*claims_[c]);
@@ -187,7 +187,7 @@ std::string AllocatorSearch::Diagnose() {
         // Why free devices still cannot serve the request, each reason
         // once, in the order the devices are met.
         std::vector<std::string> unusable;
-        for (const Pool& pool : pools_) {
+        for (const Pool& pool : pools()) {
           if (pool.incomplete || pool.invalid) continue;
           for (uint32_t s : pool.slices) {
             const size_t n = index_.slice(s).slice->spec.devices.size();
@@ -439,7 +439,7 @@ bool AllocatorSearch::ValidateRequest(const RequestView& request,
       return true;
     case api::DeviceAllocationMode::kAll:
       data.all_devices.reserve(kAllocationResultsMaxSize);
-      for (const Pool& pool : pools_) {
+      for (const Pool& pool : pools()) {
         if (pool.incomplete) {
           return Fail(prefix() + ": asks for all devices, but resource pool " +
                       pool.String() + " is currently being updated");
@@ -561,8 +561,8 @@ AllocatorSearch::Step AllocatorSearch::AllocateOne(Position r,
     if (enough != Step::kDone) return enough;
   }
   const bool consumable = allocator_.features_.consumable_capacity;
-  for (size_t p = start.pool; p < pools_.size(); ++p) {
-    const Pool& pool = pools_[p];
+  for (size_t p = start.pool; p < pools().size(); ++p) {
+    const Pool& pool = pools()[p];
     if (pool.incomplete || pool.invalid) continue;
     const size_t first_slice = p == start.pool ? start.slice : 0;
     for (size_t si = first_slice; si < pool.slices.size(); ++si) {
@@ -607,7 +607,7 @@ AllocatorSearch::Step AllocatorSearch::EnoughCandidates(
     const Position& r, const RequestData& data) {
   const uint32_t claim_index = static_cast<uint32_t>(r.claim);
   int64_t candidates = 0;
-  for (const Pool& pool : pools_) {
+  for (const Pool& pool : pools()) {
     if (pool.incomplete || pool.invalid) continue;
     for (uint32_t s : pool.slices) {
       if (FreeDevices(s) == 0) continue;
@@ -831,7 +831,8 @@ std::string AllocatorSearch::WhyUnusable(const RequestData& data,
       std::shared_ptr<const CounterValues> available;
       {
         std::lock_guard<std::mutex> lock(allocator_.shared_->counters_mu);
-        auto it = allocator_.shared_->available_counters.find(device.pool->name);
+        auto it =
+            allocator_.shared_->available_counters.find(device.pool->name);
         if (it != allocator_.shared_->available_counters.end()) {
           available = it->second;
         }
@@ -1041,6 +1042,14 @@ void AllocatorSearch::Deallocate(const Position& r, const DeviceRef& device) {
   if (picked.counters_reserved) ReleaseCounters(device);
 }
 
+CounterValues& AllocatorSearch::ConsumedCounters(std::string_view pool) {
+  auto it = consumed_counters_.find(pool);
+  if (it == consumed_counters_.end()) {
+    it = consumed_counters_.emplace(std::string(pool), CounterValues()).first;
+  }
+  return it->second;
+}
+
 bool AllocatorSearch::CheckAvailableCounters(const DeviceRef& device) {
   const Pool& pool = *device.pool;
   Allocator::Shared& shared = *allocator_.shared_;
@@ -1089,11 +1098,20 @@ bool AllocatorSearch::CheckAvailableCounters(const DeviceRef& device) {
                                                std::move(computed));
   }
 
-  CounterValues& consumed = consumed_counters_[std::string(pool.name)];
+  CounterValues& consumed = ConsumedCounters(pool.name);
   for (const api::DeviceCounterConsumption& c :
        DeviceOf(device).consumes_counters) {
-    auto& set = consumed[c.counter_set];
-    for (const auto& [name, counter] : c.counters) set[name] += counter.value;
+    auto set = consumed.find(c.counter_set);
+    if (set == consumed.end())
+      set = consumed.emplace(c.counter_set, CounterValues::mapped_type()).first;
+    for (const auto& [name, counter] : c.counters) {
+      auto value = set->second.find(name);
+      if (value == set->second.end()) {
+        set->second.emplace(name, counter.value);
+      } else {
+        value->second += counter.value;
+      }
+    }
   }
   for (const auto& [set_name, counters] : *available) {
     auto consumed_set = consumed.find(set_name);
@@ -1113,7 +1131,7 @@ bool AllocatorSearch::CheckAvailableCounters(const DeviceRef& device) {
 }
 
 void AllocatorSearch::ReleaseCounters(const DeviceRef& device) {
-  CounterValues& consumed = consumed_counters_[std::string(device.pool->name)];
+  CounterValues& consumed = ConsumedCounters(device.pool->name);
   for (const api::DeviceCounterConsumption& c :
        DeviceOf(device).consumes_counters) {
     auto& set = consumed[c.counter_set];

@@ -185,6 +185,8 @@ class AllocatorSearch {
   // spent), for Diagnose; "" when it can.
   std::string WhyUnusable(const RequestData& data, const DeviceRef& device);
   bool CheckAvailableCounters(const DeviceRef& device);
+  // This search's consumption of the counters of the pool by that name.
+  CounterValues& ConsumedCounters(std::string_view pool);
   void ReleaseCounters(const DeviceRef& device);
 
   const api::Device& DeviceOf(const DeviceRef& ref) const;
@@ -203,7 +205,9 @@ class AllocatorSearch {
   std::span<const api::ResourceClaim* const> claims_;
   const AllocateLimits& limits_;
 
-  std::vector<Pool> pools_;
+  // The pools the node sees (shared with other searches on the node).
+  std::shared_ptr<const std::vector<Pool>> pools_holder_;
+  const std::vector<Pool>& pools() const { return *pools_holder_; }
   std::vector<std::vector<RequestSlot>> requests_;  // per claim
   std::vector<std::vector<std::unique_ptr<ClaimConstraint>>> constraints_;
   std::vector<std::vector<DeviceResult>> results_;  // per claim

@@ -504,8 +504,8 @@ TEST(AllocatorTest, DiagnoseSaysWhyFreeDevicesCannotServe) {
   WrapSlice partitions = SliceWithDevices(
       "devices", kNode1, ResourcePool(kPool1, 2), kDriverA,
       Device("gpu-0", {}, {{"profile", StringValue("full")}})
-          .WithDeviceCounterConsumption(
-          DeviceCounterConsumption("gpu-0-counters", {{"memory", Q("80Gi")}})),
+          .WithDeviceCounterConsumption(DeviceCounterConsumption(
+              "gpu-0-counters", {{"memory", Q("80Gi")}})),
       Device("gpu-0-1g", {}, {{"profile", StringValue("1g")}})
           .WithDeviceCounterConsumption(DeviceCounterConsumption(
               "gpu-0-counters", {{"memory", Q("10Gi")}})));
@@ -529,10 +529,10 @@ TEST(AllocatorTest, DiagnoseSaysWhyFreeDevicesCannotServe) {
   taint.key = "example.com/unhealthy";
   taint.value = "ecc";
   taint.effect = api::DeviceTaintEffect::kNoSchedule;
-  auto tainted = MakeAllocator(
-      features, {}, {cls},
-      {SliceWithDevices(kSlice1, kNode1, kPool1, kDriverA,
-                        Device("gpu-1").WithTaints(taint))});
+  auto tainted =
+      MakeAllocator(features, {}, {cls},
+                    {SliceWithDevices(kSlice1, kNode1, kPool1, kDriverA,
+                                      Device("gpu-1").WithTaints(taint))});
   WrapClaim any = ClaimWithRequest(kClaim0, kReq0, kClassA);
   claims = {&any};
   EXPECT_EQ(tainted->Diagnose(node, claims),

@@ -1,6 +1,8 @@
 #include "pkg/dra/pools.h"
 
 #include <algorithm>
+#include <atomic>
+#include <span>
 #include <utility>
 
 namespace ksched::dra {
@@ -214,19 +216,139 @@ bool HasBindingConditions(const SliceIndex& index, const Pool& pool) {
   return false;
 }
 
+namespace pools_detail {
+namespace {
+
+// Adds what one pool's slices for the node make of it (the newest
+// generation among them; the whole pool looked at when some are missing);
+// nothing for a pool a newer generation replaces.
+void AddPool(const SliceIndex& index, uint32_t pool_id,
+             std::span<const Gathered> of_pool, bool partitionable,
+             std::vector<Pool>& pools) {
+  int64_t generation =
+      index.slice(of_pool.front().slice).slice->spec.pool.generation;
+  for (const Gathered& g : of_pool) {
+    generation =
+        std::max(generation, index.slice(g.slice).slice->spec.pool.generation);
+  }
+  std::vector<uint32_t> current;
+  for (const Gathered& g : of_pool) {
+    if (index.slice(g.slice).slice->spec.pool.generation == generation) {
+      current.push_back(g.slice);
+    }
+  }
+  const api::ResourcePool& spec_pool = index.slice(current[0]).slice->spec.pool;
+  if (static_cast<int64_t>(current.size()) == spec_pool.resource_slice_count) {
+    pools.push_back(BuildPool(index, pool_id, current, {}, partitionable));
+    return;
+  }
+  // Some slices are missing for this node: look at the whole pool. A
+  // newer generation elsewhere makes this one obsolete.
+  std::vector<uint32_t> all;
+  for (uint32_t s : index.PoolSlices(pool_id)) {
+    int64_t g = index.slice(s).slice->spec.pool.generation;
+    if (g > generation) return;
+    if (g == generation) all.push_back(s);
+  }
+  if (static_cast<int64_t>(all.size()) != spec_pool.resource_slice_count) {
+    Pool pool;
+    pool.id = pool_id;
+    pool.driver = index.slice(current[0]).slice->spec.driver;
+    pool.name = spec_pool.name;
+    pool.incomplete = true;
+    pools.push_back(std::move(pool));
+    return;
+  }
+  pools.push_back(BuildPool(index, pool_id, current, all, partitionable));
+}
+
+// Whether a pool matters to a node that sees only its counter slices (no
+// device of it is for the node). Such a pool offers no device; it counts
+// only when incomplete or invalid (an All request then fails, and a node
+// without room says invalid pools were met). The answer is the same for
+// every such node, so the index keeps it.
+bool CounterOnlyPoolMatters(const SliceIndex& index, uint32_t pool_id);
+
+// The pools with counter slices that matter to a node none of whose
+// devices they have, in pool order; worked out once per index.
+const std::vector<uint32_t>& MatteringCounterOnlyPools(
+    const SliceIndex& index) {
+  return index.PoolList([&] {
+    std::vector<uint32_t> out;
+    for (uint32_t s : index.CounterSlices()) {
+      const uint32_t pool = index.slice(s).pool;
+      if ((out.empty() || out.back() != pool) &&
+          CounterOnlyPoolMatters(index, pool)) {
+        out.push_back(pool);
+      }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  });
+}
+
+bool CounterOnlyPoolMatters(const SliceIndex& index, uint32_t pool_id) {
+  std::atomic<int8_t>& memo = index.PoolMemo(pool_id);
+  const int8_t known = memo.load(std::memory_order_acquire);
+  if (known != 0) return known == 2;
+  std::vector<Gathered> counters;
+  for (uint32_t s : index.PoolSlices(pool_id)) {
+    if (!index.slice(s).slice->spec.shared_counters.empty()) {
+      counters.push_back({pool_id, s});
+    }
+  }
+  bool matters = false;
+  if (!counters.empty()) {
+    std::vector<Pool> built;
+    AddPool(index, pool_id, counters, /*partitionable=*/true, built);
+    matters = !built.empty() && (built[0].incomplete || built[0].invalid);
+  }
+  memo.store(matters ? 2 : 1, std::memory_order_release);
+  return matters;
+}
+
+}  // namespace
+}  // namespace pools_detail
+
 util::Result<std::vector<Pool>> GatherPools(const SliceIndex& index,
                                             const api::Node& node,
                                             bool partitionable_devices) {
-  // The node's own slices and the cluster-wide ones, merged in name order.
+  // The node's own slices and the cluster-wide ones that select it.
   std::span<const uint32_t> own = index.SlicesOnNode(node.metadata.name);
   std::span<const uint32_t> wide = index.ClusterWideSlices();
   std::vector<Gathered> gathered;
   gathered.reserve(own.size() + wide.size());
   for (uint32_t s : own) gathered.push_back({index.slice(s).pool, s});
+  // Counter slices belong to their whole pool, whatever node asks: those
+  // of the pools with devices for this node, and those of pools without
+  // any that matter all the same (kept by the index, so a node does not
+  // look at every other node's counter slices).
   for (uint32_t s : wide) {
     auto match = SliceSelectsNode(index.slice(s), node, partitionable_devices);
     if (!match) return match.error();
     if (*match) gathered.push_back({index.slice(s).pool, s});
+  }
+  if (partitionable_devices) {
+    std::vector<uint32_t> with_devices;
+    with_devices.reserve(gathered.size());
+    for (const Gathered& g : gathered) with_devices.push_back(g.pool);
+    std::sort(with_devices.begin(), with_devices.end());
+    with_devices.erase(std::unique(with_devices.begin(), with_devices.end()),
+                       with_devices.end());
+    auto add_counter_slices = [&](uint32_t pool) {
+      for (uint32_t s : index.PoolSlices(pool)) {
+        if (!index.slice(s).slice->spec.shared_counters.empty()) {
+          gathered.push_back({pool, s});
+        }
+      }
+    };
+    for (uint32_t pool : with_devices) add_counter_slices(pool);
+    for (uint32_t pool : MatteringCounterOnlyPools(index)) {
+      if (!std::binary_search(with_devices.begin(), with_devices.end(), pool)) {
+        add_counter_slices(pool);
+      }
+    }
   }
   std::sort(gathered.begin(), gathered.end(),
             [](const Gathered& a, const Gathered& b) {
@@ -235,59 +357,14 @@ util::Result<std::vector<Pool>> GatherPools(const SliceIndex& index,
 
   std::vector<Pool> pools;
   pools.reserve(gathered.size());
-  std::vector<uint32_t> current;
-  std::vector<uint32_t> all;
   for (size_t begin = 0; begin < gathered.size();) {
     size_t end = begin;
-    uint32_t pool_id = gathered[begin].pool;
-    // Only the newest generation among the node's slices counts.
-    int64_t generation =
-        index.slice(gathered[begin].slice).slice->spec.pool.generation;
-    for (; end < gathered.size() && gathered[end].pool == pool_id; ++end) {
-      generation = std::max(
-          generation,
-          index.slice(gathered[end].slice).slice->spec.pool.generation);
-    }
-    current.clear();
-    for (size_t i = begin; i < end; ++i) {
-      const api::ResourceSlice& s = *index.slice(gathered[i].slice).slice;
-      if (s.spec.pool.generation == generation)
-        current.push_back(gathered[i].slice);
-    }
+    const uint32_t pool_id = gathered[begin].pool;
+    while (end < gathered.size() && gathered[end].pool == pool_id) ++end;
+    AddPool(index, pool_id,
+            std::span<const Gathered>(gathered.data() + begin, end - begin),
+            partitionable_devices, pools);
     begin = end;
-
-    const api::ResourcePool& spec_pool =
-        index.slice(current[0]).slice->spec.pool;
-    if (static_cast<int64_t>(current.size()) ==
-        spec_pool.resource_slice_count) {
-      pools.push_back(
-          BuildPool(index, pool_id, current, {}, partitionable_devices));
-      continue;
-    }
-    // Some slices are missing for this node: look at the whole pool. A
-    // newer generation elsewhere makes this one obsolete.
-    all.clear();
-    bool obsolete = false;
-    for (uint32_t s : index.PoolSlices(pool_id)) {
-      int64_t g = index.slice(s).slice->spec.pool.generation;
-      if (g > generation) {
-        obsolete = true;
-        break;
-      }
-      if (g == generation) all.push_back(s);
-    }
-    if (obsolete) continue;
-    if (static_cast<int64_t>(all.size()) != spec_pool.resource_slice_count) {
-      Pool pool;
-      pool.id = pool_id;
-      pool.driver = index.slice(current[0]).slice->spec.driver;
-      pool.name = spec_pool.name;
-      pool.incomplete = true;
-      pools.push_back(std::move(pool));
-      continue;
-    }
-    pools.push_back(
-        BuildPool(index, pool_id, current, all, partitionable_devices));
   }
   // Devices with binding conditions make a pod wait in PreBind, so pools
   // that have any are tried after all others (in the same order).
@@ -295,6 +372,26 @@ util::Result<std::vector<Pool>> GatherPools(const SliceIndex& index,
     return !HasBindingConditions(index, pool);
   });
   return pools;
+}
+
+util::Result<std::shared_ptr<const std::vector<Pool>>> PoolsForNode(
+    const SliceIndex& index, const api::Node& node,
+    bool partitionable_devices) {
+  if (!index.ClusterWideSlices().empty()) {
+    auto pools = GatherPools(index, node, partitionable_devices);
+    if (!pools) return pools.error();
+    return std::make_shared<const std::vector<Pool>>(std::move(*pools));
+  }
+  // Without cluster-wide device slices nothing can fail and the node's
+  // name is all that matters.
+  std::shared_ptr<const void> kept = index.NodeMemo(
+      node.metadata.name + (partitionable_devices ? "/p" : "/-"), [&] {
+        auto pools = GatherPools(index, node, partitionable_devices);
+        return std::static_pointer_cast<const void>(
+            std::make_shared<const std::vector<Pool>>(
+                pools ? std::move(*pools) : std::vector<Pool>{}));
+      });
+  return std::static_pointer_cast<const std::vector<Pool>>(kept);
 }
 
 }  // namespace ksched::dra

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,5 +59,11 @@ bool HasBindingConditions(const SliceIndex& index, const Pool& pool);
 util::Result<std::vector<Pool>> GatherPools(const SliceIndex& index,
                                             const api::Node& node,
                                             bool partitionable_devices);
+
+// GatherPools' answer, kept by the index per node name when no slice
+// selects nodes by anything but their name (the answer then depends on
+// the name alone): every cycle's search on that node shares it.
+util::Result<std::shared_ptr<const std::vector<Pool>>> PoolsForNode(
+    const SliceIndex& index, const api::Node& node, bool partitionable_devices);
 
 }  // namespace ksched::dra

@@ -67,6 +67,19 @@ void BuildCelDevice(const std::string& driver, const api::Device& in,
 }  // namespace slice_index_detail
 using namespace slice_index_detail;
 
+std::shared_ptr<const void> SliceIndex::NodeMemo(
+    const std::string& key,
+    const std::function<std::shared_ptr<const void>()>& compute) const {
+  {
+    std::lock_guard<std::mutex> lock(node_memo_mu_);
+    auto it = node_memo_.find(key);
+    if (it != node_memo_.end()) return it->second;
+  }
+  std::shared_ptr<const void> value = compute();
+  std::lock_guard<std::mutex> lock(node_memo_mu_);
+  return node_memo_.try_emplace(key, std::move(value)).first->second;
+}
+
 SliceIndex::SliceIndex(
     std::vector<std::shared_ptr<const api::ResourceSlice>> slices)
     : slices_(std::move(slices)) {
@@ -86,6 +99,7 @@ SliceIndex::SliceIndex(
   uint32_t next_pool = 0;
   for (auto& [id, position] : pools) position = next_pool++;
   pool_slices_.resize(pools.size());
+  pool_memo_ = std::make_unique<std::atomic<int8_t>[]>(pools.size());
 
   indexed_.resize(slices_.size());
   for (uint32_t i = 0; i < slices_.size(); ++i) {
@@ -127,6 +141,8 @@ SliceIndex::SliceIndex(
     pool_slices_[entry.pool].push_back(i);
     if (IsNodeLocal(s.spec)) {
       by_node_[*s.spec.node_name].push_back(i);
+    } else if (!s.spec.shared_counters.empty()) {
+      counter_slices_.push_back(i);
     } else {
       cluster_wide_.push_back(i);
     }

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -70,10 +71,13 @@ class SliceIndex {
   // Positions, ascending, of the slices that name `node` in spec.nodeName
   // (and have neither shared counters nor per-device node selection).
   std::span<const uint32_t> SlicesOnNode(std::string_view node) const;
-  // Positions, ascending, of every other slice: all-nodes, node-selector,
-  // per-device and counter slices (and those of unknown shape). Each node
-  // looks at these; a cluster has few of them.
+  // Positions, ascending, of every other slice with devices: all-nodes,
+  // node-selector and per-device slices (and those of unknown shape). Each
+  // node looks at these; a cluster has few of them.
   std::span<const uint32_t> ClusterWideSlices() const { return cluster_wide_; }
+  // Positions, ascending, of the slices with shared counters (each belongs
+  // to its whole pool, whatever node asks).
+  std::span<const uint32_t> CounterSlices() const { return counter_slices_; }
   // Positions, ascending, of every slice of a pool, whatever node it is for.
   std::span<const uint32_t> PoolSlices(uint32_t pool) const {
     return pool_slices_[pool];
@@ -100,6 +104,27 @@ class SliceIndex {
                                   cel::dra::SelectorCache& cache) const;
   static constexpr size_t kMaxSelectorTables = 64;
 
+  // A per-pool answer GatherPools keeps for the index's lifetime (0 not
+  // known yet, 1 no, 2 yes): whether the pool matters to a node that sees
+  // only its counter slices.
+  std::atomic<int8_t>& PoolMemo(uint32_t pool) const {
+    return pool_memo_[pool];
+  }
+  // Something GatherPools works out once per node and index: `compute`
+  // runs the first time a key is asked for (racing threads may both run
+  // it; the first answer stored is kept).
+  std::shared_ptr<const void> NodeMemo(
+      const std::string& key,
+      const std::function<std::shared_ptr<const void>()>& compute) const;
+
+  // A list of pools GatherPools works out once per index (`compute` runs
+  // on the first call, on one thread; later calls return its answer).
+  const std::vector<uint32_t>& PoolList(
+      const std::function<std::vector<uint32_t>()>& compute) const {
+    std::call_once(pool_list_once_, [&] { pool_list_ = compute(); });
+    return pool_list_;
+  }
+
   // The CEL view of device `device_index` of the slice at `position`,
   // built on first use (thread-safe) and kept for the index's lifetime.
   CelDevice Cel(uint32_t position, size_t device_index) const;
@@ -110,6 +135,7 @@ class SliceIndex {
   std::vector<Slice> indexed_;
   std::unordered_map<std::string_view, std::vector<uint32_t>> by_node_;
   std::vector<uint32_t> cluster_wide_;
+  std::vector<uint32_t> counter_slices_;
   std::vector<std::vector<uint32_t>> pool_slices_;
   // "<driver>/<pool>/<device>" (views into the slices) -> ordinals.
   struct DeviceKey {
@@ -121,6 +147,12 @@ class SliceIndex {
   };
   std::unordered_map<DeviceKey, std::vector<uint32_t>, DeviceKeyHash> ordinals_;
   size_t num_devices_ = 0;
+  std::unique_ptr<std::atomic<int8_t>[]> pool_memo_;
+  mutable std::mutex node_memo_mu_;
+  mutable std::unordered_map<std::string, std::shared_ptr<const void>>
+      node_memo_;
+  mutable std::once_flag pool_list_once_;
+  mutable std::vector<uint32_t> pool_list_;
   std::unique_ptr<DeviceCache[]> devices_;
   mutable std::mutex selectors_mu_;
   mutable std::unordered_map<std::string, std::unique_ptr<SelectorResults>>
