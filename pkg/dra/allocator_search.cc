@@ -913,6 +913,19 @@ CapacityFit AllocatorSearch::CapacityFits(const RequestView& request,
   static const ConsumedCapacity kNone;
   const uint32_t ordinal = Ordinal(device);
   const auto& committed = allocator_.shared_allocations_->capacity;
+  // The common case, decided without arithmetic: nothing asked, nothing
+  // consumed by others, no policy. Then the request consumes each
+  // capacity's whole value, which always fits.
+  if (request.capacity_requests() == nullptr &&
+      (committed.empty() || !committed.contains(ordinal)) &&
+      (allocating_capacity_.empty() ||
+       !allocating_capacity_.contains(ordinal))) {
+    bool policy = false;
+    for (const auto& [name, cap] : DeviceOf(device).capacity) {
+      policy |= cap.request_policy.has_value();
+    }
+    if (!policy) return CapacityFit::kFits;
+  }
   auto allocated = committed.find(ordinal);
   auto allocating = allocating_capacity_.find(ordinal);
   return CmpRequestOverCapacity(

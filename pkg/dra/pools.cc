@@ -383,15 +383,24 @@ util::Result<std::shared_ptr<const std::vector<Pool>>> PoolsForNode(
     return std::make_shared<const std::vector<Pool>>(std::move(*pools));
   }
   // Without cluster-wide device slices nothing can fail and the node's
-  // name is all that matters.
-  std::shared_ptr<const void> kept = index.NodeMemo(
-      node.metadata.name + (partitionable_devices ? "/p" : "/-"), [&] {
-        auto pools = GatherPools(index, node, partitionable_devices);
-        return std::static_pointer_cast<const void>(
-            std::make_shared<const std::vector<Pool>>(
-                pools ? std::move(*pools) : std::vector<Pool>{}));
-      });
-  return std::static_pointer_cast<const std::vector<Pool>>(kept);
+  // name is all that matters. An index serves one allocator
+  // configuration; one asking with the other flag (tests) gathers afresh.
+  struct Kept {
+    bool partitionable;
+    std::shared_ptr<const std::vector<Pool>> pools;
+  };
+  auto gather = [&] {
+    auto pools = GatherPools(index, node, partitionable_devices);
+    return std::make_shared<const std::vector<Pool>>(
+        pools ? std::move(*pools) : std::vector<Pool>{});
+  };
+  std::shared_ptr<const void> kept = index.NodeMemo(node.metadata.name, [&] {
+    return std::static_pointer_cast<const void>(
+        std::make_shared<const Kept>(Kept{partitionable_devices, gather()}));
+  });
+  const auto* k = static_cast<const Kept*>(kept.get());
+  if (k->partitionable != partitionable_devices) return gather();
+  return k->pools;
 }
 
 }  // namespace ksched::dra

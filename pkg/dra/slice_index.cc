@@ -68,16 +68,17 @@ void BuildCelDevice(const std::string& driver, const api::Device& in,
 using namespace slice_index_detail;
 
 std::shared_ptr<const void> SliceIndex::NodeMemo(
-    const std::string& key,
+    std::string_view key,
     const std::function<std::shared_ptr<const void>()>& compute) const {
   {
-    std::lock_guard<std::mutex> lock(node_memo_mu_);
+    std::shared_lock<std::shared_mutex> lock(node_memo_mu_);
     auto it = node_memo_.find(key);
     if (it != node_memo_.end()) return it->second;
   }
   std::shared_ptr<const void> value = compute();
-  std::lock_guard<std::mutex> lock(node_memo_mu_);
-  return node_memo_.try_emplace(key, std::move(value)).first->second;
+  std::unique_lock<std::shared_mutex> lock(node_memo_mu_);
+  return node_memo_.try_emplace(std::string(key), std::move(value))
+      .first->second;
 }
 
 SliceIndex::SliceIndex(

@@ -8,8 +8,10 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <shared_mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -114,7 +116,7 @@ class SliceIndex {
   // runs the first time a key is asked for (racing threads may both run
   // it; the first answer stored is kept).
   std::shared_ptr<const void> NodeMemo(
-      const std::string& key,
+      std::string_view key,
       const std::function<std::shared_ptr<const void>()>& compute) const;
 
   // A list of pools GatherPools works out once per index (`compute` runs
@@ -148,8 +150,8 @@ class SliceIndex {
   std::unordered_map<DeviceKey, std::vector<uint32_t>, DeviceKeyHash> ordinals_;
   size_t num_devices_ = 0;
   std::unique_ptr<std::atomic<int8_t>[]> pool_memo_;
-  mutable std::mutex node_memo_mu_;
-  mutable std::unordered_map<std::string, std::shared_ptr<const void>>
+  mutable std::shared_mutex node_memo_mu_;
+  mutable std::map<std::string, std::shared_ptr<const void>, std::less<>>
       node_memo_;
   mutable std::once_flag pool_list_once_;
   mutable std::vector<uint32_t> pool_list_;
