@@ -916,6 +916,10 @@ CapacityFit AllocatorSearch::CapacityFits(const RequestView& request,
   // The common case, decided without arithmetic: nothing asked, nothing
   // consumed by others, no policy. Then the request consumes each
   // capacity's whole value, which always fits.
+  if (request.capacity_requests() == nullptr && !index_.capacity_policies() &&
+      committed.empty() && allocating_capacity_.empty()) {
+    return CapacityFit::kFits;
+  }
   if (request.capacity_requests() == nullptr &&
       (committed.empty() || !committed.contains(ordinal)) &&
       (allocating_capacity_.empty() ||

@@ -70,6 +70,11 @@ using namespace slice_index_detail;
 std::shared_ptr<const void> SliceIndex::NodeMemo(
     std::string_view key,
     const std::function<std::shared_ptr<const void>()>& compute) const {
+  if (auto own = by_node_.find(key); own != by_node_.end()) {
+    const NodeSlices& entry = own->second;
+    std::call_once(entry.memo_once, [&] { entry.memo = compute(); });
+    return entry.memo;
+  }
   {
     std::shared_lock<std::shared_mutex> lock(node_memo_mu_);
     auto it = node_memo_.find(key);
@@ -141,11 +146,21 @@ SliceIndex::SliceIndex(
     }
     pool_slices_[entry.pool].push_back(i);
     if (IsNodeLocal(s.spec)) {
-      by_node_[*s.spec.node_name].push_back(i);
+      by_node_[*s.spec.node_name].slices.push_back(i);
     } else if (!s.spec.shared_counters.empty()) {
       counter_slices_.push_back(i);
     } else {
       cluster_wide_.push_back(i);
+    }
+  }
+  for (const auto& slice : slices_) {
+    for (const api::Device& d : slice->spec.devices) {
+      if (d.allow_multiple_allocations.value_or(false)) {
+        capacity_policies_ = true;
+      }
+      for (const auto& [name, cap] : d.capacity) {
+        if (cap.request_policy) capacity_policies_ = true;
+      }
     }
   }
   devices_ = std::make_unique<DeviceCache[]>(num_devices_);
@@ -157,7 +172,7 @@ std::span<const uint32_t> SliceIndex::SlicesOnNode(
     std::string_view node) const {
   auto it = by_node_.find(node);
   if (it == by_node_.end()) return {};
-  return it->second;
+  return it->second.slices;
 }
 
 size_t SliceIndex::DeviceKeyHash::operator()(const DeviceKey& k) const {

@@ -114,10 +114,14 @@ class SliceIndex {
   }
   // Something GatherPools works out once per node and index: `compute`
   // runs the first time a key is asked for (racing threads may both run
-  // it; the first answer stored is kept).
+  // it; the first answer stored is kept). A node with slices of its own
+  // keeps it beside them, found by the same lookup and without a lock.
   std::shared_ptr<const void> NodeMemo(
       std::string_view key,
       const std::function<std::shared_ptr<const void>()>& compute) const;
+  // Whether some device has a capacity with a request policy or allows
+  // multiple allocations.
+  bool capacity_policies() const { return capacity_policies_; }
 
   // A list of pools GatherPools works out once per index (`compute` runs
   // on the first call, on one thread; later calls return its answer).
@@ -135,7 +139,15 @@ class SliceIndex {
   struct DeviceCache;
   std::vector<std::shared_ptr<const api::ResourceSlice>> slices_;
   std::vector<Slice> indexed_;
-  std::unordered_map<std::string_view, std::vector<uint32_t>> by_node_;
+  struct NodeSlices {
+    std::vector<uint32_t> slices;
+    mutable std::once_flag memo_once;
+    mutable std::shared_ptr<const void> memo;
+  };
+  std::unordered_map<std::string_view, NodeSlices> by_node_;
+  // Whether some device has a capacity with a request policy or allows
+  // multiple allocations (the capacity check then has work to do).
+  bool capacity_policies_ = false;
   std::vector<uint32_t> cluster_wide_;
   std::vector<uint32_t> counter_slices_;
   std::vector<std::vector<uint32_t>> pool_slices_;
