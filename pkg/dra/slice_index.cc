@@ -72,16 +72,17 @@ std::shared_ptr<const void> SliceIndex::NodeMemo(
     const std::function<std::shared_ptr<const void>()>& compute) const {
   if (auto own = by_node_.find(key); own != by_node_.end()) {
     const NodeSlices& entry = own->second;
-    std::call_once(entry.memo_once, [&] { entry.memo = compute(); });
+    std::lock_guard<std::mutex> lock(entry.memo_mu);
+    if (entry.memo == nullptr) entry.memo = compute();
     return entry.memo;
   }
   {
-    std::shared_lock<std::shared_mutex> lock(node_memo_mu_);
+    std::lock_guard<std::mutex> lock(node_memo_mu_);
     auto it = node_memo_.find(key);
     if (it != node_memo_.end()) return it->second;
   }
   std::shared_ptr<const void> value = compute();
-  std::unique_lock<std::shared_mutex> lock(node_memo_mu_);
+  std::lock_guard<std::mutex> lock(node_memo_mu_);
   return node_memo_.try_emplace(std::string(key), std::move(value))
       .first->second;
 }

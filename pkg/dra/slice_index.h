@@ -11,7 +11,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <shared_mutex>
 #include <span>
 #include <string>
 #include <string_view>
@@ -141,7 +140,7 @@ class SliceIndex {
   std::vector<Slice> indexed_;
   struct NodeSlices {
     std::vector<uint32_t> slices;
-    mutable std::once_flag memo_once;
+    mutable std::mutex memo_mu;
     mutable std::shared_ptr<const void> memo;
   };
   std::unordered_map<std::string_view, NodeSlices> by_node_;
@@ -162,7 +161,7 @@ class SliceIndex {
   std::unordered_map<DeviceKey, std::vector<uint32_t>, DeviceKeyHash> ordinals_;
   size_t num_devices_ = 0;
   std::unique_ptr<std::atomic<int8_t>[]> pool_memo_;
-  mutable std::shared_mutex node_memo_mu_;
+  mutable std::mutex node_memo_mu_;
   mutable std::map<std::string, std::shared_ptr<const void>, std::less<>>
       node_memo_;
   mutable std::once_flag pool_list_once_;
