@@ -32,8 +32,10 @@ AllocatedDevice Describe(const api::DeviceRequestAllocationResult& r,
                          const DeviceCatalog& catalog) {
   AllocatedDevice d{r.request, r.driver, r.pool, r.device,
                     r.admin_access.value_or(false)};
-  if (const DeviceCatalog::Entry* e = catalog.Find(r.driver, r.pool, r.device)) {
-    for (const api::DeviceCounterConsumption& c : e->device->consumes_counters) {
+  if (const DeviceCatalog::Entry* e =
+          catalog.Find(r.driver, r.pool, r.device)) {
+    for (const api::DeviceCounterConsumption& c :
+         e->device->consumes_counters) {
       d.counter_sets.push_back(c.counter_set);
     }
     for (const api::DeviceTaint& t : e->device->taints) {
@@ -157,7 +159,8 @@ DeviceUsage UsageOfDevices(const DeviceCatalog& catalog,
     const auto& [driver, pool, name] = device;
     const DeviceCatalog::Entry* e = catalog.Find(driver, pool, name);
     if (e == nullptr) continue;
-    for (const api::DeviceCounterConsumption& c : e->device->consumes_counters) {
+    for (const api::DeviceCounterConsumption& c :
+         e->device->consumes_counters) {
       for (const auto& [counter, value] : c.counters) {
         used[{driver, pool, c.counter_set}][counter] += value.value;
       }
@@ -175,15 +178,14 @@ DeviceUsage UsageOfDevices(const DeviceCatalog& catalog,
         }
       }
       if (left.Sign() < 0) left = api::Quantity();
-      o.counters.push_back({counter, left.ToString(),
-                            offered.value.ToString(), left.IsZero()});
+      o.counters.push_back(
+          {counter, left.ToString(), offered.value.ToString(), left.IsZero()});
     }
     usage.counter_sets.push_back(std::move(o));
   }
   for (auto& [device, s] : shared) {
     std::tie(s.driver, s.pool, s.device) = device;
-    const DeviceCatalog::Entry* e =
-        catalog.Find(s.driver, s.pool, s.device);
+    const DeviceCatalog::Entry* e = catalog.Find(s.driver, s.pool, s.device);
     if (e != nullptr) {
       s.node = e->node;
       for (const auto& [name, cap] : e->device->capacity) {

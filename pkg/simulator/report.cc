@@ -191,8 +191,8 @@ std::string RenderDeviceUsage(const DeviceUsage& u) {
   if (!u.counter_sets.empty()) {
     out << "\nCOUNTERS (left of each counter set)\n";
     for (const CounterSetOutcome& c : u.counter_sets) {
-      out << Pad(node(c.node), 12) << c.driver << "/" << c.pool << " "
-          << c.name << ":";
+      out << Pad(node(c.node), 12) << c.driver << "/" << c.pool << " " << c.name
+          << ":";
       for (size_t i = 0; i < c.counters.size(); ++i) {
         const CounterSetOutcome::Counter& k = c.counters[i];
         out << (i == 0 ? " " : ", ") << k.name << " " << k.left << " of "
@@ -220,7 +220,8 @@ std::string RenderDeviceUsage(const DeviceUsage& u) {
       out << Pad(node(t.node), 12) << t.driver << "/" << t.pool << "/"
           << t.device << ":";
       for (const std::string& taint : t.taints) out << " " << taint;
-      out << (t.held_by.empty() ? ", free" : ", held by " + t.held_by + " (tolerated)")
+      out << (t.held_by.empty() ? ", free"
+                                : ", held by " + t.held_by + " (tolerated)")
           << "\n";
     }
   }

@@ -67,16 +67,16 @@ TEST(DraGoldenTest, ExplainNamesCountersTaintsAndCapacity) {
   auto r = RunCommand(kKsched + " simulate --quiet --cluster " + kSource +
                       "/examples/devices/cluster.yaml --explain");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* line : {
-           "    DynamicResources on node-1: claim partition/claim-1g-gpu0, "
-           "request gpu: 0 of 3 matching devices free, 1 needed; counter set "
-           "gpu-0-counters: 80Gi of 80Gi memory in use, 10Gi needed\n",
-           "    DynamicResources on node-2: claim taints/claim-notol-b, request "
-           "accel: 0 of 2 matching devices free, 1 needed; accel-0: taint "
-           "example.com/unhealthy=ecc:NoSchedule not tolerated\n",
-           "    DynamicResources on node-3: claim capacity/claim-bw-60gi, "
-           "request nic: 0 of 1 matching devices free, 1 needed; nic-0: "
-           "bandwidth 55Gi of 100Gi consumed, 60Gi requested\n"}) {
+  for (const char* line :
+       {"    DynamicResources on node-1: claim partition/claim-1g-gpu0, "
+        "request gpu: 0 of 3 matching devices free, 1 needed; counter set "
+        "gpu-0-counters: 80Gi of 80Gi memory in use, 10Gi needed\n",
+        "    DynamicResources on node-2: claim taints/claim-notol-b, request "
+        "accel: 0 of 2 matching devices free, 1 needed; accel-0: taint "
+        "example.com/unhealthy=ecc:NoSchedule not tolerated\n",
+        "    DynamicResources on node-3: claim capacity/claim-bw-60gi, "
+        "request nic: 0 of 1 matching devices free, 1 needed; nic-0: "
+        "bandwidth 55Gi of 100Gi consumed, 60Gi requested\n"}) {
     EXPECT_NE(r.out.find(line), std::string::npos) << line << "\n" << r.out;
   }
 }

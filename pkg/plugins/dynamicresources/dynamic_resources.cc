@@ -751,7 +751,8 @@ framework::Status DynamicResources::PreBind(framework::CycleState& state,
       if (!created.ok()) {
         // Nothing was written: its devices are no longer in flight (kube's
         // bindClaim lets them go on every way out).
-        manager_->RemoveClaimPendingAllocation(data->initial_extended_claim_uid);
+        manager_->RemoveClaimPendingAllocation(
+            data->initial_extended_claim_uid);
         return framework::Status::Error(created.error().message());
       }
       pending_uid = data->initial_extended_claim_uid;
