@@ -14,6 +14,29 @@ const api::DeviceAttribute* LookupAttribute(const api::Device& device,
   return device.attributes.Find(name.substr(slash + 1));
 }
 
+bool KnownKind(const api::DeviceAttribute& a) {
+  return a.string_value || a.int_value || a.bool_value || a.version_value;
+}
+
+bool SameValue(const api::DeviceAttribute& held,
+               const api::DeviceAttribute& attr) {
+  // Compared by the kind of `attr`; semantic versions are minimal text, so
+  // equal text is equal versions. A kind this version does not know never
+  // matches.
+  if (attr.string_value) {
+    return held.string_value && *held.string_value == *attr.string_value;
+  }
+  if (attr.int_value)
+    return held.int_value && *held.int_value == *attr.int_value;
+  if (attr.bool_value) {
+    return held.bool_value && *held.bool_value == *attr.bool_value;
+  }
+  if (attr.version_value) {
+    return held.version_value && *held.version_value == *attr.version_value;
+  }
+  return false;
+}
+
 bool ClaimConstraint::Applies(std::string_view request,
                               std::string_view sub_request) const {
   if (requests_.empty()) return true;
@@ -42,22 +65,7 @@ bool MatchAttributeConstraint::Add(std::string_view request,
     num_devices_ = 1;
     return true;
   }
-  // Compared by the kind of the new device's value; semantic versions are
-  // minimal text, so equal text is equal versions.
-  bool same;
-  if (attr->string_value) {
-    same = value_->string_value && *value_->string_value == *attr->string_value;
-  } else if (attr->int_value) {
-    same = value_->int_value && *value_->int_value == *attr->int_value;
-  } else if (attr->bool_value) {
-    same = value_->bool_value && *value_->bool_value == *attr->bool_value;
-  } else if (attr->version_value) {
-    same =
-        value_->version_value && *value_->version_value == *attr->version_value;
-  } else {
-    same = false;  // a kind this version does not know never matches
-  }
-  if (!same) return false;
+  if (!SameValue(*value_, *attr)) return false;
   ++num_devices_;
   return true;
 }
@@ -71,22 +79,8 @@ void MatchAttributeConstraint::Remove(std::string_view request,
 bool DistinctAttributeConstraint::Distinct(
     const api::DeviceAttribute& attribute) const {
   for (const auto& [request, held] : values_) {
-    if (attribute.string_value) {
-      if (held->string_value && *held->string_value == *attribute.string_value)
-        return false;
-    } else if (attribute.int_value) {
-      if (held->int_value && *held->int_value == *attribute.int_value)
-        return false;
-    } else if (attribute.bool_value) {
-      if (held->bool_value && *held->bool_value == *attribute.bool_value)
-        return false;
-    } else if (attribute.version_value) {
-      if (held->version_value &&
-          *held->version_value == *attribute.version_value)
-        return false;
-    } else {
-      return false;
-    }
+    // A kind this version does not know is never distinct.
+    if (!KnownKind(attribute) || SameValue(*held, attribute)) return false;
   }
   return true;
 }

@@ -80,6 +80,13 @@ class DistinctAttributeConstraint final : public ClaimConstraint {
   int num_devices_ = 0;
 };
 
+// Whether the attribute has a value of a kind this version knows.
+bool KnownKind(const api::DeviceAttribute& a);
+// Whether `held` has `attr`'s kind and value (`attr`'s kind decides; an
+// unknown kind never matches).
+bool SameValue(const api::DeviceAttribute& held,
+               const api::DeviceAttribute& attr);
+
 // The attribute by its fully qualified name, or by its bare id when the
 // name's domain is the driver's; null when the device has neither.
 const api::DeviceAttribute* LookupAttribute(const api::Device& device,
