@@ -828,33 +828,18 @@ std::string AllocatorSearch::WhyUnusable(const RequestData& data,
     } else {
       // The counter that ran out, against what the pool's counter sets
       // offer and what allocated devices use of them.
-      std::shared_ptr<const CounterValues> available;
-      {
-        std::lock_guard<std::mutex> lock(allocator_.shared_->counters_mu);
-        auto it =
-            allocator_.shared_->available_counters.find(device.pool->name);
-        if (it != allocator_.shared_->available_counters.end()) {
-          available = it->second;
-        }
-      }
       for (const api::DeviceCounterConsumption& c : d.consumes_counters) {
-        const api::CounterSet* set = nullptr;
-        for (const api::CounterSet* s : device.pool->counter_sets) {
-          if (s->name == c.counter_set) set = s;
-        }
-        if (set == nullptr || available == nullptr) continue;
-        auto left_set = available->find(c.counter_set);
-        if (left_set == available->end()) continue;
         for (const auto& [name, counter] : c.counters) {
-          const api::Counter* offered = set->counters.Find(name);
-          auto left = left_set->second.find(name);
-          if (offered == nullptr || left == left_set->second.end()) continue;
-          if (counter.value > left->second) {
-            api::Quantity used = offered->value;
-            used -= left->second;
+          api::Quantity offered, left;
+          if (!CounterLeft(device, c.counter_set, name, offered, left)) {
+            continue;
+          }
+          if (counter.value > left) {
+            api::Quantity used = offered;
+            used -= left;
             return "counter set " + c.counter_set + ": " + used.ToString() +
-                   " of " + offered->value.ToString() + " " + name +
-                   " in use, " + counter.value.ToString() + " needed";
+                   " of " + offered.ToString() + " " + name + " in use, " +
+                   counter.value.ToString() + " needed";
           }
         }
       }
@@ -1067,8 +1052,83 @@ CounterValues& AllocatorSearch::ConsumedCounters(std::string_view pool) {
   return it->second;
 }
 
+AllocatorSearch::FlatCounters& AllocatorSearch::Flat(const Pool& pool) {
+  for (FlatCounters& f : flat_counters_) {
+    if (f.pool == &pool) return f;
+  }
+  const PoolCounters& layout = *pool.counters;
+  FlatCounters& f = flat_counters_.emplace_back();
+  f.pool = &pool;
+  f.available = layout.offered;
+  f.consumed.resize(layout.offered.size());
+  for (const PoolCounters::SliceRows& rows : layout.slices) {
+    const auto n = static_cast<uint32_t>(
+        index_.slice(rows.slice).slice->spec.devices.size());
+    for (uint32_t d = 0; d < n; ++d) {
+      const uint32_t row = rows.first_row + d;
+      if (layout.row_begin[row] == layout.row_begin[row + 1]) continue;
+      if (!AllocatedOrShared(DeviceRef{rows.slice, d, &pool})) continue;
+      for (uint32_t u = layout.row_begin[row]; u < layout.row_begin[row + 1];
+           ++u) {
+        f.available[layout.uses[u].counter] -= layout.uses[u].value;
+      }
+    }
+  }
+  return f;
+}
+
+bool AllocatorSearch::CounterLeft(const DeviceRef& device, std::string_view set,
+                                  std::string_view name, api::Quantity& offered,
+                                  api::Quantity& left) {
+  const Pool& pool = *device.pool;
+  if (pool.counters) {
+    const int k = pool.counters->Find(set, name);
+    if (k < 0) return false;
+    offered = pool.counters->offered[k];
+    left = Flat(pool).available[k];
+    return true;
+  }
+  const api::CounterSet* counter_set = nullptr;
+  for (const api::CounterSet* s : pool.counter_sets) {
+    if (s->name == set) counter_set = s;
+  }
+  if (counter_set == nullptr) return false;
+  const api::Counter* counter = counter_set->counters.Find(name);
+  if (counter == nullptr) return false;
+  std::shared_ptr<const CounterValues> available;
+  {
+    std::lock_guard<std::mutex> lock(allocator_.shared_->counters_mu);
+    auto it = allocator_.shared_->available_counters.find(pool.name);
+    if (it != allocator_.shared_->available_counters.end()) {
+      available = it->second;
+    }
+  }
+  if (available == nullptr) return false;
+  auto left_set = available->find(set);
+  if (left_set == available->end()) return false;
+  auto value = left_set->second.find(name);
+  if (value == left_set->second.end()) return false;
+  offered = counter->value;
+  left = value->second;
+  return true;
+}
+
 bool AllocatorSearch::CheckAvailableCounters(const DeviceRef& device) {
   const Pool& pool = *device.pool;
+  if (pool.counters) {
+    FlatCounters& f = Flat(pool);
+    for (const PoolCounters::Use& use :
+         pool.counters->UsesOf(device.slice, device.device)) {
+      f.consumed[use.counter] += use.value;
+    }
+    for (size_t k = 0; k < f.available.size(); ++k) {
+      if (f.available[k] < f.consumed[k]) {
+        ReleaseCounters(device);
+        return false;
+      }
+    }
+    return true;
+  }
   Allocator::Shared& shared = *allocator_.shared_;
   std::shared_ptr<const CounterValues> available;
   {
@@ -1148,6 +1208,14 @@ bool AllocatorSearch::CheckAvailableCounters(const DeviceRef& device) {
 }
 
 void AllocatorSearch::ReleaseCounters(const DeviceRef& device) {
+  if (device.pool->counters) {
+    FlatCounters& f = Flat(*device.pool);
+    for (const PoolCounters::Use& use :
+         device.pool->counters->UsesOf(device.slice, device.device)) {
+      f.consumed[use.counter] -= use.value;
+    }
+    return;
+  }
   CounterValues& consumed = ConsumedCounters(device.pool->name);
   for (const api::DeviceCounterConsumption& c :
        DeviceOf(device).consumes_counters) {

@@ -188,6 +188,11 @@ class AllocatorSearch {
   // This search's consumption of the counters of the pool by that name.
   CounterValues& ConsumedCounters(std::string_view pool);
   void ReleaseCounters(const DeviceRef& device);
+  // What counter `name` of set `set` in the device's pool offers and what
+  // allocated devices leave of it; false when it is not known.
+  bool CounterLeft(const DeviceRef& device, std::string_view set,
+                   std::string_view name, api::Quantity& offered,
+                   api::Quantity& left);
 
   const api::Device& DeviceOf(const DeviceRef& ref) const;
   uint32_t Ordinal(const DeviceRef& ref) const;
@@ -222,6 +227,16 @@ class AllocatorSearch {
   };
   std::unordered_map<std::string_view, CompiledSelector> compiled_;
   std::map<std::string, CounterValues, std::less<>> consumed_counters_;
+  // The counters of a pool with Pool::counters, as this search uses them.
+  struct FlatCounters {
+    const Pool* pool = nullptr;
+    std::vector<api::Quantity> available;  // offered, less allocated devices
+    std::vector<api::Quantity> consumed;   // by this search's devices
+  };
+  // Made on first use: what allocated devices leave does not change
+  // while the search runs.
+  FlatCounters& Flat(const Pool& pool);
+  std::vector<FlatCounters> flat_counters_;
   // What shares picked by this search consume, by device ordinal (kube's
   // allocatingCapacity; an entry marks a device as shared).
   std::unordered_map<uint32_t, ConsumedCapacity> allocating_capacity_;

@@ -564,6 +564,73 @@ TEST(AllocatorTest, DiagnoseSaysWhyFreeDevicesCannotServe) {
   EXPECT_EQ(busy->Allocate(node, claims).code, Code::kAllocated);
 }
 
+// Kubernetes keys the counters a search consumes by pool *name*: two
+// drivers' pools of one name draw on each other's counters. Pools whose
+// name is their own keep their counters as arrays; both ways give kube's
+// answers.
+TEST(AllocatorTest, PoolsOfOneNameShareCountersAsKubeKeysThem) {
+  Features features = NoFeatures();
+  features.partitionable_devices = true;
+  const api::Node node = Node(kNode1, kRegion1);
+  auto slices_for = [](const char* driver, const char* pool) {
+    return std::vector<api::ResourceSlice>{
+        SliceWithCounterSets(std::string(driver) + "-counters", kNode1,
+                             ResourcePool(pool, 2), driver,
+                             CounterSet("cs", {{"memory", Q("8Gi")}})),
+        SliceWithDevices(
+            std::string(driver) + "-devices", kNode1, ResourcePool(pool, 2),
+            driver,
+            Device("dev", {}, {})
+                .WithDeviceCounterConsumption(
+                    DeviceCounterConsumption("cs", {{"memory", Q("6Gi")}})))};
+  };
+  WrapClaim both = ClaimWithRequests(kClaim0, {}, Request(kReq0, kClassA, 1),
+                                     Request(kReq1, kClassB, 1));
+  std::vector<const api::ResourceClaim*> claims = {&both};
+  const std::vector<api::DeviceClass> classes = {Class(kClassA, kDriverA),
+                                                 Class(kClassB, kDriverB)};
+  std::vector<api::ResourceSlice> one_name = slices_for(kDriverA, kPool1);
+  for (api::ResourceSlice& s : slices_for(kDriverB, kPool1)) {
+    one_name.push_back(std::move(s));
+  }
+  for (api::ResourceSlice& s : one_name) {
+    s.spec.per_device_node_selection.reset();
+  }
+  // 6Gi + 6Gi of "cs" in pool-1 is more than its 8Gi.
+  EXPECT_EQ(MakeAllocator(features, {}, classes, one_name)
+                ->Allocate(node, claims)
+                .code,
+            Code::kNoFit);
+
+  std::vector<api::ResourceSlice> two_names = slices_for(kDriverA, kPool1);
+  for (api::ResourceSlice& s : slices_for(kDriverB, kPool2)) {
+    two_names.push_back(std::move(s));
+  }
+  for (api::ResourceSlice& s : two_names) {
+    s.spec.per_device_node_selection.reset();
+  }
+  AllocateResult fits =
+      MakeAllocator(features, {}, classes, two_names)->Allocate(node, claims);
+  ASSERT_EQ(fits.code, Code::kAllocated) << fits.message;
+  ASSERT_EQ(fits.allocations.size(), 1u);
+  EXPECT_EQ(fits.allocations[0].devices.results.size(), 2u);
+
+  // An allocated device's use counts: with driver-a's dev taken, driver-b's
+  // pool-2 still has its own 8Gi.
+  WrapClaim b_only = ClaimWithRequests(kClaim1, {}, Request(kReq0, kClassB, 1));
+  claims = {&b_only};
+  EXPECT_EQ(
+      MakeAllocator(features, {{kDriverA, kPool1, "dev"}}, classes, two_names)
+          ->Allocate(node, claims)
+          .code,
+      Code::kAllocated);
+  EXPECT_EQ(
+      MakeAllocator(features, {{kDriverB, kPool2, "dev"}}, classes, two_names)
+          ->Allocate(node, claims)
+          .code,
+      Code::kNoFit);
+}
+
 // Pools are searched in (driver, pool) order and slices by name, whatever
 // order the slices come in.
 TEST(AllocatorTest, PoolsInDriverAndPoolOrder) {

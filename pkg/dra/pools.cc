@@ -76,6 +76,37 @@ util::Status ValidateCounterConsumption(const SliceIndex& index,
   return {};
 }
 
+// The pool's counters as arrays (it is valid: every counter a device
+// consumes exists).
+std::shared_ptr<const PoolCounters> FlattenCounters(const SliceIndex& index,
+                                                    const Pool& pool) {
+  auto out = std::make_shared<PoolCounters>();
+  for (const api::CounterSet* set : pool.counter_sets) {
+    for (const auto& [name, counter] : set->counters) {
+      out->names.push_back({set->name, name});
+      out->offered.push_back(counter.value);
+    }
+  }
+  for (const std::vector<uint32_t>* slices :
+       {&pool.slices, &pool.slices_not_targeting_node}) {
+    for (uint32_t s : *slices) {
+      out->slices.push_back({s, static_cast<uint32_t>(out->row_begin.size())});
+      for (const api::Device& d : index.slice(s).slice->spec.devices) {
+        out->row_begin.push_back(static_cast<uint32_t>(out->uses.size()));
+        for (const api::DeviceCounterConsumption& c : d.consumes_counters) {
+          for (const auto& [name, counter] : c.counters) {
+            const int k = out->Find(c.counter_set, name);
+            if (k < 0) continue;
+            out->uses.push_back({static_cast<uint32_t>(k), counter.value});
+          }
+        }
+      }
+    }
+  }
+  out->row_begin.push_back(static_cast<uint32_t>(out->uses.size()));
+  return out;
+}
+
 void MarkInvalid(Pool& pool, std::string reason) {
   pool.invalid = true;
   pool.invalid_reason = std::move(reason);
@@ -127,7 +158,12 @@ Pool BuildPool(const SliceIndex& index, uint32_t id,
     MarkInvalid(pool, valid.error().message());
     return pool;
   }
-  if (all.empty() || all.size() == gathered.size()) return pool;
+  if (all.empty() || all.size() == gathered.size()) {
+    if (!pool.counter_sets.empty() && !index.PoolNameShared(id)) {
+      pool.counters = FlattenCounters(index, pool);
+    }
+    return pool;
+  }
   for (uint32_t s : all) {
     if (std::find(gathered.begin(), gathered.end(), s) == gathered.end()) {
       pool.slices_not_targeting_node.push_back(s);
@@ -137,6 +173,10 @@ Pool BuildPool(const SliceIndex& index, uint32_t id,
                                               pool.slices_not_targeting_node);
       !valid) {
     MarkInvalid(pool, valid.error().message());
+    return pool;
+  }
+  if (!pool.counter_sets.empty() && !index.PoolNameShared(id)) {
+    pool.counters = FlattenCounters(index, pool);
   }
   return pool;
 }
@@ -205,6 +245,26 @@ util::Result<bool> NodeMatches(const api::Node& node,
     return selector->Matches(node);
   }
   return false;
+}
+
+std::span<const PoolCounters::Use> PoolCounters::UsesOf(uint32_t slice,
+                                                        uint32_t device) const {
+  for (const SliceRows& rows : slices) {
+    if (rows.slice != slice) continue;
+    const uint32_t row = rows.first_row + device;
+    return std::span<const Use>(uses.data() + row_begin[row],
+                                row_begin[row + 1] - row_begin[row]);
+  }
+  return {};
+}
+
+int PoolCounters::Find(std::string_view set, std::string_view counter) const {
+  for (size_t k = 0; k < names.size(); ++k) {
+    if (names[k].set == set && names[k].counter == counter) {
+      return static_cast<int>(k);
+    }
+  }
+  return -1;
 }
 
 bool HasBindingConditions(const SliceIndex& index, const Pool& pool) {

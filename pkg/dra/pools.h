@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,37 @@
 #include "pkg/util/result.h"
 
 namespace ksched::dra {
+
+// A pool's counters as arrays, so a search adds and compares them without
+// looking names up (partitionable devices). Counter k is one counter of
+// one of the pool's counter sets.
+struct PoolCounters {
+  struct Name {
+    std::string_view set;
+    std::string_view counter;
+  };
+  struct Use {
+    uint32_t counter = 0;
+    api::Quantity value;
+  };
+  // Where a device slice's rows start in row_begin.
+  struct SliceRows {
+    uint32_t slice = 0;  // SliceIndex position
+    uint32_t first_row = 0;
+  };
+
+  std::vector<Name> names;
+  std::vector<api::Quantity> offered;  // what the counter sets offer
+  // The pool's device slices: those for the node, then the others.
+  std::vector<SliceRows> slices;
+  // Row r (one device) uses uses[row_begin[r] .. row_begin[r + 1]).
+  std::vector<uint32_t> row_begin;
+  std::vector<Use> uses;
+
+  std::span<const Use> UsesOf(uint32_t slice, uint32_t device) const;
+  // The counter named so, or -1.
+  int Find(std::string_view set, std::string_view counter) const;
+};
 
 struct Pool {
   uint32_t id = 0;  // SliceIndex pool position
@@ -34,6 +66,11 @@ struct Pool {
   // slices for other nodes (their allocated devices use counters too).
   std::vector<const api::CounterSet*> counter_sets;
   std::vector<uint32_t> slices_not_targeting_node;
+  // The counters as arrays, for a valid pool with counter sets whose name
+  // no other driver's pool has; null otherwise. Kubernetes keys counters
+  // by pool *name*, so pools that share one also share counters: the
+  // search keeps those by name.
+  std::shared_ptr<const PoolCounters> counters;
 
   // "<driver>/<pool>", as Kubernetes prints a PoolID.
   std::string String() const {

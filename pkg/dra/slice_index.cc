@@ -104,7 +104,15 @@ SliceIndex::SliceIndex(
                   0);
   }
   uint32_t next_pool = 0;
-  for (auto& [id, position] : pools) position = next_pool++;
+  std::map<std::string_view, int> drivers_per_name;
+  for (auto& [id, position] : pools) {
+    position = next_pool++;
+    ++drivers_per_name[id.second];
+  }
+  pool_name_shared_.reserve(pools.size());
+  for (const auto& [id, position] : pools) {
+    pool_name_shared_.push_back(drivers_per_name[id.second] > 1);
+  }
   pool_slices_.resize(pools.size());
   pool_memo_ = std::make_unique<std::atomic<int8_t>[]>(pools.size());
 

@@ -118,6 +118,8 @@ class SliceIndex {
   std::shared_ptr<const void> NodeMemo(
       std::string_view key,
       const std::function<std::shared_ptr<const void>()>& compute) const;
+  // Whether another driver has a pool of the same name as this one.
+  bool PoolNameShared(uint32_t pool) const { return pool_name_shared_[pool]; }
   // Whether some device has a capacity with a request policy or allows
   // multiple allocations.
   bool capacity_policies() const { return capacity_policies_; }
@@ -150,6 +152,7 @@ class SliceIndex {
   std::vector<uint32_t> cluster_wide_;
   std::vector<uint32_t> counter_slices_;
   std::vector<std::vector<uint32_t>> pool_slices_;
+  std::vector<bool> pool_name_shared_;
   // "<driver>/<pool>/<device>" (views into the slices) -> ordinals.
   struct DeviceKey {
     std::string_view driver, pool, device;

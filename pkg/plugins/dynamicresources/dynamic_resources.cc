@@ -455,17 +455,18 @@ framework::Status DynamicResources::Filter(
     }
   }
 
-  std::lock_guard lock(data->mu);
   if (!unavailable.empty()) {
+    std::lock_guard lock(data->mu);
     data->unavailable_claims.insert(unavailable.begin(), unavailable.end());
     return framework::Status::Unresolvable(
         "resourceclaim not available on the node");
   }
   if (data->allocator != nullptr) {
-    data->node_allocations[node_info.name()] =
+    data->node_allocations.Put(
+        node_info.name(),
         dynamic_resources::NodeAllocation{
             std::move(allocations), std::move(node_extended_claim),
-            std::move(mappings), std::move(claim_indices)};
+            std::move(mappings), std::move(claim_indices)});
   }
   return {};
 }
@@ -539,13 +540,10 @@ framework::Status DynamicResources::Score(const framework::CycleState& state,
   const DraState* data = ReadState(state);
   if (data == nullptr) return StateNotFound();
   if (data->claims.empty()) return {};
-  const std::vector<api::AllocationResult>* allocations;
-  {
-    std::lock_guard lock(data->mu);
-    auto it = data->node_allocations.find(node.name());
-    if (it == data->node_allocations.end()) return {};
-    allocations = &it->second.results;
-  }
+  const dynamic_resources::NodeAllocation* found =
+      data->node_allocations.Find(node.name());
+  if (found == nullptr) return {};
+  const std::vector<api::AllocationResult>* allocations = &found->results;
   // Earlier alternatives of a prioritized list score higher: 8 for the
   // first sub-request, 7 for the second, ...
   size_t unallocated = 0;
@@ -606,13 +604,9 @@ framework::Status DynamicResources::Reserve(framework::CycleState& state,
   if (data->ToAllocate().empty() || data->allocator == nullptr) return {};
   dynamic_resources::NodeAllocation found;
   bool feasible = false;
-  {
-    std::lock_guard lock(data->mu);
-    auto it = data->node_allocations.find(node);
-    if (it != data->node_allocations.end()) {
-      feasible = true;
-      found = it->second;
-    }
+  if (auto kept = data->node_allocations.Get(node)) {
+    feasible = true;
+    found = std::move(*kept);
   }
   // Only the extended resource claim was to be allocated, and the node's
   // allocatable serves it: nothing to reserve.

@@ -4,12 +4,16 @@
 // allocation found per node, and the claims Filter found unavailable.
 #pragma once
 
+#include <array>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "pkg/api/node_selector.h"
@@ -42,6 +46,57 @@ struct NodeAllocation {
   std::vector<size_t> claim_indices;
 };
 
+// What Filter found per node. Filter runs on many threads at once, so the
+// nodes are spread over shards with a lock each: with one lock for all,
+// the threads spent more time waiting for it than allocating.
+class NodeAllocations {
+ public:
+  void Put(const std::string& node, NodeAllocation allocation) {
+    Shard& shard = ShardOf(node);
+    std::lock_guard lock(shard.mu);
+    shard.by_node.insert_or_assign(node, std::move(allocation));
+  }
+  // A copy of the node's entry, taken under its lock.
+  std::optional<NodeAllocation> Get(std::string_view node) const {
+    const Shard& shard = ShardOf(node);
+    std::lock_guard lock(shard.mu);
+    auto it = shard.by_node.find(node);
+    if (it == shard.by_node.end()) return std::nullopt;
+    return it->second;
+  }
+  // The node's entry, or null. Entries are never removed, and a map keeps
+  // its elements where they are as it grows, so the pointer stays good
+  // for the state's lifetime (a later Put for the node changes what it
+  // points to).
+  const NodeAllocation* Find(std::string_view node) const {
+    const Shard& shard = ShardOf(node);
+    std::lock_guard lock(shard.mu);
+    auto it = shard.by_node.find(node);
+    return it == shard.by_node.end() ? nullptr : &it->second;
+  }
+
+ private:
+  struct NameHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const {
+      return std::hash<std::string_view>()(s);
+    }
+  };
+  struct Shard {
+    mutable std::mutex mu;
+    std::unordered_map<std::string, NodeAllocation, NameHash, std::equal_to<>>
+        by_node;
+  };
+  static constexpr size_t kShards = 16;
+  Shard& ShardOf(std::string_view node) {
+    return shards_[NameHash()(node) % kShards];
+  }
+  const Shard& ShardOf(std::string_view node) const {
+    return shards_[NameHash()(node) % kShards];
+  }
+  std::array<Shard, kShards> shards_;
+};
+
 struct DraState final : framework::StateData,
                         std::enable_shared_from_this<DraState> {
   // The pod's claims in spec order (template entries the controller
@@ -71,10 +126,10 @@ struct DraState final : framework::StateData,
   bool needs_results_per_node = false;
 
   // Filter runs in parallel over nodes; these two are written there.
-  mutable std::mutex mu;
+  mutable std::mutex mu;  // guards unavailable_claims
   mutable std::set<size_t> unavailable_claims;
   // Per node Filter passed.
-  mutable std::map<std::string, NodeAllocation> node_allocations;
+  mutable NodeAllocations node_allocations;
 
   // The extended resource claim, or null.
   const api::ResourceClaim* ExtendedClaim() const {
