@@ -26,12 +26,18 @@ class AllocatedDevices {
 
   void Set(uint32_t ordinal, bool taken) {
     const uint64_t bit = uint64_t{1} << (ordinal % 64);
+    uint64_t& word = words_[ordinal / 64];
+    if (((word & bit) != 0) == taken) return;
     if (taken) {
-      words_[ordinal / 64] |= bit;
+      word |= bit;
+      ++count_;
     } else {
-      words_[ordinal / 64] &= ~bit;
+      word &= ~bit;
+      --count_;
     }
   }
+  // Whether no ordinal is taken.
+  bool none() const { return count_ == 0; }
   bool Test(uint32_t ordinal) const {
     return (words_[ordinal / 64] >> (ordinal % 64)) & 1;
   }
@@ -49,10 +55,28 @@ class AllocatedDevices {
     }
     return count;
   }
+  // Calls fn(ordinal) for each taken ordinal of [first, first + n), in
+  // order.
+  template <typename Fn>
+  void ForEachIn(uint32_t first, uint32_t n, Fn&& fn) const {
+    for (uint32_t i = first; i < first + n;) {
+      const uint32_t word = i / 64;
+      const uint32_t offset = i % 64;
+      const uint32_t span = std::min<uint32_t>(64 - offset, first + n - i);
+      uint64_t bits = words_[word] >> offset;
+      if (span < 64) bits &= (uint64_t{1} << span) - 1;
+      while (bits != 0) {
+        fn(i + static_cast<uint32_t>(std::countr_zero(bits)));
+        bits &= bits - 1;
+      }
+      i += span;
+    }
+  }
   size_t capacity() const { return words_.size() * 64; }
 
  private:
   std::vector<uint64_t> words_;
+  size_t count_ = 0;  // taken ordinals
 };
 
 // Devices shared through consumable capacity (DRAConsumableCapacity), by

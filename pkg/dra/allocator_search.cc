@@ -1061,16 +1061,27 @@ AllocatorSearch::FlatCounters& AllocatorSearch::Flat(const Pool& pool) {
   f.pool = &pool;
   f.available = layout.offered;
   f.consumed.resize(layout.offered.size());
+  auto subtract = [&](uint32_t row) {
+    for (uint32_t u = layout.row_begin[row]; u < layout.row_begin[row + 1];
+         ++u) {
+      f.available[layout.uses[u].counter] -= layout.uses[u].value;
+    }
+  };
+  const SharedAllocations& shared = *allocator_.shared_allocations_;
+  const bool any_shared = !shared.shared.none() || !shared.capacity.empty();
   for (const PoolCounters::SliceRows& rows : layout.slices) {
-    const auto n = static_cast<uint32_t>(
-        index_.slice(rows.slice).slice->spec.devices.size());
+    const SliceIndex::Slice& slice = index_.slice(rows.slice);
+    const auto n = static_cast<uint32_t>(slice.slice->spec.devices.size());
+    if (!any_shared) {
+      // Allocated devices only: their bits, not every device, are looked at.
+      allocator_.taken_.ForEachIn(slice.first_device, n, [&](uint32_t ordinal) {
+        subtract(rows.first_row + (ordinal - slice.first_device));
+      });
+      continue;
+    }
     for (uint32_t d = 0; d < n; ++d) {
-      const uint32_t row = rows.first_row + d;
-      if (layout.row_begin[row] == layout.row_begin[row + 1]) continue;
-      if (!AllocatedOrShared(DeviceRef{rows.slice, d, &pool})) continue;
-      for (uint32_t u = layout.row_begin[row]; u < layout.row_begin[row + 1];
-           ++u) {
-        f.available[layout.uses[u].counter] -= layout.uses[u].value;
+      if (AllocatedOrShared(DeviceRef{rows.slice, d, &pool})) {
+        subtract(rows.first_row + d);
       }
     }
   }
