@@ -138,4 +138,58 @@ TEST(DraGoldenTest, AddedNodesHaveTheTemplateNodesDevices) {
   ExpectGolden("dra_add_nodes.txt", r.out);
 }
 
+// --capacity and added nodes count what partitions draw on their GPU's
+// counters: on examples/devices, node-1's 3g partitions are free but the
+// counters of both GPUs are too spent for one more; a copy of node-1 takes
+// a pending 3g pod off it, which leaves room for exactly one.
+TEST(DraGoldenTest, PartitionCapacityCountsTheGpusCounters) {
+  std::ifstream in(kSource + "/examples/devices/cluster.yaml");
+  std::stringstream cluster;
+  cluster << in.rdbuf();
+  cluster << "\n---\napiVersion: resource.k8s.io/v1\nkind: "
+             "ResourceClaimTemplate\nmetadata: {name: one-3g, namespace: "
+             "partition}\nspec:\n  spec:\n    devices:\n      requests:\n"
+             "      - name: gpu\n        exactly:\n          deviceClassName: "
+             "gpu.example.com\n          selectors:\n          - cel: "
+             "{expression: 'device.attributes[\"gpu.example.com\"].profile "
+             "== \"3g.40gb\"'}\n";
+  const std::string cluster_file =
+      testing::WriteTempFile("devices-with-template.yaml", cluster.str());
+  const std::string pod = testing::WriteTempFile(
+      "infer-3g-pod.yaml",
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: infer, namespace: "
+      "partition}\nspec:\n  schedulerName: ksched\n  resourceClaims:\n"
+      "  - {name: gpu, resourceClaimTemplateName: one-3g}\n  containers:\n"
+      "  - name: c\n    image: x\n    resources:\n      claims: [{name: "
+      "gpu}]\n");
+  const std::string simulate =
+      kKsched + " simulate --quiet --cluster " + cluster_file;
+
+  auto alone = RunCommand(simulate + " --capacity " + pod);
+  ASSERT_EQ(alone.exit_code, 0) << alone.err;
+  EXPECT_NE(alone.out.find("0 more pods like partition/infer fit\n"),
+            std::string::npos)
+      << alone.out;
+  EXPECT_NE(alone.out.find("counter set gpu-1-counters: 50Gi of 80Gi memory "
+                           "in use, 40Gi needed"),
+            std::string::npos)
+      << alone.out;
+
+  const std::string node = testing::WriteTempFile(
+      "devices-node-template.yaml",
+      "apiVersion: v1\nkind: Node\nmetadata:\n  name: node-1\n  labels: "
+      "{kubernetes.io/hostname: node-1}\nstatus:\n  allocatable: {cpu: "
+      "\"8\", memory: 16Gi, pods: \"110\"}\n");
+  auto added = RunCommand(simulate + " --add-nodes 1 --node-template " + node +
+                          " --capacity " + pod);
+  ASSERT_EQ(added.exit_code, 0) << added.err;
+  EXPECT_NE(added.out.find("1 more pods like partition/infer fit: node-1 1\n"),
+            std::string::npos)
+      << added.out;
+  EXPECT_NE(added.out.find("node-1-1    gpu.example.com/node-1-1 "
+                           "gpu-0-counters: memory 30Gi of 80Gi left"),
+            std::string::npos)
+      << added.out;
+}
+
 }  // namespace ksched::dra_golden

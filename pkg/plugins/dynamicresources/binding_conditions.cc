@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "pkg/config/field_errors.h"
 #include "pkg/framework/cancel_cause.h"
 #include "pkg/framework/metrics_recorder.h"
 #include "pkg/plugins/dynamicresources/dynamic_resources.h"
@@ -37,33 +38,6 @@ bool ConditionTrue(const std::vector<api::Condition>& list,
   return c != nullptr && c->status == "True";
 }
 
-// Go's %q for the characters a condition message may hold.
-std::string Quote(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out + "\"";
-}
-
 }  // namespace
 }  // namespace binding_conditions_detail
 using namespace binding_conditions_detail;
@@ -80,7 +54,7 @@ util::Result<bool> ClaimReadyForBinding(const api::ResourceClaim& claim) {
       if (failed != nullptr && failed->status == "True") {
         return util::Error(std::string(kDeviceBindingFailed) + ": claim=" +
                            claim.metadata.name + ", reason=" + failed->reason +
-                           ", message=" + Quote(failed->message));
+                           ", message=" + config::GoQuote(failed->message));
       }
     }
     for (const std::string& type : result.binding_conditions) {
