@@ -2,14 +2,18 @@
 // scheduling loop, plugins, cache and queue with no API server, so the
 // figures are the scheduler's own cost per pod.
 //
-//   simulate_bench [--workload basic|anti-affinity|spread|dra] [--nodes N]
+//   simulate_bench [--workload basic|anti-affinity|spread|dra|dra-partitions
+//                   |gpu-cluster] [--nodes N]
 //                  [--pods N] [--running-pods N] [--write FILE]
 //                  [--memo on|off] [--node-shape CPU,MEMORY,ZONES]
 //
 // dra is scheduler_perf's SchedulingWithResourceClaimTemplate (500 nodes of
 // 10 devices and 5,000 pods by default): simulate makes each pod's claim
 // from the template as the resourceclaim controller would, then allocates
-// it. Other workloads default to 5,000 nodes.
+// it. gpu-cluster is a GPU cluster of 5,000 nodes, one in five with 8 GPUs
+// (h100 or a100), and 2,000 pods claiming 1, 2, 4 or 8 GPUs (4:3:2:1)
+// through templates, half of them h100 only; it runs only when asked for.
+// Other workloads default to 5,000 nodes.
 // For each workload (all four by default) it prints the time to parse the
 // cluster (a JSON List, as `kubectl get -o json` writes one), the time to
 // load the nodes into the scheduler (a simulation with no pending pod) and
@@ -69,8 +73,10 @@ std::string ClusterJson(Workload workload, int nodes, int pods, int running,
         ksched::bench::RunningPodJson(i, "node-" + std::to_string(i % nodes));
   }
   if (ksched::bench::IsDra(workload)) {
-    json += "," + ksched::bench::DeviceClassJson();
-    json += "," + ksched::bench::ResourceClaimTemplateJson();
+    for (const std::string& object :
+         ksched::bench::DeviceObjectsJson(workload)) {
+      json += "," + object;
+    }
     for (int i = 0; i < nodes; ++i) {
       for (const std::string& slice :
            ksched::bench::ResourceSlicesJson(workload, i)) {
@@ -204,8 +210,8 @@ int main(int argc, char** argv) {
       std::cerr << "--write needs --workload\n";
       return 2;
     }
-    const int nodes = nodes_flag.value_or(
-        ksched::bench::IsDra(workloads[0]) ? ksched::bench::kDraNodes : 5000);
+    const int nodes =
+        nodes_flag.value_or(ksched::bench::DefaultNodes(workloads[0]));
     std::ofstream out(write);
     out << ClusterJson(workloads[0], nodes,
                        pods.value_or(ksched::bench::DefaultPods(workloads[0])),
@@ -213,8 +219,7 @@ int main(int argc, char** argv) {
     return out ? 0 : 1;
   }
   for (Workload w : workloads) {
-    const int nodes = nodes_flag.value_or(
-        ksched::bench::IsDra(w) ? ksched::bench::kDraNodes : 5000);
+    const int nodes = nodes_flag.value_or(ksched::bench::DefaultNodes(w));
     if (int rc = Bench(w, nodes, pods.value_or(ksched::bench::DefaultPods(w)),
                        running, shape, options);
         rc != 0) {

@@ -16,6 +16,20 @@ std::string GroupSelector(int group) {
   return R"({"matchLabels":{)" + GroupLabel(group) + "}}";
 }
 
+// kGpuCluster's pod i: 1, 2, 4 or 8 GPUs in the weights 4:3:2:1, every
+// other run of ten pods h100 only.
+int GpusOfPod(int i) {
+  const int slot = i % 10;
+  return slot < 4 ? 1 : slot < 7 ? 2 : slot < 9 ? 4 : 8;
+}
+bool H100Only(int i) { return (i / 10) % 2 == 0; }
+std::string GpuTemplateName(int gpus, bool h100) {
+  return "gpu-" + std::to_string(gpus) + (h100 ? "-h100" : "");
+}
+std::string GpuTemplateName(int pod) {
+  return GpuTemplateName(GpusOfPod(pod), H100Only(pod));
+}
+
 }  // namespace
 
 std::optional<Workload> ParseWorkload(std::string_view name) {
@@ -24,6 +38,7 @@ std::optional<Workload> ParseWorkload(std::string_view name) {
   if (name == "spread") return Workload::kSpread;
   if (name == "dra") return Workload::kDra;
   if (name == "dra-partitions") return Workload::kDraPartitions;
+  if (name == "gpu-cluster") return Workload::kGpuCluster;
   return std::nullopt;
 }
 
@@ -39,6 +54,8 @@ std::string_view WorkloadName(Workload workload) {
       return "dra";
     case Workload::kDraPartitions:
       return "dra-partitions";
+    case Workload::kGpuCluster:
+      return "gpu-cluster";
   }
   return "";
 }
@@ -54,8 +71,16 @@ int DefaultPods(Workload workload) {
     case Workload::kDra:
     case Workload::kDraPartitions:
       return kDraNodes * kDraDevicesPerNode;
+    case Workload::kGpuCluster:
+      return 2000;
   }
   return 0;
+}
+
+int DefaultNodes(Workload workload) {
+  return workload == Workload::kDra || workload == Workload::kDraPartitions
+             ? kDraNodes
+             : 5000;
 }
 
 std::optional<NodeShape> ParseNodeShape(std::string_view text) {
@@ -120,6 +145,11 @@ std::string PendingPodJson(Workload workload, int i,
       pod.extra_spec =
           R"("resourceClaims":[{"name":"resource","resourceClaimTemplateName":"test-claim-template"}])";
       break;
+    case Workload::kGpuCluster:
+      pod.extra_spec =
+          R"("resourceClaims":[{"name":"gpus","resourceClaimTemplateName":")" +
+          GpuTemplateName(i) + R"("}])";
+      break;
   }
   return testing::PodJson(pod);
 }
@@ -160,7 +190,51 @@ std::string ResourceSliceJson(int node) {
          "]}}";
 }
 
+std::vector<std::string> DeviceObjectsJson(Workload workload) {
+  if (workload != Workload::kGpuCluster) {
+    return {DeviceClassJson(), ResourceClaimTemplateJson()};
+  }
+  std::vector<std::string> out = {
+      R"({"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass",
+    "metadata":{"name":"gpu.example.com"},
+    "spec":{"selectors":[{"cel":{"expression":"device.driver == \"gpu.example.com\""}}]}})"};
+  for (int gpus : {1, 2, 4, 8}) {
+    for (bool h100 : {false, true}) {
+      const std::string selectors =
+          h100
+              ? R"(,"selectors":[{"cel":{"expression":"device.attributes[\"gpu.example.com\"].model == \"h100\""}}])"
+              : "";
+      out.push_back(
+          R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaimTemplate",
+    "metadata":{"name":")" +
+          GpuTemplateName(gpus, h100) + R"(","namespace":"default"},
+    "spec":{"spec":{"devices":{"requests":[{"name":"gpus",
+      "exactly":{"deviceClassName":"gpu.example.com","count":)" +
+          std::to_string(gpus) + selectors + "}}]}}}}");
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> ResourceSlicesJson(Workload workload, int node) {
+  if (workload == Workload::kGpuCluster) {
+    if (node % kGpuNodeEvery != 0) return {};
+    const std::string name = "node-" + std::to_string(node);
+    const std::string model = (node / kGpuNodeEvery) % 2 == 0 ? "h100" : "a100";
+    std::string devices;
+    for (int d = 0; d < kGpusPerNode; ++d) {
+      if (d > 0) devices += ",";
+      devices += R"({"name":"gpu-)" + std::to_string(d) +
+                 R"(","attributes":{"model":{"string":")" + model + R"("}}})";
+    }
+    return {R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice",
+    "metadata":{"name":")" +
+            name +
+            R"(-gpus"},"spec":{"driver":"gpu.example.com","nodeName":")" +
+            name + R"(","pool":{"name":")" + name +
+            R"(","generation":1,"resourceSliceCount":1},"devices":[)" +
+            devices + "]}}"};
+  }
   if (workload != Workload::kDraPartitions) return {ResourceSliceJson(node)};
   const std::string name = "node-" + std::to_string(node);
   const std::string pool =

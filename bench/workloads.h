@@ -25,23 +25,33 @@ enum class Workload {
   // kPartitionsPerGpu partitions drawing on it (a counter slice and a
   // device slice per node's pool).
   kDraPartitions,
+  // A GPU cluster: one node in kGpuNodeEvery publishes kGpusPerNode GPUs
+  // (model h100 or a100, alternately); each pod claims 1, 2, 4 or 8 GPUs
+  // (weights 4:3:2:1) through a template, half of them h100 only.
+  kGpuCluster,
 };
 
 inline constexpr int kDraDevicesPerNode = 10;
 inline constexpr int kDraNodes = 500;
 inline constexpr int kPartitionGpusPerNode = 4;
 inline constexpr int kPartitionsPerGpu = 8;
+inline constexpr int kGpuNodeEvery = 5;
+inline constexpr int kGpusPerNode = 8;
 
-// Whether the workload's pods claim devices (kDra, kDraPartitions).
+// Whether the workload's pods claim devices (kDra, kDraPartitions,
+// kGpuCluster).
 inline bool IsDra(Workload w) {
-  return w == Workload::kDra || w == Workload::kDraPartitions;
+  return w == Workload::kDra || w == Workload::kDraPartitions ||
+         w == Workload::kGpuCluster;
 }
 
 std::optional<Workload> ParseWorkload(std::string_view name);
 std::string_view WorkloadName(Workload workload);
 
-// The pods each workload schedules by default (as in the design notes).
+// The pods each workload schedules by default (as in the design notes),
+// and the nodes it has.
 int DefaultPods(Workload workload);
+int DefaultNodes(Workload workload);
 
 // The nodes' capacity and the zones they are spread over: by default 32
 // CPU and 128 Gi in 10 zones; "16,64Gi,50" is a large cloud cluster's.
@@ -66,9 +76,12 @@ std::string PendingPodJson(Workload workload, int i,
 // controller's record of it in the pod's status.
 std::string DeviceClassJson();
 std::string ResourceClaimTemplateJson();
+// The workload's DeviceClasses and ResourceClaimTemplates.
+std::vector<std::string> DeviceObjectsJson(Workload workload);
 std::string ResourceSliceJson(int node);
 // Node i's slices for the workload: kDra's one, kDraPartitions' counter
-// slice and device slice.
+// slice and device slice, kGpuCluster's GPUs (on one node in
+// kGpuNodeEvery; none on the others).
 std::vector<std::string> ResourceSlicesJson(Workload workload, int node);
 std::string GeneratedClaimName(int pod);
 std::string GeneratedClaimJson(int pod, const std::string& pod_uid);
