@@ -454,10 +454,17 @@ util::Result<std::shared_ptr<const std::vector<Pool>>> PoolsForNode(
     return std::make_shared<const std::vector<Pool>>(
         pools ? std::move(*pools) : std::vector<Pool>{});
   };
-  std::shared_ptr<const void> kept = index.NodeMemo(node.metadata.name, [&] {
+  auto compute = [&] {
     return std::static_pointer_cast<const void>(
         std::make_shared<const Kept>(Kept{partitionable_devices, gather()}));
-  });
+  };
+  // A node without slices of its own sees what every such node sees (the
+  // counter-only pools that matter, if any): one answer for all of them,
+  // where a GPU cluster has thousands of CPU-only nodes.
+  std::shared_ptr<const void> kept =
+      index.SlicesOnNode(node.metadata.name).empty()
+          ? index.MemoForNodesWithoutSlices(compute)
+          : index.NodeMemo(node.metadata.name, compute);
   const auto* k = static_cast<const Kept*>(kept.get());
   if (k->partitionable != partitionable_devices) return gather();
   return k->pools;

@@ -99,7 +99,8 @@ util::Result<std::vector<Pool>> GatherPools(const SliceIndex& index,
 
 // GatherPools' answer, kept by the index per node name when no slice
 // selects nodes by anything but their name (the answer then depends on
-// the name alone): every cycle's search on that node shares it.
+// the name alone): every cycle's search on that node shares it. Nodes
+// without slices of their own all share one answer.
 util::Result<std::shared_ptr<const std::vector<Pool>>> PoolsForNode(
     const SliceIndex& index, const api::Node& node, bool partitionable_devices);
 

@@ -118,6 +118,13 @@ class SliceIndex {
   std::shared_ptr<const void> NodeMemo(
       std::string_view key,
       const std::function<std::shared_ptr<const void>()>& compute) const;
+  // Something GatherPools works out once per index for every node without
+  // slices of its own (`compute` runs on the first call, on one thread).
+  std::shared_ptr<const void> MemoForNodesWithoutSlices(
+      const std::function<std::shared_ptr<const void>()>& compute) const {
+    std::call_once(no_slices_once_, [&] { no_slices_memo_ = compute(); });
+    return no_slices_memo_;
+  }
   // Whether another driver has a pool of the same name as this one.
   bool PoolNameShared(uint32_t pool) const { return pool_name_shared_[pool]; }
   // Whether some device has a capacity with a request policy or allows
@@ -167,6 +174,8 @@ class SliceIndex {
   mutable std::mutex node_memo_mu_;
   mutable std::map<std::string, std::shared_ptr<const void>, std::less<>>
       node_memo_;
+  mutable std::once_flag no_slices_once_;
+  mutable std::shared_ptr<const void> no_slices_memo_;
   mutable std::once_flag pool_list_once_;
   mutable std::vector<uint32_t> pool_list_;
   std::unique_ptr<DeviceCache[]> devices_;
