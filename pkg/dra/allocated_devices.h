@@ -44,37 +44,39 @@ class AllocatedDevices {
   // How many of the ordinals [first, first + n) are taken.
   size_t CountIn(uint32_t first, uint32_t n) const {
     size_t count = 0;
-    for (uint32_t i = first; i < first + n;) {
-      const uint32_t word = i / 64;
-      const uint32_t offset = i % 64;
-      const uint32_t span = std::min<uint32_t>(64 - offset, first + n - i);
-      uint64_t bits = words_[word] >> offset;
-      if (span < 64) bits &= (uint64_t{1} << span) - 1;
+    ForEachWordIn(first, n, [&](uint32_t, uint64_t bits) {
       count += static_cast<size_t>(std::popcount(bits));
-      i += span;
-    }
+    });
     return count;
   }
   // Calls fn(ordinal) for each taken ordinal of [first, first + n), in
   // order.
   template <typename Fn>
   void ForEachIn(uint32_t first, uint32_t n, Fn&& fn) const {
-    for (uint32_t i = first; i < first + n;) {
-      const uint32_t word = i / 64;
-      const uint32_t offset = i % 64;
-      const uint32_t span = std::min<uint32_t>(64 - offset, first + n - i);
-      uint64_t bits = words_[word] >> offset;
-      if (span < 64) bits &= (uint64_t{1} << span) - 1;
+    ForEachWordIn(first, n, [&](uint32_t base, uint64_t bits) {
       while (bits != 0) {
-        fn(i + static_cast<uint32_t>(std::countr_zero(bits)));
+        fn(base + static_cast<uint32_t>(std::countr_zero(bits)));
         bits &= bits - 1;
       }
-      i += span;
-    }
+    });
   }
   size_t capacity() const { return words_.size() * 64; }
 
  private:
+  // Calls fn(base, bits) for each stretch of [first, first + n) within one
+  // word: bit k of `bits` is ordinal base + k.
+  template <typename Fn>
+  void ForEachWordIn(uint32_t first, uint32_t n, Fn&& fn) const {
+    for (uint32_t i = first; i < first + n;) {
+      const uint32_t offset = i % 64;
+      const uint32_t span = std::min<uint32_t>(64 - offset, first + n - i);
+      uint64_t bits = words_[i / 64] >> offset;
+      if (span < 64) bits &= (uint64_t{1} << span) - 1;
+      fn(i, bits);
+      i += span;
+    }
+  }
+
   std::vector<uint64_t> words_;
   size_t count_ = 0;  // taken ordinals
 };
