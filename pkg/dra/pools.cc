@@ -158,22 +158,18 @@ Pool BuildPool(const SliceIndex& index, uint32_t id,
     MarkInvalid(pool, valid.error().message());
     return pool;
   }
-  if (all.empty() || all.size() == gathered.size()) {
-    if (!pool.counter_sets.empty() && !index.PoolNameShared(id)) {
-      pool.counters = FlattenCounters(index, pool);
+  if (!all.empty() && all.size() != gathered.size()) {
+    for (uint32_t s : all) {
+      if (std::find(gathered.begin(), gathered.end(), s) == gathered.end()) {
+        pool.slices_not_targeting_node.push_back(s);
+      }
     }
-    return pool;
-  }
-  for (uint32_t s : all) {
-    if (std::find(gathered.begin(), gathered.end(), s) == gathered.end()) {
-      pool.slices_not_targeting_node.push_back(s);
+    if (auto valid = ValidateCounterConsumption(index, pool,
+                                                pool.slices_not_targeting_node);
+        !valid) {
+      MarkInvalid(pool, valid.error().message());
+      return pool;
     }
-  }
-  if (auto valid = ValidateCounterConsumption(index, pool,
-                                              pool.slices_not_targeting_node);
-      !valid) {
-    MarkInvalid(pool, valid.error().message());
-    return pool;
   }
   if (!pool.counter_sets.empty() && !index.PoolNameShared(id)) {
     pool.counters = FlattenCounters(index, pool);
@@ -459,12 +455,10 @@ util::Result<std::shared_ptr<const std::vector<Pool>>> PoolsForNode(
         std::make_shared<const Kept>(Kept{partitionable_devices, gather()}));
   };
   // A node without slices of its own sees what every such node sees (the
-  // counter-only pools that matter, if any): one answer for all of them,
-  // where a GPU cluster has thousands of CPU-only nodes.
+  // counter-only pools that matter, if any), so the index keeps one answer
+  // for all of them, where a GPU cluster has thousands of CPU-only nodes.
   std::shared_ptr<const void> kept =
-      index.SlicesOnNode(node.metadata.name).empty()
-          ? index.MemoForNodesWithoutSlices(compute)
-          : index.NodeMemo(node.metadata.name, compute);
+      index.NodeMemo(node.metadata.name, compute);
   const auto* k = static_cast<const Kept*>(kept.get());
   if (k->partitionable != partitionable_devices) return gather();
   return k->pools;

@@ -68,23 +68,16 @@ void BuildCelDevice(const std::string& driver, const api::Device& in,
 using namespace slice_index_detail;
 
 std::shared_ptr<const void> SliceIndex::NodeMemo(
-    std::string_view key,
+    std::string_view node,
     const std::function<std::shared_ptr<const void>()>& compute) const {
-  if (auto own = by_node_.find(key); own != by_node_.end()) {
+  if (auto own = by_node_.find(node); own != by_node_.end()) {
     const NodeSlices& entry = own->second;
     std::lock_guard<std::mutex> lock(entry.memo_mu);
     if (entry.memo == nullptr) entry.memo = compute();
     return entry.memo;
   }
-  {
-    std::lock_guard<std::mutex> lock(node_memo_mu_);
-    auto it = node_memo_.find(key);
-    if (it != node_memo_.end()) return it->second;
-  }
-  std::shared_ptr<const void> value = compute();
-  std::lock_guard<std::mutex> lock(node_memo_mu_);
-  return node_memo_.try_emplace(std::string(key), std::move(value))
-      .first->second;
+  std::call_once(no_slices_once_, [&] { no_slices_memo_ = compute(); });
+  return no_slices_memo_;
 }
 
 SliceIndex::SliceIndex(

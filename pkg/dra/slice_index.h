@@ -111,20 +111,14 @@ class SliceIndex {
   std::atomic<int8_t>& PoolMemo(uint32_t pool) const {
     return pool_memo_[pool];
   }
-  // Something GatherPools works out once per node and index: `compute`
-  // runs the first time a key is asked for (racing threads may both run
-  // it; the first answer stored is kept). A node with slices of its own
-  // keeps it beside them, found by the same lookup and without a lock.
+  // Something GatherPools works out once per node and index, where the
+  // answer depends only on the node's own slices: a node with slices of
+  // its own keeps it beside them (found by the same lookup; racing threads
+  // may both run `compute`, the first answer stored is kept), and every
+  // node without any shares one answer (`compute` runs once).
   std::shared_ptr<const void> NodeMemo(
-      std::string_view key,
+      std::string_view node,
       const std::function<std::shared_ptr<const void>()>& compute) const;
-  // Something GatherPools works out once per index for every node without
-  // slices of its own (`compute` runs on the first call, on one thread).
-  std::shared_ptr<const void> MemoForNodesWithoutSlices(
-      const std::function<std::shared_ptr<const void>()>& compute) const {
-    std::call_once(no_slices_once_, [&] { no_slices_memo_ = compute(); });
-    return no_slices_memo_;
-  }
   // Whether another driver has a pool of the same name as this one.
   bool PoolNameShared(uint32_t pool) const { return pool_name_shared_[pool]; }
   // Whether some device has a capacity with a request policy or allows
@@ -171,9 +165,6 @@ class SliceIndex {
   std::unordered_map<DeviceKey, std::vector<uint32_t>, DeviceKeyHash> ordinals_;
   size_t num_devices_ = 0;
   std::unique_ptr<std::atomic<int8_t>[]> pool_memo_;
-  mutable std::mutex node_memo_mu_;
-  mutable std::map<std::string, std::shared_ptr<const void>, std::less<>>
-      node_memo_;
   mutable std::once_flag no_slices_once_;
   mutable std::shared_ptr<const void> no_slices_memo_;
   mutable std::once_flag pool_list_once_;
