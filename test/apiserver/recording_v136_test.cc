@@ -151,9 +151,14 @@ class RecordingV136Test : public ApiServerTest {
     rapidjson::Document ours = ParseJsonOrDie(
         server_->Get(std::string(kRbacClaims) + "/claim-rbac").body);
     std::string body = recording.request_body;
-    for (const char* field : {"uid", "resourceVersion"}) {
-      body = ReplaceAll(body, recorded["metadata"][field].GetString(),
-                        ours["metadata"][field].GetString());
+    // Key and value together: a bare "447" could also be found inside our
+    // random uid once the uid is replaced.
+    for (const std::string field : {"uid", "resourceVersion"}) {
+      body = ReplaceAll(
+          body,
+          "\"" + field + "\":\"" + recorded["metadata"][field].GetString() +
+              "\"",
+          "\"" + field + "\":\"" + ours["metadata"][field].GetString() + "\"");
     }
     return body;
   }
