@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "pkg/dra/allocator_search.h"
+#include "pkg/dra/pools.h"
 
 namespace ksched::dra {
 
@@ -102,6 +103,33 @@ AllocateResult Allocator::Allocate(
     const AllocateLimits& limits) const {
   AllocatorSearch search(*this, node, claims, limits);
   return search.Run();
+}
+
+AllocateResult Allocator::Allocate(
+    const api::Node& node, std::span<const api::ResourceClaim* const> claims,
+    const AllocateLimits& limits, const CountCheck* check) const {
+  if (check != nullptr) {
+    auto pools = PoolsForNode(*slices_, node, features_.partitionable_devices);
+    if (pools) {
+      switch (check->Check(**pools)) {
+        case CountCheck::Verdict::kNoFit:
+          return AllocateResult{.code = AllocateResult::Code::kNoFit};
+        case CountCheck::Verdict::kFits:
+          if (!limits.build_results) {
+            return AllocateResult{.code = AllocateResult::Code::kAllocated};
+          }
+          break;
+        case CountCheck::Verdict::kSearch:
+          break;
+      }
+    }
+  }
+  return Allocate(node, claims, limits);
+}
+
+std::unique_ptr<const CountCheck> Allocator::MakeCountCheck(
+    std::span<const api::ResourceClaim* const> claims) const {
+  return CountCheck::Make(*this, claims);
 }
 
 std::string Allocator::Diagnose(

@@ -28,6 +28,7 @@
 #include "pkg/cel/dra.h"
 #include "pkg/dra/allocated_devices.h"
 #include "pkg/dra/consumed_capacity.h"
+#include "pkg/dra/count_check.h"
 #include "pkg/dra/device_id.h"
 #include "pkg/dra/slice_index.h"
 #include "pkg/util/clock.h"
@@ -145,6 +146,17 @@ class Allocator {
   AllocateResult Allocate(const api::Node& node,
                           std::span<const api::ResourceClaim* const> claims,
                           const AllocateLimits& limits = {}) const;
+  // The same, answered without a search where counting the node's free
+  // matching devices decides (`check`, made by MakeCountCheck for these
+  // claims; null: always search). The answer is the search's.
+  AllocateResult Allocate(const api::Node& node,
+                          std::span<const api::ResourceClaim* const> claims,
+                          const AllocateLimits& limits,
+                          const CountCheck* check) const;
+  // The count check for `claims` (null when only the search can answer
+  // for them), made once for the many nodes one cycle asks about.
+  std::unique_ptr<const CountCheck> MakeCountCheck(
+      std::span<const api::ResourceClaim* const> claims) const;
 
   // Why the claims do not fit on `node`, for people (explain): the first
   // request that lacks devices ("claim ml/train, request gpu: 1 of 8
@@ -163,6 +175,7 @@ class Allocator {
   // still available per pool (partitionable devices).
   struct Shared;
   friend class AllocatorSearch;
+  friend class CountCheck;
   Features features_;
   DeviceClassLookup classes_;
   std::shared_ptr<const SliceIndex> slices_;

@@ -129,6 +129,23 @@ void RunKubeCase(const KubeCase& tc) {
   for (const Expected& e : tc.expect_results) want.push_back(e.value);
   EXPECT_TRUE(ConsistOf(tc.expect_results, got))
       << "got:" << DescribeAll(got) << "\nwant:" << DescribeAll(want);
+  // Where counting devices decides, it decides as the search does: each on
+  // an allocator of its own, so neither finds selector outcomes the other
+  // evaluated.
+  {
+    AllocateLimits without_results = limits;
+    without_results.build_results = false;
+    std::unique_ptr<Allocator> counting =
+        MakeAllocator(tc.features, tc.allocated, tc.classes, tc.slices, shared);
+    std::unique_ptr<const CountCheck> check = counting->MakeCountCheck(claims);
+    AllocateResult counted =
+        counting->Allocate(node, claims, without_results, check.get());
+    AllocateResult searched =
+        MakeAllocator(tc.features, tc.allocated, tc.classes, tc.slices, shared)
+            ->Allocate(node, claims, without_results);
+    EXPECT_EQ(counted.code, searched.code) << "with the count check";
+    EXPECT_EQ(counted.message, searched.message) << "with the count check";
+  }
   if (tc.ksched_num_allocate_one_invocations > 0) {
     EXPECT_EQ(result.allocate_one_invocations,
               tc.ksched_num_allocate_one_invocations);

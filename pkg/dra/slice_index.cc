@@ -27,6 +27,20 @@ bool IsNodeLocal(const api::ResourceSliceSpec& spec) {
          !spec.per_device_node_selection.has_value();
 }
 
+// Whether a device is picked by being free and matching alone: nothing
+// about it can refuse it once a request's selectors accept it.
+bool IsPlainDevice(const api::Device& d) {
+  if (!d.taints.empty() || !d.consumes_counters.empty() ||
+      !d.binding_conditions.empty() || d.binds_to_node.value_or(false) ||
+      d.allow_multiple_allocations.value_or(false)) {
+    return false;
+  }
+  for (const auto& [name, cap] : d.capacity) {
+    if (cap.request_policy) return false;
+  }
+  return true;
+}
+
 // Kubernetes' conversion of a device for CEL (cel.Device): the driver,
 // attributes and capacity. A value of a kind this version does not know
 // fails the evaluation as Kubernetes' getAttributeValue does.
@@ -146,6 +160,9 @@ SliceIndex::SliceIndex(
                           s.spec.devices[d].name}]
           .push_back(entry.first_device + static_cast<uint32_t>(d));
     }
+    entry.plain =
+        IsNodeLocal(s.spec) && std::all_of(s.spec.devices.begin(),
+                                           s.spec.devices.end(), IsPlainDevice);
     pool_slices_[entry.pool].push_back(i);
     if (IsNodeLocal(s.spec)) {
       by_node_[*s.spec.node_name].slices.push_back(i);

@@ -44,6 +44,10 @@ class SliceIndex {
     // empty when no device has one, else one entry (maybe null) per device.
     std::vector<std::unique_ptr<api::CompiledNodeSelector>>
         device_node_selectors;
+    // Node-local, and none of its devices has anything the search checks
+    // beyond being free and matching: no taint, no counters, no binding
+    // conditions, no sharing, no capacity request policy (CountCheck).
+    bool plain = false;
   };
 
   // A device made ready for CEL, or why it cannot be ("attribute x: parse

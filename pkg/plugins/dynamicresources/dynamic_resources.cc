@@ -30,6 +30,15 @@ framework::Status StateNotFound() {
   return framework::Status::Error("not found");
 }
 
+// The rejection most nodes of a GPU cluster give a GPU pod: one set of
+// reasons for all of them, not one allocation per node.
+framework::Status CannotAllocateAllClaims() {
+  static const framework::Status::Constant kCannotAllocate(
+      framework::Code::kUnschedulableAndUnresolvable,
+      "cannot allocate all claims", std::string(names::kDynamicResources));
+  return kCannotAllocate.status();
+}
+
 std::string ClaimRef(const api::ResourceClaim& c) {
   return c.metadata.ns + "/" + c.metadata.name;
 }
@@ -314,6 +323,13 @@ framework::Status DynamicResources::PreFilter(
           return it == classes->end() ? nullptr : it->second;
         },
         std::move(taken.slices), selectors_);
+    if (claims->size() == data->num_user_claims) {
+      std::vector<const api::ResourceClaim*> unallocated;
+      for (const auto& claim : *claims) {
+        if (!claim->status.allocation) unallocated.push_back(claim.get());
+      }
+      data->count_check = data->allocator->MakeCountCheck(unallocated);
+    }
   }
   data->infos = std::move(infos);
   data->claims = std::move(*claims);
@@ -417,8 +433,8 @@ framework::Status DynamicResources::Filter(
       limits.clock = &handle_.clock();
       limits.deadline = handle_.clock().Now() + options_.filter_timeout;
     }
-    dra::AllocateResult r =
-        data->allocator->Allocate(node, to_allocate, limits);
+    dra::AllocateResult r = data->allocator->Allocate(node, to_allocate, limits,
+                                                      data->count_check.get());
     using Code = dra::AllocateResult::Code;
     switch (r.code) {
       case Code::kTimedOut:
@@ -444,11 +460,11 @@ framework::Status DynamicResources::Filter(
           recorder->Detail(node_info, Name(),
                            data->allocator->Diagnose(node, to_allocate));
         }
-        return framework::Status::Unresolvable("cannot allocate all claims");
+        return CannotAllocateAllClaims();
       case Code::kAllocated:
         if (limits.build_results &&
             r.allocations.size() != to_allocate.size()) {
-          return framework::Status::Unresolvable("cannot allocate all claims");
+          return CannotAllocateAllClaims();
         }
         allocations = std::move(r.allocations);
         break;

@@ -120,6 +120,10 @@ struct DraState final : framework::StateData,
   std::vector<ClaimInfo> infos;  // by index of claims
   // Set when some claim has no allocation yet.
   std::shared_ptr<const dra::Allocator> allocator;
+  // The allocator's count check for the unallocated claims, when none is
+  // the extended resource claim (whose requests differ per node); it
+  // refers to `allocator`, declared before it so it goes after.
+  std::unique_ptr<const dra::CountCheck> count_check;
   // Whether Filter builds each node's results (Score ranks the
   // prioritized-list alternatives they chose); otherwise only Reserve's
   // node gets them.
