@@ -108,23 +108,23 @@ AllocateResult Allocator::Allocate(
 AllocateResult Allocator::Allocate(
     const api::Node& node, std::span<const api::ResourceClaim* const> claims,
     const AllocateLimits& limits, const CountCheck* check) const {
-  if (check != nullptr) {
-    auto pools = PoolsForNode(*slices_, node, features_.partitionable_devices);
-    if (pools) {
-      switch (check->Check(**pools)) {
-        case CountCheck::Verdict::kNoFit:
-          return AllocateResult{.code = AllocateResult::Code::kNoFit};
-        case CountCheck::Verdict::kFits:
-          if (!limits.build_results) {
-            return AllocateResult{.code = AllocateResult::Code::kAllocated};
-          }
-          break;
-        case CountCheck::Verdict::kSearch:
-          break;
+  if (check == nullptr) return Allocate(node, claims, limits);
+  auto pools = PoolsForNode(*slices_, node, features_.partitionable_devices);
+  // A node selector that does not parse: the search reports it.
+  if (!pools) return Allocate(node, claims, limits);
+  switch (check->Check(**pools)) {
+    case CountCheck::Verdict::kNoFit:
+      return AllocateResult{.code = AllocateResult::Code::kNoFit};
+    case CountCheck::Verdict::kFits:
+      if (!limits.build_results) {
+        return AllocateResult{.code = AllocateResult::Code::kAllocated};
       }
-    }
+      break;
+    case CountCheck::Verdict::kSearch:
+      break;
   }
-  return Allocate(node, claims, limits);
+  AllocatorSearch search(*this, node, claims, limits);
+  return search.Run(std::move(*pools));
 }
 
 std::unique_ptr<const CountCheck> Allocator::MakeCountCheck(

@@ -102,6 +102,18 @@ std::string AllocatorSearch::DeviceIdString(const DeviceRef& ref) const {
 }
 
 AllocateResult AllocatorSearch::Run() {
+  auto gathered =
+      PoolsForNode(index_, node_, allocator_.features_.partitionable_devices);
+  if (!gathered) {
+    AllocateResult result;
+    result.code = AllocateResult::Code::kError;
+    result.message = "gather pool information: " + gathered.error().message();
+    return result;
+  }
+  return Run(std::move(*gathered));
+}
+
+AllocateResult AllocatorSearch::Run(NodePools gathered) {
   AllocateResult result;
   auto finish_error = [&] {
     result.code = error_code_;
@@ -109,14 +121,7 @@ AllocateResult AllocatorSearch::Run() {
     result.allocate_one_invocations = invocations_;
     return result;
   };
-
-  auto gathered =
-      PoolsForNode(index_, node_, allocator_.features_.partitionable_devices);
-  if (!gathered) {
-    Fail("gather pool information: " + gathered.error().message());
-    return finish_error();
-  }
-  pools_holder_ = std::move(*gathered);
+  pools_holder_.emplace(std::move(gathered));
 
   if (!ValidateClaims()) return finish_error();
 

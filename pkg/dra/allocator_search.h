@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -43,6 +44,8 @@ class AllocatorSearch {
   AllocatorSearch& operator=(const AllocatorSearch&) = delete;
 
   AllocateResult Run();
+  // The same with the node's pools gathered already.
+  AllocateResult Run(NodePools gathered);
   // Allocator::Diagnose's answer (runs the search first).
   std::string Diagnose();
 
@@ -211,8 +214,8 @@ class AllocatorSearch {
   const AllocateLimits& limits_;
 
   // The pools the node sees (shared with other searches on the node).
-  std::shared_ptr<const std::vector<Pool>> pools_holder_;
-  const std::vector<Pool>& pools() const { return *pools_holder_; }
+  std::optional<NodePools> pools_holder_;
+  const std::vector<Pool>& pools() const { return **pools_holder_; }
   std::vector<std::vector<RequestSlot>> requests_;  // per claim
   std::vector<std::vector<std::unique_ptr<ClaimConstraint>>> constraints_;
   std::vector<std::vector<DeviceResult>> results_;  // per claim

@@ -430,13 +430,19 @@ util::Result<std::vector<Pool>> GatherPools(const SliceIndex& index,
   return pools;
 }
 
-util::Result<std::shared_ptr<const std::vector<Pool>>> PoolsForNode(
-    const SliceIndex& index, const api::Node& node,
-    bool partitionable_devices) {
+util::Result<NodePools> PoolsForNode(const SliceIndex& index,
+                                     const api::Node& node,
+                                     bool partitionable_devices) {
+  auto gather = [&] {
+    auto pools = GatherPools(index, node, partitionable_devices);
+    return std::make_shared<const std::vector<Pool>>(
+        pools ? std::move(*pools) : std::vector<Pool>{});
+  };
   if (!index.ClusterWideSlices().empty()) {
     auto pools = GatherPools(index, node, partitionable_devices);
     if (!pools) return pools.error();
-    return std::make_shared<const std::vector<Pool>>(std::move(*pools));
+    return NodePools(
+        std::make_shared<const std::vector<Pool>>(std::move(*pools)));
   }
   // Without cluster-wide device slices nothing can fail and the node's
   // name is all that matters. An index serves one allocator
@@ -445,23 +451,17 @@ util::Result<std::shared_ptr<const std::vector<Pool>>> PoolsForNode(
     bool partitionable;
     std::shared_ptr<const std::vector<Pool>> pools;
   };
-  auto gather = [&] {
-    auto pools = GatherPools(index, node, partitionable_devices);
-    return std::make_shared<const std::vector<Pool>>(
-        pools ? std::move(*pools) : std::vector<Pool>{});
-  };
-  auto compute = [&] {
-    return std::static_pointer_cast<const void>(
-        std::make_shared<const Kept>(Kept{partitionable_devices, gather()}));
-  };
   // A node without slices of its own sees what every such node sees (the
   // counter-only pools that matter, if any), so the index keeps one answer
   // for all of them, where a GPU cluster has thousands of CPU-only nodes.
-  std::shared_ptr<const void> kept =
-      index.NodeMemo(node.metadata.name, compute);
-  const auto* k = static_cast<const Kept*>(kept.get());
-  if (k->partitionable != partitionable_devices) return gather();
-  return k->pools;
+  const auto* kept = static_cast<const Kept*>(
+      index.NodeMemo(node.metadata.name).GetOrCompute([&] {
+        return std::static_pointer_cast<const void>(
+            std::make_shared<const Kept>(
+                Kept{partitionable_devices, gather()}));
+      }));
+  if (kept->partitionable != partitionable_devices) return NodePools(gather());
+  return NodePools(kept->pools.get());
 }
 
 }  // namespace ksched::dra

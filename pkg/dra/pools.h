@@ -97,11 +97,27 @@ util::Result<std::vector<Pool>> GatherPools(const SliceIndex& index,
                                             const api::Node& node,
                                             bool partitionable_devices);
 
+// The pools one node sees: borrowed from the index (valid while it lives)
+// or owned.
+class NodePools {
+ public:
+  explicit NodePools(const std::vector<Pool>* kept) : pools_(kept) {}
+  explicit NodePools(std::shared_ptr<const std::vector<Pool>> owned)
+      : owned_(std::move(owned)), pools_(owned_.get()) {}
+  const std::vector<Pool>& operator*() const { return *pools_; }
+  const std::vector<Pool>* operator->() const { return pools_; }
+
+ private:
+  std::shared_ptr<const std::vector<Pool>> owned_;
+  const std::vector<Pool>* pools_ = nullptr;
+};
+
 // GatherPools' answer, kept by the index per node name when no slice
 // selects nodes by anything but their name (the answer then depends on
 // the name alone): every cycle's search on that node shares it. Nodes
 // without slices of their own all share one answer.
-util::Result<std::shared_ptr<const std::vector<Pool>>> PoolsForNode(
-    const SliceIndex& index, const api::Node& node, bool partitionable_devices);
+util::Result<NodePools> PoolsForNode(const SliceIndex& index,
+                                     const api::Node& node,
+                                     bool partitionable_devices);
 
 }  // namespace ksched::dra

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <unordered_map>
 #include <utility>
 
 namespace ksched::dra {
@@ -81,17 +82,21 @@ void BuildCelDevice(const std::string& driver, const api::Device& in,
 }  // namespace slice_index_detail
 using namespace slice_index_detail;
 
-std::shared_ptr<const void> SliceIndex::NodeMemo(
-    std::string_view node,
-    const std::function<std::shared_ptr<const void>()>& compute) const {
-  if (auto own = by_node_.find(node); own != by_node_.end()) {
-    const NodeSlices& entry = own->second;
-    std::lock_guard<std::mutex> lock(entry.memo_mu);
-    if (entry.memo == nullptr) entry.memo = compute();
-    return entry.memo;
+const SliceIndex::NodeSlices* SliceIndex::FindNode(
+    std::string_view name) const {
+  if (node_slots_.empty()) return nullptr;
+  const size_t hash = std::hash<std::string_view>()(name);
+  const size_t mask = node_slots_.size() - 1;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    const NodeSlot& slot = node_slots_[i];
+    if (slot.node == nullptr) return nullptr;
+    if (slot.hash == hash && slot.node->name == name) return slot.node;
   }
-  std::call_once(no_slices_once_, [&] { no_slices_memo_ = compute(); });
-  return no_slices_memo_;
+}
+
+const SliceIndex::MemoCell& SliceIndex::NodeMemo(std::string_view node) const {
+  const NodeSlices* own = FindNode(node);
+  return own != nullptr ? own->memo : no_slices_memo_;
 }
 
 SliceIndex::SliceIndex(
@@ -124,6 +129,7 @@ SliceIndex::SliceIndex(
   pool_memo_ = std::make_unique<std::atomic<int8_t>[]>(pools.size());
 
   indexed_.resize(slices_.size());
+  std::unordered_map<std::string_view, size_t> node_positions;
   for (uint32_t i = 0; i < slices_.size(); ++i) {
     const api::ResourceSlice& s = *slices_[i];
     Slice& entry = indexed_[i];
@@ -165,7 +171,10 @@ SliceIndex::SliceIndex(
                                            s.spec.devices.end(), IsPlainDevice);
     pool_slices_[entry.pool].push_back(i);
     if (IsNodeLocal(s.spec)) {
-      by_node_[*s.spec.node_name].slices.push_back(i);
+      auto [it, added] =
+          node_positions.try_emplace(*s.spec.node_name, nodes_.size());
+      if (added) nodes_.emplace_back().name = *s.spec.node_name;
+      nodes_[it->second].slices.push_back(i);
     } else if (!s.spec.shared_counters.empty()) {
       counter_slices_.push_back(i);
     } else {
@@ -183,15 +192,26 @@ SliceIndex::SliceIndex(
     }
   }
   devices_ = std::make_unique<DeviceCache[]>(num_devices_);
+  if (!nodes_.empty()) {
+    size_t slots = 2;
+    while (slots < 2 * nodes_.size()) slots *= 2;
+    node_slots_.resize(slots);
+    for (const NodeSlices& node : nodes_) {
+      const size_t hash = std::hash<std::string_view>()(node.name);
+      size_t i = hash & (slots - 1);
+      while (node_slots_[i].node != nullptr) i = (i + 1) & (slots - 1);
+      node_slots_[i] = {hash, &node};
+    }
+  }
 }
 
 SliceIndex::~SliceIndex() = default;
 
 std::span<const uint32_t> SliceIndex::SlicesOnNode(
     std::string_view node) const {
-  auto it = by_node_.find(node);
-  if (it == by_node_.end()) return {};
-  return it->second.slices;
+  const NodeSlices* own = FindNode(node);
+  if (own == nullptr) return {};
+  return own->slices;
 }
 
 size_t SliceIndex::DeviceKeyHash::operator()(const DeviceKey& k) const {

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <map>
 #include <memory>
@@ -116,13 +117,34 @@ class SliceIndex {
     return pool_memo_[pool];
   }
   // Something GatherPools works out once per node and index, where the
-  // answer depends only on the node's own slices: a node with slices of
-  // its own keeps it beside them (found by the same lookup; racing threads
-  // may both run `compute`, the first answer stored is kept), and every
-  // node without any shares one answer (`compute` runs once).
-  std::shared_ptr<const void> NodeMemo(
-      std::string_view node,
-      const std::function<std::shared_ptr<const void>()>& compute) const;
+  // answer depends only on the node's own slices. Filter asks for it on
+  // every node of every cycle, so once stored it is read with one atomic
+  // load: no lock, no reference count.
+  class MemoCell {
+   public:
+    // The stored value, or null before one is.
+    const void* Get() const { return value_.load(std::memory_order_acquire); }
+    // The stored value, after storing `compute()`'s (a shared_ptr) if none
+    // was; the cell keeps it for the index's lifetime.
+    template <typename Compute>
+    const void* GetOrCompute(const Compute& compute) const {
+      if (const void* kept = Get()) return kept;
+      std::lock_guard lock(mu_);
+      if (owned_ == nullptr) {
+        owned_ = compute();
+        value_.store(owned_.get(), std::memory_order_release);
+      }
+      return owned_.get();
+    }
+
+   private:
+    mutable std::mutex mu_;
+    mutable std::shared_ptr<const void> owned_;
+    mutable std::atomic<const void*> value_{nullptr};
+  };
+  // The node's cell: its own beside its own slices, or the one every node
+  // without slices of its own shares (they all see the same pools).
+  const MemoCell& NodeMemo(std::string_view node) const;
   // Whether another driver has a pool of the same name as this one.
   bool PoolNameShared(uint32_t pool) const { return pool_name_shared_[pool]; }
   // Whether some device has a capacity with a request policy or allows
@@ -146,11 +168,20 @@ class SliceIndex {
   std::vector<std::shared_ptr<const api::ResourceSlice>> slices_;
   std::vector<Slice> indexed_;
   struct NodeSlices {
+    std::string_view name;
     std::vector<uint32_t> slices;
-    mutable std::mutex memo_mu;
-    mutable std::shared_ptr<const void> memo;
+    MemoCell memo;
   };
-  std::unordered_map<std::string_view, NodeSlices> by_node_;
+  // Nodes with slices of their own, found by name in an open-addressing
+  // table: Filter looks a node up on every node of every cycle, and a
+  // std::unordered_map lookup costs a division per bucket step.
+  const NodeSlices* FindNode(std::string_view name) const;
+  std::deque<NodeSlices> nodes_;
+  struct NodeSlot {
+    size_t hash = 0;
+    const NodeSlices* node = nullptr;  // null: empty
+  };
+  std::vector<NodeSlot> node_slots_;  // a power of two, at most half full
   // Whether some device has a capacity with a request policy or allows
   // multiple allocations (the capacity check then has work to do).
   bool capacity_policies_ = false;
@@ -169,8 +200,7 @@ class SliceIndex {
   std::unordered_map<DeviceKey, std::vector<uint32_t>, DeviceKeyHash> ordinals_;
   size_t num_devices_ = 0;
   std::unique_ptr<std::atomic<int8_t>[]> pool_memo_;
-  mutable std::once_flag no_slices_once_;
-  mutable std::shared_ptr<const void> no_slices_memo_;
+  MemoCell no_slices_memo_;
   mutable std::once_flag pool_list_once_;
   mutable std::vector<uint32_t> pool_list_;
   std::unique_ptr<DeviceCache[]> devices_;
