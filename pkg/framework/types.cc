@@ -16,14 +16,60 @@ PreFilterResult PreFilterResult::Merge(const PreFilterResult& other) const {
   return out;
 }
 
-const Status& NodeToStatus::Get(const std::string& node) const {
-  auto it = statuses_.find(node);
-  return it == statuses_.end() ? absent_ : it->second;
+size_t NodeToStatus::SlotOf(std::string_view node, size_t hash) const {
+  const size_t mask = slots_.size() - 1;
+  for (size_t i = hash & mask;; i = (i + 1) & mask) {
+    const uint32_t at = slots_[i];
+    if (at == 0) return i;
+    if (hashes_[at - 1] == hash && entries_[at - 1].node == node) return i;
+  }
+}
+
+void NodeToStatus::Grow() {
+  size_t size = slots_.empty() ? 16 : slots_.size() * 2;
+  while (size < 2 * (entries_.size() + 1)) size *= 2;
+  slots_.assign(size, 0);
+  for (size_t e = 0; e < entries_.size(); ++e) {
+    slots_[SlotOf(entries_[e].node, hashes_[e])] = static_cast<uint32_t>(e + 1);
+  }
+}
+
+void NodeToStatus::Reserve(size_t nodes) {
+  entries_.reserve(nodes);
+  hashes_.reserve(nodes);
+  if (slots_.size() < 2 * nodes) {
+    size_t size = 16;
+    while (size < 2 * nodes) size *= 2;
+    slots_.assign(size, 0);
+    for (size_t e = 0; e < entries_.size(); ++e) {
+      slots_[SlotOf(entries_[e].node, hashes_[e])] =
+          static_cast<uint32_t>(e + 1);
+    }
+  }
+}
+
+void NodeToStatus::Set(const std::string& node, Status status) {
+  if (2 * (entries_.size() + 1) > slots_.size()) Grow();
+  const size_t hash = std::hash<std::string_view>()(node);
+  const size_t slot = SlotOf(node, hash);
+  if (slots_[slot] != 0) {
+    entries_[slots_[slot] - 1].status = std::move(status);
+    return;
+  }
+  entries_.push_back({node, std::move(status)});
+  hashes_.push_back(hash);
+  slots_[slot] = static_cast<uint32_t>(entries_.size());
 }
 
 const Status* NodeToStatus::Find(const std::string& node) const {
-  auto it = statuses_.find(node);
-  return it == statuses_.end() ? nullptr : &it->second;
+  if (entries_.empty()) return nullptr;
+  const uint32_t at = slots_[SlotOf(node, std::hash<std::string_view>()(node))];
+  return at == 0 ? nullptr : &entries_[at - 1].status;
+}
+
+const Status& NodeToStatus::Get(const std::string& node) const {
+  const Status* status = Find(node);
+  return status != nullptr ? *status : absent_;
 }
 
 std::string FitErrorMessage(int num_all_nodes, const Diagnosis& d) {
@@ -34,8 +80,8 @@ std::string FitErrorMessage(int num_all_nodes, const Diagnosis& d) {
     msg += " " + d.pre_filter_msg + ".";
   } else {
     std::map<std::string, int> counts;
-    for (const auto& [node, status] : d.node_to_status.explicit_statuses()) {
-      for (const std::string& reason : status.reasons()) ++counts[reason];
+    for (const NodeToStatus::Entry& entry : d.node_to_status.entries()) {
+      for (const std::string& reason : entry.status.reasons()) ++counts[reason];
     }
     int absent = num_all_nodes - static_cast<int>(d.node_to_status.size());
     if (absent > 0) {

@@ -41,27 +41,39 @@ struct PreFilterResult {
 };
 
 // The statuses of the nodes filtering rejected; nodes not listed share
-// `absent` (framework.NodeToStatus).
+// `absent` (framework.NodeToStatus). A GPU pod is rejected by thousands of
+// nodes each cycle, so entries sit in one array with an open-addressing
+// index beside it: setting one costs no allocation of its own.
 class NodeToStatus {
  public:
+  struct Entry {
+    std::string node;
+    Status status;
+  };
+
   NodeToStatus() : absent_(Code::kUnschedulableAndUnresolvable) {}
 
-  void Set(const std::string& node, Status status) {
-    statuses_[node] = std::move(status);
-  }
-  void Reserve(size_t nodes) { statuses_.reserve(nodes); }
+  // Sets or replaces the node's status.
+  void Set(const std::string& node, Status status);
+  void Reserve(size_t nodes);
   // The status of `node`: explicit, else the absent-nodes status.
   const Status& Get(const std::string& node) const;
   const Status* Find(const std::string& node) const;
   void SetAbsent(Status status) { absent_ = std::move(status); }
   const Status& absent() const { return absent_; }
-  size_t size() const { return statuses_.size(); }
-  const std::unordered_map<std::string, Status>& explicit_statuses() const {
-    return statuses_;
-  }
+  size_t size() const { return entries_.size(); }
+  // Every explicit status, in the order first set.
+  const std::vector<Entry>& entries() const { return entries_; }
 
  private:
-  std::unordered_map<std::string, Status> statuses_;
+  // The slot holding `node`, or the empty slot where it would go.
+  size_t SlotOf(std::string_view node, size_t hash) const;
+  void Grow();
+
+  std::vector<Entry> entries_;
+  std::vector<size_t> hashes_;  // of entries_' names
+  // Entry position + 1 (0: empty); a power of two, at most half full.
+  std::vector<uint32_t> slots_;
   Status absent_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <span>
 #include <utility>
 
 #include "pkg/dra/resourceclaim.h"
@@ -323,12 +324,14 @@ framework::Status DynamicResources::PreFilter(
           return it == classes->end() ? nullptr : it->second;
         },
         std::move(taken.slices), selectors_);
-    if (claims->size() == data->num_user_claims) {
-      std::vector<const api::ResourceClaim*> unallocated;
-      for (const auto& claim : *claims) {
-        if (!claim->status.allocation) unallocated.push_back(claim.get());
-      }
-      data->count_check = data->allocator->MakeCountCheck(unallocated);
+    for (size_t i = 0; i < data->num_user_claims; ++i) {
+      if ((*claims)[i]->status.allocation) continue;
+      data->user_claims_to_allocate.push_back(i);
+      data->user_claims_to_allocate_ptrs.push_back((*claims)[i].get());
+    }
+    if (!data->user_claims_to_allocate.empty()) {
+      data->count_check =
+          data->allocator->MakeCountCheck(data->user_claims_to_allocate_ptrs);
     }
   }
   data->infos = std::move(infos);
@@ -408,21 +411,26 @@ framework::Status DynamicResources::Filter(
   }
 
   std::vector<api::AllocationResult> allocations;
-  std::vector<size_t> claim_indices;
+  // The claims to allocate: the pod's own unallocated ones, then the
+  // extended resource claim where this node needs devices for it. (Where
+  // the node's allocatable serves every extended resource that claim has
+  // nothing to allocate; kube hands its empty in-memory claim to the
+  // allocator there and then fails in Reserve.)
+  std::span<const size_t> claim_indices = data->user_claims_to_allocate;
+  std::span<const api::ResourceClaim* const> to_allocate =
+      data->user_claims_to_allocate_ptrs;
+  std::vector<size_t> with_extended_indices;
+  std::vector<const api::ResourceClaim*> with_extended;
   if (data->allocator != nullptr) {
-    std::vector<const api::ResourceClaim*> to_allocate;
-    for (size_t i : data->ToAllocate()) {
-      if (data->IsExtendedClaim(i)) {
-        // Where the node's allocatable serves every extended resource the
-        // claim has nothing to allocate. (kube hands its empty in-memory
-        // claim to the allocator there and then fails in Reserve.)
-        if (node_extended_claim == nullptr) continue;
-        claim_indices.push_back(i);
-        to_allocate.push_back(node_extended_claim.get());
-        continue;
-      }
-      claim_indices.push_back(i);
-      to_allocate.push_back(data->claims[i].get());
+    const api::ResourceClaim* extended = data->ExtendedClaim();
+    if (node_extended_claim != nullptr && extended != nullptr &&
+        !extended->status.allocation) {
+      with_extended_indices = data->user_claims_to_allocate;
+      with_extended_indices.push_back(data->num_user_claims);
+      with_extended = data->user_claims_to_allocate_ptrs;
+      with_extended.push_back(node_extended_claim.get());
+      claim_indices = with_extended_indices;
+      to_allocate = with_extended;
     }
     if (to_allocate.empty()) return {};
     dra::AllocateLimits limits;
@@ -433,8 +441,9 @@ framework::Status DynamicResources::Filter(
       limits.clock = &handle_.clock();
       limits.deadline = handle_.clock().Now() + options_.filter_timeout;
     }
-    dra::AllocateResult r = data->allocator->Allocate(node, to_allocate, limits,
-                                                      data->count_check.get());
+    dra::AllocateResult r = data->allocator->Allocate(
+        node, to_allocate, limits,
+        with_extended.empty() ? data->count_check.get() : nullptr);
     using Code = dra::AllocateResult::Code;
     switch (r.code) {
       case Code::kTimedOut:
@@ -482,7 +491,8 @@ framework::Status DynamicResources::Filter(
         node_info.name(),
         dynamic_resources::NodeAllocation{
             std::move(allocations), std::move(node_extended_claim),
-            std::move(mappings), std::move(claim_indices)});
+            std::move(mappings),
+            std::vector<size_t>(claim_indices.begin(), claim_indices.end())});
   }
   return {};
 }

@@ -120,9 +120,14 @@ struct DraState final : framework::StateData,
   std::vector<ClaimInfo> infos;  // by index of claims
   // Set when some claim has no allocation yet.
   std::shared_ptr<const dra::Allocator> allocator;
-  // The allocator's count check for the unallocated claims, when none is
-  // the extended resource claim (whose requests differ per node); it
-  // refers to `allocator`, declared before it so it goes after.
+  // The pod's own claims without an allocation (the extended resource
+  // claim left out: its requests differ per node), as indices into
+  // `claims` and as the list Filter hands the allocator. Worked out once:
+  // Filter asks every node about them.
+  std::vector<size_t> user_claims_to_allocate;
+  std::vector<const api::ResourceClaim*> user_claims_to_allocate_ptrs;
+  // The allocator's count check for those claims; it refers to
+  // `allocator`, declared before it so it goes after.
   std::unique_ptr<const dra::CountCheck> count_check;
   // Whether Filter builds each node's results (Score ranks the
   // prioritized-list alternatives they chose); otherwise only Reserve's
