@@ -1,7 +1,8 @@
 // End-to-end throughput, CPU and memory: the real ksched binary schedules
 // pods created in the test API server, over HTTPS, as it would in a cluster.
 //
-//   apiserver_load_bench [--workload basic|anti-affinity|spread|dra]
+//   apiserver_load_bench [--workload basic|anti-affinity|spread|dra
+//                         |dra-partitions|gpu-cluster]
 //                        [--nodes N] [--pods N] [--running-pods N]
 //                        [--mode stream|backlog] [--rate PODS_PER_S]
 //                        [--parallelism N] [--ksched-args "..."]
@@ -18,7 +19,10 @@
 //          500 nodes of 10 devices, 5,000 pods of one device each from a
 //          ResourceClaimTemplate; this process plays the resourceclaim
 //          controller (the claim, then the pod's resourceClaimStatuses)
-//          right after creating each pod.
+//          right after creating each pod. dra-partitions takes GPU
+//          partitions instead; gpu-cluster is 5,000 nodes of which 1,000
+//          have 8 GPUs, and 2,000 pods claiming 1, 2, 4 or 8 from eight
+//          templates (half h100 only), each pod's claim made likewise.
 // --running-pods: pods already bound to the nodes (round robin) before
 //          ksched starts, which its informers list at start-up.
 // --node-shape: the nodes' capacity and zones (default 32,128Gi,10;
@@ -153,13 +157,8 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
     o.workload = ksched::bench::ParseWorkload(flags["--workload"]);
     if (!o.workload) {
       std::cerr << "unknown workload " << flags["--workload"]
-                << " (basic, anti-affinity, spread, dra, dra-partitions)\n";
-      return std::nullopt;
-    }
-    if (*o.workload == Workload::kGpuCluster) {
-      // Its pods' claims come from eight templates, which this process
-      // does not play the resourceclaim controller for yet.
-      std::cerr << "gpu-cluster runs in simulate_bench only\n";
+                << " (basic, anti-affinity, spread, dra, dra-partitions, "
+                   "gpu-cluster)\n";
       return std::nullopt;
     }
     o.nodes = ksched::bench::DefaultNodes(*o.workload);
@@ -243,12 +242,23 @@ int main(int argc, char** argv) {
     }
   }
   int slices = 0;
+  int device_objects = 0;
   if (ksched::bench::IsDra(workload)) {
-    server->Create("/apis/resource.k8s.io/v1/deviceclasses",
-                   ksched::bench::DeviceClassJson());
-    server->Create(
-        "/apis/resource.k8s.io/v1/namespaces/default/resourceclaimtemplates",
-        ksched::bench::ResourceClaimTemplateJson());
+    for (const std::string& object :
+         ksched::bench::DeviceObjectsJson(workload)) {
+      const bool template_object =
+          object.find("ResourceClaimTemplate") != std::string::npos;
+      const auto reply = server->Create(
+          template_object ? "/apis/resource.k8s.io/v1/namespaces/default/"
+                            "resourceclaimtemplates"
+                          : "/apis/resource.k8s.io/v1/deviceclasses",
+          object);
+      if (reply.code != 201) {
+        std::cerr << "create failed: " << reply.body << "\n";
+        return 1;
+      }
+      ++device_objects;
+    }
     for (int i = 0; i < o.nodes; ++i) {
       for (const std::string& slice :
            ksched::bench::ResourceSlicesJson(workload, i)) {
@@ -287,10 +297,10 @@ int main(int argc, char** argv) {
         pod_body.substr(at + key.size(), end - at - key.size());
     const auto claim = server->Create(
         "/apis/resource.k8s.io/v1/namespaces/default/resourceclaims",
-        ksched::bench::GeneratedClaimJson(i, uid));
+        ksched::bench::GeneratedClaimJson(workload, i, uid));
     const auto patched = server->Patch(
         "/api/v1/namespaces/default/pods/pod-" + std::to_string(i) + "/status",
-        ksched::bench::ClaimStatusPatch(i));
+        ksched::bench::ClaimStatusPatch(workload, i));
     if (claim.code != 201 || patched.code != 200) {
       std::cerr << "claim for pod-" << i << " failed: " << claim.body << " "
                 << patched.body << "\n";
@@ -329,8 +339,9 @@ int main(int argc, char** argv) {
   const Clock::duration backlog_time = Clock::now() - backlog_begin;
   const long filled_rss_kib = SelfRssKiB();
   // Printed now: they stand even if ksched then fails.
-  const int filled = o.nodes + o.running_pods +
-                     (ksched::bench::IsDra(workload) ? slices + 2 : 0);
+  const int filled =
+      o.nodes + o.running_pods +
+      (ksched::bench::IsDra(workload) ? slices + device_objects : 0);
   std::printf(
       "filling the server: %d objects in %.0f ms (%.0f objects/s), %.1f MiB "
       "RSS then\n",

@@ -271,20 +271,37 @@ std::string GeneratedClaimName(int pod) {
   return "pod-" + std::to_string(pod) + "-resource-bench";
 }
 
-std::string GeneratedClaimJson(int pod, const std::string& pod_uid) {
+std::string GeneratedClaimJson(Workload workload, int pod,
+                               const std::string& pod_uid) {
+  const bool gpus = workload == Workload::kGpuCluster;
+  std::string request;
+  if (gpus) {
+    request =
+        R"({"name":"gpus","exactly":{"deviceClassName":"gpu.example.com","count":)" +
+        std::to_string(GpusOfPod(pod)) +
+        (H100Only(pod)
+             ? R"(,"selectors":[{"cel":{"expression":"device.attributes[\"gpu.example.com\"].model == \"h100\""}}])"
+             : "") +
+        "}}";
+  } else {
+    request = R"({"name":"req-0","exactly":{"deviceClassName":"test-class"}})";
+  }
   return R"({"apiVersion":"resource.k8s.io/v1","kind":"ResourceClaim",
     "metadata":{"name":")" +
          GeneratedClaimName(pod) +
-         R"(","annotations":{"resource.kubernetes.io/pod-claim-name":"resource"},
+         R"(","annotations":{"resource.kubernetes.io/pod-claim-name":")" +
+         (gpus ? "gpus" : "resource") + R"("},
       "ownerReferences":[{"apiVersion":"v1","kind":"Pod","name":"pod-)" +
          std::to_string(pod) + R"(","uid":")" + pod_uid +
          R"(","controller":true,"blockOwnerDeletion":true}]},
-    "spec":{"devices":{"requests":[{"name":"req-0",
-      "exactly":{"deviceClassName":"test-class"}}]}}})";
+    "spec":{"devices":{"requests":[)" +
+         request + "]}}}";
 }
 
-std::string ClaimStatusPatch(int pod) {
-  return R"({"status":{"resourceClaimStatuses":[{"name":"resource","resourceClaimName":")" +
+std::string ClaimStatusPatch(Workload workload, int pod) {
+  const char* name = workload == Workload::kGpuCluster ? "gpus" : "resource";
+  return R"({"status":{"resourceClaimStatuses":[{"name":")" +
+         std::string(name) + R"(","resourceClaimName":")" +
          GeneratedClaimName(pod) + R"("}]}})";
 }
 

@@ -83,9 +83,12 @@ std::string ResourceSliceJson(int node);
 // slice and device slice, kGpuCluster's GPUs (on one node in
 // kGpuNodeEvery; none on the others).
 std::vector<std::string> ResourceSlicesJson(Workload workload, int node);
+// The claim the resourceclaim controller makes from pending pod i's
+// template (kDra's and kDraPartitions' one device, kGpuCluster's GPUs).
 std::string GeneratedClaimName(int pod);
-std::string GeneratedClaimJson(int pod, const std::string& pod_uid);
-std::string ClaimStatusPatch(int pod);
+std::string GeneratedClaimJson(Workload workload, int pod,
+                               const std::string& pod_uid);
+std::string ClaimStatusPatch(Workload workload, int pod);
 
 // A pod already running on `node` (requests only), as a cluster has before
 // the scheduler starts: what the informers list at start-up.
