@@ -104,6 +104,7 @@ CountCheck::Verdict CountCheck::Check(const std::vector<Pool>& pools) const {
   // Every request's devices are counted in full, never stopping at
   // enough: a device the search looks at is then one whose selectors
   // gave an answer here, so it cannot meet an error this check missed.
+  // (A lone request is the exception below: its search stops too.)
   for (const Request& request : requests_) {
     int64_t count = 0;
     for (const Pool& pool : pools) {
@@ -130,6 +131,11 @@ CountCheck::Verdict CountCheck::Check(const std::vector<Pool>& pools) const {
           // allows them) sends even a plain device through the capacity
           // check.
           all_plain &= slice.plain && !shares.contains(ordinal);
+          // A lone request's search takes the first free matching devices
+          // and looks no further: once they are found, so is the verdict.
+          if (lone_request_ && count == request.count) {
+            return all_plain ? Verdict::kFits : Verdict::kSearch;
+          }
         }
       }
     }
