@@ -99,7 +99,13 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
   enum Verdict : uint8_t { kUnseen = 0, kPassed, kFailed };
   std::vector<uint8_t> verdicts(num_nodes, kUnseen);
   std::mutex mu;
-  std::vector<Rejection> rejections;
+  // Each chunk's rejections, in position order within the chunk: put in
+  // order by the chunks' first positions afterwards, not node by node.
+  struct ChunkRejections {
+    int begin;
+    std::vector<Rejection> rejected;
+  };
+  std::vector<ChunkRejections> rejections;
   std::atomic<int32_t> found_count{0};
   std::string first_error;
 
@@ -113,7 +119,7 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
       if (!timings.empty()) fwk.FlushFilterTimings(timings);
       if (rejected.empty()) return;
       std::lock_guard<std::mutex> lock(mu);
-      for (Rejection& r : rejected) rejections.push_back(std::move(r));
+      rejections.push_back({begin, std::move(rejected)});
     };
     for (int i = begin; i < end; ++i) {
       const size_t position = (start + i) % nodes.size();
@@ -172,25 +178,31 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
     if (++kept == to_find) last_processed = i;
   }
   std::sort(rejections.begin(), rejections.end(),
-            [](const Rejection& a, const Rejection& b) {
-              return a.position < b.position;
+            [](const ChunkRejections& a, const ChunkRejections& b) {
+              return a.begin < b.begin;
             });
+  size_t rejected_nodes = 0;
+  for (const ChunkRejections& chunk : rejections) {
+    rejected_nodes += chunk.rejected.size();
+  }
   diagnosis->node_to_status.Reserve(diagnosis->node_to_status.size() +
-                                    rejections.size());
+                                    rejected_nodes);
   // Runs of nodes rejected by one plugin are the rule: the plugin sets are
   // asked once a run, not once a node.
   std::string last_plugin;
   Code last_code = Code::kSuccess;
-  for (Rejection& r : rejections) {
-    if (r.position > last_processed) break;
-    if (r.status.code() != last_code || r.status.plugin() != last_plugin) {
-      AddPluginStatus(r.status, diagnosis);
-      last_code = r.status.code();
-      last_plugin = r.status.plugin();
+  for (ChunkRejections& chunk : rejections) {
+    for (Rejection& r : chunk.rejected) {
+      if (r.position > last_processed) break;
+      if (r.status.code() != last_code || r.status.plugin() != last_plugin) {
+        AddPluginStatus(r.status, diagnosis);
+        last_code = r.status.code();
+        last_plugin = r.status.plugin();
+      }
+      diagnosis->node_to_status.Set(
+          nodes[(start + r.position) % nodes.size()]->name(),
+          std::move(r.status));
     }
-    diagnosis->node_to_status.Set(
-        nodes[(start + r.position) % nodes.size()]->name(),
-        std::move(r.status));
   }
   if (!first_error.empty()) {
     *error = first_error;
