@@ -143,7 +143,8 @@ CountCheck::Verdict CountCheck::Check(const std::vector<Pool>& pools) const {
     // theirs: no choice made for earlier requests can help.
     if (count < request.count) return Verdict::kNoFit;
   }
-  return lone_request_ && all_plain ? Verdict::kFits : Verdict::kSearch;
+  // (A lone request has returned above: enough devices or too few.)
+  return Verdict::kSearch;
 }
 
 }  // namespace ksched::dra

@@ -422,9 +422,8 @@ framework::Status DynamicResources::Filter(
   std::vector<size_t> with_extended_indices;
   std::vector<const api::ResourceClaim*> with_extended;
   if (data->allocator != nullptr) {
-    const api::ResourceClaim* extended = data->ExtendedClaim();
-    if (node_extended_claim != nullptr && extended != nullptr &&
-        !extended->status.allocation) {
+    // Set only for an extended resource claim without an allocation.
+    if (node_extended_claim != nullptr) {
       with_extended_indices = data->user_claims_to_allocate;
       with_extended_indices.push_back(data->num_user_claims);
       with_extended = data->user_claims_to_allocate_ptrs;
