@@ -65,7 +65,9 @@ struct AllocateLimits {
   const util::Clock* clock = nullptr;
   std::optional<util::Clock::TimePoint> deadline;
   const std::atomic<bool>* canceled = nullptr;
-  std::string cancel_cause = "context canceled";
+  // A view, not a string: Filter makes limits for every node, and this
+  // text is one byte too long for a string to hold without allocating.
+  std::string_view cancel_cause = "context canceled";
   // Makes the shareID of each share of a device that allows multiple
   // allocations; null: a random UUID (kube's uuid.NewUUID). Tests fix it.
   const std::function<std::string()>* new_share_id = nullptr;

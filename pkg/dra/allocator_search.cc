@@ -485,7 +485,7 @@ bool AllocatorSearch::ValidateRequest(const RequestView& request,
 bool AllocatorSearch::Interrupted() {
   if (limits_.canceled != nullptr &&
       limits_.canceled->load(std::memory_order_relaxed)) {
-    Fail("filter operation aborted: " + limits_.cancel_cause,
+    Fail("filter operation aborted: " + std::string(limits_.cancel_cause),
          AllocateResult::Code::kCanceled);
     return true;
   }
@@ -761,7 +761,7 @@ int AllocatorSearch::SelectorsMatch(
       if (limits_.canceled != nullptr && limits_.canceled->load() &&
           match.error().message().find("operation interrupted") !=
               std::string::npos) {
-        Fail(message + ": " + limits_.cancel_cause,
+        Fail(message + ": " + std::string(limits_.cancel_cause),
              AllocateResult::Code::kCanceled);
       } else {
         Fail(std::move(message));

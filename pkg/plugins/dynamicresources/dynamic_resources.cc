@@ -416,19 +416,15 @@ framework::Status DynamicResources::Filter(
   // the node's allocatable serves every extended resource that claim has
   // nothing to allocate; kube hands its empty in-memory claim to the
   // allocator there and then fails in Reserve.)
-  std::span<const size_t> claim_indices = data->user_claims_to_allocate;
   std::span<const api::ResourceClaim* const> to_allocate =
       data->user_claims_to_allocate_ptrs;
-  std::vector<size_t> with_extended_indices;
   std::vector<const api::ResourceClaim*> with_extended;
   if (data->allocator != nullptr) {
-    // Set only for an extended resource claim without an allocation.
+    // Set only for an extended resource claim without an allocation
+    // (DraState::ClaimIndicesOf lists the same claims).
     if (node_extended_claim != nullptr) {
-      with_extended_indices = data->user_claims_to_allocate;
-      with_extended_indices.push_back(data->num_user_claims);
       with_extended = data->user_claims_to_allocate_ptrs;
       with_extended.push_back(node_extended_claim.get());
-      claim_indices = with_extended_indices;
       to_allocate = with_extended;
     }
     if (to_allocate.empty()) return {};
@@ -457,7 +453,7 @@ framework::Status DynamicResources::Filter(
       case Code::kCanceled:
         return framework::Status::Unresolvable(
             "asked by caller to stop allocating devices: " +
-            limits.cancel_cause);
+            std::string(limits.cancel_cause));
       case Code::kError:
         // A CEL error, a vanished class: the attempt fails and is retried
         // with backoff, never silently taken for a mismatch.
@@ -488,10 +484,9 @@ framework::Status DynamicResources::Filter(
   if (data->allocator != nullptr) {
     data->node_allocations.Put(
         node_info.name(),
-        dynamic_resources::NodeAllocation{
-            std::move(allocations), std::move(node_extended_claim),
-            std::move(mappings),
-            std::vector<size_t>(claim_indices.begin(), claim_indices.end())});
+        dynamic_resources::NodeAllocation{std::move(allocations),
+                                          std::move(node_extended_claim),
+                                          std::move(mappings)});
   }
   return {};
 }
@@ -633,16 +628,17 @@ framework::Status DynamicResources::Reserve(framework::CycleState& state,
     feasible = true;
     found = std::move(*kept);
   }
+  const std::vector<size_t> to_allocate =
+      feasible ? data->ClaimIndicesOf(found) : std::vector<size_t>();
   // Only the extended resource claim was to be allocated, and the node's
   // allocatable serves it: nothing to reserve.
-  if (!feasible || found.claim_indices.empty()) {
+  if (to_allocate.empty()) {
     bool user_claims = false;
     for (size_t i : data->ToAllocate()) {
       if (!data->IsExtendedClaim(i)) user_claims = true;
     }
     if (!user_claims) return {};
   }
-  const std::vector<size_t>& to_allocate = found.claim_indices;
   std::vector<api::AllocationResult> results = std::move(found.results);
   if (feasible && results.empty() && !to_allocate.empty()) {
     // Filter only learnt that the claims fit here: the same search on the

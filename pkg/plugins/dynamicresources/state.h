@@ -40,10 +40,9 @@ struct NodeAllocation {
   // (null when the node's allocatable serves them all).
   std::shared_ptr<const api::ResourceClaim> extended_claim;
   std::vector<api::ContainerExtendedResourceRequest> mappings;
-  // The claims `results` are for (indices into DraState::claims): the
-  // unallocated ones, less the extended resource claim where the node's
-  // allocatable serves it.
-  std::vector<size_t> claim_indices;
+  // Which claims `results` are for follows from `extended_claim`
+  // (DraState::ClaimIndicesOf): Filter stores an entry for every node that
+  // passes, so it holds nothing it can work out later.
 };
 
 // What Filter found per node. Filter runs on many threads at once, so the
@@ -147,6 +146,16 @@ struct DraState final : framework::StateData,
   }
   bool IsExtendedClaim(size_t index) const {
     return index == num_user_claims && index < claims.size();
+  }
+
+  // The claims a node's entry is for (indices into `claims`): the pod's
+  // own unallocated ones, then the extended resource claim where that node
+  // needs devices for it (where its allocatable serves every extended
+  // resource, that claim has nothing to allocate there).
+  std::vector<size_t> ClaimIndicesOf(const NodeAllocation& found) const {
+    std::vector<size_t> out = user_claims_to_allocate;
+    if (found.extended_claim != nullptr) out.push_back(num_user_claims);
+    return out;
   }
 
   // Indices of the claims without an allocation, in order.
