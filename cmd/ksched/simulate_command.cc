@@ -561,7 +561,7 @@ int RunSimulate(const std::vector<std::string>& args,
     for (const std::string& wanted : *options.explain) {
       bool found = false;
       for (const simulator::PodOutcome& p : result->pods) {
-        found |= p.explanation.has_value() && p.ns + "/" + p.name == wanted;
+        found |= p.explanation != nullptr && p.ns + "/" + p.name == wanted;
       }
       if (!found) {
         std::cerr << "warning: " << wanted

@@ -284,7 +284,7 @@ void ExplainShortages(scheduler::Scheduler& s,
       continue;
     }
     Shortage found;
-    if (o.explanation.has_value()) {
+    if (o.explanation != nullptr) {
       found = ShortageOf(*o.explanation);
     } else {
       std::shared_ptr<const api::Pod> pod = api_server.GetPod(o.ns, o.name);
@@ -409,7 +409,8 @@ util::Result<SimulationResult> SimulateFrom(
   // backoff expires, so a run is fast and reproducible.
   util::FakeClock clock;
   util::DefaultRandom random(options.seed);
-  std::map<std::string, scheduler::AttemptOutcome> last_attempt;
+  // Each tried pod's last message: all an outcome reads of its attempts.
+  std::map<std::string, std::string> last_attempt;
   std::vector<std::string> attempt_order;
 
   scheduler::Scheduler::Dependencies deps;
@@ -479,7 +480,7 @@ util::Result<SimulationResult> SimulateFrom(
   };
   deps.on_attempt = [&](const scheduler::AttemptOutcome& o) {
     if (!last_attempt.count(o.pod)) attempt_order.push_back(o.pod);
-    last_attempt[o.pod] = o;
+    last_attempt[o.pod] = o.message;
     if (o.result == scheduler::AttemptOutcome::Result::kScheduled) {
       failed_attempts_since_progress = 0;
       ++scheduled_total;
@@ -755,6 +756,9 @@ util::Result<SimulationResult> SimulateFrom(
   for (const std::string& key : pending) {
     if (!last_attempt.count(key)) order.push_back(key);
   }
+  // Reserved: growing by doubling would hold two copies of every outcome
+  // at once, the largest allocation of a run with many pending pods.
+  out.pods.reserve(out.pods.size() + order.size());
   for (const std::string& key : order) {
     auto slash = key.find('/');
     std::string ns = key.substr(0, slash), name = key.substr(slash + 1);
@@ -765,7 +769,8 @@ util::Result<SimulationResult> SimulateFrom(
       o.node = pod->spec.node_name;
       o.claims = PodClaimOutcomes(*pod, claims_at_end, catalog);
     } else if (auto it = last_attempt.find(key); it != last_attempt.end()) {
-      o.message = it->second.message;
+      // Only whether there was an attempt is read from here on.
+      o.message = std::move(it->second);
     } else if (auto it = s.profiles().find(pod->spec.scheduler_name);
                it != s.profiles().end()) {
       // Never tried: held back at PreEnqueue (a scheduling gate).
@@ -797,14 +802,16 @@ util::Result<SimulationResult> SimulateFrom(
           key == options.rescheduled_pod ? options.rescheduled_from : "",
           static_cast<int>(node_order.size()),
           last_attempt.count(key) != 0};
-      o.explanation =
+      explain::Explanation e =
           explain::Explain(*o.record, std::move(subject), options.explain_top);
-      if (auto p = preempting.find(key);
-          p != preempting.end() && o.explanation->preemption.empty() &&
-          !o.explanation->nominated_node_tried.empty()) {
-        o.explanation->preemption = p->second->preemption();
-        o.explanation->preemption_cycle_earlier = true;
+      if (auto p = preempting.find(key); p != preempting.end() &&
+                                         e.preemption.empty() &&
+                                         !e.nominated_node_tried.empty()) {
+        e.preemption = p->second->preemption();
+        e.preemption_cycle_earlier = true;
       }
+      o.explanation =
+          std::make_shared<const explain::Explanation>(std::move(e));
     }
     out.pods.push_back(std::move(o));
   }

@@ -111,9 +111,10 @@ struct PodOutcome {
   std::string message;
   std::string nominated_node;  // set when preemption nominated one
   // With SimulationOptions::explain: the pod's last scheduling cycle, as
-  // recorded, and what it says.
+  // recorded, and what it says (held apart: an explanation is 470 bytes,
+  // and most outcomes have none).
   std::shared_ptr<const framework::CycleRecorder> record;
-  std::optional<explain::Explanation> explanation;
+  std::shared_ptr<const explain::Explanation> explanation;
   // A scheduled pod's claims in spec order, with their devices.
   std::vector<PodClaimOutcome> claims;
   // An unschedulable pod rejected for several reasons: the one that would

@@ -372,7 +372,7 @@ spec:
   SimulationResult r = Run(yaml, options);
   const PodOutcome& high = Pod(r, "high");
   ASSERT_EQ(high.node, std::optional<std::string>("n1"));
-  ASSERT_TRUE(high.explanation.has_value());
+  ASSERT_NE(high.explanation, nullptr);
   const explain::Explanation& e = *high.explanation;
   EXPECT_EQ(e.nominated_node_tried, "n1");
   EXPECT_TRUE(e.preemption_cycle_earlier);
@@ -420,7 +420,7 @@ spec:
   const auto filtered = pinned.record->FilterResults();
   EXPECT_EQ(filtered.size(), 2u);
   EXPECT_FALSE(filtered.count("n1"));
-  ASSERT_TRUE(pinned.explanation.has_value());
+  ASSERT_NE(pinned.explanation, nullptr);
   EXPECT_EQ(pinned.explanation->filtered_nodes, 2);
   EXPECT_EQ(pinned.explanation->subject.total_nodes, 3);
   EXPECT_EQ(pinned.explanation->pre_filter,
