@@ -106,10 +106,12 @@ AllocateResult Allocator::Allocate(
 }
 
 AllocateResult Allocator::Allocate(
-    const api::Node& node, std::span<const api::ResourceClaim* const> claims,
+    const api::Node& node, std::string_view node_name,
+    std::span<const api::ResourceClaim* const> claims,
     const AllocateLimits& limits, const CountCheck* check) const {
   if (check == nullptr) return Allocate(node, claims, limits);
-  auto pools = PoolsForNode(*slices_, node, features_.partitionable_devices);
+  auto pools =
+      PoolsForNode(*slices_, node, node_name, features_.partitionable_devices);
   // A node selector that does not parse: the search reports it.
   if (!pools) return Allocate(node, claims, limits);
   switch (check->Check(**pools)) {

@@ -151,7 +151,11 @@ class Allocator {
   // The same, answered without a search where counting the node's free
   // matching devices decides (`check`, made by MakeCountCheck for these
   // claims; null: always search). The answer is the search's.
-  AllocateResult Allocate(const api::Node& node,
+  // `node_name` is the node's name as the caller keeps it: Filter passes
+  // the NodeInfo's copy, which sits beside what other plugins just read,
+  // while the api::Node's own lies elsewhere on the heap, and reading it
+  // for each of thousands of device-less nodes was a cache miss apiece.
+  AllocateResult Allocate(const api::Node& node, std::string_view node_name,
                           std::span<const api::ResourceClaim* const> claims,
                           const AllocateLimits& limits,
                           const CountCheck* check) const;

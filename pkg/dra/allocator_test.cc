@@ -138,8 +138,8 @@ void RunKubeCase(const KubeCase& tc) {
     std::unique_ptr<Allocator> counting =
         MakeAllocator(tc.features, tc.allocated, tc.classes, tc.slices, shared);
     std::unique_ptr<const CountCheck> check = counting->MakeCountCheck(claims);
-    AllocateResult counted =
-        counting->Allocate(node, claims, without_results, check.get());
+    AllocateResult counted = counting->Allocate(
+        node, node.metadata.name, claims, without_results, check.get());
     AllocateResult searched =
         MakeAllocator(tc.features, tc.allocated, tc.classes, tc.slices, shared)
             ->Allocate(node, claims, without_results);

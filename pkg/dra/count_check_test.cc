@@ -139,8 +139,8 @@ TEST(CountCheckTest, AnswersAsTheSearchOnRandomClusters) {
     std::unique_ptr<Allocator> counting = MakeAllocator(c);
     std::unique_ptr<const CountCheck> check = counting->MakeCountCheck(claims);
     ASSERT_NE(check, nullptr);  // every claim here is one it can count
-    AllocateResult counted =
-        counting->Allocate(node, claims, limits, check.get());
+    AllocateResult counted = counting->Allocate(node, node.metadata.name,
+                                                claims, limits, check.get());
     AllocateResult searched = MakeAllocator(c)->Allocate(node, claims, limits);
     EXPECT_EQ(counted.code, searched.code);
     EXPECT_EQ(counted.message, searched.message);

@@ -433,6 +433,13 @@ util::Result<std::vector<Pool>> GatherPools(const SliceIndex& index,
 util::Result<NodePools> PoolsForNode(const SliceIndex& index,
                                      const api::Node& node,
                                      bool partitionable_devices) {
+  return PoolsForNode(index, node, node.metadata.name, partitionable_devices);
+}
+
+util::Result<NodePools> PoolsForNode(const SliceIndex& index,
+                                     const api::Node& node,
+                                     std::string_view node_name,
+                                     bool partitionable_devices) {
   auto gather = [&] {
     auto pools = GatherPools(index, node, partitionable_devices);
     return std::make_shared<const std::vector<Pool>>(
@@ -454,8 +461,8 @@ util::Result<NodePools> PoolsForNode(const SliceIndex& index,
   // A node without slices of its own sees what every such node sees (the
   // counter-only pools that matter, if any), so the index keeps one answer
   // for all of them, where a GPU cluster has thousands of CPU-only nodes.
-  const auto* kept = static_cast<const Kept*>(
-      index.NodeMemo(node.metadata.name).GetOrCompute([&] {
+  const auto* kept =
+      static_cast<const Kept*>(index.NodeMemo(node_name).GetOrCompute([&] {
         return std::static_pointer_cast<const void>(
             std::make_shared<const Kept>(
                 Kept{partitionable_devices, gather()}));

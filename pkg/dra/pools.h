@@ -119,5 +119,11 @@ class NodePools {
 util::Result<NodePools> PoolsForNode(const SliceIndex& index,
                                      const api::Node& node,
                                      bool partitionable_devices);
+// The same, with the node's name read from where the caller keeps it
+// (equal to node.metadata.name).
+util::Result<NodePools> PoolsForNode(const SliceIndex& index,
+                                     const api::Node& node,
+                                     std::string_view node_name,
+                                     bool partitionable_devices);
 
 }  // namespace ksched::dra

@@ -437,7 +437,7 @@ framework::Status DynamicResources::Filter(
       limits.deadline = handle_.clock().Now() + options_.filter_timeout;
     }
     dra::AllocateResult r = data->allocator->Allocate(
-        node, to_allocate, limits,
+        node, node_info.name(), to_allocate, limits,
         with_extended.empty() ? data->count_check.get() : nullptr);
     using Code = dra::AllocateResult::Code;
     switch (r.code) {
