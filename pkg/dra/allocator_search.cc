@@ -80,7 +80,14 @@ AllocatorSearch::AllocatorSearch(
       index_(*allocator.slices_),
       node_(node),
       claims_(claims),
-      limits_(limits) {}
+      limits_(limits),
+      deadline_(limits.deadline) {
+  if (!deadline_ && limits.timeout) {
+    const util::Clock& clock =
+        limits.clock != nullptr ? *limits.clock : DefaultClock();
+    deadline_ = clock.Now() + *limits.timeout;
+  }
+}
 
 bool AllocatorSearch::Fail(std::string message, AllocateResult::Code code) {
   error_code_ = code;
@@ -489,10 +496,10 @@ bool AllocatorSearch::Interrupted() {
          AllocateResult::Code::kCanceled);
     return true;
   }
-  if (limits_.deadline) {
+  if (deadline_) {
     const util::Clock& clock =
         limits_.clock != nullptr ? *limits_.clock : DefaultClock();
-    if (clock.Now() >= *limits_.deadline) {
+    if (clock.Now() >= *deadline_) {
       Fail("filter operation aborted: context deadline exceeded",
            AllocateResult::Code::kTimedOut);
       return true;

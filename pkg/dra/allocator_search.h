@@ -212,6 +212,8 @@ class AllocatorSearch {
   const api::Node& node_;
   std::span<const api::ResourceClaim* const> claims_;
   const AllocateLimits& limits_;
+  // limits_.deadline, or limits_.timeout from when this search began.
+  std::optional<util::Clock::TimePoint> deadline_;
 
   // The pools the node sees (shared with other searches on the node).
   std::optional<NodePools> pools_holder_;

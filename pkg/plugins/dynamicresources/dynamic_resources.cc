@@ -434,7 +434,7 @@ framework::Status DynamicResources::Filter(
     limits.build_results = data->needs_results_per_node;
     if (options_.filter_timeout.count() > 0) {
       limits.clock = &handle_.clock();
-      limits.deadline = handle_.clock().Now() + options_.filter_timeout;
+      limits.timeout = options_.filter_timeout;
     }
     dra::AllocateResult r = data->allocator->Allocate(
         node, node_info.name(), to_allocate, limits,
