@@ -264,6 +264,37 @@ TEST(AllocatorTest, DeadlinePassingMidSearchStopsIt) {
   EXPECT_LT(result.allocate_one_invocations, 150);
 }
 
+// A timeout is counted from when the search starts (Filter passes one so
+// that nodes the count check answers cost no clock read): a clock already
+// far along does not time the search out, and a search that runs past it
+// stops as one past a deadline does.
+TEST(AllocatorTest, TimeoutCountsFromTheSearchStart) {
+  std::unique_ptr<Allocator> allocator = MakeAllocator(
+      NoFeatures(), {}, {Class(kClassA, kDriverA)},
+      {SliceWithMultipleDevices(kSlice1, kNode1, kPool1, kDriverA, 10)});
+  WrapClaim fits = ClaimWithRequests(kClaim0, {}, Request(kReq0, kClassA, 2));
+  WrapClaim too_many = ClaimWithRequests(
+      kClaim0, {}, Request(kReq0, kClassA, 5), Request(kReq1, kClassA, 6));
+  TickingClock clock;
+  for (int i = 0; i < 1000; ++i) clock.Now();  // 1 ms gone before any search
+  AllocateLimits limits;
+  limits.clock = &clock;
+  limits.timeout = std::chrono::microseconds(100);
+
+  std::vector<const api::ResourceClaim*> claims = {&fits};
+  AllocateResult result =
+      allocator->Allocate(Node(kNode1, kRegion1), claims, limits);
+  EXPECT_EQ(result.code, Code::kAllocated) << result.message;
+
+  claims = {&too_many};
+  result = allocator->Allocate(Node(kNode1, kRegion1), claims, limits);
+  EXPECT_EQ(result.code, Code::kTimedOut);
+  EXPECT_EQ(result.message,
+            "filter operation aborted: context deadline exceeded");
+  EXPECT_GT(result.allocate_one_invocations, 50);
+  EXPECT_LT(result.allocate_one_invocations, 150);
+}
+
 // A request for more devices than the node has free and matching fails at
 // once: kube's allocator tries every order of the free devices first
 // (7! orders and more for 8 GPUs of which one is taken), with the same
