@@ -8,7 +8,7 @@
 //                        [--parallelism N] [--ksched-args "..."]
 //                        [--perf "record -F 499 -g -o FILE"]
 //                        [--ksched-binary PATH]
-//                        [--node-shape CPU,MEMORY,ZONES]
+//                        [--node-shape CPU,MEMORY,ZONES[,POOLS]]
 //
 // --workload picks one of the shapes in bench/workloads.h (scheduler_perf's
 //          SchedulingBasic, SchedulingPodAntiAffinity and TopologySpreading);
@@ -26,7 +26,9 @@
 // --running-pods: pods already bound to the nodes (round robin) before
 //          ksched starts, which its informers list at start-up.
 // --node-shape: the nodes' capacity and zones (default 32,128Gi,10;
-//          16,64Gi,50 is a large cloud cluster's).
+//          16,64Gi,50 is a large cloud cluster's), and with a fourth
+//          number how many node pools their node-pool label spreads
+//          them over.
 // stream:  ksched starts first; the pods are then created as fast as the
 //          server takes them, and each pod's time from creation to its
 //          Binding is measured (p50/p99), with the bind rate. With
@@ -190,7 +192,9 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
     } else if (flag == "--node-shape") {
       auto shape = ksched::bench::ParseNodeShape(value);
       if (!shape) {
-        std::cerr << "--node-shape is CPU,MEMORY,ZONES (e.g. 16,64Gi,50)\n";
+        std::cerr
+            << "--node-shape is CPU,MEMORY,ZONES[,POOLS] (e.g. 16,64Gi,50 "
+               "or 16,64Gi,50,20)\n";
         return std::nullopt;
       }
       o.node_shape = *shape;

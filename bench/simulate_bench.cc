@@ -5,7 +5,7 @@
 //   simulate_bench [--workload basic|anti-affinity|spread|dra|dra-partitions
 //                   |gpu-cluster] [--nodes N]
 //                  [--pods N] [--running-pods N] [--write FILE]
-//                  [--memo on|off] [--node-shape CPU,MEMORY,ZONES]
+//                  [--memo on|off] [--node-shape CPU,MEMORY,ZONES[,POOLS]]
 //
 // dra is scheduler_perf's SchedulingWithResourceClaimTemplate (500 nodes of
 // 10 devices and 5,000 pods by default): simulate makes each pod's claim
@@ -24,7 +24,8 @@
 // profiler. --memo off schedules without keeping node-local answers across
 // cycles (scheduler/node_result_memo.h), for a before/after on one build.
 // --node-shape sets the nodes' capacity and zones (default 32,128Gi,10;
-// 16,64Gi,50 is a large cloud cluster's).
+// 16,64Gi,50 is a large cloud cluster's), and with a fourth number how
+// many node pools their node-pool label spreads them over.
 // It prints figures; it asserts nothing.
 #include <sys/resource.h>
 
@@ -189,7 +190,9 @@ int main(int argc, char** argv) {
     } else if (flag == "--node-shape") {
       auto parsed = ksched::bench::ParseNodeShape(value);
       if (!parsed) {
-        std::cerr << "--node-shape is CPU,MEMORY,ZONES (e.g. 16,64Gi,50)\n";
+        std::cerr
+            << "--node-shape is CPU,MEMORY,ZONES[,POOLS] (e.g. 16,64Gi,50 "
+               "or 16,64Gi,50,20)\n";
         return 2;
       }
       shape = *parsed;

@@ -83,22 +83,41 @@ int DefaultNodes(Workload workload) {
              : 5000;
 }
 
+namespace {
+
+// A count of 1 to 999,999 written in decimal digits, or nullopt.
+std::optional<int> ParseCount(std::string_view text) {
+  if (text.empty() || text.size() > 6 ||
+      text.find_first_not_of("0123456789") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  const int n = std::stoi(std::string(text));
+  if (n < 1) return std::nullopt;
+  return n;
+}
+
+}  // namespace
+
 std::optional<NodeShape> ParseNodeShape(std::string_view text) {
   const size_t first = text.find(',');
   const size_t second =
       first == std::string_view::npos ? first : text.find(',', first + 1);
   if (second == std::string_view::npos) return std::nullopt;
+  const size_t third = text.find(',', second + 1);
   NodeShape shape;
   shape.cpu = std::string(text.substr(0, first));
   shape.memory = std::string(text.substr(first + 1, second - first - 1));
-  const std::string zones(text.substr(second + 1));
-  if (shape.cpu.empty() || shape.memory.empty() || zones.empty() ||
-      zones.find_first_not_of("0123456789") != std::string::npos ||
-      zones.size() > 6) {
-    return std::nullopt;
+  if (shape.cpu.empty() || shape.memory.empty()) return std::nullopt;
+  const std::optional<int> zones = ParseCount(text.substr(
+      second + 1, third == std::string_view::npos ? std::string_view::npos
+                                                  : third - second - 1));
+  if (!zones) return std::nullopt;
+  shape.zones = *zones;
+  if (third != std::string_view::npos) {
+    const std::optional<int> pools = ParseCount(text.substr(third + 1));
+    if (!pools) return std::nullopt;
+    shape.pools = *pools;
   }
-  shape.zones = std::stoi(zones);
-  if (shape.zones < 1) return std::nullopt;
   return shape;
 }
 
@@ -110,7 +129,10 @@ std::string NodeJson(int i, const NodeShape& shape) {
        .memory = shape.memory,
        .labels = R"("kubernetes.io/hostname":")" + name +
                  R"(","topology.kubernetes.io/zone":"zone-)" +
-                 std::to_string(i % shape.zones) + "\""});
+                 std::to_string(i % shape.zones) + "\"" +
+                 (shape.pools > 0 ? R"(,"node-pool":"pool-)" +
+                                        std::to_string(i % shape.pools) + "\""
+                                  : std::string())});
 }
 
 std::string PendingPodJson(Workload workload, int i,

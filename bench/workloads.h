@@ -55,15 +55,20 @@ int DefaultNodes(Workload workload);
 
 // The nodes' capacity and the zones they are spread over: by default 32
 // CPU and 128 Gi in 10 zones; "16,64Gi,50" is a large cloud cluster's.
+// With node pools, each node also carries a pool label, as managed
+// clusters label their node pools.
 struct NodeShape {
   std::string cpu = "32";
   std::string memory = "128Gi";
   int zones = 10;
+  int pools = 0;  // 0: no pool label
 };
-// "CPU,MEMORY,ZONES", e.g. "16,64Gi,50"; nullopt when malformed.
+// "CPU,MEMORY,ZONES[,POOLS]", e.g. "16,64Gi,50" or "16,64Gi,50,20";
+// nullopt when malformed.
 std::optional<NodeShape> ParseNodeShape(std::string_view text);
 
-// Node i of `shape`: hostname and zone labels (zone-<i % zones>), Ready.
+// Node i of `shape`: hostname and zone labels (zone-<i % zones>), with
+// pools a node-pool label (pool-<i % pools>), Ready.
 std::string NodeJson(int i, const NodeShape& shape = {});
 
 // Pending pod i of `workload` for `scheduler`.
