@@ -48,7 +48,6 @@
 // this process's RSS, which is mostly the test API server's objects.
 // A ksched that cannot start or exits early ends the run with its log tail.
 // It prints figures; it asserts nothing.
-#include <rapidjson/document.h>
 #include <signal.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -64,11 +63,12 @@
 #include <optional>
 #include <sstream>
 #include <string>
-#include <string_view>
 #include <thread>
 #include <vector>
 
 #include "bench/workloads.h"
+#include "pkg/api/pod.h"
+#include "pkg/client/rest_list_watch.h"
 #include "test/apiserver/test_api_server.h"
 #include "test/integration/ksched_process.h"
 
@@ -214,47 +214,19 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
 // Unschedulable: the scheduler found no node for them.
 int CountUnschedulablePods(TestApiServer& server) {
   const auto reply = server.List("/api/v1/pods");
-  rapidjson::Document doc;
-  doc.Parse(reply.body.c_str());
-  if (reply.code != 200 || doc.HasParseError() || !doc.IsObject() ||
-      !doc.HasMember("items") || !doc["items"].IsArray()) {
-    return 0;
-  }
-  int count = 0;
-  for (const auto& pod : doc["items"].GetArray()) {
-    if (!pod.IsObject()) continue;
-    const auto spec = pod.FindMember("spec");
-    if (spec != pod.MemberEnd() && spec->value.IsObject()) {
-      const auto node = spec->value.FindMember("nodeName");
-      if (node != spec->value.MemberEnd() && node->value.IsString() &&
-          node->value.GetStringLength() > 0) {
-        continue;
-      }
-    }
-    const auto status = pod.FindMember("status");
-    if (status == pod.MemberEnd() || !status->value.IsObject()) continue;
-    const auto conditions = status->value.FindMember("conditions");
-    if (conditions == status->value.MemberEnd() ||
-        !conditions->value.IsArray()) {
-      continue;
-    }
-    for (const auto& c : conditions->value.GetArray()) {
-      if (!c.IsObject()) continue;
-      auto field = [&](const char* name) -> std::string_view {
-        const auto it = c.FindMember(name);
-        return it != c.MemberEnd() && it->value.IsString()
-                   ? std::string_view(it->value.GetString(),
-                                      it->value.GetStringLength())
-                   : std::string_view();
-      };
-      if (field("type") == "PodScheduled" && field("status") == "False" &&
-          field("reason") == "Unschedulable") {
-        ++count;
-        break;
-      }
-    }
-  }
-  return count;
+  if (reply.code != 200) return 0;
+  auto page = ksched::client::DecodeListPage<ksched::api::Pod>(reply.body);
+  if (!page.ok()) return 0;
+  return static_cast<int>(std::count_if(
+      page->items.begin(), page->items.end(), [](const ksched::api::Pod& p) {
+        return p.spec.node_name.empty() &&
+               std::any_of(
+                   p.status.conditions.begin(), p.status.conditions.end(),
+                   [](const ksched::api::PodCondition& c) {
+                     return c.type == ksched::api::kPodScheduled &&
+                            c.status == "False" && c.reason == "Unschedulable";
+                   });
+      }));
 }
 
 }  // namespace
