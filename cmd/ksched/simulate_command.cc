@@ -573,7 +573,7 @@ int RunSimulate(const std::vector<std::string>& args,
   if (output == "table") {
     std::cout << simulator::RenderTable(*result);
   } else if (output == "json") {
-    std::cout << simulator::RenderJson(*result);
+    simulator::WriteJson(*result, std::cout);
   } else if (output == "html") {
     std::cout << simulator::RenderHtml(
         *result, {.title = "ksched simulate", .source = cluster_path});

@@ -1033,6 +1033,11 @@ void Scheduler::Stop() {
 
 void Scheduler::WaitForBindings() { binding_pool_->Drain(); }
 
+void Scheduler::ReleaseSnapshot() {
+  std::lock_guard<std::mutex> lock(cycle_mu_);
+  snapshot_ = framework::Snapshot();
+}
+
 bool Scheduler::WaitForBindings(std::chrono::steady_clock::duration bound) {
   if (binding_pool_->DrainFor(bound)) return true;
   binding_pool_->AbandonQueued();

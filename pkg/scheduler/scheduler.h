@@ -175,6 +175,10 @@ class Scheduler {
   // "ns/group" -> its members held at Permit now.
   std::map<std::string, int32_t> WaitingByPodGroup();
 
+  // Frees the snapshot of the cache that cycles read, for a caller done
+  // scheduling that reads the cache itself (simulate's report). A later
+  // cycle would build it anew from the cache.
+  void ReleaseSnapshot();
   cache::Cache& cache() { return *cache_; }
   queue::SchedulingQueue& queue() { return *queue_; }
   // Nodes that passed filtering on an answer kept from an earlier cycle.

@@ -489,6 +489,33 @@ TEST_F(SchedulerTest, AssumedPodsCountForTheNextCycle) {
   EXPECT_EQ(api_.Binds().size(), 2u);
 }
 
+// A released snapshot is built anew from the cache by the next cycle:
+// the pods placed before still count, and new nodes are seen.
+TEST_F(SchedulerTest, ACycleAfterReleaseSnapshotReadsTheWholeCache) {
+  ASSERT_TRUE(Start());
+  AddNode("n1", "2");
+  AddPod(Pending("a", "1500m"));
+  ASSERT_TRUE(sched_->ScheduleOne());
+  sched_->ReleaseSnapshot();
+  AddPod(Pending("b", "1500m"));
+  ASSERT_TRUE(sched_->ScheduleOne());
+  std::vector<AttemptOutcome> outcomes = Outcomes();
+  ASSERT_EQ(outcomes.size(), 2u);
+  EXPECT_EQ(outcomes[0].result, AttemptOutcome::Result::kScheduled);
+  // a still holds 1500m of n1's 2 CPUs in the rebuilt snapshot.
+  EXPECT_NE(outcomes[1].result, AttemptOutcome::Result::kScheduled);
+
+  sched_->ReleaseSnapshot();
+  AddNode("n2", "2");
+  AddPod(Pending("c", "1500m"));
+  ASSERT_TRUE(sched_->ScheduleOne());
+  outcomes = Outcomes();
+  ASSERT_EQ(outcomes.size(), 3u);
+  EXPECT_EQ(outcomes[2].result, AttemptOutcome::Result::kScheduled);
+  EXPECT_EQ(outcomes[2].node, "n2");
+  EXPECT_EQ(RequestedMilliCpu("n1"), 1500);
+}
+
 // The binding cycle runs on the pool: the loop goes on to the next pod
 // while a binding is still in PreBind.
 TEST_F(SchedulerTest, BindingWorkersBindOffTheSchedulingThread) {

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <map>
+#include <ostream>
 #include <sstream>
+#include <string_view>
 
 #include "pkg/api/resource_names.h"
 #include "pkg/explain/render.h"
@@ -686,9 +689,23 @@ void WritePreempted(JsonWriter& w, const SimulationResult& r) {
   w.EndArray();
 }
 
-std::string RenderJson(const SimulationResult& r) {
+namespace {
+
+// What RenderJson and WriteJson share: the report is written into a small
+// buffer that `drain` empties between pods and between nodes, so a report
+// of 100,000 nodes never exists whole in memory when it goes to a stream.
+// (The writer keeps only its nesting; emptying its buffer between values
+// leaves the document intact.)
+void WriteJsonReport(const SimulationResult& r,
+                     const std::function<void(std::string_view)>& drain) {
+  constexpr size_t kDrainAt = 1 << 16;
   rapidjson::StringBuffer buffer;
   rapidjson::Writer<rapidjson::StringBuffer> w(buffer);
+  auto drain_if_full = [&] {
+    if (buffer.GetSize() < kDrainAt) return;
+    drain(std::string_view(buffer.GetString(), buffer.GetSize()));
+    buffer.Clear();
+  };
   w.StartObject();
   w.Key("pods");
   w.StartArray();
@@ -718,6 +735,7 @@ std::string RenderJson(const SimulationResult& r) {
       explain::WriteJson(w, *p.explanation, *p.record);
     }
     w.EndObject();
+    drain_if_full();
   }
   w.EndArray();
   WritePlanOutcomes(w, r);
@@ -763,6 +781,7 @@ std::string RenderJson(const SimulationResult& r) {
       w.EndArray();
     }
     w.EndObject();
+    drain_if_full();
   }
   w.EndArray();
   WritePreempted(w, r);
@@ -786,7 +805,22 @@ std::string RenderJson(const SimulationResult& r) {
   }
   w.EndArray();
   w.EndObject();
-  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+  buffer.Put('\n');
+  drain(std::string_view(buffer.GetString(), buffer.GetSize()));
+}
+
+}  // namespace
+
+std::string RenderJson(const SimulationResult& r) {
+  std::string out;
+  WriteJsonReport(r, [&](std::string_view part) { out.append(part); });
+  return out;
+}
+
+void WriteJson(const SimulationResult& r, std::ostream& out) {
+  WriteJsonReport(r, [&](std::string_view part) {
+    out.write(part.data(), static_cast<std::streamsize>(part.size()));
+  });
 }
 
 std::string PrimaryReasonKey(const std::string& message,

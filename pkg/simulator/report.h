@@ -2,6 +2,7 @@
 // object whose field names are a stable interface).
 #pragma once
 
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,9 @@ std::string RenderTable(const SimulationResult& result);
 //  "preempted": [{"namespace", "name", "node", "preemptedBy"}],
 //  "pendingReasons": [{"reason", "pods"}] (PendingReasons)}
 std::string RenderJson(const SimulationResult& result);
+// The same report written to `out` as it is made: a large one is never
+// held whole in memory.
+void WriteJson(const SimulationResult& result, std::ostream& out);
 
 // The reason that kept an unschedulable pod from the most nodes, from its
 // message: "Insufficient cpu" out of "0/7 nodes are available: 1 node(s)

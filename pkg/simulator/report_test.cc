@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
+#include <streambuf>
 #include <string>
+#include <vector>
 
 #include "pkg/simulator/report_html.h"
 #include "pkg/util/json.h"
@@ -224,5 +227,65 @@ TEST(RenderHtmlTest, TextFromTheInputCannotEndTheScriptOrTheTitle) {
   EXPECT_EQ(page.find("src="), std::string::npos) << "loads nothing";
 }
 
+namespace streamed {
+
+// Records each write the report makes to its stream.
+class ChunkRecorder : public std::streambuf {
+ public:
+  std::string text;
+  std::vector<size_t> chunks;
+
+ protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    text.append(s, static_cast<size_t>(n));
+    chunks.push_back(static_cast<size_t>(n));
+    return n;
+  }
+  int_type overflow(int_type c) override {
+    if (c != traits_type::eof()) xsputn(reinterpret_cast<const char*>(&c), 1);
+    return c;
+  }
+};
+
+TEST(WriteJsonTest, ALargeReportGoesOutInPiecesAndReadsAsRenderJsonWrites) {
+  SimulationResult r;
+  for (int i = 0; i < 3000; ++i) {
+    PodOutcome p;
+    p.ns = "default";
+    p.name = "pod-" + std::to_string(i);
+    p.node = "node-" + std::to_string(i % 1000);
+    p.profile = "ksched";
+    r.pods.push_back(std::move(p));
+  }
+  for (int i = 0; i < 3000; ++i) {
+    NodeSummary n;
+    n.name = "node-" + std::to_string(i);
+    n.allocatable.Set("cpu", *api::Quantity::Parse("16"));
+    n.requested.Set("cpu", *api::Quantity::Parse("3"));
+    n.pods = 3;
+    r.nodes.push_back(std::move(n));
+  }
+  ChunkRecorder recorder;
+  std::ostream out(&recorder);
+  WriteJson(r, out);
+
+  EXPECT_EQ(recorder.text, RenderJson(r));
+  // Well over a megabyte of report, never in one piece: each write is one
+  // buffer's worth (64 KiB, plus the pod or node that crossed it).
+  ASSERT_GT(recorder.text.size(), 300'000u);
+  EXPECT_GT(recorder.chunks.size(), 4u);
+  for (size_t chunk : recorder.chunks) EXPECT_LT(chunk, 70'000u);
+
+  rapidjson::Document doc;
+  doc.Parse(recorder.text.data(), recorder.text.size());
+  ASSERT_FALSE(doc.HasParseError());
+  ASSERT_EQ(doc["pods"].Size(), 3000u);
+  ASSERT_EQ(doc["nodes"].Size(), 3000u);
+  EXPECT_STREQ(doc["pods"][2999]["name"].GetString(), "pod-2999");
+  EXPECT_STREQ(doc["nodes"][2999]["name"].GetString(), "node-2999");
+  EXPECT_EQ(recorder.text.back(), '\n');
+}
+
+}  // namespace streamed
 }  // namespace
 }  // namespace ksched::simulator
