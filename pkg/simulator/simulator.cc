@@ -565,14 +565,23 @@ util::Result<SimulationResult> SimulateFrom(
     std::vector<api::Pod>().swap(movable->pods);
   }
   std::vector<std::string> pending;
-  std::map<std::string, api::ResourceList> requested_before;
-  std::map<std::string, int> pods_before;
+  // What each node (by its place in the file) had before the pending pods:
+  // kept as the cache counts it, and made a ResourceList only for the
+  // report, so it costs little while the cycles run.
+  struct Before {
+    framework::Resource requested;
+    int pods = 0;
+    bool seen = false;  // else the node joined later: nothing before
+  };
+  std::vector<Before> before(node_order.size());
   for (int pass = 0; pass < 2; ++pass) {
     if (pass == 1) {
       // The input's running pods are all in: what each node had before.
       s.cache().ForEachNodeInfo([&](const NodeInfo& info) {
-        requested_before[info.name()] = Requested(info.requested());
-        pods_before[info.name()] = static_cast<int>(info.pods().size());
+        if (auto it = position.find(info.name()); it != position.end()) {
+          before[it->second] = {info.requested(),
+                                static_cast<int>(info.pods().size()), true};
+        }
       });
     }
     for (size_t index : order_in_file) {
@@ -921,8 +930,10 @@ util::Result<SimulationResult> SimulateFrom(
     const std::string& name = node_order[i];
     NodeSummary& n = nodes[kept++];
     if (&n != &nodes[i]) n = std::move(nodes[i]);
-    n.requested_before = std::move(requested_before[name]);
-    n.pods_before = pods_before[name];
+    if (before[i].seen) {
+      n.requested_before = Requested(before[i].requested);
+      n.pods_before = before[i].pods;
+    }
     n.devices = std::move(devices[name]);
   }
   nodes.resize(kept);
