@@ -364,8 +364,8 @@ struct PodStatus {
   // The claims generated from the spec's resourceClaimTemplateName entries.
   std::vector<PodResourceClaimStatus> resource_claim_statuses;
   // The claim the scheduler made for the pod's extended resources backed
-  // by DRA.
-  std::optional<PodExtendedResourceClaimStatus> extended_resource_claim_status;
+  // by DRA. Boxed, as almost no pod has one (56 bytes a pod otherwise).
+  Box<PodExtendedResourceClaimStatus> extended_resource_claim_status;
   friend bool operator==(const PodStatus&, const PodStatus&) = default;
 };
 

@@ -197,7 +197,6 @@ void PodInfo::SetFacts(const api::Pod& pod) {
   uid_ = meta.uid;
   resource_version_ = meta.resource_version;
   start_time_ = pod.status.start_time;
-  deletion_timestamp_ = meta.deletion_timestamp;
   node_name_ = pod.spec.node_name;
   priority_ = pod.spec.priority.value_or(0);
   has_priority_ = pod.spec.priority.has_value();
@@ -205,41 +204,55 @@ void PodInfo::SetFacts(const api::Pod& pod) {
   with_affinity_ = a != nullptr && (a->pod_affinity || a->pod_anti_affinity);
   with_required_anti_affinity_ = a != nullptr && a->pod_anti_affinity &&
                                  !a->pod_anti_affinity->required.empty();
-  disruption_target_.reset();
+  Rare rare;
+  rare.deletion_timestamp = meta.deletion_timestamp;
   for (const api::PodCondition& c : pod.status.conditions) {
     // The first one counts, as preemption reads the list.
-    if (c.type == api::kPodDisruptionTarget && !disruption_target_) {
-      disruption_target_ = c;
+    if (c.type == api::kPodDisruptionTarget && !rare.disruption_target) {
+      rare.disruption_target = c;
     }
   }
-  host_ports_.clear();
   for (const api::ContainerPort* port : HostPortsOf(pod)) {
-    host_ports_.push_back(*port);
+    rare.host_ports.push_back(*port);
   }
-  host_ports_.shrink_to_fit();
-  claim_names_.clear();
+  rare.host_ports.shrink_to_fit();
   for (const api::Volume& v : pod.spec.volumes) {
     if (v.persistent_volume_claim) {
-      claim_names_.push_back(v.persistent_volume_claim->claim_name);
+      rare.claim_names.push_back(v.persistent_volume_claim->claim_name);
     }
   }
-  claim_names_.shrink_to_fit();
-  storage_volumes_.reset();
+  rare.claim_names.shrink_to_fit();
   for (const api::Volume& v : pod.spec.volumes) {
     const api::InTreeVolumeSources& t = v.in_tree;
     const bool in_tree = t.gce_persistent_disk || t.aws_elastic_block_store ||
                          t.rbd || t.iscsi || t.cinder || t.azure_disk ||
                          t.azure_file || t.vsphere_volume || t.portworx_volume;
     if (v.persistent_volume_claim || v.ephemeral || in_tree) {
-      if (!storage_volumes_) storage_volumes_.emplace();
-      storage_volumes_->push_back(v);
+      rare.storage_volumes.push_back(v);
     }
+  }
+  if (rare.deletion_timestamp || rare.disruption_target ||
+      !rare.host_ports.empty() || !rare.claim_names.empty() ||
+      !rare.storage_volumes.empty()) {
+    rare_ = api::Box<Rare>(std::move(rare));
+  } else {
+    rare_.reset();
   }
 }
 
 const std::vector<api::Volume>& PodInfo::storage_volumes() const {
   static const std::vector<api::Volume> kNone;
-  return storage_volumes_ ? *storage_volumes_ : kNone;
+  return rare_ ? rare_->storage_volumes : kNone;
+}
+
+const std::vector<api::ContainerPort>& PodInfo::NoHostPorts() {
+  static const std::vector<api::ContainerPort> kNone;
+  return kNone;
+}
+
+const std::vector<std::string>& PodInfo::NoClaimNames() {
+  static const std::vector<std::string> kNone;
+  return kNone;
 }
 
 PodInfoPtr PodInfo::Create(std::shared_ptr<const api::Pod> pod,
@@ -299,10 +312,12 @@ api::Pod PodInfo::ToPod() const {
   pod.metadata.resource_version = resource_version_;
   pod.metadata.labels = *labels_;
   pod.status.start_time = start_time_;
-  pod.metadata.deletion_timestamp = deletion_timestamp_;
+  if (rare_) pod.metadata.deletion_timestamp = rare_->deletion_timestamp;
   pod.spec.node_name = node_name_;
   if (has_priority_) pod.spec.priority = priority_;
-  if (disruption_target_) pod.status.conditions.push_back(*disruption_target_);
+  if (const api::PodCondition* c = disruption_target()) {
+    pod.status.conditions.push_back(*c);
+  }
   return pod;
 }
 

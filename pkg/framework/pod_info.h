@@ -102,19 +102,24 @@ class PodInfo {
   // status.startTime: unset until the kubelet starts the pod.
   const std::optional<api::Time>& start_time() const { return start_time_; }
   // Set once the pod is being deleted (it still runs until it is gone).
-  bool terminating() const { return deletion_timestamp_.has_value(); }
+  bool terminating() const {
+    return rare_ && rare_->deletion_timestamp.has_value();
+  }
   // spec.priority; 0 when unset, as the admission plugin would resolve it.
   int32_t priority() const { return priority_; }
   // The DisruptionTarget condition, which preemption reads and sets.
   const api::PodCondition* disruption_target() const {
-    return disruption_target_.get();
+    return rare_ && rare_->disruption_target ? &*rare_->disruption_target
+                                             : nullptr;
   }
   // Container ports with a hostPort, as NodePorts accounts them.
   const std::vector<api::ContainerPort>& host_ports() const {
-    return host_ports_;
+    return rare_ ? rare_->host_ports : NoHostPorts();
   }
   // The claims of persistentVolumeClaim volumes, in the pod's namespace.
-  const std::vector<std::string>& claim_names() const { return claim_names_; }
+  const std::vector<std::string>& claim_names() const {
+    return rare_ ? rare_->claim_names : NoClaimNames();
+  }
   // The volumes the volume plugins look at on a node: claims, generic
   // ephemeral volumes and in-tree disks (config maps, secrets and projected
   // tokens are left out).
@@ -139,6 +144,18 @@ class PodInfo {
   // Everything but the labels.
   void SetFacts(const api::Pod& pod);
 
+  // What few pods have, boxed together: held inline, these would cost
+  // every running pod 72 bytes more.
+  struct Rare {
+    std::optional<api::Time> deletion_timestamp;
+    std::optional<api::PodCondition> disruption_target;
+    std::vector<api::ContainerPort> host_ports;
+    std::vector<std::string> claim_names;
+    std::vector<api::Volume> storage_volumes;
+  };
+  static const std::vector<api::ContainerPort>& NoHostPorts();
+  static const std::vector<std::string>& NoClaimNames();
+
   // Null for bound pods.
   std::shared_ptr<const api::Pod> pod_;
   std::string name_;
@@ -150,16 +167,11 @@ class PodInfo {
   // workload when bound and interned.
   std::shared_ptr<const api::StringMap> labels_;
   std::optional<api::Time> start_time_;
-  std::optional<api::Time> deletion_timestamp_;
   int32_t priority_ = 0;
   bool has_priority_ = false;
   bool with_affinity_ = false;
   bool with_required_anti_affinity_ = false;
-  api::Box<api::PodCondition> disruption_target_;
-  std::vector<api::ContainerPort> host_ports_;
-  std::vector<std::string> claim_names_;
-  // Empty for most pods, so boxed.
-  api::Box<std::vector<api::Volume>> storage_volumes_;
+  api::Box<Rare> rare_;  // null: none of it
   PodResource resource_;
   // Shared between versions of one pod; null: no pod (anti-)affinity.
   std::shared_ptr<const AffinityTerms> affinity_;

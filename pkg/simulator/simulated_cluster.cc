@@ -6,16 +6,23 @@ namespace ksched::simulator {
 
 using framework::Status;
 
+void SimulatedCluster::PutLocked(std::shared_ptr<const api::Pod> pod) {
+  const PodKey key = KeyOf(*pod);
+  // The old entry's key views the old pod: it goes with it, and the new
+  // entry views the new pod.
+  pods_.erase(key);
+  pods_.emplace(key, std::move(pod));
+}
+
 void SimulatedCluster::StorePod(std::shared_ptr<const api::Pod> pod) {
   std::lock_guard<std::mutex> lock(mu_);
-  std::string key = Key(pod->metadata.ns, pod->metadata.name);
-  pods_[std::move(key)] = std::move(pod);
+  PutLocked(std::move(pod));
 }
 
 std::shared_ptr<const api::Pod> SimulatedCluster::GetPod(
     const std::string& ns, const std::string& name) const {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = pods_.find(Key(ns, name));
+  auto it = pods_.find(PodKey{ns, name});
   return it == pods_.end() ? nullptr : it->second;
 }
 
@@ -30,7 +37,7 @@ void SimulatedCluster::Replace(std::shared_ptr<const api::Pod> old_pod,
                                std::shared_ptr<const api::Pod> new_pod) {
   {
     std::lock_guard<std::mutex> lock(mu_);
-    pods_[Key(new_pod->metadata.ns, new_pod->metadata.name)] = new_pod;
+    PutLocked(new_pod);
   }
   // Delivered without holding the lock: the scheduler may write back.
   if (scheduler_ != nullptr) scheduler_->OnPodUpdate(old_pod, new_pod);
@@ -78,7 +85,7 @@ Status SimulatedCluster::UpdatePodStatus(
   }
   if (update.extended_resource_claim_status) {
     next->status.extended_resource_claim_status =
-        update.extended_resource_claim_status;
+        *update.extended_resource_claim_status;
   }
   next->metadata.resource_version = std::to_string(++resource_version_);
   Replace(current, next);
@@ -108,7 +115,7 @@ Status SimulatedCluster::DeletePod(const api::Pod& pod) {
   std::shared_ptr<const api::Pod> removed;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    auto it = pods_.find(Key(pod.metadata.ns, pod.metadata.name));
+    auto it = pods_.find(KeyOf(pod));
     if (it == pods_.end() || it->second->metadata.uid != pod.metadata.uid) {
       return Status::Error("pods \"" + pod.metadata.name + "\" not found");
     }

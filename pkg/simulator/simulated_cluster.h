@@ -10,6 +10,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "pkg/api/node.h"
@@ -65,6 +67,7 @@ class SimulatedCluster final : public framework::Binder,
   void StorePod(std::shared_ptr<const api::Pod> pod);
   std::shared_ptr<const api::Pod> GetPod(const std::string& ns,
                                          const std::string& name) const;
+  // In no particular order.
   std::vector<std::shared_ptr<const api::Pod>> Pods() const;
 
   // framework::Binder: a v1.Binding as the API server checks it.
@@ -101,6 +104,27 @@ class SimulatedCluster final : public framework::Binder,
   static std::string Key(const std::string& ns, const std::string& name) {
     return ns + "/" + name;
   }
+  // A stored pod's namespace and name as views of the pod's own strings:
+  // the index of 300,000 pods holds no copy of them. An entry is keyed
+  // anew whenever its pod is replaced.
+  struct PodKey {
+    std::string_view ns;
+    std::string_view name;
+    friend bool operator==(const PodKey&, const PodKey&) = default;
+  };
+  struct PodKeyHash {
+    size_t operator()(const PodKey& key) const {
+      const size_t h = std::hash<std::string_view>()(key.ns);
+      return h ^ (std::hash<std::string_view>()(key.name) + 0x9e3779b97f4a7c15 +
+                  (h << 6) + (h >> 2));
+    }
+  };
+  static PodKey KeyOf(const api::Pod& pod) {
+    return {pod.metadata.ns, pod.metadata.name};
+  }
+  // Stores `pod` under its own name, in place of any pod of that name.
+  // Expects mu_ held.
+  void PutLocked(std::shared_ptr<const api::Pod> pod);
   // Replaces a stored pod and tells the scheduler.
   void Replace(std::shared_ptr<const api::Pod> old_pod,
                std::shared_ptr<const api::Pod> new_pod);
@@ -121,7 +145,7 @@ class SimulatedCluster final : public framework::Binder,
   framework::InMemoryClusterObjects& objects_;
   scheduler::Scheduler* scheduler_ = nullptr;
   mutable std::mutex mu_;
-  std::map<std::string, std::shared_ptr<const api::Pod>> pods_;
+  std::unordered_map<PodKey, std::shared_ptr<const api::Pod>, PodKeyHash> pods_;
   std::map<std::string, std::shared_ptr<const api::ResourceClaim>> claims_;
   dra::DraManager* dra_ = nullptr;
   std::vector<Preemption> preemptions_;
