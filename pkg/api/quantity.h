@@ -73,7 +73,10 @@ class Quantity {
   }
 
  private:
-  __int128 nano_ = 0;
+  // Aligned to 8 rather than 16 (the compiler reads it as two words): 24
+  // bytes a quantity instead of 32, in every resource list of every pod
+  // and node.
+  __int128 nano_ __attribute__((packed, aligned(8))) = 0;
   Format format_ = Format::kDecimalSI;
 };
 
