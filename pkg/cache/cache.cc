@@ -322,11 +322,16 @@ void Cache::ForEachNodeInfo(
 
 framework::NodeInfoPtr Cache::CopyForSnapshot(
     const framework::NodeInfo& info) const {
-  auto copy = std::make_shared<framework::NodeInfo>(info);
+  return std::make_shared<framework::NodeInfo>(SnapshotCopyOf(info));
+}
+
+framework::NodeInfo Cache::SnapshotCopyOf(
+    const framework::NodeInfo& info) const {
+  framework::NodeInfo copy(info);
   // Counts as of the copy, as kube's NodeInfo.Snapshot() reads them; a
   // NodeInfo the snapshot does not recopy keeps its older counts.
   if (info.node() != nullptr) {
-    copy->set_image_states(images_.Summaries(*info.node()));
+    copy.set_image_states(images_.Summaries(*info.node()));
   }
   return copy;
 }

@@ -152,9 +152,13 @@ class Cache {
   // `pod` must be the PodInfo the cache holds (it names the node it is on).
   util::Result<void> RemovePodLocked(framework::PodInfoPtr pod);
   framework::NodeInfoPtr CopyForSnapshot(const framework::NodeInfo& info) const;
+  framework::NodeInfo SnapshotCopyOf(const framework::NodeInfo& info) const;
   // UpdateSnapshot's helpers (snapshot_update.cc).
   void RefreshLists(framework::Snapshot* snapshot, bool all) const;
   void RebuildSnapshot(framework::Snapshot* snapshot) const;
+  // Fills an empty snapshot of a large cluster: every NodeInfo copied once,
+  // into one block in the order passes walk (what Compact would make).
+  void FillSnapshotInBlock(framework::Snapshot* snapshot) const;
 
   const util::Clock& clock_;
   const std::chrono::nanoseconds ttl_;

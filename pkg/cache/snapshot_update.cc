@@ -16,10 +16,16 @@ util::Result<void> Cache::UpdateSnapshot(framework::Snapshot* snapshot) {
   // An affinity list must be rebuilt when a node joined or left it.
   bool affinity_lists = false;
 
+  // An empty snapshot of a large cluster (the first, or one released) is
+  // filled whole, in one block; the loop below then has nothing to add.
+  const bool whole = snapshot->num_node_infos() == 0 &&
+                     tree_.num_nodes() >= framework::Snapshot::kMinCompactNodes;
+  if (whole) FillSnapshotInBlock(snapshot);
+
   // The list is ordered by recency: everything past the first entry the
   // snapshot has seen is already in it.
   for (const NodeEntry& entry : list_) {
-    if (entry.info.generation() <= seen) break;
+    if (whole || entry.info.generation() <= seen) break;
     // Node-less NodeInfos (pods of a removed or not yet seen node) are not
     // schedulable and never enter a snapshot.
     if (entry.info.node() == nullptr) continue;
@@ -72,6 +78,20 @@ void Cache::RefreshLists(framework::Snapshot* snapshot, bool all) const {
   } else {
     snapshot->RebuildAffinityLists();
   }
+}
+
+void Cache::FillSnapshotInBlock(framework::Snapshot* snapshot) const {
+  const std::vector<std::string> order = tree_.List();
+  auto block = std::make_shared<std::vector<framework::NodeInfo>>();
+  block->reserve(order.size());
+  for (const std::string& name : order) {
+    auto it = nodes_.find(std::string_view(name));
+    if (it == nodes_.end() || it->second->info.node() == nullptr) continue;
+    block->push_back(SnapshotCopyOf(it->second->info));
+  }
+  snapshot->ResetInBlock(std::move(block));
+  snapshot->RebuildLists(order);
+  snapshot->set_node_order_version(tree_.version());
 }
 
 void Cache::RebuildSnapshot(framework::Snapshot* snapshot) const {

@@ -495,7 +495,8 @@ TEST_F(SnapshotUpdateTest, MemoisedCountsSurviveOnlyOnUnchangedNodes) {
   EXPECT_EQ(by_hand.pod_count_keys(), nullptr);
 }
 
-// A large snapshot lays its NodeInfos out in list order (Snapshot::Compact):
+// A large snapshot lays its NodeInfos out in list order (an empty one is
+// filled in one block, Cache::FillSnapshotInBlock; later, Snapshot::Compact):
 // the copies stand for the nodes everywhere, equal to what the cache has,
 // and a changed node later arrives as a fresh copy as before.
 TEST_F(SnapshotUpdateTest, LargeSnapshotsAreLaidOutInListOrder) {

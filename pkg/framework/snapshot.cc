@@ -7,6 +7,14 @@ void Snapshot::Reset(std::vector<NodeInfoPtr> nodes) {
   RebuildIndexes();
 }
 
+void Snapshot::ResetInBlock(std::shared_ptr<std::vector<NodeInfo>> block) {
+  std::vector<NodeInfoPtr> nodes;
+  nodes.reserve(block->size());
+  for (NodeInfo& info : *block) nodes.emplace_back(block, &info);
+  upserted_since_compact_ = 0;
+  Reset(std::move(nodes));
+}
+
 void Snapshot::RebuildIndexes() {
   generations_.clear();
   for (const NodeInfoPtr& n : nodes_) generations_.push_back(n->generation());
@@ -162,9 +170,7 @@ void Snapshot::RebuildAffinityLists() {
 }
 
 bool Snapshot::ShouldCompact() const {
-  // Below this the NodeInfos of a pass fit in the core's own caches.
-  constexpr size_t kMinNodes = 2048;
-  return nodes_.size() >= kMinNodes &&
+  return nodes_.size() >= kMinCompactNodes &&
          upserted_since_compact_ >= nodes_.size() / 4;
 }
 
