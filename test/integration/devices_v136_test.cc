@@ -50,6 +50,9 @@ class DevicesV136Test : public ClusterTestBase {
   // Every object of a recorded manifest; pods are ours (schedulerName).
   void CreateManifest(const std::string& file) {
     std::ifstream in(kManifests + file);
+    // Unread, the manifest would be empty YAML: nothing created, and the
+    // test failing much later on a wait that names something else.
+    ASSERT_TRUE(in.is_open()) << "cannot read " << kManifests + file;
     std::stringstream text;
     text << in.rdbuf();
     auto docs = api::YamlToJson(text.str());

@@ -36,6 +36,9 @@ class DraTest : public ClusterTestBase {
   // Creates every object of a recorded manifest file.
   void CreateManifest(const std::string& file) {
     std::ifstream in(kManifests + file);
+    // Unread, the manifest would be empty YAML: nothing created, and the
+    // test failing much later on a wait that names something else.
+    ASSERT_TRUE(in.is_open()) << "cannot read " << kManifests + file;
     std::stringstream text;
     text << in.rdbuf();
     auto docs = api::YamlToJson(text.str());
