@@ -134,6 +134,21 @@ std::unique_ptr<const CountCheck> Allocator::MakeCountCheck(
   return CountCheck::Make(*this, claims);
 }
 
+std::shared_ptr<const std::vector<std::string_view>> Allocator::NodesThatMayFit(
+    const CountCheck& check) const {
+  if (!slices_->ClusterWideSlices().empty()) return nullptr;
+  // What a node without slices of its own sees (no slice names the empty
+  // node name): the pools Allocate counts for each such node.
+  static const api::Node kWithoutSlices;
+  auto pools = PoolsForNode(*slices_, kWithoutSlices, "",
+                            features_.partitionable_devices);
+  if (!pools || check.Check(**pools) != CountCheck::Verdict::kNoFit) {
+    return nullptr;
+  }
+  return std::shared_ptr<const std::vector<std::string_view>>(
+      slices_, &slices_->NodesWithSlices());
+}
+
 std::string Allocator::Diagnose(
     const api::Node& node,
     std::span<const api::ResourceClaim* const> claims) const {

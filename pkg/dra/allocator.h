@@ -169,6 +169,17 @@ class Allocator {
   std::unique_ptr<const CountCheck> MakeCountCheck(
       std::span<const api::ResourceClaim* const> claims) const;
 
+  // The only nodes the claims of `check` (made by MakeCountCheck) might fit
+  // on: those with slices of their own, when no slice selects nodes by
+  // anything but name (so every other node sees the same pools) and
+  // counting finds too few free matching devices in those pools (Allocate
+  // with `check` then answers kNoFit on every other node, never an
+  // error). Null when any node might. The list lives as long as the
+  // returned pointer, which is the same from cycle to cycle while the
+  // slices do not change.
+  std::shared_ptr<const std::vector<std::string_view>> NodesThatMayFit(
+      const CountCheck& check) const;
+
   // Why the claims do not fit on `node`, for people (explain): the first
   // request that lacks devices ("claim ml/train, request gpu: 1 of 8
   // matching devices free, 2 needed"), or, when each request alone could

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <random>
@@ -163,6 +164,67 @@ TEST(CountCheckTest, AnswersAsTheSearchOnRandomClusters) {
   EXPECT_GT(errors, 50);
   std::printf("verdicts: %d without a search, %d fit, %d searched; %d errors\n",
               verdicts[0], verdicts[1], verdicts[2], errors);
+}
+
+// NodesThatMayFit against the search: on a node it leaves out, the search
+// (without the count check) cannot allocate the claims either, and never
+// fails with an error there; every node it may keep is one with slices of
+// its own.
+TEST(CountCheckTest, NodesLeftOutAreOnesTheSearchCannotAllocateOn) {
+  std::mt19937 rng(20261130);
+  int listed = 0;
+  int left_out_checked = 0;
+  const api::Node nodes[] = {Node(kNode1, kRegion1), Node(kNode2, kRegion1),
+                             Node("node-without-slices", kRegion1)};
+  for (int i = 0; i < 3000; ++i) {
+    SCOPED_TRACE("case " + std::to_string(i));
+    const RandomCase c = MakeCase(rng);
+    std::vector<const api::ResourceClaim*> claims;
+    for (const WrapClaim& claim : c.claims) claims.push_back(&claim);
+    std::unique_ptr<Allocator> allocator = MakeAllocator(c);
+    std::unique_ptr<const CountCheck> check = allocator->MakeCountCheck(claims);
+    ASSERT_NE(check, nullptr);
+    auto may_fit = allocator->NodesThatMayFit(*check);
+    bool all_nodes_slice = false;
+    for (const api::ResourceSlice& s : c.slices) {
+      all_nodes_slice |= s.spec.all_nodes.value_or(false);
+    }
+    if (all_nodes_slice) {
+      // A slice every node sees: no node can be left out by name.
+      EXPECT_EQ(may_fit, nullptr);
+      continue;
+    }
+    if (may_fit == nullptr) continue;
+    ++listed;
+    for (std::string_view name : *may_fit) {
+      bool own = false;
+      for (const api::ResourceSlice& s : c.slices) {
+        own |= s.spec.node_name.value_or("") == name;
+      }
+      EXPECT_TRUE(own) << name;
+    }
+    AllocateLimits limits;
+    limits.build_results = false;
+    for (const api::Node& node : nodes) {
+      if (std::find(may_fit->begin(), may_fit->end(), node.metadata.name) !=
+          may_fit->end()) {
+        continue;
+      }
+      ++left_out_checked;
+      AllocateResult searched =
+          MakeAllocator(c)->Allocate(node, claims, limits);
+      EXPECT_EQ(searched.code, Code::kNoFit)
+          << node.metadata.name << ": " << searched.message;
+      AllocateResult counted = allocator->Allocate(node, node.metadata.name,
+                                                   claims, limits, check.get());
+      EXPECT_EQ(counted.code, Code::kNoFit) << node.metadata.name;
+    }
+  }
+  // Enough cases give a list, and leave nodes out, to prove something.
+  EXPECT_GT(listed, 500);
+  EXPECT_GT(left_out_checked, 1000);
+  std::printf("%d claim sets had a candidate list; %d nodes left out checked\n",
+              listed, left_out_checked);
 }
 
 }  // namespace

@@ -192,6 +192,8 @@ SliceIndex::SliceIndex(
     }
   }
   devices_ = std::make_unique<DeviceCache[]>(num_devices_);
+  node_names_.reserve(nodes_.size());
+  for (const NodeSlices& node : nodes_) node_names_.push_back(node.name);
   if (!nodes_.empty()) {
     size_t slots = 2;
     while (slots < 2 * nodes_.size()) slots *= 2;

@@ -77,6 +77,12 @@ class SliceIndex {
   // Positions, ascending, of the slices that name `node` in spec.nodeName
   // (and have neither shared counters nor per-device node selection).
   std::span<const uint32_t> SlicesOnNode(std::string_view node) const;
+  // The nodes named by some slice's spec.nodeName (and listed by
+  // SlicesOnNode), in the order first seen: every other node sees only
+  // ClusterWideSlices and the counter pools.
+  const std::vector<std::string_view>& NodesWithSlices() const {
+    return node_names_;
+  }
   // Positions, ascending, of every other slice with devices: all-nodes,
   // node-selector and per-device slices (and those of unknown shape). Each
   // node looks at these; a cluster has few of them.
@@ -177,6 +183,7 @@ class SliceIndex {
   // std::unordered_map lookup costs a division per bucket step.
   const NodeSlices* FindNode(std::string_view name) const;
   std::deque<NodeSlices> nodes_;
+  std::vector<std::string_view> node_names_;  // nodes_' names
   struct NodeSlot {
     size_t hash = 0;
     const NodeSlices* node = nullptr;  // null: empty

@@ -92,6 +92,32 @@ class FilterPlugin : public virtual Plugin {
  public:
   virtual Status Filter(const CycleState& state, const PodInfo& pod,
                         const NodeInfo& node) const = 0;
+  // Whether an error (not a rejection) from this plugin's Filter depends on
+  // the cycle state alone, never on which node (with its Node) is asked: a
+  // missing PreFilter state, say, but not a lookup made for the node. Only
+  // then may a later plugin's FilterCandidates stand for this plugin's
+  // verdict on the nodes it leaves out (see FilterCandidatesPlugin).
+  virtual bool FilterErrorsAreCycleWide() const { return false; }
+};
+
+// Node names, as a FilterCandidatesPlugin gives them; the views stay valid
+// while the list is held.
+using NodeNames = std::vector<std::string_view>;
+
+// A Filter plugin that can name, after its PreFilter, every node its Filter
+// might pass in this cycle: on any other node it rejects (never errs), so
+// the pod fits none of them whatever the plugins before it say. The
+// scheduler then rejects those nodes without filtering them, and works
+// out their statuses only when the pod fits nowhere and a failure has to
+// be explained (a GPU pod is refused by thousands of CPU-only nodes, one
+// by one, for a reason known once per cycle). Unlike a PreFilterResult it
+// changes no decision and no message.
+class FilterCandidatesPlugin : public virtual Plugin {
+ public:
+  // The candidates, or null when any node might pass. The same list (by
+  // address) across cycles lets the scheduler keep its positions.
+  virtual std::shared_ptr<const NodeNames> FilterCandidates(
+      const CycleState& state) const = 0;
 };
 
 class PostFilterPlugin : public virtual Plugin {

@@ -218,6 +218,11 @@ NodeInfoPtr Snapshot::GetPtr(std::string_view name) const {
   return it == slots_.end() ? nullptr : it->second.info;
 }
 
+int32_t Snapshot::PositionOf(std::string_view name) const {
+  auto it = slots_.find(name);
+  return it == slots_.end() ? -1 : it->second.pos;
+}
+
 bool Snapshot::IsPvcUsedByPods(std::string_view key) const {
   return pvc_users_.find(key) != pvc_users_.end();
 }

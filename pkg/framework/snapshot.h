@@ -50,6 +50,8 @@ class Snapshot {
   // nullptr when absent.
   const NodeInfo* Get(std::string_view name) const;
   NodeInfoPtr GetPtr(std::string_view name) const;
+  // Where the node of that name is in nodes(), or -1 when it is not listed.
+  int32_t PositionOf(std::string_view name) const;
   size_t size() const { return nodes_.size(); }
 
   // Whether any pod in the snapshot uses the PVC "namespace/claim".

@@ -87,6 +87,10 @@ struct Diagnosis {
   std::string post_filter_msg;
   // Nodes evaluated by filtering.
   int evaluated_nodes = 0;
+  // Nodes rejected because a FilterCandidatesPlugin left them out, without
+  // a status in node_to_status: statuses are worked out only for a pod
+  // that fits nowhere, so this is 0 whenever they are needed.
+  int unexplained_rejections = 0;
 };
 
 // "0/N nodes are available: 3 Insufficient cpu, 1 ... ." with the reasons

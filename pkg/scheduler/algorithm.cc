@@ -59,7 +59,8 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
     framework::Framework& fwk, const framework::CycleState& state,
     const framework::PodInfo& pod, const std::vector<NodeInfoPtr>& nodes,
     framework::Diagnosis* diagnosis, std::vector<NodeInfoPtr>* feasible,
-    std::string* error, NodeResultMemo* memo, std::vector<int32_t>* positions) {
+    std::string* error, NodeResultMemo* memo, std::vector<int32_t>* positions,
+    const std::vector<uint8_t>* candidates) {
   const int num_nodes = static_cast<int>(nodes.size());
   feasible->clear();
   if (positions != nullptr) positions->clear();
@@ -96,7 +97,8 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
     int position;
     Status status;
   };
-  enum Verdict : uint8_t { kUnseen = 0, kPassed, kFailed };
+  // kLeftOut: rejected because the candidates leave the node out.
+  enum Verdict : uint8_t { kUnseen = 0, kPassed, kFailed, kLeftOut };
   std::vector<uint8_t> verdicts(num_nodes, kUnseen);
   std::mutex mu;
   // Each chunk's rejections, in position order within the chunk: put in
@@ -126,6 +128,10 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
     };
     for (int i = begin; i < end; ++i) {
       const size_t position = (start + i) % nodes.size();
+      if (candidates != nullptr && !(*candidates)[position]) {
+        verdicts[i] = kLeftOut;
+        continue;
+      }
       // A node that passed at its generation passes: its NodeInfo is not
       // even loaded.
       if (memo != nullptr && memo->Passed(position)) {
@@ -179,6 +185,63 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
       positions->push_back(static_cast<int32_t>((start + i) % nodes.size()));
     }
     if (++kept == to_find) last_processed = i;
+  }
+  if (candidates != nullptr && first_error.empty()) {
+    if (kept == 0) {
+      // The pod fits nowhere: the nodes left out are filtered after all,
+      // so the diagnosis says what each plugin found there, as it would
+      // have without the candidates.
+      std::vector<Rejection> late;
+      for (int i = 0; i < num_nodes; ++i) {
+        if (verdicts[i] == kLeftOut) late.push_back({i, Status()});
+      }
+      fwk.parallelizer().UntilChunks(
+          static_cast<int>(late.size()), [&](int begin, int end) {
+            for (int k = begin; k < end; ++k) {
+              const framework::NodeInfo& node =
+                  *nodes[(start + late[k].position) % nodes.size()];
+              Status s = fwk.RunFilterPluginsWithNominatedPods(state, pod, node,
+                                                               nullptr);
+              if (s.IsRejected()) {
+                late[k].status = std::move(s);
+                continue;
+              }
+              std::lock_guard<std::mutex> lock(mu);
+              if (first_error.empty()) {
+                // A plugin broke FilterCandidates' promise: say so rather
+                // than reject a node that passes.
+                first_error = s.code() == Code::kError
+                                  ? s.Message()
+                                  : "node " + node.name() +
+                                        " was left out of the filter "
+                                        "candidates but passes every filter";
+              }
+              return false;
+            }
+            return true;
+          });
+      if (!first_error.empty()) {
+        *error = first_error;
+        return false;
+      }
+      // One list in position order, as the chunks would have given it.
+      std::vector<Rejection> all = std::move(late);
+      for (ChunkRejections& chunk : rejections) {
+        for (Rejection& r : chunk.rejected) all.push_back(std::move(r));
+      }
+      std::sort(all.begin(), all.end(),
+                [](const Rejection& a, const Rejection& b) {
+                  return a.position < b.position;
+                });
+      rejections.clear();
+      rejections.push_back({0, std::move(all)});
+    } else {
+      int left_out = 0;
+      for (int i = 0; i <= last_processed; ++i)
+        left_out += verdicts[i] == kLeftOut;
+      diagnosis->unexplained_rejections += left_out;
+      candidate_rejections_ += left_out;
+    }
   }
   std::sort(rejections.begin(), rejections.end(),
             [](const ChunkRejections& a, const ChunkRejections& b) {
@@ -384,10 +447,19 @@ ScheduleResult SchedulingAlgorithm::Run(framework::Framework& fwk,
     if (m == nullptr) m = std::make_unique<NodeResultMemo>();
     if (m->StartFilter(fwk, state, pod, snapshot)) memo = m.get();
   }
+  // Nodes a plugin's candidates leave out are rejected unfiltered; a
+  // recorded cycle filters every node, to explain each.
+  const std::vector<uint8_t>* candidates = nullptr;
+  if (use_candidates_ && nodes == &all_nodes && state.recorder() == nullptr) {
+    candidates =
+        candidate_positions_.Update(fwk.FilterCandidates(state), snapshot);
+  }
   std::vector<int32_t> positions;
-  bool ok = FindNodesThatPassFilters(fwk, state, pod, *nodes, &diagnosis,
-                                     &feasible, &error, memo, &positions);
-  size_t processed = feasible.size() + diagnosis.node_to_status.size();
+  bool ok =
+      FindNodesThatPassFilters(fwk, state, pod, *nodes, &diagnosis, &feasible,
+                               &error, memo, &positions, candidates);
+  size_t processed = feasible.size() + diagnosis.node_to_status.size() +
+                     diagnosis.unexplained_rejections;
   next_start_node_index_ =
       (next_start_node_index_ + processed) % all_nodes.size();
   if (!ok) {
@@ -395,8 +467,7 @@ ScheduleResult SchedulingAlgorithm::Run(framework::Framework& fwk,
     result.error_message = error;
     return result;
   }
-  result.evaluated_nodes =
-      static_cast<int>(feasible.size() + diagnosis.node_to_status.size());
+  result.evaluated_nodes = static_cast<int>(processed);
   result.feasible_nodes = static_cast<int>(feasible.size());
   if (feasible.empty()) {
     result.kind = ScheduleResult::Kind::kNoFit;

@@ -3,6 +3,7 @@
 // and host selection (schedule_one.go's schedulePod and its helpers).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "pkg/framework/snapshot.h"
 #include "pkg/framework/types.h"
 #include "pkg/scheduler/batch.h"
+#include "pkg/scheduler/candidate_positions.h"
 #include "pkg/scheduler/node_result_memo.h"
 #include "pkg/util/random.h"
 
@@ -70,14 +72,27 @@ class SchedulingAlgorithm {
   // With `memo` (only when `nodes` are the snapshot's, whose positions it
   // keeps), nodes that passed before at their generation pass without
   // being filtered, and *positions gets each feasible node's position.
+  // With `candidates` (a flag per position of `nodes`, from the
+  // framework's FilterCandidates), an unflagged node is rejected without
+  // being filtered; its status is worked out only if no node passes, and
+  // until then it is counted in diagnosis->unexplained_rejections.
   bool FindNodesThatPassFilters(
       framework::Framework& fwk, const framework::CycleState& state,
       const framework::PodInfo& pod,
       const std::vector<framework::NodeInfoPtr>& nodes,
       framework::Diagnosis* diagnosis,
       std::vector<framework::NodeInfoPtr>* feasible, std::string* error,
-      NodeResultMemo* memo = nullptr,
-      std::vector<int32_t>* positions = nullptr);
+      NodeResultMemo* memo = nullptr, std::vector<int32_t>* positions = nullptr,
+      const std::vector<uint8_t>* candidates = nullptr);
+
+  // Whether FilterCandidates lists are used (on by default). Decisions and
+  // messages are the same either way: off is for tests that show it.
+  void set_use_filter_candidates(bool on) { use_candidates_ = on; }
+  // Nodes rejected on a FilterCandidates list without being filtered,
+  // over all cycles.
+  int64_t candidate_rejections() const {
+    return candidate_rejections_.load(std::memory_order_relaxed);
+  }
 
   // Picks the highest total score, ties broken uniformly at random.
   std::string SelectHost(
@@ -117,6 +132,9 @@ class SchedulingAlgorithm {
   std::map<std::string, std::unique_ptr<OpportunisticBatch>, std::less<>>
       batches_;  // by profile
   bool memoize_ = true;
+  bool use_candidates_ = true;
+  std::atomic<int64_t> candidate_rejections_{0};
+  CandidatePositions candidate_positions_;
   std::map<std::string, std::unique_ptr<NodeResultMemo>, std::less<>>
       memos_;  // by profile
 };

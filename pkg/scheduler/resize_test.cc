@@ -17,6 +17,7 @@
 #include "pkg/util/fake_clock.h"
 
 namespace ksched::scheduler {
+namespace resize_test_detail {
 namespace {
 
 using test::FakeApiServer;
@@ -168,4 +169,5 @@ TEST_F(ResizeTest, StatusIsNotReadAtV132) {
 }
 
 }  // namespace
+}  // namespace resize_test_detail
 }  // namespace ksched::scheduler

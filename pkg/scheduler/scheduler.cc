@@ -145,6 +145,7 @@ util::Result<std::unique_ptr<Scheduler>> Scheduler::Create(
   std::unique_ptr<Scheduler> s(new Scheduler(std::move(deps), cfg.parallelism,
                                              cfg.percentage_of_nodes_to_score));
   s->algorithm_.set_memoize_node_results(s->deps_.memoize_node_results);
+  s->algorithm_.set_use_filter_candidates(s->deps_.use_filter_candidates);
   if (s->deps_.features.Enabled(config::Feature::kOpportunisticBatching)) {
     s->algorithm_.EnableOpportunisticBatching(*s->deps_.clock,
                                               s->deps_.metrics);

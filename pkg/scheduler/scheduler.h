@@ -96,6 +96,10 @@ class Scheduler {
     // (node_result_memo.h). Decisions are the same either way; off is for
     // the tests that show it.
     bool memoize_node_results = true;
+    // Reject the nodes a Filter plugin's candidates leave out without
+    // filtering them (interface.h, FilterCandidatesPlugin). Decisions and
+    // messages are the same either way; off is for the tests that show it.
+    bool use_filter_candidates = true;
     // Called once per finished attempt (scheduling or binding failure,
     // successful bind), from the thread that finished it.
     std::function<void(const AttemptOutcome&)> on_attempt;
@@ -184,6 +188,10 @@ class Scheduler {
   // Nodes that passed filtering on an answer kept from an earlier cycle.
   int64_t memoized_filter_passes() const {
     return algorithm_.memoized_filter_passes();
+  }
+  // Nodes rejected on a Filter plugin's candidates without being filtered.
+  int64_t filter_candidate_rejections() const {
+    return algorithm_.candidate_rejections();
   }
   const ProfileMap& profiles() const { return profiles_; }
   framework::WaitingPods& waiting_pods() { return waiting_pods_; }

@@ -425,6 +425,7 @@ util::Result<SimulationResult> SimulateFrom(
   };
   deps.binding_workers = 0;  // bind inline: one deterministic sequence
   deps.memoize_node_results = options.memoize_node_results;
+  deps.use_filter_candidates = options.use_filter_candidates;
   deps.features = options.features;
   deps.dra = &dra;
   // The last recorded cycle of each explained pod; binding is inline, so a
@@ -752,6 +753,7 @@ util::Result<SimulationResult> SimulateFrom(
       [](framework::WaitingPod& w) { w.Reject("", "the simulation stopped"); });
   s.WaitForBindings();
   out.memoized_filter_passes = s.memoized_filter_passes();
+  out.filter_candidate_rejections = s.filter_candidate_rejections();
 
   ClaimsByKey claims_at_end;
   for (auto& claim : api_server.ResourceClaims()) {

@@ -241,6 +241,9 @@ struct SimulationResult {
   // Nodes that passed filtering on an answer kept from an earlier cycle
   // (scheduler/node_result_memo.h).
   int64_t memoized_filter_passes = 0;
+  // Nodes rejected on a Filter plugin's candidates without being filtered
+  // (a GPU pod's CPU-only nodes).
+  int64_t filter_candidate_rejections = 0;
   // Pending pods left alone because their schedulerName is not a profile.
   std::vector<std::string> other_scheduler_pods;
   std::vector<std::string> warnings;
@@ -274,6 +277,9 @@ struct SimulationOptions {
   // Keep node-local Filter and Score answers across cycles (the
   // scheduler's default); off only to show that decisions do not change.
   bool memoize_node_results = true;
+  // Reject the nodes a Filter plugin's candidates leave out unfiltered (the
+  // scheduler's default); off only to show that decisions do not change.
+  bool use_filter_candidates = true;
   // Feature gates and the version they emulate (kube-scheduler v1.35's
   // defaults unless --emulated-version or --feature-gates say otherwise).
   config::FeatureGates features;

@@ -219,8 +219,11 @@ util::Result<std::unique_ptr<Framework>> Framework::Create(
                 std::to_string(f->queue_sort_.size()));
   }
   if (f->bind_.empty()) return fail("at least one bind plugin is needed");
-  for (const FilterPlugin* pl : f->filter_)
+  for (const FilterPlugin* pl : f->filter_) {
     f->filter_names_.push_back(pl->Name());
+    f->filter_candidates_.push_back(
+        dynamic_cast<const FilterCandidatesPlugin*>(pl));
+  }
 
   // Score weights: an explicit Score entry wins over MultiPoint's; an unset
   // or zero weight means 1.
@@ -459,6 +462,24 @@ Status Framework::RunFilterPlugins(const CycleState& state, const PodInfo& pod,
     }
   }
   return Status();
+}
+
+std::shared_ptr<const NodeNames> Framework::FilterCandidates(
+    const CycleState& state) const {
+  const std::optional<uint64_t>& mask = state.filter_skip_mask();
+  for (size_t i = 0; i < filter_.size(); ++i) {
+    const FilterPlugin* pl = filter_[i];
+    const bool skipped = mask.has_value() && i < 64
+                             ? (*mask >> i) & 1
+                             : state.FilterSkipped(pl->Name());
+    if (skipped) continue;
+    if (const FilterCandidatesPlugin* naming = filter_candidates_[i]) {
+      if (auto names = naming->FilterCandidates(state)) return names;
+    }
+    // A node this plugin might fail with an error must be filtered.
+    if (!pl->FilterErrorsAreCycleWide()) return nullptr;
+  }
+  return nullptr;
 }
 
 void Framework::FlushFilterTimings(PluginTimings& timings) const {

@@ -235,6 +235,13 @@ class Framework final : public Handle {
                           const std::string& node);
 
   bool HasFilterPlugins() const { return !filter_.empty(); }
+  // After PreFilter: the nodes that might pass every Filter plugin, named
+  // by the first plugin in run order to give a FilterCandidates list
+  // (null: any node might). Plugins that run before it must have errors
+  // that are cycle-wide, so that a node it leaves out is rejected exactly
+  // as filtering it would decide.
+  std::shared_ptr<const NodeNames> FilterCandidates(
+      const CycleState& state) const;
   // Whether the profile instantiated a plugin of this name.
   bool HasPlugin(std::string_view name) const;
   bool HasPostFilterPlugins() const { return !post_filter_.empty(); }
@@ -320,6 +327,8 @@ class Framework final : public Handle {
   std::vector<PreEnqueuePlugin*> pre_enqueue_;
   std::vector<PreFilterPlugin*> pre_filter_;
   std::vector<FilterPlugin*> filter_;
+  // filter_'s plugins that name candidates (null where one does not).
+  std::vector<const FilterCandidatesPlugin*> filter_candidates_;
   // filter_'s names, for the plugin metrics.
   std::vector<std::string_view> filter_names_;
   std::vector<PostFilterPlugin*> post_filter_;

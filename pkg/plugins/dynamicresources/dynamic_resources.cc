@@ -491,6 +491,19 @@ framework::Status DynamicResources::Filter(
   return {};
 }
 
+std::shared_ptr<const framework::NodeNames> DynamicResources::FilterCandidates(
+    const framework::CycleState& state) const {
+  if (!options_.enabled) return nullptr;
+  const DraState* data = ReadState(state);
+  // Filter takes the count check's answer only without an extended
+  // resource claim, whose requests differ per node.
+  if (data == nullptr || data->allocator == nullptr ||
+      data->count_check == nullptr || data->ExtendedClaim() != nullptr) {
+    return nullptr;
+  }
+  return data->allocator->NodesThatMayFit(*data->count_check);
+}
+
 // ---------------------------------------------------------------- PostFilter
 
 framework::Status DynamicResources::PostFilter(

@@ -55,6 +55,7 @@ inline constexpr std::string_view kNoClaimsToDeallocate =
 class DynamicResources final : public framework::PreEnqueuePlugin,
                                public framework::PreFilterPlugin,
                                public framework::FilterPlugin,
+                               public framework::FilterCandidatesPlugin,
                                public framework::PostFilterPlugin,
                                public framework::ScorePlugin,
                                public framework::ReservePlugin,
@@ -96,6 +97,10 @@ class DynamicResources final : public framework::PreEnqueuePlugin,
   framework::Status Filter(const framework::CycleState& state,
                            const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
+  // For a pod whose claims need devices no node without slices of its own
+  // could give it: the nodes with slices (Allocator::NodesThatMayFit).
+  std::shared_ptr<const framework::NodeNames> FilterCandidates(
+      const framework::CycleState& state) const override;
   framework::Status PostFilter(framework::CycleState& state,
                                const framework::PodInfo& pod,
                                const framework::NodeToStatus& filtered,

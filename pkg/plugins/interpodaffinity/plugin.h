@@ -61,6 +61,8 @@ class InterPodAffinity final : public framework::SignPlugin,
   framework::Status Filter(const framework::CycleState& state,
                            const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
+  // Errs only when its PreFilter state is missing.
+  bool FilterErrorsAreCycleWide() const override { return true; }
 
   // Looks at every node when the pod has preferred terms, else only at the
   // nodes holding pods with affinity. Skip when nothing matched.

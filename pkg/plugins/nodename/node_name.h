@@ -29,6 +29,8 @@ class NodeName final : public framework::SignPlugin,
   framework::Status Filter(const framework::CycleState& state,
                            const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
+  // Never errs on a node with its Node.
+  bool FilterErrorsAreCycleWide() const override { return true; }
 };
 
 // Whether `pod` may run on `node` as far as spec.nodeName goes (nodename.Fits).

@@ -36,6 +36,8 @@ class NodePorts final : public framework::SignPlugin,
   framework::Status Filter(const framework::CycleState& state,
                            const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
+  // Errs only when its PreFilter state is missing.
+  bool FilterErrorsAreCycleWide() const override { return true; }
 };
 
 // Whether none of `pod`'s host ports is taken on `node` (nodeports.Fits).

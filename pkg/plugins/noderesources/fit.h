@@ -120,6 +120,8 @@ class NodeResourcesFit final : public framework::SignPlugin,
   framework::Status Filter(const framework::CycleState& state,
                            const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
+  // Errs only when its PreFilter state is missing.
+  bool FilterErrorsAreCycleWide() const override { return true; }
 
   framework::Status PreScore(
       framework::CycleState& state, const framework::PodInfo& pod,

@@ -40,6 +40,8 @@ class NodeUnschedulable final : public framework::SignPlugin,
   framework::Status Filter(const framework::CycleState& state,
                            const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
+  // Never errs on a node with its Node.
+  bool FilterErrorsAreCycleWide() const override { return true; }
 };
 
 util::Result<std::unique_ptr<framework::Plugin>> NewNodeUnschedulable(

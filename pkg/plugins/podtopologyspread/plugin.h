@@ -71,6 +71,8 @@ class PodTopologySpread final : public framework::SignPlugin,
   framework::Status Filter(const framework::CycleState& state,
                            const framework::PodInfo& pod,
                            const framework::NodeInfo& node) const override;
+  // Errs only when its PreFilter state is missing.
+  bool FilterErrorsAreCycleWide() const override { return true; }
 
   // Counts the pods matching each ScheduleAnyway constraint per domain of
   // the filtered nodes; Skip when the pod has none.
