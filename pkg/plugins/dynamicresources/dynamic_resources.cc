@@ -336,6 +336,13 @@ framework::Status DynamicResources::PreFilter(
   }
   data->infos = std::move(infos);
   data->claims = std::move(*claims);
+  for (const auto& claim : data->claims) {
+    for (const api::DeviceRequest& request : claim->spec.devices.requests) {
+      if (!request.exactly && !request.first_available.empty()) {
+        data->has_alternatives = true;
+      }
+    }
+  }
   return {};
 }
 
@@ -572,7 +579,7 @@ framework::Status DynamicResources::Score(const framework::CycleState& state,
   if (!options_.enabled || !options_.features.prioritized_list) return {};
   const DraState* data = ReadState(state);
   if (data == nullptr) return StateNotFound();
-  if (data->claims.empty()) return {};
+  if (data->claims.empty() || !data->has_alternatives) return {};
   const dynamic_resources::NodeAllocation* found =
       data->node_allocations.Find(node.name());
   if (found == nullptr) return {};

@@ -132,6 +132,9 @@ struct DraState final : framework::StateData,
   // prioritized-list alternatives they chose); otherwise only Reserve's
   // node gets them.
   bool needs_results_per_node = false;
+  // Whether a request of any claim (allocated or not) is a prioritized
+  // list: otherwise Score gives every node 0 without looking it up.
+  bool has_alternatives = false;
 
   // Filter runs in parallel over nodes; these two are written there.
   mutable std::mutex mu;  // guards unavailable_claims
