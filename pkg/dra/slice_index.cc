@@ -90,7 +90,7 @@ const SliceIndex::NodeSlices* SliceIndex::FindNode(
   for (size_t i = hash & mask;; i = (i + 1) & mask) {
     const NodeSlot& slot = node_slots_[i];
     if (slot.node == nullptr) return nullptr;
-    if (slot.hash == hash && slot.node->name == name) return slot.node;
+    if (slot.hash == hash && slot.name == name) return slot.node;
   }
 }
 
@@ -192,17 +192,24 @@ SliceIndex::SliceIndex(
     }
   }
   devices_ = std::make_unique<DeviceCache[]>(num_devices_);
+  size_t name_bytes = 0;
+  for (const NodeSlices& node : nodes_) name_bytes += node.name.size();
+  node_name_arena_.reserve(name_bytes);  // views into it stay valid
   node_names_.reserve(nodes_.size());
-  for (const NodeSlices& node : nodes_) node_names_.push_back(node.name);
+  for (const NodeSlices& node : nodes_) {
+    node_names_.emplace_back(node_name_arena_.data() + node_name_arena_.size(),
+                             node.name.size());
+    node_name_arena_.append(node.name);
+  }
   if (!nodes_.empty()) {
     size_t slots = 2;
     while (slots < 2 * nodes_.size()) slots *= 2;
     node_slots_.resize(slots);
-    for (const NodeSlices& node : nodes_) {
-      const size_t hash = std::hash<std::string_view>()(node.name);
+    for (size_t n = 0; n < nodes_.size(); ++n) {
+      const size_t hash = std::hash<std::string_view>()(node_names_[n]);
       size_t i = hash & (slots - 1);
       while (node_slots_[i].node != nullptr) i = (i + 1) & (slots - 1);
-      node_slots_[i] = {hash, &node};
+      node_slots_[i] = {hash, node_names_[n], &nodes_[n]};
     }
   }
 }

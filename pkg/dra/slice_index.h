@@ -186,8 +186,12 @@ class SliceIndex {
   std::vector<std::string_view> node_names_;  // nodes_' names
   struct NodeSlot {
     size_t hash = 0;
+    // The name, in node_name_arena_: a hit is confirmed there, among the
+    // other names, not in the slice it came from somewhere on the heap.
+    std::string_view name;
     const NodeSlices* node = nullptr;  // null: empty
   };
+  std::string node_name_arena_;       // every node's name, one after another
   std::vector<NodeSlot> node_slots_;  // a power of two, at most half full
   // Whether some device has a capacity with a request policy or allows
   // multiple allocations (the capacity check then has work to do).

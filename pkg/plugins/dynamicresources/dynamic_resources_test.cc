@@ -4,6 +4,7 @@
 
 #include "pkg/framework/testing/fake_handle.h"
 #include "pkg/framework/testing/wrappers.h"
+#include "pkg/plugins/dynamicresources/state.h"
 
 namespace ksched::plugins {
 namespace {
@@ -112,6 +113,49 @@ TEST(DynamicResourcesTest, GateOffIsInert) {
   framework::PostFilterResult post;
   EXPECT_EQ(dra->PostFilter(state, *info, filtered, &post).Message(),
             "plugin disabled");
+}
+
+// Filter's per-node entries: empty ones (kept apart, as names) and ones
+// with results answer lookups alike, and the latest Put for a node is what
+// a lookup sees, whichever kind came first.
+TEST(NodeAllocationsTest, TheLatestPutForANodeIsWhatLookupsSee) {
+  using dynamic_resources::NodeAllocation;
+  dynamic_resources::NodeAllocations allocations;
+  auto with_results = [](size_t n) {
+    NodeAllocation a;
+    a.results.resize(n);
+    return a;
+  };
+  allocations.Put("a", NodeAllocation{});
+  ASSERT_NE(allocations.Find("a"), nullptr);
+  EXPECT_TRUE(allocations.Find("a")->results.empty());
+  EXPECT_EQ(allocations.Find("b"), nullptr);
+  EXPECT_FALSE(allocations.Get("b").has_value());
+  EXPECT_EQ(allocations.Find(""), nullptr);
+
+  allocations.Put("a", with_results(1));
+  EXPECT_EQ(allocations.Find("a")->results.size(), 1u);
+  allocations.Put("a", NodeAllocation{});
+  EXPECT_TRUE(allocations.Find("a")->results.empty());
+  EXPECT_TRUE(allocations.Get("a")->results.empty());
+  allocations.Put("a", with_results(3));
+  EXPECT_EQ(allocations.Get("a")->results.size(), 3u);
+
+  // Many names across the shards; a name that is a prefix of another, or
+  // made of two others, is not mistaken for them.
+  for (int i = 0; i < 300; ++i) {
+    allocations.Put("node-" + std::to_string(i),
+                    i % 7 == 0 ? with_results(2) : NodeAllocation{});
+  }
+  for (int i = 0; i < 300; ++i) {
+    const std::string name = "node-" + std::to_string(i);
+    const NodeAllocation* found = allocations.Find(name);
+    ASSERT_NE(found, nullptr) << name;
+    EXPECT_EQ(found->results.size(), i % 7 == 0 ? 2u : 0u) << name;
+  }
+  EXPECT_EQ(allocations.Find("node-"), nullptr);
+  EXPECT_EQ(allocations.Find("node-300"), nullptr);
+  EXPECT_EQ(allocations.Find("node-1node-2"), nullptr);
 }
 
 }  // namespace

@@ -48,30 +48,52 @@ struct NodeAllocation {
 // What Filter found per node. Filter runs on many threads at once, so the
 // nodes are spread over shards with a lock each: with one lock for all,
 // the threads spent more time waiting for it than allocating.
+//
+// Most entries are empty (the claims fit there; Reserve searches again on
+// the node it gets): those are kept as names in one string per shard, so
+// a GPU pod's hundreds of passing nodes cost no allocation each, to make
+// or to free.
 class NodeAllocations {
  public:
   void Put(const std::string& node, NodeAllocation allocation) {
-    Shard& shard = ShardOf(node);
+    const size_t hash = Hash(node);
+    Shard& shard = shards_[hash % kShards];
     std::lock_guard lock(shard.mu);
-    shard.by_node.insert_or_assign(node, std::move(allocation));
+    if (!IsEmpty(allocation)) {
+      shard.by_node.insert_or_assign(node, std::move(allocation));
+      return;
+    }
+    // An entry with content wins over an empty one in lookups: replace its
+    // content, if there is one.
+    if (!shard.by_node.empty()) {
+      auto it = shard.by_node.find(node);
+      if (it != shard.by_node.end()) {
+        it->second = std::move(allocation);
+        return;
+      }
+    }
+    shard.empty.push_back({hash,
+                           static_cast<uint32_t>(shard.empty_names.size()),
+                           static_cast<uint32_t>(node.size())});
+    shard.empty_names.append(node);
   }
   // A copy of the node's entry, taken under its lock.
   std::optional<NodeAllocation> Get(std::string_view node) const {
-    const Shard& shard = ShardOf(node);
+    const size_t hash = Hash(node);
+    const Shard& shard = shards_[hash % kShards];
     std::lock_guard lock(shard.mu);
-    auto it = shard.by_node.find(node);
-    if (it == shard.by_node.end()) return std::nullopt;
-    return it->second;
+    const NodeAllocation* found = FindLocked(shard, node, hash);
+    if (found == nullptr) return std::nullopt;
+    return *found;
   }
-  // The node's entry, or null. Entries are never removed, and a map keeps
-  // its elements where they are as it grows, so the pointer stays good
-  // for the state's lifetime (a later Put for the node changes what it
-  // points to).
+  // The node's entry, or null. What it points to lives as long as the
+  // state; a later Put for the node may leave it stale, so it is read
+  // right away (Score, once Filter is over).
   const NodeAllocation* Find(std::string_view node) const {
-    const Shard& shard = ShardOf(node);
+    const size_t hash = Hash(node);
+    const Shard& shard = shards_[hash % kShards];
     std::lock_guard lock(shard.mu);
-    auto it = shard.by_node.find(node);
-    return it == shard.by_node.end() ? nullptr : &it->second;
+    return FindLocked(shard, node, hash);
   }
 
  private:
@@ -81,19 +103,40 @@ class NodeAllocations {
       return std::hash<std::string_view>()(s);
     }
   };
+  struct EmptyEntry {
+    size_t hash;
+    uint32_t begin;  // in empty_names
+    uint32_t size;
+  };
   struct Shard {
     mutable std::mutex mu;
     std::unordered_map<std::string, NodeAllocation, NameHash, std::equal_to<>>
         by_node;
+    std::vector<EmptyEntry> empty;
+    std::string empty_names;
   };
   static constexpr size_t kShards = 16;
-  Shard& ShardOf(std::string_view node) {
-    return shards_[NameHash()(node) % kShards];
+  static size_t Hash(std::string_view node) { return NameHash()(node); }
+  static bool IsEmpty(const NodeAllocation& a) {
+    return a.results.empty() && a.extended_claim == nullptr &&
+           a.mappings.empty();
   }
-  const Shard& ShardOf(std::string_view node) const {
-    return shards_[NameHash()(node) % kShards];
+  const NodeAllocation* FindLocked(const Shard& shard, std::string_view node,
+                                   size_t hash) const {
+    if (!shard.by_node.empty()) {
+      auto it = shard.by_node.find(node);
+      if (it != shard.by_node.end()) return &it->second;
+    }
+    for (const EmptyEntry& e : shard.empty) {
+      if (e.hash == hash &&
+          std::string_view(shard.empty_names).substr(e.begin, e.size) == node) {
+        return &empty_;
+      }
+    }
+    return nullptr;
   }
   std::array<Shard, kShards> shards_;
+  const NodeAllocation empty_;
 };
 
 struct DraState final : framework::StateData,
