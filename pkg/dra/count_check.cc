@@ -111,15 +111,13 @@ CountCheck::Verdict CountCheck::Check(const std::vector<Pool>& pools) const {
       if (pool.incomplete) continue;  // the search skips it too
       for (uint32_t s : pool.slices) {
         const SliceIndex::Slice& slice = index.slice(s);
-        if (slice.slice->spec.per_device_node_selection.value_or(false)) {
-          return Verdict::kSearch;
-        }
-        const auto n = static_cast<uint32_t>(slice.slice->spec.devices.size());
+        if (slice.per_device_node_selection) return Verdict::kSearch;
+        const uint32_t n = slice.num_devices;
         if (taken.CountIn(slice.first_device, n) == n) continue;
         for (uint32_t d = 0; d < n; ++d) {
           const uint32_t ordinal = slice.first_device + d;
           if (taken.Test(ordinal)) continue;
-          if (!binding_conditions &&
+          if (!binding_conditions && slice.binding_conditions &&
               !slice.slice->spec.devices[d].binding_conditions.empty()) {
             continue;
           }

@@ -36,6 +36,13 @@ class SliceIndex {
     uint32_t pool = 0;
     // The position of its first device among all devices of the index.
     uint32_t first_device = 0;
+    // spec.devices.size(), and what CountCheck asks of every slice of every
+    // node it counts: kept here, beside first_device, because reading them
+    // from the slice itself (somewhere on the heap) was a cache miss per
+    // GPU node per cycle.
+    uint32_t num_devices = 0;
+    bool per_device_node_selection = false;  // spec.perDeviceNodeSelection
+    bool binding_conditions = false;  // some device has bindingConditions
     // Whether two of its devices share a name (which makes its pool
     // invalid).
     bool duplicate_device_names = false;
