@@ -454,21 +454,26 @@ util::Result<NodePools> PoolsForNode(const SliceIndex& index,
   // Without cluster-wide device slices nothing can fail and the node's
   // name is all that matters. An index serves one allocator
   // configuration; one asking with the other flag (tests) gathers afresh.
+  // The pools lie in the kept object itself: every GPU node of every
+  // cycle reads them, and a further pointer to follow was a further cache
+  // miss.
   struct Kept {
     bool partitionable;
-    std::shared_ptr<const std::vector<Pool>> pools;
+    std::vector<Pool> pools;
   };
   // A node without slices of its own sees what every such node sees (the
   // counter-only pools that matter, if any), so the index keeps one answer
   // for all of them, where a GPU cluster has thousands of CPU-only nodes.
   const auto* kept =
       static_cast<const Kept*>(index.NodeMemo(node_name).GetOrCompute([&] {
+        auto pools = GatherPools(index, node, partitionable_devices);
         return std::static_pointer_cast<const void>(
             std::make_shared<const Kept>(
-                Kept{partitionable_devices, gather()}));
+                Kept{partitionable_devices,
+                     pools ? std::move(*pools) : std::vector<Pool>{}}));
       }));
   if (kept->partitionable != partitionable_devices) return NodePools(gather());
-  return NodePools(kept->pools.get());
+  return NodePools(&kept->pools);
 }
 
 }  // namespace ksched::dra
