@@ -136,7 +136,7 @@ class NodeAllocations {
     return nullptr;
   }
   std::array<Shard, kShards> shards_;
-  const NodeAllocation empty_;
+  const NodeAllocation empty_{};
 };
 
 struct DraState final : framework::StateData,
