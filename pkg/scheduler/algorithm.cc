@@ -224,15 +224,19 @@ bool SchedulingAlgorithm::FindNodesThatPassFilters(
         *error = first_error;
         return false;
       }
-      // One list in position order, as the chunks would have given it.
-      std::vector<Rejection> all = std::move(late);
+      // One list in position order, as the chunks would have given it:
+      // each rejection put where its position says, not sorted (a pod that
+      // fits nowhere is retried, thousands of nodes each time).
+      std::vector<Rejection*> at(num_nodes, nullptr);
+      for (Rejection& r : late) at[r.position] = &r;
       for (ChunkRejections& chunk : rejections) {
-        for (Rejection& r : chunk.rejected) all.push_back(std::move(r));
+        for (Rejection& r : chunk.rejected) at[r.position] = &r;
       }
-      std::sort(all.begin(), all.end(),
-                [](const Rejection& a, const Rejection& b) {
-                  return a.position < b.position;
-                });
+      std::vector<Rejection> all;
+      all.reserve(num_nodes);
+      for (Rejection* r : at) {
+        if (r != nullptr) all.push_back(std::move(*r));
+      }
       rejections.clear();
       rejections.push_back({0, std::move(all)});
     } else {
