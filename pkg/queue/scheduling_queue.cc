@@ -1,5 +1,6 @@
 #include "pkg/queue/scheduling_queue.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "pkg/plugins/names.h"
@@ -524,13 +525,24 @@ void SchedulingQueue::FlushBackoffQCompleted() {
 void SchedulingQueue::FlushUnschedulablePodsLeftover() {
   std::lock_guard lock(mu_);
   const util::Clock::TimePoint now = options_.clock->Now();
+  // Every timestamp is at least the bound: none is stale while it is not.
+  if (!(unschedulable_.oldest_timestamp_bound() <
+        now - options_.pod_max_in_unschedulable)) {
+    return;
+  }
   std::vector<QueuedPodInfoPtr> stale;
+  util::Clock::TimePoint oldest_left = util::Clock::TimePoint::max();
   unschedulable_.ForEach([&](const QueuedPodInfoPtr& info) {
     if (now - info->timestamp > options_.pod_max_in_unschedulable) {
       info->was_flushed_from_unschedulable = true;
       stale.push_back(info);
+    } else {
+      oldest_left = std::min(oldest_left, info->timestamp);
     }
   });
+  // Set before the moves: a stale pod a PreEnqueue gate sends back to the
+  // pool lowers it again.
+  unschedulable_.set_oldest_timestamp_bound(oldest_left);
   if (!stale.empty()) {
     MovePods(&stale, kEventWildCard, {}, nullptr, kUnschedulableTimeout);
   }

@@ -738,6 +738,34 @@ TEST_F(SchedulingQueueTest, FlushUnschedulableHonoursTheConfiguredLimit) {
   EXPECT_EQ(Where(PodBuilder("p")), "active");
 }
 
+// The flush skips its walk while no pooled pod can be stale, and never
+// skips one that is: pods pooled at different times each leave once they
+// pass the limit, across flushes that find nothing to move.
+TEST_F(SchedulingQueueTest, FlushUnschedulableMissesNoPodItSkipsAWalkFor) {
+  AddAndReject(PodBuilder("a"), {kSkipper});
+  clock_.Advance(minutes(3));
+  AddAndReject(PodBuilder("b"), {kSkipper});
+  q_->FlushUnschedulablePodsLeftover();  // nothing stale yet
+  clock_.Advance(minutes(2) + nanoseconds(1));
+  q_->FlushUnschedulablePodsLeftover();
+  EXPECT_EQ(Where(PodBuilder("a")), "active");
+  EXPECT_EQ(Where(PodBuilder("b")), "unschedulable");
+  q_->Delete(PodBuilder("a").Obj());
+  clock_.Advance(minutes(1));
+  AddAndReject(PodBuilder("c"), {kSkipper});
+  q_->FlushUnschedulablePodsLeftover();  // b is 3 minutes old
+  EXPECT_EQ(Where(PodBuilder("b")), "unschedulable");
+  clock_.Advance(minutes(2));
+  q_->FlushUnschedulablePodsLeftover();
+  EXPECT_EQ(Where(PodBuilder("b")), "active");
+  EXPECT_EQ(Where(PodBuilder("c")), "unschedulable");
+  q_->Delete(PodBuilder("b").Obj());
+  clock_.Advance(minutes(3) + nanoseconds(1));
+  q_->FlushUnschedulablePodsLeftover();
+  EXPECT_EQ(Where(PodBuilder("c")), "active");
+  EXPECT_EQ(q_->PendingCounts().unschedulable, 0u);
+}
+
 // ---- gated pods ----
 
 TEST_F(SchedulingQueueTest, GatedPodWaitsForItsGatesToBeRemoved) {

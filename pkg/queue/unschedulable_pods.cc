@@ -1,11 +1,13 @@
 #include "pkg/queue/unschedulable_pods.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace ksched::queue {
 
 void UnschedulablePods::AddOrUpdate(QueuedPodInfoPtr info) {
   const bool gated = info->gated;
+  oldest_ = std::min(oldest_, info->timestamp);
   Entry& entry = pods_[PodKey(info->pod())];
   if (entry.info != nullptr && entry.counted_gated) --gated_;
   entry.info = std::move(info);

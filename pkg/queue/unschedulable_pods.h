@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "pkg/queue/pod_heap.h"
+#include "pkg/util/clock.h"
 
 namespace ksched::queue {
 
@@ -28,6 +29,15 @@ class UnschedulablePods {
   void ForEach(F&& f) const {
     for (const auto& [key, entry] : pods_) f(entry.info);
   }
+  // No entry's timestamp is earlier than this. A bound, not the minimum:
+  // entries that leave do not raise it. The flush of pods left too long
+  // skips its walk over every entry while even the bound is recent (the
+  // simulator asks on every cycle, with tens of thousands pooled).
+  util::Clock::TimePoint oldest_timestamp_bound() const { return oldest_; }
+  // After a walk: the least timestamp of the entries it leaves.
+  void set_oldest_timestamp_bound(util::Clock::TimePoint bound) {
+    oldest_ = bound;
+  }
 
  private:
   struct Entry {
@@ -39,6 +49,7 @@ class UnschedulablePods {
   };
   std::unordered_map<std::string, Entry> pods_;
   size_t gated_ = 0;
+  util::Clock::TimePoint oldest_ = util::Clock::TimePoint::max();
 };
 
 }  // namespace ksched::queue
