@@ -135,6 +135,13 @@ std::optional<api::Quantity> QuantityValue(const Json& v) {
   __int128 nano = parsed->NanoValue();
   __int128 rest = nano % kNanoPerMilli;
   if (rest == 0) return *parsed;
+  // A value at the end of the range (Parse saturates) is left as it is:
+  // rounding it would overflow.
+  constexpr __int128 kLargest =
+      static_cast<__int128>(~static_cast<unsigned __int128>(0) >> 1);
+  if (nano > kLargest - kNanoPerMilli || nano < -kLargest + kNanoPerMilli) {
+    return *parsed;
+  }
   nano += nano > 0 ? kNanoPerMilli - rest : -(kNanoPerMilli + rest);
   return api::Quantity::FromNano(nano, parsed->format());
 }
