@@ -139,11 +139,9 @@ SliceIndex::SliceIndex(
     entry.num_devices = static_cast<uint32_t>(s.spec.devices.size());
     entry.per_device_node_selection =
         s.spec.per_device_node_selection.value_or(false);
-    entry.binding_conditions =
-        std::any_of(s.spec.devices.begin(), s.spec.devices.end(),
-                    [](const api::Device& d) {
-                      return !d.binding_conditions.empty();
-                    });
+    entry.binding_conditions = std::any_of(
+        s.spec.devices.begin(), s.spec.devices.end(),
+        [](const api::Device& d) { return !d.binding_conditions.empty(); });
     num_devices_ += s.spec.devices.size();
     if (s.spec.node_selector) {
       entry.node_selector =
