@@ -9,6 +9,7 @@
 //                        [--perf "record -F 499 -g -o FILE"]
 //                        [--ksched-binary PATH]
 //                        [--node-shape CPU,MEMORY,ZONES[,POOLS]]
+//                        [--objects recorded|minimal]
 //
 // --workload picks one of the shapes in bench/workloads.h (scheduler_perf's
 //          SchedulingBasic, SchedulingPodAntiAffinity and TopologySpreading);
@@ -29,6 +30,13 @@
 //          16,64Gi,50 is a large cloud cluster's), and with a fourth
 //          number how many node pools their node-pool label spreads
 //          them over.
+// --objects: recorded (the default) creates nodes and pods as `kubectl
+//          apply` does, so that they come back as large as the objects
+//          recorded from a real API server: the last-applied annotation,
+//          a Node's arch and os labels, and every pod's service-account
+//          token volume (added by the server's admission, as a real one
+//          adds it). minimal creates the bare objects, without the token
+//          volume, as the bench did before.
 // stream:  ksched starts first; the pods are then created as fast as the
 //          server takes them, and each pod's time from creation to its
 //          Binding is measured (p50/p99), with the bind rate. With
@@ -145,6 +153,7 @@ struct Options {
   std::string perf;      // perf's arguments, without -p
   std::string binary = KSCHED_BINARY;
   ksched::bench::NodeShape node_shape;
+  bool recorded_objects = true;
 };
 
 std::optional<Options> ParseOptions(int argc, char** argv) {
@@ -198,6 +207,12 @@ std::optional<Options> ParseOptions(int argc, char** argv) {
         return std::nullopt;
       }
       o.node_shape = *shape;
+    } else if (flag == "--objects") {
+      if (value != "recorded" && value != "minimal") {
+        std::cerr << "--objects is recorded or minimal\n";
+        return std::nullopt;
+      }
+      o.recorded_objects = value == "recorded";
     } else {
       std::cerr << "unknown flag " << flag << "\n";
       return std::nullopt;
@@ -237,7 +252,12 @@ int main(int argc, char** argv) {
   const Options& o = *parsed;
   const Workload workload = o.workload.value_or(Workload::kBasic);
 
-  auto server = TestApiServer::Start({});
+  auto server =
+      TestApiServer::Start({.mount_service_account_token = o.recorded_objects});
+  // Nodes and pods as the user's kubectl would create them.
+  auto applied = [&o](std::string json) {
+    return o.recorded_objects ? ksched::bench::AsKubectlApplied(json) : json;
+  };
   const auto dir = std::filesystem::temp_directory_path() /
                    ("ksched-load-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
@@ -259,8 +279,8 @@ int main(int argc, char** argv) {
   // is the bulk of a run's wall time.
   const Clock::time_point fill_begin = Clock::now();
   for (int i = 0; i < o.nodes; ++i) {
-    const auto reply = server->Create("/api/v1/nodes",
-                                      ksched::bench::NodeJson(i, o.node_shape));
+    const auto reply = server->Create(
+        "/api/v1/nodes", applied(ksched::bench::NodeJson(i, o.node_shape)));
     if (reply.code != 201) {
       std::cerr << "create failed: " << reply.body << "\n";
       return 1;
@@ -295,8 +315,8 @@ int main(int argc, char** argv) {
   for (int i = 0; i < o.running_pods; ++i) {
     const auto reply = server->Create(
         "/api/v1/namespaces/default/pods",
-        ksched::bench::RunningPodJson(
-            i, "node-" + std::to_string(i % std::max(1, o.nodes))));
+        applied(ksched::bench::RunningPodJson(
+            i, "node-" + std::to_string(i % std::max(1, o.nodes)))));
     if (reply.code != 201) {
       std::cerr << "create failed: " << reply.body << "\n";
       return 1;
@@ -341,9 +361,9 @@ int main(int argc, char** argv) {
             begin + std::chrono::duration_cast<Clock::duration>(
                         std::chrono::duration<double>(i / o.rate)));
       }
-      const auto reply =
-          server->Create("/api/v1/namespaces/default/pods",
-                         ksched::bench::PendingPodJson(workload, i, "ksched"));
+      const auto reply = server->Create(
+          "/api/v1/namespaces/default/pods",
+          applied(ksched::bench::PendingPodJson(workload, i, "ksched")));
       created["pod-" + std::to_string(i)] = Clock::now();
       if (reply.code != 201) {
         std::cerr << "create failed: " << reply.body << "\n";

@@ -1,5 +1,11 @@
 #include "bench/workloads.h"
 
+#include <rapidjson/document.h>
+#include <rapidjson/stringbuffer.h>
+#include <rapidjson/writer.h>
+
+#include <algorithm>
+
 #include "test/apiserver/test_objects.h"
 
 namespace ksched::bench {
@@ -333,6 +339,89 @@ std::string RunningPodJson(int i, const std::string& node) {
                            .memory = "500Mi",
                            .labels = R"("app":"running")",
                            .extra_spec = R"("nodeName":")" + node + "\""});
+}
+
+namespace {
+
+using JsonWriter = rapidjson::Writer<rapidjson::StringBuffer>;
+
+// `value` with every object's keys in byte order, as kubectl's encoding
+// of its map writes them.
+void WriteSorted(const rapidjson::Value& value, JsonWriter& out) {
+  if (value.IsObject()) {
+    std::vector<const rapidjson::Value::Member*> members;
+    for (const auto& m : value.GetObject()) members.push_back(&m);
+    std::sort(members.begin(), members.end(), [](auto* a, auto* b) {
+      return std::string_view(a->name.GetString(), a->name.GetStringLength()) <
+             std::string_view(b->name.GetString(), b->name.GetStringLength());
+    });
+    out.StartObject();
+    for (const auto* m : members) {
+      out.String(m->name.GetString(), m->name.GetStringLength());
+      WriteSorted(m->value, out);
+    }
+    out.EndObject();
+  } else if (value.IsArray()) {
+    out.StartArray();
+    for (const auto& v : value.GetArray()) WriteSorted(v, out);
+    out.EndArray();
+  } else {
+    value.Accept(out);
+  }
+}
+
+rapidjson::Value& EnsureObject(rapidjson::Value& parent, const char* key,
+                               rapidjson::Document::AllocatorType& a) {
+  if (!parent.HasMember(key)) {
+    parent.AddMember(rapidjson::Value(key, a),
+                     rapidjson::Value(rapidjson::kObjectType), a);
+  }
+  return parent[key];
+}
+
+void SetIfAbsent(rapidjson::Value& object, const char* key, const char* value,
+                 rapidjson::Document::AllocatorType& a) {
+  if (object.HasMember(key)) return;
+  object.AddMember(rapidjson::Value(key, a), rapidjson::Value(value, a), a);
+}
+
+}  // namespace
+
+std::string AsKubectlApplied(std::string_view object_json) {
+  rapidjson::Document doc;
+  doc.Parse(object_json.data(), object_json.size());
+  if (doc.HasParseError() || !doc.IsObject()) return std::string(object_json);
+  auto& a = doc.GetAllocator();
+  rapidjson::Value& metadata = EnsureObject(doc, "metadata", a);
+  if (doc.HasMember("kind") && doc["kind"] == "Node") {
+    rapidjson::Value& labels = EnsureObject(metadata, "labels", a);
+    SetIfAbsent(labels, "kubernetes.io/arch", "amd64", a);
+    SetIfAbsent(labels, "kubernetes.io/os", "linux", a);
+    if (doc.HasMember("status") && doc["status"].HasMember("conditions")) {
+      for (auto& c : doc["status"]["conditions"].GetArray()) {
+        if (!(c.HasMember("type") && c["type"] == "Ready")) continue;
+        SetIfAbsent(c, "reason", "KubeletReady", a);
+        SetIfAbsent(c, "message", "kubelet is posting ready status", a);
+      }
+    }
+  }
+  rapidjson::Value& annotations = EnsureObject(metadata, "annotations", a);
+  rapidjson::StringBuffer applied;
+  {
+    JsonWriter writer(applied);
+    WriteSorted(doc, writer);
+  }
+  std::string config = applied.GetString();
+  config += "\n";
+  annotations.AddMember(
+      "kubectl.kubernetes.io/last-applied-configuration",
+      rapidjson::Value(config.data(),
+                       static_cast<rapidjson::SizeType>(config.size()), a),
+      a);
+  rapidjson::StringBuffer out;
+  JsonWriter writer(out);
+  doc.Accept(writer);
+  return out.GetString();
 }
 
 }  // namespace ksched::bench

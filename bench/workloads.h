@@ -99,4 +99,13 @@ std::string ClaimStatusPatch(Workload workload, int pod);
 // the scheduler starts: what the informers list at start-up.
 std::string RunningPodJson(int i, const std::string& node);
 
+// `object_json` as `kubectl apply` would have created it, as the objects
+// recorded from a real API server (../shared/apiserver/v1.35/) were: with
+// the kubectl.kubernetes.io/last-applied-configuration annotation (the
+// applied object, keys sorted, "annotations":{} in its metadata), and a
+// Node with the arch and os labels and a Ready condition's reason and
+// message. The API server adds the rest (defaults, managedFields, a pod's
+// token volume). The same text back when it is not a JSON object.
+std::string AsKubectlApplied(std::string_view object_json);
+
 }  // namespace ksched::bench

@@ -121,11 +121,99 @@ void AddDefaultTolerations(JsonDocument& pod) {
   }
 }
 
+constexpr std::string_view kTokenVolumePrefix = "kube-api-access-";
+constexpr std::string_view kTokenMountPath =
+    "/var/run/secrets/kubernetes.io/serviceaccount";
+
+// The projected volume ServiceAccount admission gives a pod: the bound
+// token, the cluster's CA, the namespace and the service CA, as the
+// recorded kube-apiserver's admission writes it (defaultMode 0644).
+JsonValue TokenVolume(std::string_view name, JsonAllocator& a) {
+  JsonDocument source;
+  source.Parse(
+      R"({"projected":{"sources":[)"
+      R"({"serviceAccountToken":{"expirationSeconds":3607,"path":"token"}},)"
+      R"({"configMap":{"name":"kube-root-ca.crt","items":[{"key":"ca.crt","path":"ca.crt"}]}},)"
+      R"({"downwardAPI":{"items":[{"path":"namespace","fieldRef":{"apiVersion":"v1","fieldPath":"metadata.namespace"}}]}},)"
+      R"({"configMap":{"name":"openshift-service-ca.crt","items":[{"key":"service-ca.crt","path":"service-ca.crt"}]}}],)"
+      R"("defaultMode":420}})");
+  JsonValue volume(rapidjson::kObjectType);
+  SetString(volume, "name", name, a);
+  SetMember(volume, "projected", JsonValue(source["projected"], a), a);
+  return volume;
+}
+
+JsonValue& EnsureArray(JsonValue& object, std::string_view key,
+                       JsonAllocator& a) {
+  JsonValue* array = MutableMember(object, key);
+  if (array == nullptr || !array->IsArray()) {
+    SetMember(object, key, JsonValue(rapidjson::kArrayType), a);
+    array = MutableMember(object, key);
+  }
+  return *array;
+}
+
+// ServiceAccount admission's token mount: unless the pod opts out
+// (automountServiceAccountToken: false) or is a mirror pod, every
+// container without a mount at the token path gets one of the pod's
+// kube-api-access-* volume, added with a fresh name when it has none.
+void MountServiceAccountToken(JsonDocument& pod, IdSource& ids) {
+  auto& a = pod.GetAllocator();
+  if (Find(pod, {"metadata", "annotations", "kubernetes.io/config.mirror"}) !=
+      nullptr) {
+    return;
+  }
+  JsonValue& spec = EnsureObject(pod, "spec", a);
+  const JsonValue* automount = Member(spec, "automountServiceAccountToken");
+  if (automount != nullptr && automount->IsBool() && !automount->GetBool()) {
+    return;
+  }
+  std::string volume_name;
+  if (const JsonValue* volumes = Member(spec, "volumes");
+      volumes != nullptr && volumes->IsArray()) {
+    for (const JsonValue& v : volumes->GetArray()) {
+      const std::string name = StringAt(v, {"name"});
+      if (name.starts_with(kTokenVolumePrefix)) {
+        volume_name = name;
+        break;
+      }
+    }
+  }
+  const bool has_volume = !volume_name.empty();
+  if (!has_volume)
+    volume_name = std::string(kTokenVolumePrefix) + ids.NameSuffix();
+  bool needs_volume = false;
+  for (const char* list : {"initContainers", "containers"}) {
+    JsonValue* containers = MutableMember(spec, list);
+    if (containers == nullptr || !containers->IsArray()) continue;
+    for (JsonValue& c : containers->GetArray()) {
+      if (!c.IsObject()) continue;
+      JsonValue& mounts = EnsureArray(c, "volumeMounts", a);
+      bool mounted = false;
+      for (const JsonValue& m : mounts.GetArray()) {
+        if (StringAt(m, {"mountPath"}) == kTokenMountPath) mounted = true;
+      }
+      if (mounted) continue;
+      JsonValue mount(rapidjson::kObjectType);
+      SetString(mount, "name", volume_name, a);
+      SetMember(mount, "readOnly", JsonValue(true), a);
+      SetString(mount, "mountPath", kTokenMountPath, a);
+      mounts.PushBack(mount, a);
+      needs_volume = true;
+    }
+  }
+  if (!has_volume && needs_volume) {
+    EnsureArray(spec, "volumes", a).PushBack(TokenVolume(volume_name, a), a);
+  }
+}
+
 }  // namespace
 
 std::optional<ApiError> AdmitCreate(const ResourceInfo& resource,
                                     JsonDocument& object,
-                                    const ObjectStore& store) {
+                                    const ObjectStore& store,
+                                    const AdmissionOptions& options,
+                                    IdSource& ids) {
   if (resource.namespaced) {
     if (auto denied = AdmitNamespace(resource, object, store)) return denied;
   }
@@ -138,6 +226,9 @@ std::optional<ApiError> AdmitCreate(const ResourceInfo& resource,
   if (account.empty()) account = StringAt(spec, {"serviceAccount"}, "default");
   SetString(spec, "serviceAccountName", account, a);
   SetString(spec, "serviceAccount", account, a);
+  if (options.mount_service_account_token) {
+    MountServiceAccountToken(object, ids);
+  }
   return std::nullopt;
 }
 

@@ -54,16 +54,16 @@ void ExpectSameEvents(const Recording& want,
 // A JSON value as compact text.
 std::string JsonText(const rapidjson::Value& v);
 
-// The recorded pod without what the real server's ServiceAccount admission
-// added (the projected kube-api-access-* volume and its mounts), which the
-// test server does not add; the pod's own volumes and mounts stay.
-rapidjson::Document WithoutTokenVolume(const std::string& pod_json);
+// The pod with its ServiceAccount token volume (kube-api-access-<random>)
+// and the mounts of it named kube-api-access-xxxxx, so that two servers'
+// pods compare equal when all but the random suffix is.
+rapidjson::Document WithTokenVolumeNamed(const std::string& pod_json);
 
-// A pod answered against the recorded one (token volume aside): the head
-// but its framing (without the token volume the body may be short enough
-// for a Content-Length where the real one was chunked), every field and
-// value but those that differ between any two servers, and each manager's
-// field set exactly. Adds test failures.
+// A pod answered against the recorded one: the head but its framing (the
+// body may be short enough for a Content-Length where the real one was
+// chunked), every field and value but those that differ between any two
+// servers (and the token volume's random suffix), and each manager's field
+// set exactly. Adds test failures.
 void ExpectSamePod(const Recording& want, const HttpResult& got);
 
 // The recorded object made into what a client would send to create it:

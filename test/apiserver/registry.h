@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "test/apiserver/admission.h"
 #include "test/apiserver/api_path.h"
 #include "test/apiserver/ids.h"
 #include "test/apiserver/object_store.h"
@@ -36,6 +37,7 @@ struct RegistryOptions {
   // The kube-apiserver played: what it serves (and discovery lists), its
   // /version, and how it defaults and keeps pods (see object_defaults.h).
   ServedApis served;
+  AdmissionOptions admission;
   // Answers the checks a strategy makes of the authorizer itself (from
   // v1.36, a ResourceClaim status write's resourceclaims/binding and
   // resourceclaims/driver), for requests made as a user (Request::user):

@@ -148,7 +148,7 @@ Response Registry::CreateObject(const Request& request, const ResourceInfo& r,
     JsonDocument written;
     written.CopyFrom(doc, written.GetAllocator());
     PrepareForCreate(r, doc, options_.served.minor);
-    if (auto denied = AdmitCreate(r, doc, store_)) {
+    if (auto denied = AdmitCreate(r, doc, store_, options_.admission, ids_)) {
       return ErrorResponse(*denied, request.pretty);
     }
     std::vector<StatusCause> causes = Validate(r, doc, options_.served.minor);

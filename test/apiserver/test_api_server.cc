@@ -78,6 +78,8 @@ struct TestApiServer::State {
                      .finalize_deleted_pods = o.finalize_deleted_pods,
                      .served = {.minor = PlayedMinor(o.kube_version),
                                 .pod_group_crd = o.pod_group_crd},
+                     .admission = {.mount_service_account_token =
+                                       o.mount_service_account_token},
                      // As the filter authorizes: the policy, and Forbid()
                      // on top.
                      .authorize =

@@ -85,6 +85,10 @@ struct TestApiServerOptions {
   // Whether scheduler-plugins' PodGroup CRD (podgroups.scheduling.x-k8s.io)
   // is installed, as the chart installs it by default.
   bool pod_group_crd = true;
+  // ServiceAccount admission mounts the account's token in every pod
+  // (a kube-api-access-* projected volume and each container's mount),
+  // as a real cluster's API server does.
+  bool mount_service_account_token = true;
 };
 
 class TestApiServer {

@@ -101,6 +101,75 @@ TEST_F(WriteTest, PriorityComesFromThePriorityClass) {
             201);
 }
 
+// ServiceAccount admission: each container mounts the account's token from
+// one kube-api-access-* volume, unless the pod opts out, a container
+// already mounts something at the path, or the pod is a mirror pod.
+TEST_F(WriteTest, PodsMountTheServiceAccountToken) {
+  auto create = [this](const std::string& name, const std::string& spec) {
+    HttpResult r =
+        Call("POST", "/api/v1/namespaces/default/pods",
+             R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name +
+                 R"("},"spec":)" + spec + "}");
+    EXPECT_EQ(r.code, 201) << r.body;
+    return ParseJsonOrDie(r.body);
+  };
+  const std::string path = "/var/run/secrets/kubernetes.io/serviceaccount";
+  rapidjson::Document plain = create(
+      "plain", R"({"initContainers":[{"name":"i","image":"busybox"}],)"
+               R"("containers":[{"name":"a","image":"nginx"},)"
+               R"({"name":"b","image":"nginx","volumeMounts":[{"name":"own",)"
+               R"("mountPath":")" +
+                   path +
+                   R"("}]}],)"
+                   R"("volumes":[{"name":"own","emptyDir":{}}]})");
+  const auto& spec = plain["spec"];
+  ASSERT_EQ(spec["volumes"].Size(), 2u);
+  const std::string volume = spec["volumes"][1]["name"].GetString();
+  EXPECT_EQ(volume.rfind("kube-api-access-", 0), 0u);
+  EXPECT_EQ(volume.size(), std::string("kube-api-access-abcde").size());
+  const auto& sources = spec["volumes"][1]["projected"]["sources"];
+  ASSERT_EQ(sources.Size(), 4u);
+  EXPECT_EQ(sources[0]["serviceAccountToken"]["expirationSeconds"].GetInt(),
+            3607);
+  EXPECT_EQ(spec["volumes"][1]["projected"]["defaultMode"].GetInt(), 420);
+  for (const auto* c : {&spec["initContainers"][0], &spec["containers"][0]}) {
+    ASSERT_EQ((*c)["volumeMounts"].Size(), 1u);
+    EXPECT_EQ(std::string((*c)["volumeMounts"][0]["name"].GetString()), volume);
+    EXPECT_EQ(std::string((*c)["volumeMounts"][0]["mountPath"].GetString()),
+              path);
+    EXPECT_TRUE((*c)["volumeMounts"][0]["readOnly"].GetBool());
+  }
+  // b's own mount at the path stays the only one.
+  ASSERT_EQ(spec["containers"][1]["volumeMounts"].Size(), 1u);
+  EXPECT_EQ(
+      std::string(spec["containers"][1]["volumeMounts"][0]["name"].GetString()),
+      "own");
+
+  // A kube-api-access-* volume the pod has is the one mounted.
+  rapidjson::Document named = create(
+      "named", R"({"containers":[{"name":"a","image":"nginx"}],)"
+               R"("volumes":[{"name":"kube-api-access-mine","emptyDir":{}}]})");
+  EXPECT_EQ(named["spec"]["volumes"].Size(), 1u);
+  EXPECT_EQ(
+      std::string(named["spec"]["containers"][0]["volumeMounts"][0]["name"]
+                      .GetString()),
+      "kube-api-access-mine");
+
+  rapidjson::Document opted_out =
+      create("out", R"({"automountServiceAccountToken":false,)"
+                    R"("containers":[{"name":"a","image":"nginx"}]})");
+  EXPECT_FALSE(opted_out["spec"].HasMember("volumes"));
+  EXPECT_FALSE(opted_out["spec"]["containers"][0].HasMember("volumeMounts"));
+
+  HttpResult mirror = Call(
+      "POST", "/api/v1/namespaces/default/pods",
+      R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"mirror",)"
+      R"("annotations":{"kubernetes.io/config.mirror":"x"}},)"
+      R"("spec":{"nodeName":"n","containers":[{"name":"a","image":"nginx"}]}})");
+  ASSERT_EQ(mirror.code, 201) << mirror.body;
+  EXPECT_FALSE(ParseJsonOrDie(mirror.body)["spec"].HasMember("volumes"));
+}
+
 TEST_F(WriteTest, BadInputIsRefusedClearly) {
   const std::string pods = "/api/v1/namespaces/default/pods";
   HttpResult malformed = Call("POST", pods, "{\"metadata\": ");
