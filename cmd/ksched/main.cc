@@ -17,6 +17,7 @@
 #include "cmd/ksched/run_command.h"
 #include "cmd/ksched/simulate_command.h"
 #include "pkg/client/tls_trust.h"
+#include "pkg/util/malloc_arenas.h"
 
 namespace ksched::cmd {
 namespace {
@@ -78,8 +79,9 @@ int Main(const std::vector<std::string>& args, const std::string& program) {
 }  // namespace ksched::cmd
 
 int main(int argc, char** argv) {
-  // While the process has one thread (see tls_trust.h).
+  // While the process has one thread (see tls_trust.h, malloc_arenas.h).
   ksched::client::DeferDefaultTlsTrust();
+  ksched::util::LimitMallocArenas();
   try {
     return ksched::cmd::Main(std::vector<std::string>(argv + 1, argv + argc),
                              ksched::cmd::ProgramName(argv[0]));

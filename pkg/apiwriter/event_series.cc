@@ -5,10 +5,23 @@
 namespace ksched::apiwriter {
 
 EventSeries::Key EventSeries::KeyOf(const api::Event& e) {
-  return {e.regarding.kind, e.regarding.ns,
-          e.regarding.name, e.regarding.uid,
-          e.reason,         e.action,
-          e.type,           e.reporting_controller};
+  Key key;
+  for (const std::string* field :
+       {&e.regarding.kind, &e.regarding.ns, &e.regarding.name, &e.regarding.uid,
+        &e.reason, &e.action, &e.type, &e.reporting_controller}) {
+    key += *field;
+    key += '\0';
+  }
+  return key;
+}
+
+EventWrite EventSeries::SeriesUpdate(const Entry& entry) {
+  EventWrite write{.kind = EventWrite::Kind::kUpdateSeries};
+  write.event.metadata.ns = entry.ns;
+  write.event.metadata.name = entry.name;
+  write.event.reason = entry.reason;
+  write.event.series = entry.series;
+  return write;
 }
 
 std::optional<EventWrite> EventSeries::Observe(const api::Event& event,
@@ -19,15 +32,15 @@ std::optional<EventWrite> EventSeries::Observe(const api::Event& event,
       now - it->second.last_seen < options_.series_window) {
     Entry& entry = it->second;
     entry.last_seen = now;
-    if (entry.event.series) {
-      ++entry.event.series->count;
-      entry.event.series->last_observed_time.value = now;
+    if (entry.series) {
+      ++entry.series->count;
+      entry.series->last_observed_time.value = now;
       return std::nullopt;
     }
-    entry.event.series = api::EventSeries{.count = 2};
-    entry.event.series->last_observed_time.value = now;
+    entry.series = api::EventSeries{.count = 2};
+    entry.series->last_observed_time.value = now;
     entry.written_count = 2;
-    return EventWrite{EventWrite::Kind::kUpdateSeries, entry.event};
+    return SeriesUpdate(entry);
   }
   if (it == entries_.end() && entries_.size() >= options_.max_tracked) {
     auto oldest = std::min_element(
@@ -37,11 +50,13 @@ std::optional<EventWrite> EventSeries::Observe(const api::Event& event,
     entries_.erase(oldest);
   }
   Entry& entry = entries_[key];
-  entry.event = event;
-  entry.event.series.reset();
-  entry.last_seen = now;
-  entry.written_count = 1;
-  return EventWrite{EventWrite::Kind::kCreate, entry.event};
+  entry = Entry{.ns = event.metadata.ns,
+                .name = event.metadata.name,
+                .reason = event.reason,
+                .last_seen = now};
+  EventWrite write{.kind = EventWrite::Kind::kCreate, .event = event};
+  write.event.series.reset();
+  return write;
 }
 
 std::vector<EventWrite> EventSeries::Heartbeat(api::Timestamp now) {
@@ -56,16 +71,14 @@ std::vector<EventWrite> EventSeries::Heartbeat(api::Timestamp now) {
   next_sweep_ = now + kSweepInterval;
   for (auto it = entries_.begin(); it != entries_.end();) {
     Entry& entry = it->second;
-    if (beat && entry.event.series &&
-        entry.event.series->count > entry.written_count) {
-      entry.written_count = entry.event.series->count;
-      due.push_back({EventWrite::Kind::kUpdateSeries, entry.event});
+    if (beat && entry.series && entry.series->count > entry.written_count) {
+      entry.written_count = entry.series->count;
+      due.push_back(SeriesUpdate(entry));
     }
     if (now - entry.last_seen >= options_.series_window) {
       // A grown series is written before it is forgotten.
-      if (entry.event.series &&
-          entry.event.series->count > entry.written_count) {
-        due.push_back({EventWrite::Kind::kUpdateSeries, entry.event});
+      if (entry.series && entry.series->count > entry.written_count) {
+        due.push_back(SeriesUpdate(entry));
       }
       it = entries_.erase(it);
     } else {

@@ -14,7 +14,6 @@
 #include <map>
 #include <optional>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "pkg/api/objects.h"
@@ -49,14 +48,22 @@ class EventSeries {
   size_t tracked() const { return entries_.size(); }
 
  private:
-  using Key = std::tuple<std::string, std::string, std::string, std::string,
-                         std::string, std::string, std::string, std::string>;
+  // The eight fields occurrences agree on, each ended by a NUL (which no
+  // name, kind or reason holds): one allocation an event, not eight.
+  using Key = std::string;
+  // What a series update needs of the event written first: where it is,
+  // the series, and the reason for the log. Every pod bound leaves one of
+  // these for the series window; the whole Event was four times the size.
   struct Entry {
-    api::Event event;  // as last written
+    std::string ns;
+    std::string name;
+    std::string reason;
+    std::optional<api::EventSeries> series;
     api::Timestamp last_seen;
     int32_t written_count = 1;
   };
   static Key KeyOf(const api::Event& event);
+  static EventWrite SeriesUpdate(const Entry& entry);
 
   EventSeriesOptions options_;
   std::map<Key, Entry> entries_;

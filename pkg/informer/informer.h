@@ -38,6 +38,9 @@ struct Handlers {
   std::function<void(std::shared_ptr<const T>, std::shared_ptr<const T>)>
       on_update;                                            // old, new
   std::function<void(std::shared_ptr<const T>)> on_delete;  // last known
+  // Applied to every object listed or watched before it is stored (as
+  // client-go's TransformFunc): what the handlers and the store see.
+  std::function<void(T&)> transform;
 };
 
 struct InformerOptions {
@@ -229,6 +232,7 @@ void Informer<T>::Replace(client::ListPage<T> page) {
   std::unordered_map<std::string, std::shared_ptr<const T>> fresh;
   fresh.reserve(page.items.size());
   for (T& item : page.items) {
+    if (handlers_.transform) handlers_.transform(item);
     std::string key = StoreKey(item);
     fresh.emplace(std::move(key), std::make_shared<const T>(std::move(item)));
   }
@@ -326,6 +330,7 @@ void Informer<T>::Apply(client::WatchEvent<T> event) {
     }
     return;
   }
+  if (handlers_.transform) handlers_.transform(event.object);
   auto object = std::make_shared<const T>(std::move(event.object));
   const std::string key = StoreKey(*object);
   std::shared_ptr<const T> previous;

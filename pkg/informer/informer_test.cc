@@ -144,7 +144,8 @@ class InformerTest : public ::testing::Test {
                 [this](auto pod) {
                   heard_.push_back("delete " + pod->metadata.name + "@" +
                                    pod->metadata.resource_version);
-                }},
+                },
+            .transform = transform_},
         options, log_, random_);
     informer_->Run(stop_, [this](std::chrono::nanoseconds d) {
       waits_.push_back(d);
@@ -159,6 +160,7 @@ class InformerTest : public ::testing::Test {
   std::unique_ptr<Informer<api::Pod>> informer_;
   std::vector<std::string> heard_;
   std::vector<std::chrono::nanoseconds> waits_;
+  std::function<void(api::Pod&)> transform_;
 };
 
 TEST_F(InformerTest, ListsPageByPageThenWatchesFromTheListsVersion) {
@@ -197,6 +199,32 @@ TEST_F(InformerTest, ListsPageByPageThenWatchesFromTheListsVersion) {
   EXPECT_EQ(informer_->Get("default/a")->spec.node_name, "node-1");
   EXPECT_EQ(informer_->Get("default/b"), nullptr);
   EXPECT_TRUE(waits_.empty());
+}
+
+// The transform sees every object, listed or watched, before the store
+// and the handlers do.
+TEST_F(InformerTest, TransformedObjectsAreWhatIsStoredAndHeard) {
+  source_->lists.push_back(
+      ListPage<api::Pod>{{MakePod("a", "3"), MakePod("b", "4")}, "10", ""});
+  source_->watches.push_back(
+      ScriptedWatch{{Event(WatchEventType::kAdded, MakePod("c", "11")),
+                     Event(WatchEventType::kModified, MakePod("a", "12")),
+                     Event(WatchEventType::kDeleted, MakePod("b", "13"))},
+                    ""});
+  int transformed = 0;
+  transform_ = [&transformed](api::Pod& pod) {
+    ++transformed;
+    pod.metadata.resource_version += "t";
+  };
+  Run();
+  EXPECT_EQ(transformed, 5);
+  std::vector<std::string> adds(heard_.begin(), heard_.begin() + 2);
+  std::sort(adds.begin(), adds.end());
+  EXPECT_EQ(adds, (std::vector<std::string>{"add a@3t", "add b@4t"}));
+  EXPECT_EQ(std::vector<std::string>(heard_.begin() + 2, heard_.end()),
+            (std::vector<std::string>{"add c@11t", "update a@3t->12t",
+                                      "delete b@4t"}));
+  EXPECT_EQ(informer_->Get("default/a")->metadata.resource_version, "12t");
 }
 
 // A 410 ERROR event: the history is gone. The relist tells the handlers

@@ -4,6 +4,7 @@
 
 #include "pkg/api/podgroup.h"
 #include "pkg/client/rest_list_watch.h"
+#include "pkg/scheduler/last_applied_digest.h"
 
 namespace ksched::scheduler {
 namespace {
@@ -127,14 +128,20 @@ ClusterInformers::ClusterInformers(client::RestClient& client,
       {.on_add = [s](auto pod) { s->OnPodAdd(std::move(pod)); },
        .on_update = [s](auto old_pod,
                         auto new_pod) { s->OnPodUpdate(old_pod, new_pod); },
-       .on_delete = [s](auto pod) { s->OnPodDelete(std::move(pod)); }},
+       .on_delete = [s](auto pod) { s->OnPodDelete(std::move(pod)); },
+       .transform =
+           [](api::Pod& pod) { DigestLastAppliedConfiguration(pod.metadata); }},
       pod_options);
   nodes_ = Make<api::Node>(
       "nodes",
       {.on_add = [s](auto node) { s->OnNodeAdd(std::move(node)); },
        .on_update = [s](auto old_node,
                         auto new_node) { s->OnNodeUpdate(old_node, new_node); },
-       .on_delete = [s](auto node) { s->OnNodeDelete(std::move(node)); }},
+       .on_delete = [s](auto node) { s->OnNodeDelete(std::move(node)); },
+       .transform =
+           [](api::Node& node) {
+             DigestLastAppliedConfiguration(node.metadata);
+           }},
       options);
   framework::InMemoryClusterObjects* o = &objects;
   namespaces_ = Make<api::Namespace>(
