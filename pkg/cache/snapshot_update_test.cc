@@ -532,6 +532,56 @@ TEST_F(SnapshotUpdateTest, LargeSnapshotsAreLaidOutInListOrder) {
   EXPECT_EQ(snapshot_.generations()[n9 - nodes.begin()], (*n9)->generation());
 }
 
+// A quarter of a large snapshot replaced: Compact copies the replaced
+// NodeInfos back into their places in the block when nothing but the
+// snapshot points into it, and into a new block when a cycle or a binding
+// still holds a NodeInfo of the old one (which must not change under it).
+TEST_F(SnapshotUpdateTest, CompactionReusesTheBlockOnlyWhenNoOneElseHoldsIt) {
+  constexpr int kNodes = 3000;
+  AddNodes(kNodes);
+  ASSERT_TRUE(cache_.UpdateSnapshot(&snapshot_).ok());
+  const framework::NodeInfo* const block = snapshot_.nodes().front().get();
+  auto replace_a_quarter = [this](const std::string& prefix) {
+    for (int i = 0; i < kNodes / 4; ++i) {
+      ASSERT_TRUE(cache_
+                      .AddPod(test::MakeBasePod(
+                          "n" + std::to_string(i * 4),
+                          prefix + std::to_string(i), "100m", "1"))
+                      .ok());
+    }
+    ASSERT_TRUE(cache_.UpdateSnapshot(&snapshot_).ok());
+  };
+  auto expect_in_one_block = [this](const framework::NodeInfo* first) {
+    const std::vector<NodeInfoPtr>& nodes = snapshot_.nodes();
+    for (size_t i = 0; i < nodes.size(); ++i) {
+      ASSERT_EQ(nodes[i].get(), first + i) << nodes[i]->name();
+      ASSERT_EQ(snapshot_.GetPtr(nodes[i]->name()), nodes[i]);
+    }
+  };
+
+  replace_a_quarter("a");
+  ExpectSnapshotMatchesCache(cache_, snapshot_);
+  expect_in_one_block(block);  // in place
+  EXPECT_EQ(snapshot_.Get("n4")->pods().size(), 1u);
+
+  NodeInfoPtr held = snapshot_.GetPtr("n8");  // a binding cycle's
+  ASSERT_EQ(held.get(), block + 8);
+  replace_a_quarter("b");
+  ExpectSnapshotMatchesCache(cache_, snapshot_);
+  const framework::NodeInfo* const second = snapshot_.nodes().front().get();
+  EXPECT_NE(second, block);
+  expect_in_one_block(second);
+  EXPECT_EQ(snapshot_.Get("n8")->pods().size(), 2u);
+  EXPECT_EQ(held->pods().size(), 1u);  // as it was when taken
+  held.reset();
+
+  // The new block is the snapshot's alone again.
+  replace_a_quarter("c");
+  ExpectSnapshotMatchesCache(cache_, snapshot_);
+  expect_in_one_block(second);
+  EXPECT_EQ(snapshot_.Get("n8")->pods().size(), 3u);
+}
+
 // Below a few thousand nodes the NodeInfos are not moved.
 TEST_F(SnapshotUpdateTest, SmallSnapshotsKeepTheirCopies) {
   AddNodes(10);

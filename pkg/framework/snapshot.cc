@@ -4,6 +4,7 @@ namespace ksched::framework {
 
 void Snapshot::Reset(std::vector<NodeInfoPtr> nodes) {
   nodes_ = std::move(nodes);
+  block_.reset();
   RebuildIndexes();
 }
 
@@ -13,6 +14,7 @@ void Snapshot::ResetInBlock(std::shared_ptr<std::vector<NodeInfo>> block) {
   for (NodeInfo& info : *block) nodes.emplace_back(block, &info);
   upserted_since_compact_ = 0;
   Reset(std::move(nodes));
+  block_ = std::move(block);
 }
 
 void Snapshot::RebuildIndexes() {
@@ -174,26 +176,64 @@ bool Snapshot::ShouldCompact() const {
          upserted_since_compact_ >= nodes_.size() / 4;
 }
 
+bool Snapshot::CompactInPlace() {
+  if (block_ == nullptr || block_->size() != nodes_.size()) return false;
+  const NodeInfo* const first = block_->data();
+  const NodeInfo* const end = first + block_->size();
+  auto in_block = [first, end](const NodeInfoPtr& p) {
+    return std::greater_equal<const NodeInfo*>()(p.get(), first) &&
+           std::less<const NodeInfo*>()(p.get(), end);
+  };
+  // The block may be written only if every pointer into it is one of this
+  // snapshot's (and nodes() still lists it in its order): a cycle's or a
+  // binding's NodeInfoPtr, or a copy of this snapshot, must keep seeing
+  // what it saw.
+  long ours = 1;  // block_
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    if (!in_block(nodes_[i])) continue;
+    if (nodes_[i].get() != first + i) return false;
+    ++ours;
+  }
+  for (const auto& [name, slot] : slots_) ours += in_block(slot.info);
+  for (const NodeInfoPtr& n : with_affinity_) ours += in_block(n);
+  for (const NodeInfoPtr& n : with_required_anti_affinity_) {
+    ours += in_block(n);
+  }
+  if (block_.use_count() != ours) return false;
+  for (size_t i = 0; i < nodes_.size(); ++i) {
+    if (in_block(nodes_[i])) continue;
+    // The replaced entry at i is referenced by nothing: overwrite it.
+    (*block_)[i] = *nodes_[i];
+    Relist(i, NodeInfoPtr(block_, &(*block_)[i]));
+  }
+  return true;
+}
+
+void Snapshot::Relist(size_t i, NodeInfoPtr copy) {
+  auto it = slots_.find(std::string_view(copy->name()));
+  // Only a name listed twice (Reset with duplicates) has a listed
+  // NodeInfo that is not its slot's: the slot keeps its own.
+  if (it != slots_.end() && it->second.info == nodes_[i]) {
+    Slot& slot = it->second;
+    if (slot.affinity_pos >= 0) with_affinity_[slot.affinity_pos] = copy;
+    if (slot.anti_affinity_pos >= 0) {
+      with_required_anti_affinity_[slot.anti_affinity_pos] = copy;
+    }
+    slot.info = copy;
+  }
+  nodes_[i] = std::move(copy);
+}
+
 void Snapshot::Compact() {
   upserted_since_compact_ = 0;
+  if (CompactInPlace()) return;
   auto block = std::make_shared<std::vector<NodeInfo>>();
   block->reserve(nodes_.size());
   for (const NodeInfoPtr& n : nodes_) block->push_back(*n);
   for (size_t i = 0; i < nodes_.size(); ++i) {
-    NodeInfoPtr copy(block, &(*block)[i]);
-    auto it = slots_.find(std::string_view(copy->name()));
-    // Only a name listed twice (Reset with duplicates) has a listed
-    // NodeInfo that is not its slot's: the slot keeps its own.
-    if (it != slots_.end() && it->second.info == nodes_[i]) {
-      Slot& slot = it->second;
-      if (slot.affinity_pos >= 0) with_affinity_[slot.affinity_pos] = copy;
-      if (slot.anti_affinity_pos >= 0) {
-        with_required_anti_affinity_[slot.anti_affinity_pos] = copy;
-      }
-      slot.info = copy;
-    }
-    nodes_[i] = std::move(copy);
+    Relist(i, NodeInfoPtr(block, &(*block)[i]));
   }
+  block_ = std::move(block);
 }
 
 void Snapshot::CountPvcs(const NodeInfo& info, int delta) {

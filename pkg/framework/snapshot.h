@@ -104,7 +104,11 @@ class Snapshot {
   // pods lie all over the heap, and at tens of thousands of nodes each
   // one's first touch is a cache and TLB miss that prefetching cannot hide;
   // laid out in walking order, the hardware streams them. NodeInfoPtrs held
-  // from before keep their objects (they are copies, not moves).
+  // from before keep their objects (they are copies, not moves). When no
+  // one but this snapshot points into the last block and nodes() still
+  // lists it in order, the replaced NodeInfos are copied into their places
+  // in it instead: no second block at the peak, and only the nodes that
+  // changed are copied.
   void Compact();
   // Whether enough of nodes() was replaced since the last Compact (or was
   // never compacted) for another to pay: a quarter of a large list. Small
@@ -144,6 +148,12 @@ class Snapshot {
       std::unordered_map<std::string, V, StringHash, std::equal_to<>>;
 
   void CountPvcs(const NodeInfo& info, int delta);
+  // Compact's copy into block_ itself; false (nothing done) when it may
+  // not.
+  bool CompactInPlace();
+  // Lists `copy` at nodes_[i] in place of what was there, in its slot and
+  // the affinity lists too.
+  void Relist(size_t i, NodeInfoPtr copy);
 
   std::vector<NodeInfoPtr> nodes_;
   std::vector<int64_t> generations_;  // parallel to nodes_
@@ -159,6 +169,8 @@ class Snapshot {
   uint64_t node_order_version_ = 0;
   // NodeInfos upserted since the last Compact.
   size_t upserted_since_compact_ = 0;
+  // The block the last Compact or ResetInBlock laid nodes() out in.
+  std::shared_ptr<std::vector<NodeInfo>> block_;
 };
 
 }  // namespace ksched::framework
