@@ -544,9 +544,9 @@ TEST_F(SnapshotUpdateTest, CompactionReusesTheBlockOnlyWhenNoOneElseHoldsIt) {
   auto replace_a_quarter = [this](const std::string& prefix) {
     for (int i = 0; i < kNodes / 4; ++i) {
       ASSERT_TRUE(cache_
-                      .AddPod(test::MakeBasePod(
-                          "n" + std::to_string(i * 4),
-                          prefix + std::to_string(i), "100m", "1"))
+                      .AddPod(test::MakeBasePod("n" + std::to_string(i * 4),
+                                                prefix + std::to_string(i),
+                                                "100m", "1"))
                       .ok());
     }
     ASSERT_TRUE(cache_.UpdateSnapshot(&snapshot_).ok());

@@ -128,11 +128,18 @@ class Informer {
  private:
   enum class WatchEnd { kRewatch, kRelist, kFailed, kStopped };
 
+  // A whole LIST: its objects (transformed) and its resourceVersion.
+  struct Listed {
+    std::vector<std::shared_ptr<const T>> items;
+    std::string resource_version;
+  };
   // Every page of a consistent LIST; an expired continue token restarts
-  // the list in one answer.
-  client::ApiOr<client::ListPage<T>> ListAll();
+  // the list in one answer. Each page's objects are put in their shared
+  // places as the page arrives: a list of every object by value (and its
+  // doubling capacity) was the largest allocation of a start-up.
+  client::ApiOr<Listed> ListAll();
   // Replaces the store with a LIST's items, telling the handlers.
-  void Replace(client::ListPage<T> page);
+  void Replace(Listed listed);
   WatchEnd Watch(util::Cancellation& stop);
   void Apply(client::WatchEvent<T> event);
   std::chrono::nanoseconds Backoff(int failures) {
@@ -200,11 +207,11 @@ void Informer<T>::Run(util::Cancellation& stop, const WaitFn& wait) {
 }
 
 template <typename T>
-client::ApiOr<client::ListPage<T>> Informer<T>::ListAll() {
+client::ApiOr<typename Informer<T>::Listed> Informer<T>::ListAll() {
   client::ListOptions options{.field_selector = options_.field_selector,
                               .label_selector = options_.label_selector,
                               .limit = options_.page_size};
-  client::ListPage<T> all;
+  Listed all;
   while (true) {
     auto page = source_->List(options);
     if (!page.ok()) {
@@ -220,7 +227,11 @@ client::ApiOr<client::ListPage<T>> Informer<T>::ListAll() {
       }
       return page.error();
     }
-    for (T& item : page->items) all.items.push_back(std::move(item));
+    for (T& item : page->items) {
+      if (handlers_.transform) handlers_.transform(item);
+      all.items.push_back(std::make_shared<const T>(std::move(item)));
+    }
+    page->items = {};
     all.resource_version = page->resource_version;
     if (page->continue_token.empty()) return all;
     options.continue_token = page->continue_token;
@@ -228,29 +239,32 @@ client::ApiOr<client::ListPage<T>> Informer<T>::ListAll() {
 }
 
 template <typename T>
-void Informer<T>::Replace(client::ListPage<T> page) {
+void Informer<T>::Replace(Listed listed) {
   std::unordered_map<std::string, std::shared_ptr<const T>> fresh;
-  fresh.reserve(page.items.size());
-  for (T& item : page.items) {
-    if (handlers_.transform) handlers_.transform(item);
-    std::string key = StoreKey(item);
-    fresh.emplace(std::move(key), std::make_shared<const T>(std::move(item)));
+  fresh.reserve(listed.items.size());
+  for (std::shared_ptr<const T>& item : listed.items) {
+    std::string key = StoreKey(*item);
+    fresh.emplace(std::move(key), std::move(item));
   }
+  listed.items = {};
   std::unordered_map<std::string, std::shared_ptr<const T>> old;
   {
     std::unique_lock lock(mu_);
     old.swap(store_);
-    store_ = fresh;
-    resource_version_ = page.resource_version;
+    store_ = std::move(fresh);
+    resource_version_ = listed.resource_version;
   }
   lists_.fetch_add(1);
+  // Only this thread writes the store, so it reads it without the lock
+  // (readers share it meanwhile); the handlers may take it to read.
+  const auto& fresh_store = store_;
   // What disappeared while we were not watching is deleted first, so a
   // node's room is freed before pods that replaced it arrive.
   for (const auto& [key, object] : old) {
-    if (!fresh.contains(key) && handlers_.on_delete)
+    if (!fresh_store.contains(key) && handlers_.on_delete)
       handlers_.on_delete(object);
   }
-  for (const auto& [key, object] : fresh) {
+  for (const auto& [key, object] : fresh_store) {
     auto it = old.find(key);
     if (it == old.end()) {
       if (handlers_.on_add) handlers_.on_add(object);
@@ -262,8 +276,8 @@ void Informer<T>::Replace(client::ListPage<T> page) {
   }
   if (!synced_.exchange(true, std::memory_order_acq_rel)) {
     log_.Info(1, "informer " + name_ + ": synced " +
-                     std::to_string(fresh.size()) + " objects at " +
-                     "resourceVersion " + page.resource_version);
+                     std::to_string(fresh_store.size()) + " objects at " +
+                     "resourceVersion " + listed.resource_version);
   }
 }
 
