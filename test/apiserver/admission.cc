@@ -121,6 +121,11 @@ void AddDefaultTolerations(JsonDocument& pod) {
   }
 }
 
+bool IsMirrorPod(const JsonValue& pod) {
+  return Find(pod, {"metadata", "annotations",
+                    "kubernetes.io/config.mirror"}) != nullptr;
+}
+
 constexpr std::string_view kTokenVolumePrefix = "kube-api-access-";
 constexpr std::string_view kTokenMountPath =
     "/var/run/secrets/kubernetes.io/serviceaccount";
@@ -154,15 +159,11 @@ JsonValue& EnsureArray(JsonValue& object, std::string_view key,
 }
 
 // ServiceAccount admission's token mount: unless the pod opts out
-// (automountServiceAccountToken: false) or is a mirror pod, every
+// (automountServiceAccountToken: false), every
 // container without a mount at the token path gets one of the pod's
 // kube-api-access-* volume, added with a fresh name when it has none.
 void MountServiceAccountToken(JsonDocument& pod, IdSource& ids) {
   auto& a = pod.GetAllocator();
-  if (Find(pod, {"metadata", "annotations", "kubernetes.io/config.mirror"}) !=
-      nullptr) {
-    return;
-  }
   JsonValue& spec = EnsureObject(pod, "spec", a);
   const JsonValue* automount = Member(spec, "automountServiceAccountToken");
   if (automount != nullptr && automount->IsBool() && !automount->GetBool()) {
@@ -223,7 +224,16 @@ std::optional<ApiError> AdmitCreate(const ResourceInfo& resource,
   auto& a = object.GetAllocator();
   JsonValue& spec = EnsureObject(object, "spec", a);
   std::string account = StringAt(spec, {"serviceAccountName"});
-  if (account.empty()) account = StringAt(spec, {"serviceAccount"}, "default");
+  if (account.empty()) account = StringAt(spec, {"serviceAccount"});
+  if (IsMirrorPod(object)) {
+    // A kubelet's static pod: no account given, none may be named.
+    if (!account.empty()) {
+      return Forbidden(resource, StringAt(object, {"metadata", "name"}),
+                       "a mirror pod may not reference service accounts");
+    }
+    return std::nullopt;
+  }
+  if (account.empty()) account = "default";
   SetString(spec, "serviceAccountName", account, a);
   SetString(spec, "serviceAccount", account, a);
   if (options.mount_service_account_token) {

@@ -103,7 +103,8 @@ TEST_F(WriteTest, PriorityComesFromThePriorityClass) {
 
 // ServiceAccount admission: each container mounts the account's token from
 // one kube-api-access-* volume, unless the pod opts out, a container
-// already mounts something at the path, or the pod is a mirror pod.
+// already mounts something at the path, or the pod is a mirror pod (which
+// gets no account either).
 TEST_F(WriteTest, PodsMountTheServiceAccountToken) {
   auto create = [this](const std::string& name, const std::string& spec) {
     HttpResult r =
@@ -167,7 +168,20 @@ TEST_F(WriteTest, PodsMountTheServiceAccountToken) {
       R"("annotations":{"kubernetes.io/config.mirror":"x"}},)"
       R"("spec":{"nodeName":"n","containers":[{"name":"a","image":"nginx"}]}})");
   ASSERT_EQ(mirror.code, 201) << mirror.body;
-  EXPECT_FALSE(ParseJsonOrDie(mirror.body)["spec"].HasMember("volumes"));
+  rapidjson::Document mirror_pod = ParseJsonOrDie(mirror.body);
+  EXPECT_FALSE(mirror_pod["spec"].HasMember("volumes"));
+  // Nor an account: a mirror pod may not name one.
+  EXPECT_FALSE(mirror_pod["spec"].HasMember("serviceAccountName"));
+  HttpResult named_mirror =
+      Call("POST", "/api/v1/namespaces/default/pods",
+           R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"mirror-sa",)"
+           R"("annotations":{"kubernetes.io/config.mirror":"x"}},)"
+           R"("spec":{"nodeName":"n","serviceAccountName":"builder",)"
+           R"("containers":[{"name":"a","image":"nginx"}]}})");
+  EXPECT_EQ(named_mirror.code, 403);
+  EXPECT_EQ(Message(named_mirror),
+            "pods \"mirror-sa\" is forbidden: a mirror pod may not reference "
+            "service accounts");
 }
 
 TEST_F(WriteTest, BadInputIsRefusedClearly) {
