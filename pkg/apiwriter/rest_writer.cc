@@ -281,32 +281,26 @@ void RestWriter::EventLoop() {
     const api::Timestamp now =
         std::chrono::time_point_cast<std::chrono::microseconds>(
             clock_.WallNow());
-    std::vector<EventWrite> writes;
-    for (const api::Event& event : batch) {
-      if (auto write = series_.Observe(event, now)) {
-        writes.push_back(std::move(*write));
-      }
-    }
-    for (EventWrite& write : series_.Heartbeat(now)) {
-      writes.push_back(std::move(write));
-    }
-    backlog_ = writes.size() + retries_.size();
-    for (EventWrite& write : writes) {
+    // Event by event, each freed once it is observed: the writer is slower
+    // than binding, and a batch of thousands of events copied into a list
+    // of writes was megabytes at the peak of a run.
+    backlog_ = batch.size() + retries_.size();
+    while (!batch.empty()) {
+      const api::Event event = std::move(batch.front());
+      batch.pop_front();
+      --backlog_;  // observed now: written, folded into a series or dropped
       if (dropping_) {
         events_dropped_.fetch_add(1);
-        --backlog_;
         continue;
       }
-      --backlog_;  // in flight now, no longer droppable
-      if (Write(write)) continue;
-      if (retries_.size() >= options_.event_queue ||
-          options_.event_tries <= 1) {
+      if (auto write = series_.Observe(event, now)) Send(std::move(*write));
+    }
+    for (EventWrite& write : series_.Heartbeat(now)) {
+      if (dropping_) {
         events_dropped_.fetch_add(1);
         continue;
       }
-      retries_.push_back(
-          {std::move(write), 1, clock_.Now() + options_.event_retry_interval});
-      ++backlog_;
+      Send(std::move(write));
     }
     if (dropping_ && !retries_.empty()) {
       events_dropped_.fetch_add(static_cast<int64_t>(retries_.size()));
@@ -349,6 +343,17 @@ void RestWriter::RetryDue() {
     pending.due = now + options_.event_retry_interval;
     retries_.push_back(std::move(pending));
   }
+}
+
+void RestWriter::Send(EventWrite write) {
+  if (Write(write)) return;
+  if (retries_.size() >= options_.event_queue || options_.event_tries <= 1) {
+    events_dropped_.fetch_add(1);
+    return;
+  }
+  retries_.push_back(
+      {std::move(write), 1, clock_.Now() + options_.event_retry_interval});
+  ++backlog_;
 }
 
 bool RestWriter::Write(const EventWrite& write) {

@@ -115,6 +115,9 @@ class RestWriter final : public framework::Binder,
   void RetryDue();
   // False when the server could not be reached (worth another try).
   bool Write(const EventWrite& write);
+  // Writes `write`, or queues it for a retry (counted in backlog_), or
+  // drops it when the retries are full or not allowed.
+  void Send(EventWrite write);
 
   client::RestClient& client_;
   const util::Clock& clock_;
