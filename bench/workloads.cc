@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "test/apiserver/json_util.h"
 #include "test/apiserver/test_objects.h"
 
 namespace ksched::bench {
@@ -370,19 +371,11 @@ void WriteSorted(const rapidjson::Value& value, JsonWriter& out) {
   }
 }
 
-rapidjson::Value& EnsureObject(rapidjson::Value& parent, const char* key,
-                               rapidjson::Document::AllocatorType& a) {
-  if (!parent.HasMember(key)) {
-    parent.AddMember(rapidjson::Value(key, a),
-                     rapidjson::Value(rapidjson::kObjectType), a);
-  }
-  return parent[key];
-}
-
-void SetIfAbsent(rapidjson::Value& object, const char* key, const char* value,
+void SetIfAbsent(rapidjson::Value& object, std::string_view key,
+                 std::string_view value,
                  rapidjson::Document::AllocatorType& a) {
-  if (object.HasMember(key)) return;
-  object.AddMember(rapidjson::Value(key, a), rapidjson::Value(value, a), a);
+  if (testing::apiserver::Member(object, key) != nullptr) return;
+  testing::apiserver::SetString(object, key, value, a);
 }
 
 }  // namespace
@@ -392,9 +385,11 @@ std::string AsKubectlApplied(std::string_view object_json) {
   doc.Parse(object_json.data(), object_json.size());
   if (doc.HasParseError() || !doc.IsObject()) return std::string(object_json);
   auto& a = doc.GetAllocator();
-  rapidjson::Value& metadata = EnsureObject(doc, "metadata", a);
+  rapidjson::Value& metadata =
+      testing::apiserver::EnsureObject(doc, "metadata", a);
   if (doc.HasMember("kind") && doc["kind"] == "Node") {
-    rapidjson::Value& labels = EnsureObject(metadata, "labels", a);
+    rapidjson::Value& labels =
+        testing::apiserver::EnsureObject(metadata, "labels", a);
     SetIfAbsent(labels, "kubernetes.io/arch", "amd64", a);
     SetIfAbsent(labels, "kubernetes.io/os", "linux", a);
     if (doc.HasMember("status") && doc["status"].HasMember("conditions")) {
@@ -405,7 +400,8 @@ std::string AsKubectlApplied(std::string_view object_json) {
       }
     }
   }
-  rapidjson::Value& annotations = EnsureObject(metadata, "annotations", a);
+  rapidjson::Value& annotations =
+      testing::apiserver::EnsureObject(metadata, "annotations", a);
   rapidjson::StringBuffer applied;
   {
     JsonWriter writer(applied);
