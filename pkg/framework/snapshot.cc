@@ -1,5 +1,7 @@
 #include "pkg/framework/snapshot.h"
 
+#include <algorithm>
+
 namespace ksched::framework {
 
 void Snapshot::Reset(std::vector<NodeInfoPtr> nodes) {
@@ -18,6 +20,7 @@ void Snapshot::ResetInBlock(std::shared_ptr<std::vector<NodeInfo>> block) {
 }
 
 void Snapshot::RebuildIndexes() {
+  Relaid();
   generations_.clear();
   for (const NodeInfoPtr& n : nodes_) generations_.push_back(n->generation());
   slots_.clear();
@@ -62,6 +65,7 @@ Snapshot::UpsertEffect Snapshot::Upsert(NodeInfoPtr info) {
   if (slot.pos >= 0) {
     nodes_[slot.pos] = info;
     generations_[slot.pos] = info->generation();
+    LogChange(slot.pos);
   }
   // A listed node joins or leaves an affinity list in place: appended, or
   // swapped with the list's last entry. The lists' order then differs from
@@ -125,6 +129,7 @@ void Snapshot::PlaceInList(std::vector<NodeInfoPtr>& list, int32_t Slot::*pos,
 }
 
 void Snapshot::RebuildLists(const std::vector<std::string>& order) {
+  Relaid();
   for (auto& [name, slot] : slots_) slot.pos = -1;
   nodes_.clear();
   nodes_.reserve(order.size());
@@ -169,6 +174,37 @@ void Snapshot::RebuildAffinityLists() {
       with_required_anti_affinity_.push_back(n);
     }
   }
+}
+
+void Snapshot::LogChange(int32_t position) {
+  // Kept long enough for a question asked again after a few hundred
+  // cycles; older changes are dropped in halves, and a question that
+  // needs them is asked of every node again.
+  const size_t limit = std::max<size_t>(4096, nodes_.size() / 2);
+  if (changed_positions_.size() >= limit) {
+    const size_t drop = changed_positions_.size() / 2;
+    changed_positions_.erase(changed_positions_.begin(),
+                             changed_positions_.begin() + drop);
+    changes_base_ += drop;
+  }
+  changed_positions_.push_back(position);
+}
+
+void Snapshot::Relaid() {
+  ++layout_version_;
+  changes_base_ += changed_positions_.size();
+  changed_positions_.clear();
+}
+
+bool Snapshot::ChangedSince(uint64_t layout, uint64_t since,
+                            std::vector<int32_t>* out) const {
+  if (layout != layout_version_ || since < changes_base_ ||
+      since > change_count()) {
+    return false;
+  }
+  out->insert(out->end(), changed_positions_.begin() + (since - changes_base_),
+              changed_positions_.end());
+  return true;
 }
 
 bool Snapshot::ShouldCompact() const {

@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "pkg/framework/node_count_index.h"
 #include "pkg/framework/node_info.h"
 
 namespace ksched::framework {
@@ -66,6 +67,26 @@ class Snapshot {
 
   int64_t generation() const { return generation_; }
   void set_generation(int64_t g) { generation_ = g; }
+
+  // ---- What changed, for answers kept across cycles. ----
+  //
+  // The version of what the positions of nodes() name: bumped whenever the
+  // list is rebuilt, after which a position may name another node.
+  uint64_t layout_version() const { return layout_version_; }
+  // How many times a listed NodeInfo was replaced in place (Upsert).
+  uint64_t change_count() const {
+    return changes_base_ + changed_positions_.size();
+  }
+  // Appends to `out` the positions of nodes() replaced since
+  // change_count() was `since` under layout `layout` (repeats possible);
+  // false when that is no longer known: the list was rebuilt, or the log
+  // dropped those changes. Positions whose NodeInfo was copied (Compact)
+  // but not changed are not listed.
+  bool ChangedSince(uint64_t layout, uint64_t since,
+                    std::vector<int32_t>* out) const;
+  // Per-node answers plugins keep across cycles (node_count_index.h); empty
+  // in a copy.
+  NodeCountIndex& node_counts() const { return node_counts_; }
 
   // Rebuilds the derived lists after NodeInfos changed in place.
   void RebuildIndexes();
@@ -154,6 +175,10 @@ class Snapshot {
   // Lists `copy` at nodes_[i] in place of what was there, in its slot and
   // the affinity lists too.
   void Relist(size_t i, NodeInfoPtr copy);
+  // Records that the NodeInfo at `position` of nodes_ was replaced.
+  void LogChange(int32_t position);
+  // Records that nodes_ was rebuilt: positions may name other nodes.
+  void Relaid();
 
   std::vector<NodeInfoPtr> nodes_;
   std::vector<int64_t> generations_;  // parallel to nodes_
@@ -169,6 +194,12 @@ class Snapshot {
   uint64_t node_order_version_ = 0;
   // NodeInfos upserted since the last Compact.
   size_t upserted_since_compact_ = 0;
+  // Positions replaced by Upsert, oldest first; changed_positions_[0] was
+  // change number changes_base_. Trimmed from the front when long.
+  std::vector<int32_t> changed_positions_;
+  uint64_t changes_base_ = 0;
+  uint64_t layout_version_ = 0;
+  mutable NodeCountIndex node_counts_;
   // The block the last Compact or ResetInBlock laid nodes() out in.
   std::shared_ptr<std::vector<NodeInfo>> block_;
 };

@@ -1,13 +1,13 @@
 // PreFilter, its AddPod/RemovePod extensions, and Filter
 // (interpodaffinity/filtering.go).
 #include <algorithm>
-#include <atomic>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
 
 #include "pkg/api/key_encoding.h"
+#include "pkg/framework/snapshot.h"
 #include "pkg/plugins/interpodaffinity/plugin.h"
 #include "pkg/plugins/interpodaffinity/state.h"
 
@@ -34,58 +34,85 @@ void AddExistingAntiAffinity(PreFilterState& state, std::string_view key,
   if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
 }
 
+// How many required anti-affinity terms of the node's pods select the
+// incoming pod; with `hits`, also those terms' domains, aggregated by key
+// (one node has one value per key).
+int32_t CountExistingTerms(const framework::NodeInfo& info,
+                           const framework::PodInfo& pod,
+                           const api::StringMap& namespace_labels,
+                           std::vector<Hit>* hits) {
+  const api::Node* node = info.node();
+  if (node == nullptr) return 0;
+  int32_t matching = 0;
+  for (const framework::PodInfoPtr& existing :
+       info.pods_with_required_anti_affinity()) {
+    for (const AffinityTerm& term :
+         existing->affinity().required_anti_affinity) {
+      if (!term.Matches(pod, namespace_labels)) continue;
+      ++matching;
+      if (hits == nullptr) continue;
+      const std::string* value = node->metadata.labels.Find(term.topology_key);
+      if (value == nullptr) continue;
+      auto it = std::find_if(hits->begin(), hits->end(), [&](const Hit& h) {
+        return h.key == term.topology_key;
+      });
+      if (it != hits->end()) {
+        ++it->count;
+      } else {
+        hits->push_back({term.topology_key, *value, 1});
+      }
+    }
+  }
+  return matching;
+}
+
 // Existing pods whose required anti-affinity selects the incoming pod, over
 // the nodes that hold such pods (usually few).
 void CountExistingAntiAffinity(framework::Handle& handle,
                                const framework::PodInfo& pod,
                                PreFilterState& state) {
+  const framework::Snapshot& snapshot = handle.snapshot();
   const std::vector<NodeInfoPtr>& nodes =
-      handle.snapshot().nodes_with_required_anti_affinity_pods();
+      snapshot.nodes_with_required_anti_affinity_pods();
   if (nodes.empty()) return;
-  // Slots are filled in any order; only the nodes with hits take one.
-  std::vector<std::vector<Hit>> slots(nodes.size());
-  std::atomic<int> used{0};
   // Per node, how many existing terms select the incoming pod. Usually
   // none, and then the memo lets the next pod of the same workload pass
   // the node without matching its terms again.
   const uint32_t memo_key = interpodaffinity::IncomingPodKey(
-      handle.snapshot().pod_count_keys(), "ExistingRequiredAntiAffinity", pod,
+      snapshot.pod_count_keys(), "ExistingRequiredAntiAffinity", pod,
       state.namespace_labels);
-  handle.parallelizer().Until(static_cast<int>(nodes.size()), [&](int i) {
-    const framework::NodeInfo& info = *nodes[i];
-    const api::Node* node = info.node();
-    if (node == nullptr) return true;
-    if (info.pod_counts().Find(memo_key) == 0) return true;
-    int32_t matching = 0;
-    std::vector<Hit> hits;
-    for (const framework::PodInfoPtr& existing :
-         info.pods_with_required_anti_affinity()) {
-      for (const AffinityTerm& term :
-           existing->affinity().required_anti_affinity) {
-        if (!term.Matches(pod, state.namespace_labels)) continue;
-        ++matching;
-        const std::string* value =
-            node->metadata.labels.Find(term.topology_key);
-        if (value == nullptr) continue;
-        // One node has one value per key: aggregate by key.
-        auto it = std::find_if(hits.begin(), hits.end(), [&](const Hit& h) {
-          return h.key == term.topology_key;
-        });
-        if (it != hits.end()) {
-          ++it->count;
-        } else {
-          hits.push_back({term.topology_key, *value, 1});
-        }
-      }
-    }
+  auto count = [&](const framework::NodeInfo& info) -> int32_t {
+    if (info.pods_with_required_anti_affinity().empty()) return 0;
+    if (std::optional<int32_t> n = info.pod_counts().Find(memo_key)) return *n;
+    const int32_t matching =
+        CountExistingTerms(info, pod, state.namespace_labels, nullptr);
     info.pod_counts().Store(memo_key, matching);
-    if (!hits.empty()) slots[used.fetch_add(1)] = std::move(hits);
-    return true;
-  });
-  for (int i = 0, n = used.load(); i < n; ++i) {
-    for (const Hit& hit : slots[i]) {
+    return matching;
+  };
+  auto add_hits = [&](const framework::NodeInfo& info) {
+    std::vector<Hit> hits;
+    CountExistingTerms(info, pod, state.namespace_labels, &hits);
+    for (const Hit& hit : hits) {
       AddExistingAntiAffinity(state, hit.key, hit.value, hit.count);
     }
+  };
+  if (memo_key != 0) {
+    // The nodes that answered before are known, and only those replaced
+    // since are asked again.
+    for (const framework::NodeCount& n : snapshot.node_counts().Count(
+             snapshot, memo_key, count, handle.parallelizer())) {
+      add_hits(*snapshot.nodes()[n.position]);
+    }
+    return;
+  }
+  // Slots are filled in any order; only the nodes with hits take one.
+  std::vector<uint8_t> hit(nodes.size(), 0);
+  handle.parallelizer().Until(static_cast<int>(nodes.size()), [&](int i) {
+    hit[i] = count(*nodes[i]) != 0;
+    return true;
+  });
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (hit[i]) add_hits(*nodes[i]);
   }
 }
 
@@ -119,6 +146,88 @@ uint32_t TermsKey(framework::PodCountKeys* keys,
   return keys->Intern(key);
 }
 
+// Adds to the state a node's count of pods matching all the incoming pod's
+// affinity terms (counted once per term)...
+void AddAffinityCount(const framework::NodeInfo& info,
+                      const framework::PodInfo& pod_info, int32_t count,
+                      PreFilterState& state) {
+  const auto& affinity = pod_info.affinity().required_affinity;
+  const framework::NodeLabels labels = info.labels();
+  for (size_t t = 0; t < affinity.size(); ++t) {
+    const std::string* value = labels.Find(affinity[t].topology_key);
+    if (value != nullptr) {
+      state.affinity.Add(state.affinity_keys[t], *value, count);
+    }
+  }
+}
+
+// ...and its count of pods matching anti-affinity term j.
+void AddAntiAffinityCount(const framework::NodeInfo& info,
+                          const framework::PodInfo& pod_info, size_t j,
+                          int32_t count, PreFilterState& state) {
+  const std::string* value = info.labels().Find(
+      pod_info.affinity().required_anti_affinity[j].topology_key);
+  if (value != nullptr) {
+    state.anti_affinity.Add(state.anti_affinity_keys[j], *value, count);
+  }
+}
+
+// Existing pods matching the incoming pod's required terms, over all nodes,
+// when every count has a memo key and `nodes` is the snapshot's list: each
+// count (all affinity terms; each anti-affinity term) is one question of
+// the snapshot's NodeCountIndex, so only the nodes replaced since the
+// question was last asked are matched again. False when it cannot.
+bool CountIncomingAffinityIndexed(framework::Handle& handle,
+                                  const framework::PodInfo& pod_info,
+                                  const std::vector<NodeInfoPtr>& nodes,
+                                  std::span<const uint32_t> keys,
+                                  PreFilterState& state) {
+  const framework::Snapshot& snapshot = handle.snapshot();
+  const auto& affinity = pod_info.affinity().required_affinity;
+  const auto& anti = pod_info.affinity().required_anti_affinity;
+  if (&nodes != &snapshot.nodes()) return false;
+  if (!affinity.empty() && keys[0] == 0) return false;
+  for (size_t j = 0; j < anti.size(); ++j) {
+    if (keys[1 + j] == 0) return false;
+  }
+  const interpodaffinity::NamespaceMatcher& ns = *state.namespaces;
+  // One column's question: how many of a node's pods `matches`.
+  auto ask = [&](uint32_t key, const auto& matches) {
+    return snapshot.node_counts().Count(
+        snapshot, key,
+        [&](const framework::NodeInfo& node) -> int32_t {
+          if (node.node() == nullptr || node.pods().empty()) return 0;
+          if (std::optional<int32_t> n = node.pod_counts().Find(key)) {
+            return *n;
+          }
+          int32_t count = 0;
+          for (const framework::PodInfoPtr& p : node.pods()) {
+            count += matches(*p) ? 1 : 0;
+          }
+          node.pod_counts().Store(key, count);
+          return count;
+        },
+        handle.parallelizer());
+  };
+  if (!affinity.empty()) {
+    for (const framework::NodeCount& n :
+         ask(keys[0], [&](const framework::PodInfo& p) {
+           return interpodaffinity::IncomingMatchesAll(affinity, p, ns);
+         })) {
+      AddAffinityCount(*nodes[n.position], pod_info, n.count, state);
+    }
+  }
+  for (size_t j = 0; j < anti.size(); ++j) {
+    for (const framework::NodeCount& n :
+         ask(keys[1 + j], [&](const framework::PodInfo& p) {
+           return interpodaffinity::IncomingTermMatches(anti[j], p, ns);
+         })) {
+      AddAntiAffinityCount(*nodes[n.position], pod_info, j, n.count, state);
+    }
+  }
+  return true;
+}
+
 // Existing pods matching the incoming pod's required terms, over all nodes.
 // Each node counts into a row of a flat table (no allocation per node): how
 // many of its pods match all affinity terms, and each anti-affinity term.
@@ -139,6 +248,9 @@ void CountIncomingAffinity(framework::Handle& handle,
   keys[0] = TermsKey(memo_keys, affinity, /*all=*/true);
   for (size_t j = 0; j < anti.size(); ++j) {
     keys[1 + j] = TermsKey(memo_keys, std::span(&anti[j], 1), /*all=*/false);
+  }
+  if (CountIncomingAffinityIndexed(handle, pod_info, nodes, keys, state)) {
+    return;
   }
   std::vector<int32_t> rows(nodes.size() * stride, 0);
   handle.parallelizer().Until(static_cast<int>(nodes.size()), [&](int i) {
@@ -190,21 +302,10 @@ void CountIncomingAffinity(framework::Handle& handle,
     if (std::all_of(row, row + stride, [](int32_t c) { return c == 0; })) {
       continue;
     }
-    const framework::NodeLabels labels = nodes[i]->labels();
-    if (row[0] > 0) {
-      for (size_t t = 0; t < affinity.size(); ++t) {
-        const std::string* value = labels.Find(affinity[t].topology_key);
-        if (value != nullptr) {
-          state.affinity.Add(state.affinity_keys[t], *value, row[0]);
-        }
-      }
-    }
+    if (row[0] > 0) AddAffinityCount(*nodes[i], pod_info, row[0], state);
     for (size_t j = 0; j < anti.size(); ++j) {
-      if (row[1 + j] == 0) continue;
-      const std::string* value = labels.Find(anti[j].topology_key);
-      if (value != nullptr) {
-        state.anti_affinity.Add(state.anti_affinity_keys[j], *value,
-                                row[1 + j]);
+      if (row[1 + j] > 0) {
+        AddAntiAffinityCount(*nodes[i], pod_info, j, row[1 + j], state);
       }
     }
   }

@@ -9,12 +9,14 @@
 #include <memory>
 #include <optional>
 #include <ostream>
+#include <random>
 #include <string>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "pkg/framework/parallelizer.h"
+#include "pkg/framework/pod_count_memo.h"
 #include "pkg/framework/testing/fake_handle.h"
 #include "pkg/plugins/interpodaffinity/test_util.h"
 
@@ -451,6 +453,104 @@ TEST(InterPodAffinityTest, ConcurrentFilterOnOneCycleState) {
   }
   for (std::thread& th : threads) th.join();
   for (int m : mismatches) EXPECT_EQ(m, 0);
+}
+
+// ---- counts kept across cycles ----
+
+// A snapshot kept as the scheduler cache keeps one (memo keys, NodeInfos
+// replaced by fresh copies between cycles) answers as a snapshot built
+// afresh each cycle, which counts every node without memo or index.
+TEST(InterPodAffinityTest, CountsKeptAcrossCyclesEqualFreshCounts) {
+  std::vector<api::Node> nodes;
+  for (int i = 0; i < 60; ++i) {
+    std::string name = "node-" + std::to_string(i);
+    nodes.push_back(N(name, {{"kubernetes.io/hostname", name},
+                             {"zone", "zone-" + std::to_string(i % 6)}}));
+  }
+  testing::FakeHandle kept(MakeSnapshot({}, nodes));
+  kept.mutable_snapshot().set_pod_count_keys(
+      std::make_shared<framework::PodCountKeys>());
+  kept.mutable_snapshot().set_generations_unique(true);
+  auto plugin = MakePlugin(kept);
+  auto* pl = dynamic_cast<InterPodAffinity*>(plugin.get());
+
+  std::mt19937 random(7);
+  int64_t generation = 100;
+  std::vector<std::pair<std::string, std::string>> placed;  // uid, node
+  int mismatches = 0;
+  for (int cycle = 0; cycle < 300; ++cycle) {
+    // Eight groups: anti-affinity by hostname or zone, some also wanting
+    // a group-0 pod in their zone, some preferring group 1.
+    const int group = static_cast<int>(random() % 8);
+    const std::string app = "g" + std::to_string(group);
+    P builder("pod-" + std::to_string(cycle));
+    builder.Label("app", app)
+        .AntiAffinity(
+            In("app", group % 2 ? "zone" : "kubernetes.io/hostname", {app}));
+    if (group % 3 == 2) builder.Affinity(In("app", "zone", {"g0"}));
+    if (group % 4 == 3) builder.Preferred(5, In("app", "zone", {"g1"}));
+    framework::PodInfoPtr pod = builder.Info();
+
+    const framework::Snapshot& snapshot = kept.snapshot();
+    testing::FakeHandle fresh(snapshot.nodes());
+    auto fresh_plugin = MakePlugin(fresh);
+    auto* f = dynamic_cast<InterPodAffinity*>(fresh_plugin.get());
+    framework::CycleState sk;
+    framework::CycleState sf;
+    const Status pk = pl->PreFilter(sk, *pod, snapshot.nodes(), nullptr);
+    const Status pf = f->PreFilter(sf, *pod, snapshot.nodes(), nullptr);
+    ASSERT_EQ(pk, pf) << "cycle " << cycle;
+    const Status qk = pl->PreScore(sk, *pod, snapshot.nodes());
+    const Status qf = f->PreScore(sf, *pod, snapshot.nodes());
+    ASSERT_EQ(qk, qf) << "cycle " << cycle;
+    std::vector<int> feasible;
+    for (size_t i = 0; i < snapshot.nodes().size(); ++i) {
+      const framework::NodeInfo& info = *snapshot.nodes()[i];
+      const Status a = pk.IsSkip() ? Status() : pl->Filter(sk, *pod, info);
+      const Status b = pf.IsSkip() ? Status() : f->Filter(sf, *pod, info);
+      mismatches += a != b;
+      if (a.IsSuccess()) feasible.push_back(static_cast<int>(i));
+      if (qk.IsSuccess()) {
+        int64_t x = 0;
+        int64_t y = 0;
+        ASSERT_TRUE(pl->Score(sk, *pod, info, &x).IsSuccess());
+        ASSERT_TRUE(f->Score(sf, *pod, info, &y).IsSuccess());
+        mismatches += x != y;
+      }
+    }
+
+    // Place the pod on a feasible node, and now and then take a pod away:
+    // each a fresh copy of the node, as the cache makes.
+    framework::Snapshot& writable = kept.mutable_snapshot();
+    auto replace = [&](int position, auto&& change) {
+      auto copy =
+          std::make_shared<framework::NodeInfo>(*writable.nodes()[position]);
+      change(*copy);
+      copy->set_generation(++generation);
+      writable.Upsert(copy);
+    };
+    if (!feasible.empty()) {
+      const int at = feasible[random() % feasible.size()];
+      api::Pod bound = builder.Node(snapshot.nodes()[at]->name()).Obj();
+      placed.emplace_back(bound.metadata.uid, bound.spec.node_name);
+      replace(at, [&](framework::NodeInfo& info) {
+        info.AddPod(framework::PodInfo::CreateBound(bound));
+      });
+    }
+    if (cycle % 5 == 4 && !placed.empty()) {
+      const size_t k = random() % placed.size();
+      const auto [uid, node] = placed[k];
+      placed.erase(placed.begin() + static_cast<long>(k));
+      replace(writable.PositionOf(node), [&](framework::NodeInfo& info) {
+        EXPECT_TRUE(info.RemovePod(uid));
+      });
+    }
+  }
+  EXPECT_EQ(mismatches, 0);
+  // The index answered: far fewer nodes counted than 60 per question per
+  // cycle.
+  EXPECT_GT(kept.snapshot().node_counts().questions(), 0u);
+  EXPECT_LT(kept.snapshot().node_counts().nodes_counted(), 300u * 60u);
 }
 
 }  // namespace

@@ -154,18 +154,10 @@ Status InterPodAffinity::PreScore(framework::CycleState& cycle,
     return (hard_weight > 0 && !t.required_affinity.empty()) ||
            !t.preferred_affinity.empty() || !t.preferred_anti_affinity.empty();
   };
-  handle_.parallelizer().Until(static_cast<int>(nodes.size()), [&](int i) {
-    const framework::NodeInfo& info = *nodes[i];
-    if (!has_constraints && std::none_of(info.pods_with_affinity().begin(),
-                                         info.pods_with_affinity().end(),
-                                         [&](const framework::PodInfoPtr& p) {
-                                           return scores_others(*p);
-                                         })) {
-      return true;
-    }
-    if (info.pod_counts().Find(memo_key) == 0) return true;
+  // The hits of one node; false when it has none.
+  auto node_hits = [&](const framework::NodeInfo& info, std::vector<Hit>* out) {
     const api::Node* node = info.node();
-    if (node == nullptr || node->metadata.labels.empty()) return true;
+    if (node == nullptr || node->metadata.labels.empty()) return false;
     NodeHits hits(node->metadata.labels);
     const auto& pods =
         has_constraints ? info.pods() : info.pods_with_affinity();
@@ -173,9 +165,48 @@ Status InterPodAffinity::PreScore(framework::CycleState& cycle,
       ProcessExistingPod(in, *existing, hits);
     }
     info.pod_counts().Store(memo_key, static_cast<int32_t>(hits.hits().size()));
-    if (!hits.hits().empty()) slots[used.fetch_add(1)] = std::move(hits.hits());
+    if (hits.hits().empty()) return false;
+    *out = std::move(hits.hits());
     return true;
-  });
+  };
+  auto may_hit = [&](const framework::NodeInfo& info) {
+    if (!has_constraints && std::none_of(info.pods_with_affinity().begin(),
+                                         info.pods_with_affinity().end(),
+                                         [&](const framework::PodInfoPtr& p) {
+                                           return scores_others(*p);
+                                         })) {
+      return false;
+    }
+    return info.pod_counts().Find(memo_key) != 0;
+  };
+  if (memo_key != 0) {
+    // Which nodes give hits is kept across cycles (node_count_index.h):
+    // only the nodes replaced since are asked again, and only the nodes
+    // with hits are walked.
+    std::vector<Hit> scratch;
+    std::vector<framework::NodeCount> with_hits = snapshot.node_counts().Count(
+        snapshot, memo_key,
+        [&](const framework::NodeInfo& info) -> int32_t {
+          if (!may_hit(info)) return 0;
+          std::vector<Hit> hits;
+          return node_hits(info, &hits) ? static_cast<int32_t>(hits.size()) : 0;
+        },
+        handle_.parallelizer());
+    for (const framework::NodeCount& n : with_hits) {
+      if (node_hits(*snapshot.nodes()[n.position], &scratch)) {
+        slots[used.fetch_add(1)] = std::move(scratch);
+      }
+    }
+  } else {
+    handle_.parallelizer().Until(static_cast<int>(nodes.size()), [&](int i) {
+      const framework::NodeInfo& info = *nodes[i];
+      std::vector<Hit> hits;
+      if (may_hit(info) && node_hits(info, &hits)) {
+        slots[used.fetch_add(1)] = std::move(hits);
+      }
+      return true;
+    });
+  }
   const int n = used.load();
   if (n == 0) return Status::Skip();
 
