@@ -13,6 +13,8 @@ void NodeInfo::SetNode(std::shared_ptr<const api::Node> node) {
   has_taints_ = !node_->spec.taints.empty();
   hostname_label_ = node_->metadata.labels.Find(kLabelHostname);
   zone_label_ = node_->metadata.labels.Find(kLabelTopologyZone);
+  hostname_hash_ = hostname_label_ ? LabelValueHash(*hostname_label_) : 0;
+  zone_hash_ = zone_label_ ? LabelValueHash(*zone_label_) : 0;
   allocatable_ = Resource::FromList(node_->status.allocatable);
 }
 
@@ -24,6 +26,8 @@ void NodeInfo::RemoveNode() {
   has_taints_ = false;
   hostname_label_ = nullptr;
   zone_label_ = nullptr;
+  hostname_hash_ = 0;
+  zone_hash_ = 0;
 }
 
 void NodeInfo::Account(const PodInfo& info, int64_t sign) {

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pkg/api/node.h"
@@ -40,11 +42,27 @@ inline constexpr std::string_view kLabelTopologyZone =
 // hostname and zone labels, which nearly every topology key names, are
 // looked up once when the node is set instead of in every node's label
 // list on every cycle.
+// The hash of a label value that NodeInfo keeps for the hostname and
+// zone labels.
+inline uint32_t LabelValueHash(std::string_view value) {
+  return static_cast<uint32_t>(std::hash<std::string_view>{}(value));
+}
+
+// A label's value and its LabelValueHash. For the hostname and zone labels
+// the hash comes from the NodeInfo, so a lookup in a table of topology
+// values touches the value itself (the Node, one cache miss per node of a
+// pass) only when the hash matches.
+struct LabelValue {
+  const std::string* value = nullptr;  // null: no such label
+  uint32_t hash = 0;
+};
+
 class NodeLabels {
  public:
   explicit NodeLabels(const NodeInfo& info) : info_(info) {}
   // The value of `key`, or nullptr (also without a node).
   const std::string* Find(std::string_view key) const;
+  LabelValue Lookup(std::string_view key) const;
 
  private:
   const NodeInfo& info_;
@@ -127,6 +145,8 @@ class alignas(64) NodeInfo {
   std::string name_;
   bool unschedulable_ = false;
   bool has_taints_ = false;
+  uint32_t hostname_hash_ = 0;
+  uint32_t zone_hash_ = 0;
   // Into node_'s labels, which stay put while node_ holds the Node.
   const std::string* hostname_label_ = nullptr;
   const std::string* zone_label_ = nullptr;
@@ -150,6 +170,16 @@ inline const std::string* NodeLabels::Find(std::string_view key) const {
   if (key == kLabelHostname) return info_.hostname_label_;
   if (key == kLabelTopologyZone) return info_.zone_label_;
   return info_.node_ ? info_.node_->metadata.labels.Find(key) : nullptr;
+}
+
+inline LabelValue NodeLabels::Lookup(std::string_view key) const {
+  if (key == kLabelHostname) {
+    return {info_.hostname_label_, info_.hostname_hash_};
+  }
+  if (key == kLabelTopologyZone) return {info_.zone_label_, info_.zone_hash_};
+  const std::string* value =
+      info_.node_ ? info_.node_->metadata.labels.Find(key) : nullptr;
+  return {value, value ? LabelValueHash(*value) : 0};
 }
 
 }  // namespace ksched::framework

@@ -444,11 +444,11 @@ Status InterPodAffinity::Filter(const framework::CycleState& cycle,
   // its domains must hold a matching pod...
   bool pods_exist = true;
   for (size_t t = 0; t < affinity.size(); ++t) {
-    const std::string* value = labels.Find(affinity[t].topology_key);
-    if (value == nullptr) {
+    const framework::LabelValue value = labels.Lookup(affinity[t].topology_key);
+    if (value.value == nullptr) {
       return NoAffinityDomain();
     }
-    if (state->affinity.Get(state->affinity_keys[t], *value) <= 0) {
+    if (state->affinity.Get(state->affinity_keys[t], value) <= 0) {
       pods_exist = false;
     }
   }
@@ -463,9 +463,8 @@ Status InterPodAffinity::Filter(const framework::CycleState& cycle,
   // those pods would help, hence Unschedulable.
   if (!state->anti_affinity.empty()) {
     for (size_t j = 0; j < anti.size(); ++j) {
-      const std::string* value = labels.Find(anti[j].topology_key);
-      if (value != nullptr &&
-          state->anti_affinity.Get(state->anti_affinity_keys[j], *value) > 0) {
+      if (state->anti_affinity.Get(state->anti_affinity_keys[j],
+                                   labels.Lookup(anti[j].topology_key)) > 0) {
         static const Status::Constant kAntiAffinity(
             framework::Code::kUnschedulable,
             std::string(kInterPodAffinityErrReasonAntiAffinity),
@@ -479,9 +478,8 @@ Status InterPodAffinity::Filter(const framework::CycleState& cycle,
   // counts; only the keys the counts hold can hit, so look those up.
   if (!state->existing_anti_affinity.empty()) {
     for (uint32_t k : state->existing_anti_affinity_keys) {
-      const std::string* value = labels.Find(state->keys[k]);
-      if (value != nullptr &&
-          state->existing_anti_affinity.Get(k, *value) > 0) {
+      if (state->existing_anti_affinity.Get(k, labels.Lookup(state->keys[k])) >
+          0) {
         static const Status::Constant kExisting(
             framework::Code::kUnschedulable,
             std::string(kInterPodAffinityErrReasonExisting),

@@ -21,9 +21,9 @@ uint32_t KeyTable::Intern(std::string_view key) {
   return static_cast<uint32_t>(keys_.size() - 1);
 }
 
-size_t TopologyCounts::Hash::Of(uint32_t key, std::string_view value) {
+size_t TopologyCounts::Hash::Mix(uint32_t key, uint32_t value_hash) {
   // The key index is tiny: spread it before mixing it into the value hash.
-  return std::hash<std::string_view>{}(value) ^
+  return (static_cast<size_t>(value_hash) * 0xff51afd7ed558ccdULL) ^
          (static_cast<size_t>(key + 1) * 0x9e3779b97f4a7c15ULL);
 }
 
@@ -40,6 +40,13 @@ void TopologyCounts::Add(uint32_t key, std::string_view value, int64_t delta) {
 int64_t TopologyCounts::Get(uint32_t key, std::string_view value) const {
   if (counts_.empty()) return 0;
   auto it = counts_.find(PairView{key, value});
+  return it == counts_.end() ? 0 : it->second;
+}
+
+int64_t TopologyCounts::Get(uint32_t key,
+                            const framework::LabelValue& value) const {
+  if (counts_.empty() || value.value == nullptr) return 0;
+  auto it = counts_.find(PairHashed{key, value.hash, value.value});
   return it == counts_.end() ? 0 : it->second;
 }
 

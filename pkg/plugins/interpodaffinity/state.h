@@ -21,6 +21,7 @@
 #include "pkg/api/string_map.h"
 #include "pkg/framework/cycle_state.h"
 #include "pkg/framework/handle.h"
+#include "pkg/framework/node_info.h"
 #include "pkg/framework/pod_count_memo.h"
 #include "pkg/framework/pod_info.h"
 
@@ -48,6 +49,9 @@ class TopologyCounts {
   // must restore the original state, emptiness included).
   void Add(uint32_t key, std::string_view value, int64_t delta);
   int64_t Get(uint32_t key, std::string_view value) const;
+  // As Get, reading the value only when its hash matches an entry's
+  // (framework::LabelValue); 0 without a value.
+  int64_t Get(uint32_t key, const framework::LabelValue& value) const;
   bool empty() const { return counts_.empty(); }
   size_t size() const { return counts_.size(); }
 
@@ -64,17 +68,31 @@ class TopologyCounts {
     uint32_t key;
     std::string_view value;
   };
+  struct PairHashed {
+    uint32_t key;
+    uint32_t value_hash;
+    const std::string* value;
+  };
   struct Hash {
     using is_transparent = void;
     size_t operator()(const Pair& p) const { return Of(p.key, p.value); }
     size_t operator()(const PairView& p) const { return Of(p.key, p.value); }
-    static size_t Of(uint32_t key, std::string_view value);
+    size_t operator()(const PairHashed& p) const {
+      return Mix(p.key, p.value_hash);
+    }
+    static size_t Of(uint32_t key, std::string_view value) {
+      return Mix(key, framework::LabelValueHash(value));
+    }
+    static size_t Mix(uint32_t key, uint32_t value_hash);
   };
   struct Eq {
     using is_transparent = void;
+    static std::string_view View(const Pair& p) { return p.value; }
+    static std::string_view View(const PairView& p) { return p.value; }
+    static std::string_view View(const PairHashed& p) { return *p.value; }
     template <typename A, typename B>
     bool operator()(const A& a, const B& b) const {
-      return a.key == b.key && std::string_view(a.value) == b.value;
+      return a.key == b.key && View(a) == View(b);
     }
   };
   std::unordered_map<Pair, int64_t, Hash, Eq> counts_;
