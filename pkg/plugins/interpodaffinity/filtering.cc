@@ -96,9 +96,11 @@ void CountExistingAntiAffinity(framework::Handle& handle,
       AddExistingAntiAffinity(state, hit.key, hit.value, hit.count);
     }
   };
-  if (memo_key != 0) {
-    // The nodes that answered before are known, and only those replaced
-    // since are asked again.
+  // With such pods on a fair share of the nodes, the nodes that answered
+  // before are known, and only those replaced since are asked again. With
+  // few, a pass over those few costs less than the index's first pass
+  // over every node for each new question.
+  if (memo_key != 0 && nodes.size() >= snapshot.size() / 8) {
     for (const framework::NodeCount& n : snapshot.node_counts().Count(
              snapshot, memo_key, count, handle.parallelizer())) {
       add_hits(*snapshot.nodes()[n.position]);

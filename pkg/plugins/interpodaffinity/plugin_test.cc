@@ -539,7 +539,8 @@ TEST(InterPodAffinityTest, CountsKeptAcrossCyclesEqualFreshCounts) {
     }
     if (cycle % 5 == 4 && !placed.empty()) {
       const size_t k = random() % placed.size();
-      const auto [uid, node] = placed[k];
+      const std::string uid = placed[k].first;
+      const std::string node = placed[k].second;
       placed.erase(placed.begin() + static_cast<long>(k));
       replace(writable.PositionOf(node), [&](framework::NodeInfo& info) {
         EXPECT_TRUE(info.RemovePod(uid));

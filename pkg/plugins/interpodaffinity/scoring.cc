@@ -179,10 +179,12 @@ Status InterPodAffinity::PreScore(framework::CycleState& cycle,
     }
     return info.pod_counts().Find(memo_key) != 0;
   };
-  if (memo_key != 0) {
-    // Which nodes give hits is kept across cycles (node_count_index.h):
-    // only the nodes replaced since are asked again, and only the nodes
-    // with hits are walked.
+  // With pods with affinity on a fair share of the nodes, which nodes give
+  // hits is kept across cycles (node_count_index.h): only the nodes
+  // replaced since are asked again, and only the nodes with hits are
+  // walked. With few, a pass over those few is cheaper than the index's
+  // first pass over every node for each new question.
+  if (memo_key != 0 && nodes.size() >= snapshot.size() / 8) {
     std::vector<Hit> scratch;
     std::vector<framework::NodeCount> with_hits = snapshot.node_counts().Count(
         snapshot, memo_key,
