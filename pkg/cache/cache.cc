@@ -42,23 +42,13 @@ Cache::Cache(const util::Clock& clock, std::chrono::nanoseconds ttl)
 Cache::NodeList::iterator Cache::GetOrCreateNode(std::string_view name) {
   auto found = nodes_.find(name);
   if (found != nodes_.end()) return found->second;
-  list_.push_front(
-      NodeEntry{std::string(name), std::make_shared<framework::NodeInfo>()});
+  list_.push_front(NodeEntry{std::string(name), framework::NodeInfo()});
   nodes_.emplace(list_.front().name, list_.begin());
   return list_.begin();
 }
 
-framework::NodeInfo& Cache::Mutable(NodeEntry& entry) {
-  // A NodeInfo in a snapshot's block shares the block's count, so it is
-  // always copied: conservative, never wrong.
-  if (entry.info.use_count() > 1) {
-    entry.info = std::make_shared<framework::NodeInfo>(*entry.info);
-  }
-  return *entry.info;
-}
-
 void Cache::Touch(NodeList::iterator it) {
-  Mutable(*it).set_generation(++generation_);
+  it->info.set_generation(++generation_);
   list_.splice(list_.begin(), list_, it);
 }
 
@@ -73,7 +63,7 @@ util::Result<void> Cache::AddPodLocked(framework::PodInfoPtr pod,
                                        bool assumed) {
   const framework::PodInfo& p = *pod;
   NodeList::iterator node = GetOrCreateNode(p.node_name());
-  Mutable(*node).AddPod(pod);
+  node->info.AddPod(pod);
   Touch(node);
   std::string_view key = p.uid();  // lives as long as the state
   pod_states_.emplace(key, PodState{std::move(pod), std::nullopt, false});
@@ -89,11 +79,11 @@ util::Result<void> Cache::RemovePodLocked(framework::PodInfoPtr pod) {
   // Without a NodeInfo kube only logs and still forgets the pod.
   if (node != nodes_.end()) {
     NodeList::iterator entry = node->second;
-    if (!Mutable(*entry).RemovePod(p.uid())) {
+    if (!entry->info.RemovePod(p.uid())) {
       return util::Error("pod " + PodRef(p) + " is not on node " +
                          p.node_name() + " in the cache");
     }
-    if (entry->info->pods().empty() && entry->info->node() == nullptr) {
+    if (entry->info.pods().empty() && entry->info.node() == nullptr) {
       EraseNode(entry);
     } else {
       Touch(entry);
@@ -266,7 +256,7 @@ std::vector<framework::PodInfoPtr> Cache::CleanupExpiredAssumedPods() {
 void Cache::AddNode(std::shared_ptr<const api::Node> node) {
   std::lock_guard lock(mu_);
   NodeList::iterator entry = GetOrCreateNode(node->metadata.name);
-  if (const api::Node* old = entry->info->node()) {
+  if (const api::Node* old = entry->info.node()) {
     images_.RemoveNode(*old);
     // A second Add for a known node: keep the tree exact even if its zone
     // changed (kube would list it under both zones).
@@ -275,7 +265,7 @@ void Cache::AddNode(std::shared_ptr<const api::Node> node) {
     tree_.AddNode(*node);
   }
   images_.AddNode(*node);
-  Mutable(*entry).SetNode(std::move(node));
+  entry->info.SetNode(std::move(node));
   Touch(entry);
 }
 
@@ -286,7 +276,7 @@ void Cache::UpdateNode(const api::Node& old_node,
   (void)old_node;
   std::lock_guard lock(mu_);
   NodeList::iterator entry = GetOrCreateNode(new_node->metadata.name);
-  if (const api::Node* old = entry->info->node()) {
+  if (const api::Node* old = entry->info.node()) {
     images_.RemoveNode(*old);
     tree_.UpdateNode(*old, *new_node);
   } else {
@@ -294,7 +284,7 @@ void Cache::UpdateNode(const api::Node& old_node,
     tree_.AddNode(*new_node);
   }
   images_.AddNode(*new_node);
-  Mutable(*entry).SetNode(std::move(new_node));
+  entry->info.SetNode(std::move(new_node));
   Touch(entry);
 }
 
@@ -303,12 +293,12 @@ void Cache::RemoveNode(const api::Node& node) {
   auto found = nodes_.find(std::string_view(node.metadata.name));
   if (found == nodes_.end()) return;
   NodeList::iterator entry = found->second;
-  std::shared_ptr<const api::Node> cached = entry->info->node_ptr();
+  std::shared_ptr<const api::Node> cached = entry->info.node_ptr();
   if (cached == nullptr) return;  // already removed, pods pending
   (void)tree_.RemoveNode(*cached);
   images_.RemoveNode(*cached);
-  Mutable(*entry).RemoveNode();
-  if (entry->info->pods().empty()) {
+  entry->info.RemoveNode();
+  if (entry->info.pods().empty()) {
     EraseNode(entry);
   } else {
     Touch(entry);
@@ -326,38 +316,13 @@ void Cache::ForEachNodeInfo(
     const std::function<void(const framework::NodeInfo&)>& visit) const {
   std::lock_guard lock(mu_);
   for (const NodeEntry& entry : list_) {
-    if (entry.info->node() != nullptr) visit(*entry.info);
+    if (entry.info.node() != nullptr) visit(entry.info);
   }
 }
 
 framework::NodeInfoPtr Cache::CopyForSnapshot(
     const framework::NodeInfo& info) const {
   return std::make_shared<framework::NodeInfo>(SnapshotCopyOf(info));
-}
-
-framework::NodeInfoPtr Cache::ShareForSnapshot(NodeEntry& entry) {
-  if (const api::Node* node = entry.info->node()) {
-    api::FlatMap<framework::ImageStateSummary> states =
-        images_.Summaries(*node);
-    if (states != entry.info->image_states()) {
-      Mutable(entry).set_image_states(std::move(states));
-    }
-  }
-  return entry.info;
-}
-
-void Cache::AdoptSnapshotNodes(const framework::Snapshot& snapshot) {
-  for (const framework::NodeInfoPtr& listed : snapshot.nodes()) {
-    auto it = nodes_.find(std::string_view(listed->name()));
-    if (it == nodes_.end()) continue;
-    framework::NodeInfoPtr& mine = it->second->info;
-    // A generation names one state of the node: the copy holds what the
-    // entry holds (image counts as of the copy, which ShareForSnapshot
-    // refreshes before the next share anyway).
-    if (mine != listed && mine->generation() == listed->generation()) {
-      mine = listed;
-    }
-  }
 }
 
 framework::NodeInfo Cache::SnapshotCopyOf(
@@ -374,7 +339,7 @@ framework::NodeInfo Cache::SnapshotCopyOf(
 framework::NodeInfoPtr Cache::GetNodeInfo(std::string_view name) const {
   std::lock_guard lock(mu_);
   auto it = nodes_.find(name);
-  return it == nodes_.end() ? nullptr : CopyForSnapshot(*it->second->info);
+  return it == nodes_.end() ? nullptr : CopyForSnapshot(it->second->info);
 }
 
 std::vector<std::string> Cache::NodeNamesByRecency() const {
@@ -408,7 +373,7 @@ std::string Cache::Dump() const {
   std::ostringstream out;
   out << "Dump of cached NodeInfo\n";
   for (const NodeEntry* e : entries) {
-    const framework::NodeInfo& info = *e->info;
+    const framework::NodeInfo& info = e->info;
     const framework::Resource& req = info.requested();
     const framework::Resource& alloc = info.allocatable();
     out << "Node name: " << e->name

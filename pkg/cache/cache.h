@@ -130,10 +130,7 @@ class Cache {
  private:
   struct NodeEntry {
     std::string name;  // the NodeInfo may have no node to name it
-    // Never null. Shared with the snapshots that list this state of the
-    // node (and the cycles that hold it), so a node's state exists once;
-    // copied before a change while anyone else holds it (Mutable).
-    framework::NodeInfoPtr info;
+    framework::NodeInfo info;
   };
   // Most recently changed first, so UpdateSnapshot stops at the first entry
   // the snapshot already has (kube's doubly linked list).
@@ -154,16 +151,6 @@ class Cache {
   util::Result<void> AddPodLocked(framework::PodInfoPtr pod, bool assumed);
   // `pod` must be the PodInfo the cache holds (it names the node it is on).
   util::Result<void> RemovePodLocked(framework::PodInfoPtr pod);
-  // The entry's NodeInfo, to change: a copy first when anyone else holds
-  // it, so a snapshot or a cycle never sees a NodeInfo change.
-  framework::NodeInfo& Mutable(NodeEntry& entry);
-  // The entry's NodeInfo for a snapshot, shared, with image counts as of
-  // now (kube's NodeInfo.Snapshot() reads them when it copies).
-  framework::NodeInfoPtr ShareForSnapshot(NodeEntry& entry);
-  // After `snapshot` listed copies of NodeInfos in a block (a fill or a
-  // compaction), the entries whose state a copy holds point to the copy,
-  // so the originals are freed and the cache walks the block too.
-  void AdoptSnapshotNodes(const framework::Snapshot& snapshot);
   framework::NodeInfoPtr CopyForSnapshot(const framework::NodeInfo& info) const;
   framework::NodeInfo SnapshotCopyOf(const framework::NodeInfo& info) const;
   // UpdateSnapshot's helpers (snapshot_update.cc).

@@ -20,32 +20,27 @@ util::Result<void> Cache::UpdateSnapshot(framework::Snapshot* snapshot) {
   // filled whole, in one block; the loop below then has nothing to add.
   const bool whole = snapshot->num_node_infos() == 0 &&
                      tree_.num_nodes() >= framework::Snapshot::kMinCompactNodes;
-  if (whole) {
-    FillSnapshotInBlock(snapshot);
-    AdoptSnapshotNodes(*snapshot);
-  }
+  if (whole) FillSnapshotInBlock(snapshot);
 
   // The list is ordered by recency: everything past the first entry the
   // snapshot has seen is already in it.
-  for (NodeEntry& entry : list_) {
-    if (whole || entry.info->generation() <= seen) break;
+  for (const NodeEntry& entry : list_) {
+    if (whole || entry.info.generation() <= seen) break;
     // Node-less NodeInfos (pods of a removed or not yet seen node) are not
     // schedulable and never enter a snapshot.
-    if (entry.info->node() == nullptr) continue;
+    if (entry.info.node() == nullptr) continue;
     framework::Snapshot::UpsertEffect effect =
-        snapshot->Upsert(ShareForSnapshot(entry));
+        snapshot->Upsert(CopyForSnapshot(entry.info));
     all_lists |= effect.added;
     affinity_lists |= effect.affinity_changed || effect.anti_affinity_changed;
   }
-  if (!list_.empty()) {
-    snapshot->set_generation(list_.front().info->generation());
-  }
+  if (!list_.empty()) snapshot->set_generation(list_.front().info.generation());
 
   // Removed nodes left the tree but may linger in the snapshot.
   if (snapshot->num_node_infos() > tree_.num_nodes()) {
     snapshot->EraseIf([this](std::string_view name) {
       auto it = nodes_.find(name);
-      return it == nodes_.end() || it->second->info->node() == nullptr;
+      return it == nodes_.end() || it->second->info.node() == nullptr;
     });
     all_lists = true;
   }
@@ -55,14 +50,7 @@ util::Result<void> Cache::UpdateSnapshot(framework::Snapshot* snapshot) {
   if (snapshot->node_order_version() != tree_.version()) all_lists = true;
 
   if (all_lists || affinity_lists) RefreshLists(snapshot, all_lists);
-  if (snapshot->ShouldCompact()) {
-    // The block may be rewritten in place only where neither the snapshot
-    // nor the cache still points.
-    std::vector<const framework::NodeInfo*> held;
-    for (const NodeEntry& entry : list_) held.push_back(entry.info.get());
-    snapshot->Compact(held);
-    AdoptSnapshotNodes(*snapshot);
-  }
+  if (snapshot->ShouldCompact()) snapshot->Compact();
 
   if (snapshot->size() != tree_.num_nodes() ||
       snapshot->num_node_infos() != tree_.num_nodes()) {
@@ -98,8 +86,8 @@ void Cache::FillSnapshotInBlock(framework::Snapshot* snapshot) const {
   block->reserve(order.size());
   for (const std::string& name : order) {
     auto it = nodes_.find(std::string_view(name));
-    if (it == nodes_.end() || it->second->info->node() == nullptr) continue;
-    block->push_back(SnapshotCopyOf(*it->second->info));
+    if (it == nodes_.end() || it->second->info.node() == nullptr) continue;
+    block->push_back(SnapshotCopyOf(it->second->info));
   }
   snapshot->ResetInBlock(std::move(block));
   snapshot->RebuildLists(order);
@@ -110,15 +98,14 @@ void Cache::RebuildSnapshot(framework::Snapshot* snapshot) const {
   std::vector<framework::NodeInfoPtr> copies;
   copies.reserve(tree_.num_nodes());
   for (const NodeEntry& entry : list_) {
-    if (entry.info->node() != nullptr) {
-      copies.push_back(CopyForSnapshot(*entry.info));
+    if (entry.info.node() != nullptr) {
+      copies.push_back(CopyForSnapshot(entry.info));
     }
   }
   snapshot->Reset(std::move(copies));
   snapshot->RebuildLists(tree_.List());
   snapshot->set_node_order_version(tree_.version());
-  snapshot->set_generation(list_.empty() ? 0
-                                         : list_.front().info->generation());
+  snapshot->set_generation(list_.empty() ? 0 : list_.front().info.generation());
 }
 
 }  // namespace ksched::cache

@@ -582,61 +582,6 @@ TEST_F(SnapshotUpdateTest, CompactionReusesTheBlockOnlyWhenNoOneElseHoldsIt) {
   EXPECT_EQ(snapshot_.Get("n8")->pods().size(), 3u);
 }
 
-// A node's state exists once: snapshots share the cache's NodeInfo, and a
-// change makes a new one only for the changed node, which every snapshot
-// updated after it shares in turn.
-TEST_F(SnapshotUpdateTest, SnapshotsShareTheCachesNodeInfos) {
-  AddNodes(10);
-  Snapshot first;
-  Snapshot second;
-  ASSERT_TRUE(cache_.UpdateSnapshot(&first).ok());
-  ASSERT_TRUE(cache_.UpdateSnapshot(&second).ok());
-  NodeInfoPtr held = first.GetPtr("n5");
-  EXPECT_EQ(second.GetPtr("n5"), held);
-  EXPECT_EQ(second.GetPtr("n6"), first.GetPtr("n6"));
-
-  ASSERT_TRUE(cache_.AddPod(test::MakeBasePod("n5", "p", "100m", "1")).ok());
-  ASSERT_TRUE(cache_.UpdateSnapshot(&first).ok());
-  ASSERT_TRUE(cache_.UpdateSnapshot(&second).ok());
-  ExpectSnapshotMatchesCache(cache_, first);
-  ExpectSnapshotMatchesCache(cache_, second);
-  EXPECT_NE(first.GetPtr("n5"), held);
-  EXPECT_EQ(second.GetPtr("n5"), first.GetPtr("n5"));
-  EXPECT_EQ(first.Get("n5")->pods().size(), 1u);
-  EXPECT_TRUE(held->pods().empty());  // as it was when taken
-  EXPECT_EQ(second.GetPtr("n6"), first.GetPtr("n6"));
-}
-
-// Two snapshots of a large cluster, each laid out in its own block that
-// the cache takes over in turn, stay exact and isolated through changes
-// and compactions.
-TEST_F(SnapshotUpdateTest, TwoBlockSnapshotsStayExact) {
-  constexpr int kNodes = 3000;
-  AddNodes(kNodes);
-  Snapshot first;
-  Snapshot second;
-  ASSERT_TRUE(cache_.UpdateSnapshot(&first).ok());
-  NodeInfoPtr held = first.GetPtr("n8");
-  ASSERT_TRUE(cache_.UpdateSnapshot(&second).ok());
-  for (int round = 0; round < 3; ++round) {
-    for (int i = 0; i < kNodes / 4; ++i) {
-      ASSERT_TRUE(cache_
-                      .AddPod(test::MakeBasePod(
-                          "n" + std::to_string(i * 4),
-                          "r" + std::to_string(round) + "-" + std::to_string(i),
-                          "100m", "1"))
-                      .ok());
-    }
-    ASSERT_TRUE(cache_.UpdateSnapshot(round % 2 ? &second : &first).ok());
-    ASSERT_TRUE(cache_.UpdateSnapshot(round % 2 ? &first : &second).ok());
-    ExpectSnapshotMatchesCache(cache_, first);
-    ExpectSnapshotMatchesCache(cache_, second);
-    EXPECT_EQ(first.Get("n8")->pods().size(), round + 1u);
-    EXPECT_EQ(second.Get("n8")->pods().size(), round + 1u);
-  }
-  EXPECT_TRUE(held->pods().empty());
-}
-
 // Below a few thousand nodes the NodeInfos are not moved.
 TEST_F(SnapshotUpdateTest, SmallSnapshotsKeepTheirCopies) {
   AddNodes(10);

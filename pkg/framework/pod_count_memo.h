@@ -12,8 +12,8 @@
 // pods or the Node itself change and is never copied, so an answer always
 // describes the NodeInfo as it is now. And ids are only comparable within one
 // PodCountKeys: the cache attaches its own to every snapshot it produces,
-// and those snapshots hold only the cache's NodeInfos (shared) or copies
-// of them, so no NodeInfo is ever asked under two id spaces. Snapshots assembled by hand have no
+// and those snapshots hold only NodeInfos the cache copied, so no NodeInfo
+// is ever asked under two id spaces. Snapshots assembled by hand have no
 // PodCountKeys, and plugins then count without memo.
 #pragma once
 

@@ -212,7 +212,7 @@ bool Snapshot::ShouldCompact() const {
          upserted_since_compact_ >= nodes_.size() / 4;
 }
 
-bool Snapshot::CompactInPlace(const std::vector<const NodeInfo*>& also_held) {
+bool Snapshot::CompactInPlace() {
   if (block_ == nullptr || block_->size() != nodes_.size()) return false;
   const NodeInfo* const first = block_->data();
   const NodeInfo* const end = first + block_->size();
@@ -234,15 +234,6 @@ bool Snapshot::CompactInPlace(const std::vector<const NodeInfo*>& also_held) {
   for (const NodeInfoPtr& n : with_affinity_) ours += in_block(n);
   for (const NodeInfoPtr& n : with_required_anti_affinity_) {
     ours += in_block(n);
-  }
-  for (const NodeInfo* held : also_held) {
-    if (!std::greater_equal<const NodeInfo*>()(held, first) ||
-        !std::less<const NodeInfo*>()(held, end)) {
-      continue;
-    }
-    // Held where a replaced NodeInfo would be written: not in place.
-    if (nodes_[held - first].get() != held) return false;
-    ++ours;
   }
   if (block_.use_count() != ours) return false;
   for (size_t i = 0; i < nodes_.size(); ++i) {
@@ -269,9 +260,9 @@ void Snapshot::Relist(size_t i, NodeInfoPtr copy) {
   nodes_[i] = std::move(copy);
 }
 
-void Snapshot::Compact(const std::vector<const NodeInfo*>& also_held) {
+void Snapshot::Compact() {
   upserted_since_compact_ = 0;
-  if (CompactInPlace(also_held)) return;
+  if (CompactInPlace()) return;
   auto block = std::make_shared<std::vector<NodeInfo>>();
   block->reserve(nodes_.size());
   for (const NodeInfoPtr& n : nodes_) block->push_back(*n);

@@ -93,9 +93,8 @@ class Snapshot {
 
   // ---- Incremental maintenance, for the scheduler cache. ----
   //
-  // The cache never mutates a NodeInfo a snapshot holds: it shares its
-  // NodeInfos and copies one before changing it while anyone else holds it,
-  // so a NodeInfoPtr a plugin (or a binding cycle) still holds from an
+  // The cache never mutates a NodeInfo a snapshot holds: it swaps in a fresh
+  // copy, so a NodeInfoPtr a plugin (or a binding cycle) still holds from an
   // earlier cycle stays unchanged.
 
   // What Upsert changed that the lists cannot absorb in place.
@@ -131,12 +130,7 @@ class Snapshot {
   // lists it in order, the replaced NodeInfos are copied into their places
   // in it instead: no second block at the peak, and only the nodes that
   // changed are copied.
-  //
-  // `also_held` lists NodeInfos someone else (the scheduler cache, which
-  // shares its NodeInfos with its snapshots) holds: those inside the block
-  // count as accounted for, and the block is rewritten only if none of
-  // them sits where a replaced NodeInfo is copied to.
-  void Compact(const std::vector<const NodeInfo*>& also_held = {});
+  void Compact();
   // Whether enough of nodes() was replaced since the last Compact (or was
   // never compacted) for another to pay: a quarter of a large list. Small
   // lists stay in cache anyway.
@@ -177,7 +171,7 @@ class Snapshot {
   void CountPvcs(const NodeInfo& info, int delta);
   // Compact's copy into block_ itself; false (nothing done) when it may
   // not.
-  bool CompactInPlace(const std::vector<const NodeInfo*>& also_held);
+  bool CompactInPlace();
   // Lists `copy` at nodes_[i] in place of what was there, in its slot and
   // the affinity lists too.
   void Relist(size_t i, NodeInfoPtr copy);
