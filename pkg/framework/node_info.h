@@ -38,10 +38,6 @@ inline constexpr std::string_view kLabelHostname = "kubernetes.io/hostname";
 inline constexpr std::string_view kLabelTopologyZone =
     "topology.kubernetes.io/zone";
 
-// A node's labels as spreading and affinity read them: the values of the
-// hostname and zone labels, which nearly every topology key names, are
-// looked up once when the node is set instead of in every node's label
-// list on every cycle.
 // The hash of a label value that NodeInfo keeps for the hostname and
 // zone labels.
 inline uint32_t LabelValueHash(std::string_view value) {
@@ -57,6 +53,10 @@ struct LabelValue {
   uint32_t hash = 0;
 };
 
+// A node's labels as spreading and affinity read them: the values of the
+// hostname and zone labels, which nearly every topology key names, are
+// looked up once when the node is set instead of in every node's label
+// list on every cycle.
 class NodeLabels {
  public:
   explicit NodeLabels(const NodeInfo& info) : info_(info) {}

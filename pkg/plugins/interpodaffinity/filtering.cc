@@ -107,7 +107,8 @@ void CountExistingAntiAffinity(framework::Handle& handle,
     }
     return;
   }
-  // Slots are filled in any order; only the nodes with hits take one.
+  // Counted in parallel; the few nodes with hits are walked again for
+  // their domains.
   std::vector<uint8_t> hit(nodes.size(), 0);
   handle.parallelizer().Until(static_cast<int>(nodes.size()), [&](int i) {
     hit[i] = count(*nodes[i]) != 0;
