@@ -93,12 +93,38 @@ util::Result<std::unique_ptr<CpprestTransport>> CpprestTransport::Create(
   transport->host_ = uri.host();
   transport->port_ = std::to_string(
       uri.port() > 0 ? uri.port() : (uri.scheme() == "https" ? 443 : 80));
+  transport->new_client_ = [uri, cfg] {
+    return std::make_shared<http::client::http_client>(uri, cfg);
+  };
   try {
-    transport->client_ = std::make_unique<http::client::http_client>(uri, cfg);
+    transport->client_ = transport->new_client_();
   } catch (const std::exception& e) {
     return util::Error("server URL \"" + config.server + "\": " + e.what());
   }
   return transport;
+}
+
+std::shared_ptr<http::client::http_client> CpprestTransport::Client() const {
+  std::lock_guard lock(client_mu_);
+  return client_;
+}
+
+void CpprestTransport::CloseIdleConnections() {
+  // Made outside the lock: a request starting now takes the old client,
+  // and its connection closes with that client after the request.
+  std::shared_ptr<http::client::http_client> fresh;
+  try {
+    fresh = new_client_();
+  } catch (const std::exception&) {
+    return;  // the URI was accepted once; keep the client that works
+  }
+  std::shared_ptr<http::client::http_client> old;
+  {
+    std::lock_guard lock(client_mu_);
+    old = std::exchange(client_, std::move(fresh));
+  }
+  // `old` is released here, after the lock: its destructor may close
+  // connections.
 }
 
 http::http_request CpprestTransport::MakeRequest(const HttpRequest& request,
@@ -138,10 +164,12 @@ std::string Header(const http::http_headers& headers, const char* name) {
 // fires.
 class CpprestBodyReader final : public BodyReader {
  public:
-  CpprestBodyReader(http::http_response response,
+  CpprestBodyReader(std::shared_ptr<http::client::http_client> client,
+                    http::http_response response,
                     std::shared_ptr<pplx::cancellation_token_source> source,
                     util::Cancellation::Registration registration)
-      : response_(std::move(response)),
+      : client_(std::move(client)),
+        response_(std::move(response)),
         buffer_(response_.body().streambuf()),
         source_(std::move(source)),
         registration_(std::move(registration)) {}
@@ -177,6 +205,9 @@ class CpprestBodyReader final : public BodyReader {
   }
 
  private:
+  // The client whose connection carries the body: it stays while the body
+  // is read, even when the transport has moved on to a fresh client.
+  std::shared_ptr<http::client::http_client> client_;
   http::http_response response_;
   concurrency::streams::streambuf<uint8_t> buffer_;
   std::shared_ptr<pplx::cancellation_token_source> source_;
@@ -230,8 +261,9 @@ util::Result<HttpResponse> CpprestTransport::RoundTrip(
   // request, not once for the headers and again for the body (each wait is
   // a sleep and a wake-up of this thread).
   using Reply = std::pair<http::http_response, std::vector<unsigned char>>;
+  const std::shared_ptr<http::client::http_client> client = Client();
   auto send = [&](const std::string& token) {
-    return client_->request(MakeRequest(request, token))
+    return client->request(MakeRequest(request, token))
         .then([](http::http_response response) {
           return response.extract_vector().then(
               [response](std::vector<unsigned char> body) {
@@ -266,14 +298,14 @@ util::Result<StreamedResponse> CpprestTransport::Stream(
   auto source = std::make_shared<pplx::cancellation_token_source>();
   util::Cancellation::Registration registration =
       cancel.OnCancel([source] { source->cancel(); });
+  std::shared_ptr<http::client::http_client> client = Client();
   try {
     std::string token = tokens_.Token();
     http::http_response response =
-        client_->request(MakeRequest(request, token), source->get_token())
-            .get();
+        client->request(MakeRequest(request, token), source->get_token()).get();
     if (response.status_code() == 401 && RotatedSince(token)) {
       response =
-          client_->request(MakeRequest(request, token), source->get_token())
+          client->request(MakeRequest(request, token), source->get_token())
               .get();
       if (response.status_code() == 401) tokens_.Invalidate();
     }
@@ -282,7 +314,8 @@ util::Result<StreamedResponse> CpprestTransport::Stream(
     out.content_type = Header(response.headers(), "Content-Type");
     out.retry_after = Header(response.headers(), "Retry-After");
     out.body = std::make_unique<CpprestBodyReader>(
-        std::move(response), std::move(source), std::move(registration));
+        std::move(client), std::move(response), std::move(source),
+        std::move(registration));
     return out;
   } catch (const std::exception& e) {
     return util::Error(Describe(request, e));

@@ -8,7 +8,9 @@
 
 #include <chrono>
 #include <exception>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "pkg/client/rest_config.h"
@@ -45,6 +47,11 @@ class CpprestTransport final : public Transport {
   // needs a transport whose timeout exceeds the server's quiet periods.
   util::Result<StreamedResponse> Stream(const HttpRequest& request,
                                         util::Cancellation& cancel) override;
+  // cpprestsdk keeps a connection it no longer uses for 30 to 60 seconds
+  // and offers no way to close it sooner: the client that pools it is
+  // replaced by a fresh one, and the old one, with its pool, goes when the
+  // last request on it ends.
+  void CloseIdleConnections() override;
 
  private:
   CpprestTransport(const RestConfig& config, const util::Clock& clock,
@@ -61,7 +68,12 @@ class CpprestTransport final : public Transport {
   std::string Describe(const HttpRequest& request,
                        const std::exception& e) const;
 
-  std::unique_ptr<web::http::client::http_client> client_;
+  // The client for the next request; requests hold their own reference.
+  std::shared_ptr<web::http::client::http_client> Client() const;
+
+  std::function<std::shared_ptr<web::http::client::http_client>()> new_client_;
+  mutable std::mutex client_mu_;
+  std::shared_ptr<web::http::client::http_client> client_;
   TokenSource tokens_;
   std::string basic_auth_;  // "Basic ..." or empty
   std::string user_agent_;

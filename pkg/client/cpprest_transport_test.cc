@@ -4,15 +4,20 @@
 #include <cpprest/http_listener.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <thread>
 
 #include "pkg/client/testing/loopback.h"
+#include "pkg/util/cancellation.h"
 #include "pkg/util/clock.h"
 
 namespace ksched::client {
@@ -90,6 +95,114 @@ class RecordingServer {
   std::mutex mu_;
   Seen seen_;
   int requests_ = 0;
+};
+
+// A plain-HTTP/1.1 server on loopback that keeps connections alive and
+// counts them: how many were accepted and how many the client has closed.
+// GET /stream answers "helloworld" in two chunks, the second only once the
+// test calls SendRestOfStream(); any other request gets "{}".
+class KeepAliveServer {
+ public:
+  KeepAliveServer() {
+    listen_fd_ = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bind(listen_fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    socklen_t len = sizeof addr;
+    getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    listen(listen_fd_, 16);
+    thread_ = std::thread([this] { Serve(); });
+  }
+  ~KeepAliveServer() {
+    stop_ = true;
+    thread_.join();
+    for (const auto& [fd, unused] : pending_) close(fd);
+    close(listen_fd_);
+  }
+
+  std::string url() const {
+    return "http://127.0.0.1:" + std::to_string(port_);
+  }
+  void SendRestOfStream() { send_rest_ = true; }
+  int accepted() {
+    std::lock_guard lock(mu_);
+    return accepted_;
+  }
+  // Waits up to 10 s for the client to have closed `n` connections.
+  bool WaitForClosed(int n) {
+    std::unique_lock lock(mu_);
+    return changed_.wait_for(lock, std::chrono::seconds(10),
+                             [&] { return closed_ >= n; });
+  }
+  int closed() {
+    std::lock_guard lock(mu_);
+    return closed_;
+  }
+
+ private:
+  void Serve() {
+    // The stream is chunked, as a watch is: a body of known length would
+    // be read whole before any of it is handed over.
+    static constexpr char kRest[] = "5\r\nworld\r\n0\r\n\r\n";
+    std::vector<int> streaming;  // connections owed the stream's rest
+    while (!stop_) {
+      std::vector<pollfd> fds{{listen_fd_, POLLIN, 0}};
+      for (const auto& [fd, unused] : pending_) fds.push_back({fd, POLLIN, 0});
+      poll(fds.data(), fds.size(), 20);
+      if (send_rest_) {
+        for (int fd : streaming) (void)!write(fd, kRest, sizeof kRest - 1);
+        streaming.clear();
+      }
+      if (fds[0].revents & POLLIN) {
+        const int fd = accept(listen_fd_, nullptr, nullptr);
+        if (fd >= 0) {
+          pending_[fd];
+          std::lock_guard lock(mu_);
+          ++accepted_;
+        }
+      }
+      for (size_t i = 1; i < fds.size(); ++i) {
+        if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        const int fd = fds[i].fd;
+        char buf[4096];
+        const ssize_t n = read(fd, buf, sizeof buf);
+        if (n <= 0) {
+          close(fd);
+          pending_.erase(fd);
+          std::erase(streaming, fd);
+          std::lock_guard lock(mu_);
+          ++closed_;
+          changed_.notify_all();
+          continue;
+        }
+        std::string& in = pending_[fd];
+        in.append(buf, n);
+        const size_t end = in.find("\r\n\r\n");
+        if (end == std::string::npos) continue;
+        const bool stream = in.starts_with("GET /stream ");
+        in.erase(0, end + 4);
+        const std::string answer =
+            stream ? "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                     "5\r\nhello\r\n"
+                   : "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}";
+        (void)!write(fd, answer.data(), answer.size());
+        if (stream) streaming.push_back(fd);
+      }
+    }
+  }
+
+  int listen_fd_ = -1;
+  int port_ = 0;
+  std::thread thread_;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> send_rest_{false};
+  std::map<int, std::string> pending_;  // open connection -> unread input
+  std::mutex mu_;
+  std::condition_variable changed_;
+  int accepted_ = 0;
+  int closed_ = 0;
 };
 
 std::unique_ptr<CpprestTransport> Connect(const RestConfig& config,
@@ -231,6 +344,66 @@ TEST(CpprestTransportTest, SlowAnswerTimesOut) {
   // gave up first.
   auto response = transport->RoundTrip({.path = "/api/v1/nodes"});
   ASSERT_FALSE(response.ok());
+}
+
+// The connections pooled after requests are closed by
+// CloseIdleConnections, and the next request connects again.
+TEST(CpprestTransportTest, CloseIdleConnectionsClosesThePooledConnection) {
+  KeepAliveServer server;
+  RestConfig config;
+  config.server = server.url();
+  auto transport = Connect(config);
+  ASSERT_NE(transport, nullptr);
+  for (int i = 0; i < 3; ++i) {
+    auto response = transport->RoundTrip({.path = "/api/v1/nodes"});
+    ASSERT_TRUE(response.ok()) << response.error().message();
+    EXPECT_EQ(response->body, "{}");
+  }
+  // cpprestsdk hands a connection back to its pool after the answer is
+  // delivered, so a request sent at once may open a second one.
+  const int opened = server.accepted();
+  EXPECT_GE(opened, 1);
+  EXPECT_EQ(server.closed(), 0);
+
+  transport->CloseIdleConnections();
+  EXPECT_TRUE(server.WaitForClosed(opened))
+      << server.closed() << " of " << opened << " idle connections closed";
+
+  auto again = transport->RoundTrip({.path = "/api/v1/nodes"});
+  ASSERT_TRUE(again.ok()) << again.error().message();
+  EXPECT_EQ(again->body, "{}");
+  EXPECT_EQ(server.accepted(), opened + 1);
+}
+
+// A body being read (a watch) keeps its connection through
+// CloseIdleConnections and is read to its end.
+TEST(CpprestTransportTest, CloseIdleConnectionsLeavesAStreamInFlight) {
+  KeepAliveServer server;
+  RestConfig config;
+  config.server = server.url();
+  auto transport = Connect(config);
+  ASSERT_NE(transport, nullptr);
+  util::Cancellation cancel;
+  auto stream = transport->Stream({.path = "/stream"}, cancel);
+  ASSERT_TRUE(stream.ok()) << stream.error().message();
+  std::string body;
+  while (body.size() < 5) {
+    auto more = stream->body->ReadSome(body);
+    ASSERT_TRUE(more.ok()) << more.error().message();
+    ASSERT_TRUE(*more);
+  }
+  EXPECT_EQ(body, "hello");
+
+  transport->CloseIdleConnections();
+  server.SendRestOfStream();
+  while (body.size() < 10) {
+    auto more = stream->body->ReadSome(body);
+    ASSERT_TRUE(more.ok()) << more.error().message();
+    ASSERT_TRUE(*more) << "the body ended early: " << body;
+  }
+  EXPECT_EQ(body, "helloworld");
+  EXPECT_EQ(server.closed(), 0);
+  EXPECT_EQ(server.accepted(), 1);
 }
 
 TEST(CpprestTransportTest, ConfigurationsThatCannotWork) {

@@ -86,6 +86,11 @@ class RestClient {
     stream_transport_ = std::move(transport);
   }
 
+  // Closes the idle connections of the request transport (not the stream
+  // transport's, which the watches hold), e.g. those the LISTs of a
+  // start-up opened side by side and later requests will not need all of.
+  void CloseIdleConnections() { transport_->CloseIdleConnections(); }
+
  private:
   ApiResult Send(const HttpRequest& request, const RetryBackoff& backoff,
                  const std::function<bool(const ApiError&)>& also_retry);

@@ -24,6 +24,10 @@ class SplitTransport final : public Transport {
                                         util::Cancellation& cancel) override {
     return reads_->Stream(request, cancel);
   }
+  void CloseIdleConnections() override {
+    reads_->CloseIdleConnections();
+    writes_->CloseIdleConnections();
+  }
 
  private:
   std::unique_ptr<Transport> reads_;

@@ -54,6 +54,10 @@ class Transport {
   // at any point, from any thread.
   virtual util::Result<StreamedResponse> Stream(const HttpRequest& request,
                                                 util::Cancellation& cancel) = 0;
+  // Closes the connections kept open for reuse that no request is using
+  // now (as Go's http.Transport.CloseIdleConnections); a request in flight
+  // keeps its connection until it ends. Later requests connect again.
+  virtual void CloseIdleConnections() {}
 };
 
 }  // namespace ksched::client
