@@ -36,6 +36,10 @@ struct ObjectMeta {
   StringMap annotations;
   std::vector<OwnerReference> owner_references;
   std::vector<std::string> finalizers;
+  // Not in the API, never encoded: a digest of kubectl's last-applied
+  // annotation, which the scheduler's informers keep in the annotation's
+  // place (scheduler/last_applied_digest.h); 0 when there was none.
+  uint64_t last_applied_digest = 0;
   friend bool operator==(const ObjectMeta&, const ObjectMeta&) = default;
 };
 

@@ -72,6 +72,7 @@ class FlatMap {
   const_iterator end() const { return entries_.end(); }
   void clear() { entries_.clear(); }
   void reserve(size_t n) { entries_.reserve(n); }
+  void shrink_to_fit() { entries_.shrink_to_fit(); }
 
   friend bool operator==(const FlatMap&, const FlatMap&) = default;
 

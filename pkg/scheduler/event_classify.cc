@@ -58,7 +58,9 @@ std::vector<uint32_t> NodeUpdateActions(const api::Node& old_node,
   if (ConditionStatuses(old_node) != ConditionStatuses(new_node)) {
     actions.push_back(framework::kUpdateNodeCondition);
   }
-  if (old_node.metadata.annotations != new_node.metadata.annotations) {
+  if (old_node.metadata.annotations != new_node.metadata.annotations ||
+      old_node.metadata.last_applied_digest !=
+          new_node.metadata.last_applied_digest) {
     actions.push_back(framework::kUpdateNodeAnnotation);
   }
   // The API server keeps the list sorted, so comparing in order suffices.

@@ -131,6 +131,17 @@ TEST(NodeUpdateActionsTest, OneActionPerKindOfChange) {
     cases.push_back({"annotations", base, changed, {kUpdateNodeAnnotation}});
   }
   {
+    // kubectl's last-applied annotation, kept by the informer as a digest.
+    api::Node old_node = base;
+    old_node.metadata.last_applied_digest = 0x1234;
+    api::Node new_node = base;
+    new_node.metadata.last_applied_digest = 0x5678;
+    cases.push_back({"last-applied annotation",
+                     old_node,
+                     new_node,
+                     {kUpdateNodeAnnotation}});
+  }
+  {
     api::Node changed = base;
     changed.metadata.resource_version = "42";
     changed.status.images.push_back({{"nginx:1.25"}, 1 << 20});

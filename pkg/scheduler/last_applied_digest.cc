@@ -2,24 +2,23 @@
 
 #include <openssl/sha.h>
 
+#include <cstdint>
 #include <string>
 
 namespace ksched::scheduler {
 
 void DigestLastAppliedConfiguration(api::ObjectMeta& metadata) {
   const std::string* value = metadata.annotations.Find(kLastAppliedAnnotation);
-  if (value == nullptr || value->starts_with("sha256:")) return;
+  if (value == nullptr) return;
   unsigned char md[SHA256_DIGEST_LENGTH];
   SHA256(reinterpret_cast<const unsigned char*>(value->data()), value->size(),
          md);
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string digest = "sha256:";
-  digest.reserve(digest.size() + 2 * SHA256_DIGEST_LENGTH);
-  for (unsigned char byte : md) {
-    digest += kHex[byte >> 4];
-    digest += kHex[byte & 0xf];
-  }
-  metadata.annotations.Set(kLastAppliedAnnotation, std::move(digest));
+  uint64_t digest = 0;
+  for (int i = 0; i < 8; ++i) digest = digest << 8 | md[i];
+  metadata.last_applied_digest = digest == 0 ? 1 : digest;
+  metadata.annotations.Erase(kLastAppliedAnnotation);
+  // The decoder sized the map for the annotation too.
+  metadata.annotations.shrink_to_fit();
 }
 
 }  // namespace ksched::scheduler

@@ -21,26 +21,26 @@ TEST(LastAppliedDigestTest, TheCopyBecomesADigestThatStillTellsChanges) {
       "\n";
   api::ObjectMeta meta = WithLastApplied(applied);
   DigestLastAppliedConfiguration(meta);
-  const std::string* digest = meta.annotations.Find(kLastAppliedAnnotation);
-  ASSERT_NE(digest, nullptr);
-  // SHA-256 of the annotation as the API server sent it (sha256sum).
-  EXPECT_EQ(*digest,
-            "sha256:"
-            "2373732d98791823862db47f5b715b7abdee58ba98874c64d8f2c725c9e2a83e");
+  EXPECT_EQ(meta.annotations.Find(kLastAppliedAnnotation), nullptr);
+  // The first 64 bits of SHA-256 of the annotation as the API server sent
+  // it (sha256sum: 2373732d98791823...).
+  EXPECT_EQ(meta.last_applied_digest, 0x2373732d98791823u);
+  EXPECT_EQ(meta.annotations.size(), 1u);
   EXPECT_EQ(*meta.annotations.Find("team"), "ml");
 
   api::ObjectMeta same = WithLastApplied(applied);
   DigestLastAppliedConfiguration(same);
-  EXPECT_EQ(same.annotations, meta.annotations);
+  EXPECT_EQ(same, meta);
 
   api::ObjectMeta changed = WithLastApplied(applied + " ");
   DigestLastAppliedConfiguration(changed);
-  EXPECT_NE(changed.annotations, meta.annotations);
+  EXPECT_NE(changed.last_applied_digest, meta.last_applied_digest);
+  EXPECT_NE(changed, meta);
 
-  // A digest is left as it is (an object transformed twice).
+  // An object transformed twice keeps its digest.
   api::ObjectMeta again = meta;
   DigestLastAppliedConfiguration(again);
-  EXPECT_EQ(again.annotations, meta.annotations);
+  EXPECT_EQ(again, meta);
 }
 
 TEST(LastAppliedDigestTest, ObjectsWithoutItAreUntouched) {
@@ -49,6 +49,7 @@ TEST(LastAppliedDigestTest, ObjectsWithoutItAreUntouched) {
   const api::ObjectMeta before = meta;
   DigestLastAppliedConfiguration(meta);
   EXPECT_EQ(meta, before);
+  EXPECT_EQ(meta.last_applied_digest, 0u);
 }
 
 }  // namespace
