@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <string>
 
 #include "pkg/api/codec.h"
 #include "pkg/client/cpprest_transport.h"
@@ -19,9 +20,13 @@ void ClusterTestBase::SetUp() {
   server_ =
       TestApiServer::Start({.bookmark_interval = std::chrono::seconds(1)});
   ASSERT_NE(server_, nullptr);
+  // A parameterized test's name has a '/' ("Test/v135"): as a path it
+  // would make a folder in a folder, and the outer one would stay behind.
+  std::string name =
+      ::testing::UnitTest::GetInstance()->current_test_info()->name();
+  std::replace(name.begin(), name.end(), '/', '-');
   dir_ = std::filesystem::temp_directory_path() /
-         ("ksched-it-" + std::to_string(getpid()) + "-" +
-          ::testing::UnitTest::GetInstance()->current_test_info()->name());
+         ("ksched-it-" + std::to_string(getpid()) + "-" + name);
   std::filesystem::create_directories(dir_);
   server_->WriteKubeconfig(dir_ / "kubeconfig");
   // ksched runs with exactly the permissions its chart grants (the
