@@ -200,33 +200,23 @@ Status RestWriter::UnreserveResourceClaim(const api::ResourceClaim& claim,
 void RestWriter::RecordEvent(const api::Pod& regarding, std::string_view type,
                              std::string_view reason, std::string_view action,
                              const std::string& note) {
-  api::Event event;
-  const api::Timestamp now =
-      std::chrono::time_point_cast<std::chrono::microseconds>(clock_.WallNow());
-  // The name kube's recorder gives: the object's, then the time in hex.
-  char suffix[24];
-  std::snprintf(suffix, sizeof(suffix), ".%llx",
-                static_cast<unsigned long long>(
-                    std::chrono::duration_cast<std::chrono::nanoseconds>(
-                        clock_.WallNow().time_since_epoch())
-                        .count()));
-  event.metadata.name = regarding.metadata.name + suffix;
-  event.metadata.ns = regarding.metadata.ns;
-  event.event_time.value = now;
-  event.reporting_controller = regarding.spec.scheduler_name.empty()
-                                   ? "default-scheduler"
-                                   : regarding.spec.scheduler_name;
-  event.reporting_instance = event.reporting_controller + "-" + options_.host;
-  event.action = action;
-  event.reason = reason;
-  event.type = type;
-  event.note = note;
-  event.regarding.kind = "Pod";
-  event.regarding.api_version = "v1";
-  event.regarding.ns = regarding.metadata.ns;
-  event.regarding.name = regarding.metadata.name;
-  event.regarding.uid = regarding.metadata.uid;
-  event.regarding.resource_version = regarding.metadata.resource_version;
+  QueuedEvent event{
+      .ns = regarding.metadata.ns,
+      .name = regarding.metadata.name,
+      .uid = regarding.metadata.uid,
+      .resource_version = regarding.metadata.resource_version,
+      .reporting_controller = regarding.spec.scheduler_name.empty()
+                                  ? "default-scheduler"
+                                  : regarding.spec.scheduler_name,
+      .type = std::string(type),
+      .reason = std::string(reason),
+      .action = std::string(action),
+      .note = note,
+      .event_time = std::chrono::time_point_cast<std::chrono::microseconds>(
+          clock_.WallNow())};
+  event.name_nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                         clock_.WallNow().time_since_epoch())
+                         .count();
   {
     std::lock_guard lock(mu_);
     if (queue_.size() >= options_.event_queue) {
@@ -236,6 +226,30 @@ void RestWriter::RecordEvent(const api::Pod& regarding, std::string_view type,
     queue_.push_back(std::move(event));
   }
   cv_.notify_one();
+}
+
+api::Event RestWriter::MakeEvent(QueuedEvent queued) const {
+  api::Event event;
+  // The name kube's recorder gives: the object's, then the time in hex.
+  char suffix[24];
+  std::snprintf(suffix, sizeof(suffix), ".%llx",
+                static_cast<unsigned long long>(queued.name_nanos));
+  event.metadata.name = queued.name + suffix;
+  event.metadata.ns = queued.ns;
+  event.event_time.value = queued.event_time;
+  event.reporting_instance = queued.reporting_controller + "-" + options_.host;
+  event.reporting_controller = std::move(queued.reporting_controller);
+  event.action = std::move(queued.action);
+  event.reason = std::move(queued.reason);
+  event.type = std::move(queued.type);
+  event.note = std::move(queued.note);
+  event.regarding.kind = "Pod";
+  event.regarding.api_version = "v1";
+  event.regarding.ns = std::move(queued.ns);
+  event.regarding.name = std::move(queued.name);
+  event.regarding.uid = std::move(queued.uid);
+  event.regarding.resource_version = std::move(queued.resource_version);
+  return event;
 }
 
 void RestWriter::FlushEvents() {
@@ -273,7 +287,7 @@ void RestWriter::EventLoop() {
   while (true) {
     cv_.wait_for(lock, std::chrono::seconds(1),
                  [this] { return stopping_ || !queue_.empty(); });
-    std::deque<api::Event> batch;
+    std::deque<QueuedEvent> batch;
     batch.swap(queue_);
     const bool stopping = stopping_;
     busy_ = true;
@@ -286,7 +300,7 @@ void RestWriter::EventLoop() {
     // of writes was megabytes at the peak of a run.
     backlog_ = batch.size() + retries_.size();
     while (!batch.empty()) {
-      const api::Event event = std::move(batch.front());
+      const api::Event event = MakeEvent(std::move(batch.front()));
       batch.pop_front();
       --backlog_;  // observed now: written, folded into a series or dropped
       if (dropping_) {

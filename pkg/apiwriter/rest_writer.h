@@ -110,6 +110,27 @@ class RestWriter final : public framework::Binder,
     util::Clock::TimePoint due;
   };
 
+  // An event as it waits in the queue: only what varies from one event to
+  // the next. The api::Event (about a kilobyte, most of it fields an Event
+  // of the scheduler leaves empty) is made when the writer takes the event
+  // up: binding outpaces the writer, and at the peak of a run a thousand
+  // and more events wait.
+  struct QueuedEvent {
+    // The pod the event is about.
+    std::string ns;
+    std::string name;
+    std::string uid;
+    std::string resource_version;
+    std::string reporting_controller;
+    std::string type;
+    std::string reason;
+    std::string action;
+    std::string note;
+    api::Timestamp event_time;
+    int64_t name_nanos = 0;  // the name's suffix, as kube's recorder makes it
+  };
+  api::Event MakeEvent(QueuedEvent queued) const;
+
   void EventLoop();
   // Writes the events that are due for another try.
   void RetryDue();
@@ -129,7 +150,7 @@ class RestWriter final : public framework::Binder,
   mutable std::mutex mu_;
   std::condition_variable cv_;
   std::condition_variable idle_cv_;
-  std::deque<api::Event> queue_;
+  std::deque<QueuedEvent> queue_;
   bool busy_ = false;
   bool stopping_ = false;
   std::atomic<int64_t> events_dropped_{0};
