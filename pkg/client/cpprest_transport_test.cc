@@ -346,13 +346,32 @@ TEST(CpprestTransportTest, SlowAnswerTimesOut) {
   ASSERT_FALSE(response.ok());
 }
 
+std::unique_ptr<CpprestTransport> ConnectTo(const KeepAliveServer& server) {
+  RestConfig config;
+  config.server = server.url();
+  return Connect(config);
+}
+
+// Reads from `body` into `got` until it holds `size` bytes.
+::testing::AssertionResult ReadUntil(BodyReader& body, std::string& got,
+                                     size_t size) {
+  while (got.size() < size) {
+    auto more = body.ReadSome(got);
+    if (!more.ok()) {
+      return ::testing::AssertionFailure() << more.error().message();
+    }
+    if (!*more) {
+      return ::testing::AssertionFailure() << "the body ended early: " << got;
+    }
+  }
+  return ::testing::AssertionSuccess();
+}
+
 // The connections pooled after requests are closed by
 // CloseIdleConnections, and the next request connects again.
 TEST(CpprestTransportTest, CloseIdleConnectionsClosesThePooledConnection) {
   KeepAliveServer server;
-  RestConfig config;
-  config.server = server.url();
-  auto transport = Connect(config);
+  auto transport = ConnectTo(server);
   ASSERT_NE(transport, nullptr);
   for (int i = 0; i < 3; ++i) {
     auto response = transport->RoundTrip({.path = "/api/v1/nodes"});
@@ -379,28 +398,18 @@ TEST(CpprestTransportTest, CloseIdleConnectionsClosesThePooledConnection) {
 // CloseIdleConnections and is read to its end.
 TEST(CpprestTransportTest, CloseIdleConnectionsLeavesAStreamInFlight) {
   KeepAliveServer server;
-  RestConfig config;
-  config.server = server.url();
-  auto transport = Connect(config);
+  auto transport = ConnectTo(server);
   ASSERT_NE(transport, nullptr);
   util::Cancellation cancel;
   auto stream = transport->Stream({.path = "/stream"}, cancel);
   ASSERT_TRUE(stream.ok()) << stream.error().message();
   std::string body;
-  while (body.size() < 5) {
-    auto more = stream->body->ReadSome(body);
-    ASSERT_TRUE(more.ok()) << more.error().message();
-    ASSERT_TRUE(*more);
-  }
+  ASSERT_TRUE(ReadUntil(*stream->body, body, 5));
   EXPECT_EQ(body, "hello");
 
   transport->CloseIdleConnections();
   server.SendRestOfStream();
-  while (body.size() < 10) {
-    auto more = stream->body->ReadSome(body);
-    ASSERT_TRUE(more.ok()) << more.error().message();
-    ASSERT_TRUE(*more) << "the body ended early: " << body;
-  }
+  ASSERT_TRUE(ReadUntil(*stream->body, body, 10));
   EXPECT_EQ(body, "helloworld");
   EXPECT_EQ(server.closed(), 0);
   EXPECT_EQ(server.accepted(), 1);
